@@ -1,0 +1,251 @@
+package io.asicemu.pipeline.port;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * A port for offline replay: it receives the frames of an input pcap file (classic libpcap, µs or ns timestamps,
+ * either byte order, Ethernet link type) at their recorded times, and writes what the switch transmits to an output
+ * pcap file with nanosecond timestamps (magic {@code a1b23c4d}, little-endian, link type 1). Either side may be
+ * absent.
+ * <p>
+ * The input is read whole into native memory when the port is made, so receiving lends frames of that memory and
+ * allocates nothing. Output goes through a preallocated direct buffer written to the file on {@link #flush()} or when
+ * full.
+ * <p>
+ * Not thread safe: used by the data-plane thread (replay steps it on the caller's thread); closed after the run.
+ */
+public final class PcapFilePort implements Port {
+    private static final int LINKTYPE_ETHERNET = 1;
+    private static final int MAGIC_US = 0xa1b2c3d4;
+    private static final int MAGIC_NS = 0xa1b23c4d;
+    private static final int SNAPLEN = 262_144;
+    private static final int OUT_BUFFER_BYTES = 1 << 20;
+
+    private final String name;
+    private final Arena arena;
+    private final MemorySegment input;
+    private final long[] frameOffsets;
+    private final int[] frameLengths;
+    private final long[] frameTimestampsNs;
+    private int next;
+    private final FileChannel output;
+    private final ByteBuffer outBuffer;
+    private final MemorySegment outSegment;
+    private final int mtu;
+    private final long speedMbps;
+    private long framesWritten;
+
+    /**
+     * @param name the port's name (for example {@code Ethernet0}).
+     * @param inputPcap the pcap whose frames the port receives, or null for none.
+     * @param outputPcap the pcap written with transmitted frames (created or truncated), or null for none.
+     * @param mtu the interface MTU.
+     * @param speedMbps the modeled speed in Mb/s.
+     * @throws UncheckedIOException if a file cannot be read or written, or the input is not an Ethernet pcap.
+     */
+    public PcapFilePort(final String name, final Path inputPcap, final Path outputPcap, final int mtu,
+        final long speedMbps) {
+        this.name = name;
+        this.mtu = mtu;
+        this.speedMbps = speedMbps;
+        this.arena = Arena.ofShared();
+        try {
+            if (inputPcap != null) {
+                final byte[] bytes = Files.readAllBytes(inputPcap);
+                input = arena.allocate(Math.max(1, bytes.length), 64);
+                MemorySegment.copy(MemorySegment.ofArray(bytes), 0, input, 0, bytes.length);
+                final long[][] index = indexFrames(bytes, inputPcap);
+                frameOffsets = index[0];
+                frameLengths = new int[frameOffsets.length];
+                for (int i = 0; i < frameLengths.length; i++) {
+                    frameLengths[i] = (int) index[1][i];
+                }
+                frameTimestampsNs = index[2];
+            } else {
+                input = arena.allocate(1);
+                frameOffsets = new long[0];
+                frameLengths = new int[0];
+                frameTimestampsNs = new long[0];
+            }
+            if (outputPcap != null) {
+                output = FileChannel.open(outputPcap, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING);
+                outBuffer = ByteBuffer.allocateDirect(OUT_BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+                outBuffer.putInt(MAGIC_NS).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0)
+                    .putInt(SNAPLEN).putInt(LINKTYPE_ETHERNET);
+                outSegment = MemorySegment.ofBuffer(outBuffer);
+            } else {
+                output = null;
+                outBuffer = null;
+                outSegment = null;
+            }
+        } catch (final IOException e) {
+            arena.close();
+            throw new UncheckedIOException("port " + name + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static long[][] indexFrames(final byte[] bytes, final Path file) throws IOException {
+        if (bytes.length < 24) {
+            throw new IOException(file + ": not a pcap file (too short)");
+        }
+        final ByteBuffer buf = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        int magic = buf.getInt(0);
+        if (magic != MAGIC_US && magic != MAGIC_NS) {
+            buf.order(ByteOrder.BIG_ENDIAN);
+            magic = buf.getInt(0);
+            if (magic != MAGIC_US && magic != MAGIC_NS) {
+                throw new IOException(file + ": not a classic pcap file (magic " + Integer.toHexString(magic) + ")");
+            }
+        }
+        final long fractionNs = magic == MAGIC_NS ? 1L : 1000L;
+        final int linkType = buf.getInt(20) & 0x0fff_ffff;
+        if (linkType != LINKTYPE_ETHERNET) {
+            throw new IOException(file + ": link type " + linkType + " is not Ethernet (1)");
+        }
+        int count = 0;
+        for (int pos = 24; pos + 16 <= bytes.length; count++) {
+            pos += 16 + buf.getInt(pos + 8);
+        }
+        final long[] offsets = new long[count];
+        final long[] lengths = new long[count];
+        final long[] times = new long[count];
+        int pos = 24;
+        for (int i = 0; i < count; i++) {
+            final long seconds = Integer.toUnsignedLong(buf.getInt(pos));
+            final long fraction = Integer.toUnsignedLong(buf.getInt(pos + 4));
+            final int capLen = buf.getInt(pos + 8);
+            if (capLen < 0 || pos + 16L + capLen > bytes.length) {
+                throw new IOException(file + ": record " + i + " is truncated");
+            }
+            times[i] = seconds * 1_000_000_000L + fraction * fractionNs;
+            offsets[i] = pos + 16;
+            lengths[i] = capLen;
+            pos += 16 + capLen;
+        }
+        return new long[][] {offsets, lengths, times};
+    }
+
+    /** @return how many input frames have not been received yet. */
+    public int pendingRx() {
+        return frameOffsets.length - next;
+    }
+
+    /** @return the recorded time of the next input frame, or {@link Long#MAX_VALUE} if none is left. */
+    public long nextRxTimestampNs() {
+        return next < frameOffsets.length ? frameTimestampsNs[next] : Long.MAX_VALUE;
+    }
+
+    /** @return how many frames were written to the output pcap. */
+    public long framesWritten() {
+        return framesWritten;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public int receive(final RxBatch batch, final long nowNs) {
+        int lent = 0;
+        while (next < frameOffsets.length && batch.remaining() > 0 && frameTimestampsNs[next] - nowNs <= 0) {
+            batch.add(input, frameOffsets[next], frameLengths[next], frameTimestampsNs[next], next);
+            next++;
+            lent++;
+        }
+        return lent;
+    }
+
+    @Override
+    public void release(final RxBatch batch) {
+        batch.clear();
+    }
+
+    @Override
+    public boolean transmit(final MemorySegment source, final long offset, final int length, final long timestampNs) {
+        if (output == null) {
+            return true;
+        }
+        if (length > SNAPLEN) {
+            return false;
+        }
+        if (outBuffer.remaining() < 16 + length) {
+            drain();
+        }
+        final int pos = outBuffer.position();
+        outBuffer.putInt(pos, (int) (timestampNs / 1_000_000_000L));
+        outBuffer.putInt(pos + 4, (int) (timestampNs % 1_000_000_000L));
+        outBuffer.putInt(pos + 8, length);
+        outBuffer.putInt(pos + 12, length);
+        MemorySegment.copy(source, offset, outSegment, pos + 16, length);
+        outBuffer.position(pos + 16 + length);
+        framesWritten++;
+        return true;
+    }
+
+    @Override
+    public void flush() {
+        if (output != null && outBuffer.position() > 0) {
+            drain();
+        }
+    }
+
+    private void drain() {
+        outBuffer.flip();
+        try {
+            while (outBuffer.hasRemaining()) {
+                output.write(outBuffer);
+            }
+        } catch (final IOException e) {
+            throw new UncheckedIOException("port " + name + ": cannot write output pcap: " + e.getMessage(), e);
+        }
+        outBuffer.clear();
+    }
+
+    @Override
+    public boolean linkUp() {
+        return true;
+    }
+
+    @Override
+    public int mtu() {
+        return mtu;
+    }
+
+    @Override
+    public long speedMbps() {
+        return speedMbps;
+    }
+
+    @Override
+    public int pollFd() {
+        return -1;
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (output != null && output.isOpen()) {
+                flush();
+                output.close();
+            }
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            if (arena.scope().isAlive()) {
+                arena.close();
+            }
+        }
+    }
+
+}

@@ -1,0 +1,82 @@
+package io.asicemu.pipeline.port;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One front-panel port of the switch as the data path sees it: a source of received frames, a sink for transmitted
+ * ones, and a few properties (link state, MTU, modeled speed). Implementations: {@link InMemoryPort} (tests),
+ * {@link PcapFilePort} (offline replay), and the Linux AF_PACKET/TAP ports of the veth-harness module.
+ * <p>
+ * <b>Threading.</b> Every method except {@link #name()}, {@link #pollFd()} and {@link #close()} is called on the
+ * data-plane thread only, and never blocks. {@link #close()} is called once, after the data-plane agent has stopped
+ * using the port (removed it, acknowledged the removal, or stopped).
+ * <p>
+ * <b>Ownership.</b> RX is zero-copy: {@link #receive} lends frames of the port's own memory into the caller's
+ * {@link RxBatch}; the data path may read and rewrite them in place until it calls {@link #release} with the same
+ * batch, which hands every lent frame back. TX copies: {@link #transmit} copies the bytes into the port's TX buffer
+ * (the one copy a port boundary forces), so the caller's memory is free again on return. {@link #flush()} pushes what
+ * was queued by this cycle's transmits to the wire (one syscall per batch, not per frame).
+ * <p>
+ * Calls per duty cycle: {@code receive} (batch empty on entry) → stages → {@code transmit}* → {@code release} →
+ * {@code flush}. Implementations allocate nothing in these calls.
+ */
+public interface Port extends AutoCloseable {
+    /** @return the port's name as the operator knows it (a Linux name such as {@code eth1}, or a file name). */
+    String name();
+
+    /**
+     * Lends up to {@code batch.remaining()} received frames whose receive time is not after {@code nowNs}.
+     *
+     * @param batch an empty batch owned by the caller, filled with lent frames.
+     * @param nowNs the cycle's emulated time; live ports stamp frames with it, file ports lend only frames due by it.
+     * @return how many frames were lent (0 if none are ready).
+     */
+    int receive(RxBatch batch, long nowNs);
+
+    /**
+     * Takes back every frame lent into {@code batch} and clears it. Called once per non-empty receive, after the
+     * frames were processed (copied to a packet buffer, transmitted, or dropped).
+     *
+     * @param batch the batch last filled by this port.
+     */
+    void release(RxBatch batch);
+
+    /**
+     * Copies one frame into the port's TX buffer.
+     *
+     * @param source memory holding the frame.
+     * @param offset where the frame starts in {@code source}.
+     * @param length the frame length in bytes, without FCS.
+     * @param timestampNs the emulated time the frame leaves the wire (end of serialization at the modeled speed);
+     *                    file ports record it, live ports may ignore it.
+     * @return false if the TX buffer is full or the frame too long; the frame was not sent (the caller counts a TX
+     *         discard).
+     */
+    boolean transmit(MemorySegment source, long offset, int length, long timestampNs);
+
+    /** Pushes frames queued by {@link #transmit} since the last flush; called once at the end of every cycle. */
+    void flush();
+
+    /** @return whether the link is up (operational state); a down port receives nothing and transmits nothing. */
+    boolean linkUp();
+
+    /**
+     * @return the interface MTU in bytes, as Linux and SONiC's {@code PORT|mtu} define it: the largest IP packet; a
+     *         frame may be up to {@code mtu + 14} bytes, plus 4 per VLAN tag, without FCS.
+     */
+    int mtu();
+
+    /** @return the modeled line rate in Mb/s, used for serialization time and PFC quanta. */
+    long speedMbps();
+
+    /**
+     * A file descriptor the live loop may poll/epoll for readability when idle.
+     *
+     * @return the descriptor, or -1 if the port has none (in-memory and file ports).
+     */
+    int pollFd();
+
+    /** Releases the port's memory and descriptors. Called once, after the data path stopped using the port. */
+    @Override
+    void close();
+}
