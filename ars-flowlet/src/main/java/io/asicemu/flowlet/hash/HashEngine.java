@@ -1,0 +1,324 @@
+package io.asicemu.flowlet.hash;
+
+/**
+ * One switch's hash function for ECMP (or LAG): an algorithm, a seed, an offset and two hash objects, as SAI models
+ * them: the default object (SONiC's {@code ecmp_hash} field list) and an RDMA object
+ * ({@code SAI_SWITCH_ATTR_ECMP_HASH_IPV4_RDMA}/{@code _IPV6_RDMA}) used for RoCEv2 packets ({@link HashKey#roce()}).
+ * <p>
+ * The hash is computed over the selected fields written in network byte order, in {@link HashField} order, into a
+ * preallocated scratch array ({@link #keyBytes}); CRCs run table-driven over those bytes. The seed presets the CRC
+ * register (or is XORed into the XOR fold), and the offset rotates the output right within the algorithm's output
+ * width ({@code SAI_SWITCH_ATTR_ECMP_DEFAULT_HASH_OFFSET}). RANDOM draws from a seeded {@link SplitMix64}.
+ * <p>
+ * No allocation per call. Not thread safe: owned by the data-plane thread (the scratch array and PRNG are state).
+ */
+public final class HashEngine
+{
+    /** Upper bound of {@link #keyBytes} output for any mask. */
+    public static final int MAX_KEY_BYTES = 192;
+
+    private static final long INNER_MASK = HashField.INNER_DST_MAC.mask() | HashField.INNER_SRC_MAC.mask()
+        | HashField.INNER_ETHERTYPE.mask() | HashField.INNER_IP_PROTOCOL.mask() | HashField.INNER_DST_IP.mask()
+        | HashField.INNER_DST_IPV4.mask() | HashField.INNER_DST_IPV6.mask() | HashField.INNER_SRC_IP.mask()
+        | HashField.INNER_SRC_IPV4.mask() | HashField.INNER_SRC_IPV6.mask() | HashField.INNER_L4_DST_PORT.mask()
+        | HashField.INNER_L4_SRC_PORT.mask();
+
+    private final HashAlgorithm algorithm;
+    private final long fieldMask;
+    private final long rdmaFieldMask;
+    private final int seed;
+    private final int offset;
+    private final SplitMix64 random;
+    private final byte[] scratch = new byte[MAX_KEY_BYTES];
+
+    /**
+     * @param algorithm     hash algorithm.
+     * @param fieldMask     fields of the default hash object ({@link HashField#maskOf}).
+     * @param rdmaFieldMask fields of the RDMA hash object, or 0 when none is configured (RoCE then uses the default).
+     * @param seed          hash seed (SAI {@code ECMP_DEFAULT_HASH_SEED}, u32).
+     * @param offset        rotate-right amount in bits (SAI {@code ECMP_DEFAULT_HASH_OFFSET}, u8).
+     * @param randomSeed    seed of the PRNG used by {@link HashAlgorithm#RANDOM}.
+     */
+    public HashEngine(
+        final HashAlgorithm algorithm,
+        final long fieldMask,
+        final long rdmaFieldMask,
+        final int seed,
+        final int offset,
+        final long randomSeed)
+    {
+        if (offset < 0 || offset > 255)
+        {
+            throw new IllegalArgumentException("offset must be 0..255: " + offset);
+        }
+        this.algorithm = algorithm;
+        this.fieldMask = fieldMask;
+        this.rdmaFieldMask = rdmaFieldMask;
+        this.seed = seed;
+        this.offset = offset;
+        this.random = new SplitMix64(randomSeed);
+    }
+
+    /**
+     * Hash a packet with the hash object SAI would pick: the RDMA object for RoCEv2 when one is configured,
+     * else the default object.
+     *
+     * @param key the packet's fields.
+     * @return the hash, in the low {@link HashAlgorithm#outputBits()} bits.
+     */
+    public int hash(final HashKey key)
+    {
+        return hashWithMask(key, key.roce() && rdmaFieldMask != 0 ? rdmaFieldMask : fieldMask);
+    }
+
+    /**
+     * Hash with the default object only, ignoring the RDMA object (static 5-tuple mode).
+     *
+     * @param key the packet's fields.
+     * @return the hash.
+     */
+    public int hashDefaultObject(final HashKey key)
+    {
+        return hashWithMask(key, fieldMask);
+    }
+
+    /**
+     * Hash over an explicit field mask with this engine's algorithm, seed and offset.
+     *
+     * @param key  the packet's fields.
+     * @param mask fields to read.
+     * @return the hash.
+     */
+    public int hashWithMask(final HashKey key, final long mask)
+    {
+        final int raw;
+        switch (algorithm)
+        {
+            case RANDOM -> raw = random.nextInt();
+            case CRC -> raw = Crc32.compute(scratch, 0, keyBytes(key, mask, scratch), seed);
+            case CRC_32LO -> raw = Crc32.compute(scratch, 0, keyBytes(key, mask, scratch), seed) & 0xFFFF;
+            case CRC_32HI -> raw = Crc32.compute(scratch, 0, keyBytes(key, mask, scratch), seed) >>> 16;
+            case CRC_CCITT -> raw = Crc16Ccitt.compute(scratch, 0, keyBytes(key, mask, scratch), seed);
+            case XOR -> raw = xorFold(scratch, keyBytes(key, mask, scratch)) ^ seed;
+            case CRC_XOR ->
+            {
+                final int length = keyBytes(key, mask, scratch);
+                raw = Crc32.compute(scratch, 0, length, seed) ^ xorFold(scratch, length);
+            }
+            default -> throw new IllegalStateException(algorithm.name());
+        }
+        return rotateRight(raw, offset, algorithm.outputBits());
+    }
+
+    /**
+     * @return the algorithm.
+     */
+    public HashAlgorithm algorithm()
+    {
+        return algorithm;
+    }
+
+    /**
+     * @return mask of the default hash object.
+     */
+    public long fieldMask()
+    {
+        return fieldMask;
+    }
+
+    /**
+     * @return mask of the RDMA hash object, 0 if none.
+     */
+    public long rdmaFieldMask()
+    {
+        return rdmaFieldMask;
+    }
+
+    /**
+     * @return the seed.
+     */
+    public int seed()
+    {
+        return seed;
+    }
+
+    /**
+     * @return the offset (rotate right, bits).
+     */
+    public int offset()
+    {
+        return offset;
+    }
+
+    /**
+     * Rotate a value right within a width of 16 or 32 bits.
+     *
+     * @param value  the hash (only the low {@code width} bits are meaningful).
+     * @param amount bits to rotate (taken modulo width).
+     * @param width  16 or 32.
+     * @return rotated value.
+     */
+    public static int rotateRight(final int value, final int amount, final int width)
+    {
+        if (width == 32)
+        {
+            return Integer.rotateRight(value, amount);
+        }
+        final int r = amount % width;
+        final int v = value & 0xFFFF;
+        return r == 0 ? v : ((v >>> r) | (v << (width - r))) & 0xFFFF;
+    }
+
+    /**
+     * XOR of the bytes folded into big-endian 32-bit words (a trailing partial word is zero padded).
+     *
+     * @param bytes  input.
+     * @param length number of bytes from 0.
+     * @return the fold.
+     */
+    public static int xorFold(final byte[] bytes, final int length)
+    {
+        int h = 0;
+        for (int i = 0; i < length; i++)
+        {
+            h ^= (bytes[i] & 0xFF) << (24 - ((i & 3) << 3));
+        }
+        return h;
+    }
+
+    /**
+     * Write the selected fields of a key in network byte order, in {@link HashField} declaration order: the exact
+     * bytes the CRCs and the XOR fold read. IP addresses take 4 bytes for IPv4 and 16 for IPv6; MACs 6; ports,
+     * EtherType and VLAN id 2; IP protocol and BTH opcode 1; IN_PORT 4; flow label and BTH dest QP 3. INNER_* fields
+     * are written only when the key has an inner header; INNER_*_IPV4/IPV6 only when the inner header is of that
+     * family; RDMA fields only for RoCE keys.
+     *
+     * @param key  packet fields.
+     * @param mask fields to write.
+     * @param out  destination of at least {@link #MAX_KEY_BYTES} bytes.
+     * @return number of bytes written.
+     */
+    public static int keyBytes(final HashKey key, final long mask, final byte[] out)
+    {
+        int p = 0;
+        if ((mask & HashField.IN_PORT.mask()) != 0)
+        {
+            p = put(out, p, key.inPort(), 4);
+        }
+        if ((mask & HashField.DST_MAC.mask()) != 0)
+        {
+            p = put(out, p, key.dstMac(), 6);
+        }
+        if ((mask & HashField.SRC_MAC.mask()) != 0)
+        {
+            p = put(out, p, key.srcMac(), 6);
+        }
+        if ((mask & HashField.ETHERTYPE.mask()) != 0)
+        {
+            p = put(out, p, key.etherType(), 2);
+        }
+        if ((mask & HashField.VLAN_ID.mask()) != 0)
+        {
+            p = put(out, p, key.vlanId() & 0xFFF, 2);
+        }
+        if ((mask & HashField.IP_PROTOCOL.mask()) != 0)
+        {
+            p = put(out, p, key.ipProtocol(), 1);
+        }
+        if ((mask & HashField.DST_IP.mask()) != 0)
+        {
+            p = putIp(out, p, key.ipv6(), key.dstIpHi(), key.dstIpLo());
+        }
+        if ((mask & HashField.SRC_IP.mask()) != 0)
+        {
+            p = putIp(out, p, key.ipv6(), key.srcIpHi(), key.srcIpLo());
+        }
+        if ((mask & HashField.L4_DST_PORT.mask()) != 0)
+        {
+            p = put(out, p, key.l4DstPort(), 2);
+        }
+        if ((mask & HashField.L4_SRC_PORT.mask()) != 0)
+        {
+            p = put(out, p, key.l4SrcPort(), 2);
+        }
+        if ((mask & INNER_MASK) != 0 && key.inner())
+        {
+            p = innerKeyBytes(key, mask, out, p);
+        }
+        if ((mask & HashField.IPV6_FLOW_LABEL.mask()) != 0)
+        {
+            p = put(out, p, key.ipv6FlowLabel() & 0xF_FFFF, 3);
+        }
+        if (key.roce())
+        {
+            if ((mask & HashField.RDMA_BTH_DEST_QP.mask()) != 0)
+            {
+                p = put(out, p, key.bthDestQp() & 0xFF_FFFF, 3);
+            }
+            if ((mask & HashField.RDMA_BTH_OPCODE.mask()) != 0)
+            {
+                p = put(out, p, key.bthOpcode(), 1);
+            }
+        }
+        return p;
+    }
+
+    private static int innerKeyBytes(final HashKey key, final long mask, final byte[] out, final int start)
+    {
+        int p = start;
+        final boolean v6 = key.innerIpv6();
+        if ((mask & HashField.INNER_DST_MAC.mask()) != 0)
+        {
+            p = put(out, p, key.innerDstMac(), 6);
+        }
+        if ((mask & HashField.INNER_SRC_MAC.mask()) != 0)
+        {
+            p = put(out, p, key.innerSrcMac(), 6);
+        }
+        if ((mask & HashField.INNER_ETHERTYPE.mask()) != 0)
+        {
+            p = put(out, p, key.innerEtherType(), 2);
+        }
+        if ((mask & HashField.INNER_IP_PROTOCOL.mask()) != 0)
+        {
+            p = put(out, p, key.innerIpProtocol(), 1);
+        }
+        if ((mask & HashField.INNER_DST_IP.mask()) != 0
+            || (mask & (v6 ? HashField.INNER_DST_IPV6.mask() : HashField.INNER_DST_IPV4.mask())) != 0)
+        {
+            p = putIp(out, p, v6, key.innerDstIpHi(), key.innerDstIpLo());
+        }
+        if ((mask & HashField.INNER_SRC_IP.mask()) != 0
+            || (mask & (v6 ? HashField.INNER_SRC_IPV6.mask() : HashField.INNER_SRC_IPV4.mask())) != 0)
+        {
+            p = putIp(out, p, v6, key.innerSrcIpHi(), key.innerSrcIpLo());
+        }
+        if ((mask & HashField.INNER_L4_DST_PORT.mask()) != 0)
+        {
+            p = put(out, p, key.innerL4DstPort(), 2);
+        }
+        if ((mask & HashField.INNER_L4_SRC_PORT.mask()) != 0)
+        {
+            p = put(out, p, key.innerL4SrcPort(), 2);
+        }
+        return p;
+    }
+
+    private static int putIp(final byte[] out, final int p, final boolean v6, final long hi, final long lo)
+    {
+        if (v6)
+        {
+            return put(out, put(out, p, hi, 8), lo, 8);
+        }
+        return put(out, p, lo, 4);
+    }
+
+    private static int put(final byte[] out, final int p, final long value, final int byteCount)
+    {
+        for (int i = 0; i < byteCount; i++)
+        {
+            out[p + i] = (byte)(value >>> ((byteCount - 1 - i) << 3));
+        }
+        return p + byteCount;
+    }
+}
