@@ -55,7 +55,7 @@ public final class FlowletTable
     {
         final long tag = (flowHash & 0xFFFF_FFFFL) | VALID;
         final int capacity = tags.length;
-        final int start = (int)(((flowHash & 0xFFFF_FFFFL) * capacity) >>> 32);
+        final int start = Integer.remainderUnsigned(flowHash, capacity);
         int free = TABLE_FULL;
         for (int i = 0; i < probes; i++)
         {

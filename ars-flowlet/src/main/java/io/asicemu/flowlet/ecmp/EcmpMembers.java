@@ -6,7 +6,7 @@ import java.util.Arrays;
  * The members of one ECMP/WCMP group and the bucket table that maps a hash to a member.
  * <p>
  * Without resilience the table holds {@code weight} buckets per live member and a hash picks
- * {@code buckets[hash mod count]}: any change of the live set re-maps flows everywhere, as plain ECMP does. With
+ * {@code buckets[hash mod count]} (unsigned): any change of the live set re-maps flows everywhere, as plain ECMP does. With
  * resilient hashing the table has a fixed number of buckets; when a member fails only its buckets move (each to the
  * live member furthest below its weighted share), and when it returns it takes back buckets only from members above
  * their share. Members whose port is down leave the selection.
@@ -84,7 +84,8 @@ public final class EcmpMembers
         {
             return NO_MEMBER;
         }
-        return buckets[(int)(((hash & 0xFFFF_FFFFL) * bucketCount) >>> 32)];
+        // Modulo, as ASICs index the member table: it works for 16-bit (CRC_CCITT, CRC_32LO/HI) and 32-bit outputs.
+        return buckets[Integer.remainderUnsigned(hash, bucketCount)];
     }
 
     /**

@@ -1,0 +1,55 @@
+package io.asicemu.flowlet.config;
+
+import java.io.Serial;
+
+/**
+ * A rejected hashing/ARS configuration value, naming the CONFIG_DB table, key and field at fault
+ * (message {@code "TABLE|key|field: reason"}). Thrown only on the control path, before anything is applied.
+ */
+public final class FlowletConfigException extends RuntimeException
+{
+    @Serial
+    private static final long serialVersionUID = 1L;
+
+    private final String table;
+    private final String key;
+    private final String field;
+
+    /**
+     * @param table  CONFIG_DB table, such as {@code SWITCH_HASH}.
+     * @param key    entry key, such as {@code GLOBAL}.
+     * @param field  field name, such as {@code ecmp_hash_algorithm} (may be empty for a whole-entry problem).
+     * @param reason what is wrong and what would be accepted.
+     */
+    public FlowletConfigException(final String table, final String key, final String field, final String reason)
+    {
+        super(table + "|" + key + "|" + field + ": " + reason);
+        this.table = table;
+        this.key = key;
+        this.field = field;
+    }
+
+    /**
+     * @return the table.
+     */
+    public String table()
+    {
+        return table;
+    }
+
+    /**
+     * @return the key.
+     */
+    public String key()
+    {
+        return key;
+    }
+
+    /**
+     * @return the field.
+     */
+    public String field()
+    {
+        return field;
+    }
+}
