@@ -1,0 +1,70 @@
+package io.asicemu.tm;
+
+import io.asicemu.tm.watchdog.StormPredicate;
+
+/**
+ * Emulator settings that CONFIG_DB does not carry (ASIC constants and modelling choices).
+ *
+ * @param cellBytes                 buffer cell size; every packet is charged in whole cells.
+ * @param wireOverheadBytes         bytes added on the wire per frame: preamble+SFD 8, IFG 12, FCS 4 (frames given to
+ *                                  admit are counted without FCS, as captured).
+ * @param queueCapacityPackets      ring size per queue, a power of two; a full ring tail-drops.
+ * @param wredSeed                  seed of the data thread's WRED generator.
+ * @param wredDropAboveMax          false = SONiC (mark 100 % at/above Kmax); true = drop there.
+ * @param stormPredicate            watchdog storm test (Broadcom or Mellanox form).
+ * @param pfcQuanta                 quanta of generated XOFF frames (default 0xFFFF).
+ * @param pfcRefreshNs              refresh period while in XOFF; 0 = half the pause time at the port speed.
+ * @param dwrrQuantumBytesPerWeight DWRR bytes earned per round per unit of weight.
+ */
+public record TmOptions(
+    int cellBytes, int wireOverheadBytes, int queueCapacityPackets, long wredSeed, boolean wredDropAboveMax,
+    StormPredicate stormPredicate, int pfcQuanta, long pfcRefreshNs, long dwrrQuantumBytesPerWeight)
+{
+    /** @return cell 256 B, overhead 24 B, 4096 packets per queue, seed 1, SONiC WRED, Broadcom watchdog. */
+    public static TmOptions defaults()
+    {
+        return new TmOptions(256, 24, 4096, 1, false, StormPredicate.BROADCOM, 0xFFFF, 0, 1024);
+    }
+
+    /** @param v cell size. @return a copy. */
+    public TmOptions withCellBytes(final int v)
+    {
+        return new TmOptions(v, wireOverheadBytes, queueCapacityPackets, wredSeed, wredDropAboveMax, stormPredicate,
+            pfcQuanta, pfcRefreshNs, dwrrQuantumBytesPerWeight);
+    }
+
+    /** @param v ring size. @return a copy. */
+    public TmOptions withQueueCapacityPackets(final int v)
+    {
+        return new TmOptions(cellBytes, wireOverheadBytes, v, wredSeed, wredDropAboveMax, stormPredicate,
+            pfcQuanta, pfcRefreshNs, dwrrQuantumBytesPerWeight);
+    }
+
+    /** @param v seed. @return a copy. */
+    public TmOptions withWredSeed(final long v)
+    {
+        return new TmOptions(cellBytes, wireOverheadBytes, queueCapacityPackets, v, wredDropAboveMax, stormPredicate,
+            pfcQuanta, pfcRefreshNs, dwrrQuantumBytesPerWeight);
+    }
+
+    /** @param v drop above Kmax. @return a copy. */
+    public TmOptions withWredDropAboveMax(final boolean v)
+    {
+        return new TmOptions(cellBytes, wireOverheadBytes, queueCapacityPackets, wredSeed, v, stormPredicate,
+            pfcQuanta, pfcRefreshNs, dwrrQuantumBytesPerWeight);
+    }
+
+    /** @param v storm predicate. @return a copy. */
+    public TmOptions withStormPredicate(final StormPredicate v)
+    {
+        return new TmOptions(cellBytes, wireOverheadBytes, queueCapacityPackets, wredSeed, wredDropAboveMax, v,
+            pfcQuanta, pfcRefreshNs, dwrrQuantumBytesPerWeight);
+    }
+
+    /** @param quanta XOFF quanta. @param refreshNs refresh period (0 = auto). @return a copy. */
+    public TmOptions withPfc(final int quanta, final long refreshNs)
+    {
+        return new TmOptions(cellBytes, wireOverheadBytes, queueCapacityPackets, wredSeed, wredDropAboveMax,
+            stormPredicate, quanta, refreshNs, dwrrQuantumBytesPerWeight);
+    }
+}

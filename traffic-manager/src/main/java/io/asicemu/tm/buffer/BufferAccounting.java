@@ -1,0 +1,389 @@
+package io.asicemu.tm.buffer;
+
+import io.asicemu.tm.counter.PoolStat;
+import io.asicemu.tm.counter.TmCounters;
+
+/**
+ * Byte accounting of buffer pools, ingress priority groups and egress queues (reference §1.2, §6.3).
+ * <p>
+ * Every packet is charged in whole cells ({@link #chargedBytes(int)}). An ingress PG charges a packet, whole, to the
+ * first bucket that fits: its reserved {@code size}; the shared pool, up to {@code static_th} or
+ * {@code alpha × free pool} with {@code alpha = 2^dynamic_th}; and, for a lossless PG only, its headroom
+ * ({@code xoff} bytes, further capped by the pool's shared headroom pool when {@code BUFFER_POOL.xoff > 0}).
+ * Spilling past reserved + shared is the XOFF point ("available PG buffer below xoff"). Egress queues use reserved +
+ * shared the same way without headroom. Releases drain headroom first, then shared, then reserved. A PG or queue
+ * without a profile is unlimited. Not thread safe: data-plane thread only; no allocation after construction.
+ */
+public final class BufferAccounting
+{
+    /** Admission refused. */
+    public static final int REJECT = -1;
+    /** Charged to the reserved (min) bucket. */
+    public static final int RESERVED = 0;
+    /** Charged to the shared pool. */
+    public static final int SHARED = 1;
+    /** Charged to headroom (lossless PG after XOFF). */
+    public static final int HEADROOM = 2;
+
+    private final int cellBytes;
+    private final long[] poolSize;
+    private final long[] poolXoff;
+    private final long[] poolShared;
+    private final long[] poolHeadroom;
+
+    // per PG index (port*8+pg)
+    private final int[] pgPool;
+    private final long[] pgReservedLimit;
+    private final long[] pgStaticTh;
+    private final int[] pgDynamicTh;
+    private final long[] pgHeadroomLimit;
+    private final long[] pgReserved;
+    private final long[] pgShared;
+    private final long[] pgHeadroom;
+
+    // per queue index (port*8+queue)
+    private final int[] qPool;
+    private final long[] qReservedLimit;
+    private final long[] qStaticTh;
+    private final int[] qDynamicTh;
+    private final long[] qReserved;
+    private final long[] qShared;
+
+    private final long[] pgSlots;
+    private final long[] qSlots;
+    private final long[] poolSlots;
+
+    /**
+     * @param cellBytes cell size for rounding, ≥ 1.
+     * @param portCount number of ports.
+     * @param poolSizes shared size per pool.
+     * @param poolXoffs shared headroom pool size per pool (0 = none).
+     * @param counters  counters to keep occupancy and watermarks in.
+     */
+    public BufferAccounting(
+        final int cellBytes, final int portCount, final long[] poolSizes, final long[] poolXoffs,
+        final TmCounters counters)
+    {
+        this.cellBytes = cellBytes;
+        this.poolSize = poolSizes.clone();
+        this.poolXoff = poolXoffs.clone();
+        poolShared = new long[poolSizes.length];
+        poolHeadroom = new long[poolSizes.length];
+        final int n = portCount * 8;
+        pgPool = filled(n);
+        pgReservedLimit = new long[n];
+        pgStaticTh = new long[n];
+        pgDynamicTh = new int[n];
+        pgHeadroomLimit = new long[n];
+        pgReserved = new long[n];
+        pgShared = new long[n];
+        pgHeadroom = new long[n];
+        qPool = filled(n);
+        qReservedLimit = new long[n];
+        qStaticTh = new long[n];
+        qDynamicTh = new int[n];
+        qReserved = new long[n];
+        qShared = new long[n];
+        pgSlots = counters.pgSlots();
+        qSlots = counters.queueSlots();
+        poolSlots = counters.poolSlots();
+    }
+
+    private static int[] filled(final int n)
+    {
+        final int[] a = new int[n];
+        java.util.Arrays.fill(a, -1);
+        return a;
+    }
+
+    /**
+     * Assign a profile to an ingress PG (control path, before traffic).
+     *
+     * @param pgIndex       port*8+pg.
+     * @param pool          pool index.
+     * @param reservedBytes profile size.
+     * @param staticThBytes static_th or -1 for dynamic.
+     * @param dynamicTh     dynamic_th.
+     * @param headroomBytes profile xoff (used only when the PG is lossless).
+     */
+    public void configurePg(
+        final int pgIndex, final int pool, final long reservedBytes, final long staticThBytes, final int dynamicTh,
+        final long headroomBytes)
+    {
+        pgPool[pgIndex] = pool;
+        pgReservedLimit[pgIndex] = reservedBytes;
+        pgStaticTh[pgIndex] = staticThBytes;
+        pgDynamicTh[pgIndex] = dynamicTh;
+        pgHeadroomLimit[pgIndex] = headroomBytes;
+    }
+
+    /**
+     * Assign a profile to an egress queue (control path, before traffic).
+     *
+     * @param queueIndex    port*8+queue.
+     * @param pool          pool index.
+     * @param reservedBytes profile size.
+     * @param staticThBytes static_th or -1 for dynamic.
+     * @param dynamicTh     dynamic_th.
+     */
+    public void configureQueue(
+        final int queueIndex, final int pool, final long reservedBytes, final long staticThBytes, final int dynamicTh)
+    {
+        qPool[queueIndex] = pool;
+        qReservedLimit[queueIndex] = reservedBytes;
+        qStaticTh[queueIndex] = staticThBytes;
+        qDynamicTh[queueIndex] = dynamicTh;
+    }
+
+    /**
+     * @param bytes frame length.
+     * @return bytes rounded up to whole cells.
+     */
+    public int chargedBytes(final int bytes)
+    {
+        return ((bytes + cellBytes - 1) / cellBytes) * cellBytes;
+    }
+
+    private long sharedLimit(final int pool, final long staticTh, final int dynamicTh)
+    {
+        if (staticTh >= 0)
+        {
+            return staticTh;
+        }
+        final long free = poolSize[pool] - poolShared[pool];
+        return dynamicTh >= 0 ? free << dynamicTh : free >> -dynamicTh;
+    }
+
+    /**
+     * Which bucket an ingress packet fits (no state change).
+     *
+     * @param pgIndex  port*8+pg.
+     * @param charged  charged bytes.
+     * @param lossless true when the PG may use headroom.
+     * @return {@link #RESERVED}, {@link #SHARED}, {@link #HEADROOM} or {@link #REJECT}.
+     */
+    public int ingressBucket(final int pgIndex, final long charged, final boolean lossless)
+    {
+        final int pool = pgPool[pgIndex];
+        if (pool < 0)
+        {
+            return SHARED;
+        }
+        if (pgReserved[pgIndex] + charged <= pgReservedLimit[pgIndex])
+        {
+            return RESERVED;
+        }
+        if (poolShared[pool] + charged <= poolSize[pool] &&
+            pgShared[pgIndex] + charged <= sharedLimit(pool, pgStaticTh[pgIndex], pgDynamicTh[pgIndex]))
+        {
+            return SHARED;
+        }
+        if (lossless && pgHeadroom[pgIndex] + charged <= pgHeadroomLimit[pgIndex] &&
+            (poolXoff[pool] == 0 || poolHeadroom[pool] + charged <= poolXoff[pool]))
+        {
+            return HEADROOM;
+        }
+        return REJECT;
+    }
+
+    /**
+     * Which bucket an egress packet fits (no state change).
+     *
+     * @param queueIndex port*8+queue.
+     * @param charged    charged bytes.
+     * @return {@link #RESERVED}, {@link #SHARED} or {@link #REJECT}.
+     */
+    public int egressBucket(final int queueIndex, final long charged)
+    {
+        final int pool = qPool[queueIndex];
+        if (pool < 0)
+        {
+            return SHARED;
+        }
+        if (qReserved[queueIndex] + charged <= qReservedLimit[queueIndex])
+        {
+            return RESERVED;
+        }
+        if (poolShared[pool] + charged <= poolSize[pool] &&
+            qShared[queueIndex] + charged <= sharedLimit(pool, qStaticTh[queueIndex], qDynamicTh[queueIndex]))
+        {
+            return SHARED;
+        }
+        return REJECT;
+    }
+
+    /**
+     * Charge an admitted packet at the ingress PG.
+     *
+     * @param pgIndex port*8+pg.
+     * @param charged charged bytes.
+     * @param bucket  result of {@link #ingressBucket}.
+     */
+    public void chargeIngress(final int pgIndex, final long charged, final int bucket)
+    {
+        final int pool = pgPool[pgIndex];
+        if (bucket == RESERVED)
+        {
+            pgReserved[pgIndex] += charged;
+        }
+        else if (bucket == SHARED)
+        {
+            pgShared[pgIndex] += charged;
+            if (pool >= 0)
+            {
+                poolShared[pool] += charged;
+            }
+        }
+        else
+        {
+            pgHeadroom[pgIndex] += charged;
+            poolHeadroom[pool] += charged;
+        }
+        final int s = pgIndex * io.asicemu.tm.counter.PgStat.COUNT;
+        final long occ = pgReserved[pgIndex] + pgShared[pgIndex] + pgHeadroom[pgIndex];
+        pgSlots[s + TmCounters.PG_OCCUPANCY] = occ;
+        pgSlots[s + TmCounters.PG_SHARED_OCCUPANCY] = pgShared[pgIndex];
+        pgSlots[s + TmCounters.PG_XOFF_OCCUPANCY] = pgHeadroom[pgIndex];
+        pgSlots[s + TmCounters.PG_WATERMARK] = Math.max(pgSlots[s + TmCounters.PG_WATERMARK], occ);
+        pgSlots[s + TmCounters.PG_SHARED_WATERMARK] =
+            Math.max(pgSlots[s + TmCounters.PG_SHARED_WATERMARK], pgShared[pgIndex]);
+        pgSlots[s + TmCounters.PG_XOFF_WATERMARK] =
+            Math.max(pgSlots[s + TmCounters.PG_XOFF_WATERMARK], pgHeadroom[pgIndex]);
+        if (pool >= 0)
+        {
+            updatePool(pool);
+        }
+    }
+
+    /**
+     * Release a packet's ingress charge: headroom first, then shared, then reserved.
+     *
+     * @param pgIndex port*8+pg.
+     * @param charged charged bytes.
+     */
+    public void releaseIngress(final int pgIndex, final long charged)
+    {
+        final int pool = pgPool[pgIndex];
+        long left = charged;
+        final long fromHeadroom = Math.min(left, pgHeadroom[pgIndex]);
+        pgHeadroom[pgIndex] -= fromHeadroom;
+        left -= fromHeadroom;
+        final long fromShared = Math.min(left, pgShared[pgIndex]);
+        pgShared[pgIndex] -= fromShared;
+        left -= fromShared;
+        pgReserved[pgIndex] -= left;
+        final int s = pgIndex * io.asicemu.tm.counter.PgStat.COUNT;
+        pgSlots[s + TmCounters.PG_OCCUPANCY] = pgReserved[pgIndex] + pgShared[pgIndex] + pgHeadroom[pgIndex];
+        pgSlots[s + TmCounters.PG_SHARED_OCCUPANCY] = pgShared[pgIndex];
+        pgSlots[s + TmCounters.PG_XOFF_OCCUPANCY] = pgHeadroom[pgIndex];
+        if (pool >= 0)
+        {
+            poolHeadroom[pool] -= fromHeadroom;
+            poolShared[pool] -= fromShared;
+            updatePool(pool);
+        }
+    }
+
+    /**
+     * Charge an admitted packet at the egress queue.
+     *
+     * @param queueIndex port*8+queue.
+     * @param charged    charged bytes.
+     * @param bucket     result of {@link #egressBucket}.
+     */
+    public void chargeEgress(final int queueIndex, final long charged, final int bucket)
+    {
+        final int pool = qPool[queueIndex];
+        if (bucket == RESERVED)
+        {
+            qReserved[queueIndex] += charged;
+        }
+        else
+        {
+            qShared[queueIndex] += charged;
+            if (pool >= 0)
+            {
+                poolShared[pool] += charged;
+                updatePool(pool);
+            }
+        }
+        final int s = queueIndex * io.asicemu.tm.counter.QueueStat.COUNT;
+        qSlots[s + TmCounters.Q_SHARED_WATERMARK] = Math.max(qSlots[s + TmCounters.Q_SHARED_WATERMARK], qShared[queueIndex]);
+    }
+
+    /**
+     * Release a packet's egress charge: shared first, then reserved.
+     *
+     * @param queueIndex port*8+queue.
+     * @param charged    charged bytes.
+     */
+    public void releaseEgress(final int queueIndex, final long charged)
+    {
+        final int pool = qPool[queueIndex];
+        final long fromShared = Math.min(charged, qShared[queueIndex]);
+        qShared[queueIndex] -= fromShared;
+        qReserved[queueIndex] -= charged - fromShared;
+        if (pool >= 0)
+        {
+            poolShared[pool] -= fromShared;
+            updatePool(pool);
+        }
+    }
+
+    private void updatePool(final int pool)
+    {
+        final int s = pool * PoolStat.COUNT;
+        final long occ = poolShared[pool];
+        poolSlots[s + PoolStat.CURR_OCCUPANCY_BYTES.ordinal()] = occ;
+        final int wm = s + PoolStat.WATERMARK_BYTES.ordinal();
+        poolSlots[wm] = Math.max(poolSlots[wm], occ);
+        poolSlots[s + PoolStat.XOFF_ROOM_OCCUPANCY_BYTES.ordinal()] = poolHeadroom[pool];
+        final int xwm = s + PoolStat.XOFF_ROOM_WATERMARK_BYTES.ordinal();
+        poolSlots[xwm] = Math.max(poolSlots[xwm], poolHeadroom[pool]);
+    }
+
+    /**
+     * @param pgIndex port*8+pg.
+     * @return total bytes the PG holds (reserved + shared + headroom).
+     */
+    public long pgOccupancy(final int pgIndex)
+    {
+        return pgReserved[pgIndex] + pgShared[pgIndex] + pgHeadroom[pgIndex];
+    }
+
+    /**
+     * @param pgIndex port*8+pg.
+     * @return bytes the PG holds outside headroom.
+     */
+    public long pgNonHeadroomOccupancy(final int pgIndex)
+    {
+        return pgReserved[pgIndex] + pgShared[pgIndex];
+    }
+
+    /**
+     * @param pgIndex port*8+pg.
+     * @return headroom bytes in use.
+     */
+    public long pgHeadroom(final int pgIndex)
+    {
+        return pgHeadroom[pgIndex];
+    }
+
+    /**
+     * @param pgIndex port*8+pg.
+     * @return the PG's headroom limit (profile xoff).
+     */
+    public long pgHeadroomLimit(final int pgIndex)
+    {
+        return pgHeadroomLimit[pgIndex];
+    }
+
+    /**
+     * @param pool pool index.
+     * @return shared bytes in use.
+     */
+    public long poolShared(final int pool)
+    {
+        return poolShared[pool];
+    }
+}

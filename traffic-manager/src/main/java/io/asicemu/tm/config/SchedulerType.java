@@ -1,0 +1,7 @@
+package io.asicemu.tm.config;
+
+/** SCHEDULER.type (YANG default WRR). */
+public enum SchedulerType
+{
+    STRICT, DWRR, WRR
+}

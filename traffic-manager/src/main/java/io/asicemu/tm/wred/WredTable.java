@@ -1,0 +1,124 @@
+package io.asicemu.tm.wred;
+
+/**
+ * WRED/ECN decisions per egress queue on the instantaneous queue depth (SONiC sets weight 0; reference §7):
+ * p = 0 below Kmin, (q − Kmin)/(Kmax − Kmin) × Pmax between, 100 % at and above Kmax. When a colour's
+ * {@code ecn} bit is set, ECT(0)/ECT(1) packets are marked CE, CE packets pass unchanged and not-ECT packets are
+ * dropped; otherwise the packet is dropped. Above Kmax SONiC marks (the default); {@code dropAboveMax} makes
+ * ECN-capable packets drop there instead (classic WRED-ECN). Not thread safe: data-plane thread only.
+ */
+public final class WredTable
+{
+    /** Forward unchanged. */
+    public static final int FORWARD = 0;
+    /** Forward with ECN set to CE. */
+    public static final int MARK = 1;
+    /** Drop. */
+    public static final int DROP = 2;
+
+    /** ECN codepoint Not-ECT. */
+    public static final int NOT_ECT = 0;
+    /** ECN codepoint CE. */
+    public static final int CE = 3;
+
+    private final boolean[] configured;
+    private final long[] min;
+    private final long[] max;
+    private final double[] pmax;
+    private final int[] enabledMask;
+    private final int[] ecnMask;
+    private final boolean dropAboveMax;
+    private final SplitMix64 random;
+
+    /**
+     * @param queueCount   ports × 8.
+     * @param dropAboveMax true to drop ECN-capable packets at/above Kmax instead of marking them.
+     * @param random       the data thread's seeded generator.
+     */
+    public WredTable(final int queueCount, final boolean dropAboveMax, final SplitMix64 random)
+    {
+        configured = new boolean[queueCount];
+        min = new long[queueCount * 3];
+        max = new long[queueCount * 3];
+        pmax = new double[queueCount * 3];
+        enabledMask = new int[queueCount];
+        ecnMask = new int[queueCount];
+        this.dropAboveMax = dropAboveMax;
+        this.random = random;
+    }
+
+    /**
+     * Attach a profile to a queue (control path).
+     *
+     * @param q                port*8+queue.
+     * @param minBytes         Kmin per colour.
+     * @param maxBytes         Kmax per colour.
+     * @param probPercent      Pmax per colour, percent.
+     * @param enabled          wred_*_enable per colour.
+     * @param ecnColourMask    colours that mark instead of drop.
+     */
+    public void configure(
+        final int q, final long[] minBytes, final long[] maxBytes, final int[] probPercent, final boolean[] enabled,
+        final int ecnColourMask)
+    {
+        configured[q] = true;
+        int en = 0;
+        for (int c = 0; c < 3; c++)
+        {
+            min[q * 3 + c] = minBytes[c];
+            // SAI: a threshold of 0 means the maximum buffer size.
+            max[q * 3 + c] = maxBytes[c] == 0 ? Long.MAX_VALUE : maxBytes[c];
+            pmax[q * 3 + c] = probPercent[c] / 100.0;
+            en |= enabled[c] ? 1 << c : 0;
+        }
+        enabledMask[q] = en;
+        ecnMask[q] = ecnColourMask;
+    }
+
+    /**
+     * @param q port*8+queue.
+     * @return true when the queue has a WRED profile with any colour enabled.
+     */
+    public boolean isActive(final int q)
+    {
+        return configured[q] && enabledMask[q] != 0;
+    }
+
+    /**
+     * Decide for one packet.
+     *
+     * @param q          port*8+queue.
+     * @param depthBytes instantaneous queue depth in bytes.
+     * @param ecn        the packet's ECN bits (0..3).
+     * @param colour     0 green, 1 yellow, 2 red.
+     * @return {@link #FORWARD}, {@link #MARK} or {@link #DROP}.
+     */
+    public int decide(final int q, final long depthBytes, final int ecn, final int colour)
+    {
+        if ((enabledMask[q] & (1 << colour)) == 0)
+        {
+            return FORWARD;
+        }
+        final int i = q * 3 + colour;
+        final long kmin = min[i];
+        if (depthBytes < kmin)
+        {
+            return FORWARD;
+        }
+        final long kmax = max[i];
+        final boolean aboveMax = depthBytes >= kmax;
+        if (!aboveMax)
+        {
+            final double p = (double)(depthBytes - kmin) / (double)(kmax - kmin) * pmax[i];
+            if (random.nextDouble() >= p)
+            {
+                return FORWARD;
+            }
+        }
+        if ((ecnMask[q] & (1 << colour)) == 0 || ecn == NOT_ECT || (aboveMax && dropAboveMax))
+        {
+            return DROP;
+        }
+        return ecn == CE ? FORWARD : MARK;
+    }
+}
