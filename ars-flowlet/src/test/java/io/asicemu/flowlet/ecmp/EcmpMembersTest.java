@@ -1,0 +1,137 @@
+package io.asicemu.flowlet.ecmp;
+
+import io.asicemu.flowlet.TestReport;
+import io.asicemu.flowlet.hash.SplitMix64;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class EcmpMembersTest
+{
+    private static final int HASHES = 60_000;
+
+    @Test
+    void shouldSplitInProportionToWeightsWhenWeighted()
+    {
+        final EcmpMembers members = new EcmpMembers(new int[] {1, 2, 3}, new int[] {1, 2, 3}, false, 0);
+        final long[] load = new long[3];
+        final SplitMix64 random = new SplitMix64(3);
+        for (int i = 0; i < HASHES; i++)
+        {
+            load[members.select(random.nextInt())]++;
+        }
+
+        assertThat(members.bucketCount()).isEqualTo(6);
+        assertThat(load[0] / (double)HASHES).isCloseTo(1 / 6.0, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(load[1] / (double)HASHES).isCloseTo(2 / 6.0, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(load[2] / (double)HASHES).isCloseTo(3 / 6.0, org.assertj.core.data.Offset.offset(0.01));
+    }
+
+    @Test
+    void shouldLeaveSelectionWhenPortGoesDownAndReturnWhenItComesUp()
+    {
+        final EcmpMembers members = new EcmpMembers(new int[] {5, 6, 7, 6}, new int[] {1, 1, 1, 1}, false, 0);
+
+        members.portUp(6, false);
+
+        assertThat(members.liveCount()).isEqualTo(2);
+        for (int h = 0; h < 1000; h++)
+        {
+            assertThat(members.port(members.select(h * 0x9E3779B1))).isNotEqualTo(6);
+        }
+        members.portUp(5, false);
+        members.portUp(7, false);
+        assertThat(members.select(123)).isEqualTo(EcmpMembers.NO_MEMBER);
+        members.portUp(6, true);
+        assertThat(members.liveCount()).isEqualTo(2);
+        assertThat(members.port(members.select(123))).isEqualTo(6);
+    }
+
+    @Test
+    void shouldMoveOnlyTheFailedMembersFlowsWhenResilient()
+    {
+        final EcmpMembers resilient = new EcmpMembers(new int[] {0, 1, 2, 3, 4, 5, 6, 7}, ones(8), true, 256);
+        final EcmpMembers plain = new EcmpMembers(new int[] {0, 1, 2, 3, 4, 5, 6, 7}, ones(8), false, 0);
+        final int[] hashes = hashes();
+        final int[] resilientBefore = select(resilient, hashes);
+        final int[] plainBefore = select(plain, hashes);
+
+        resilient.memberUp(3, false);
+        plain.memberUp(3, false);
+        final int[] resilientAfter = select(resilient, hashes);
+        final int[] plainAfter = select(plain, hashes);
+
+        int resilientMoved = 0;
+        int plainMoved = 0;
+        for (int i = 0; i < hashes.length; i++)
+        {
+            if (resilientBefore[i] != 3)
+            {
+                assertThat(resilientAfter[i]).isEqualTo(resilientBefore[i]);
+            }
+            assertThat(resilientAfter[i]).isNotEqualTo(3);
+            resilientMoved += resilientBefore[i] != resilientAfter[i] ? 1 : 0;
+            plainMoved += plainBefore[i] != plainAfter[i] ? 1 : 0;
+        }
+        TestReport.line("resilient hashing, 1 of 8 members fails: flows moved resilient %.1f%%, plain ECMP %.1f%%",
+            100.0 * resilientMoved / hashes.length, 100.0 * plainMoved / hashes.length);
+        assertThat(resilientMoved).isLessThan(hashes.length / 7);
+        assertThat(plainMoved).isGreaterThan(hashes.length / 2);
+    }
+
+    @Test
+    void shouldTakeBackItsShareFromOthersOnlyWhenAResilientMemberReturns()
+    {
+        final EcmpMembers members = new EcmpMembers(new int[] {0, 1, 2, 3}, ones(4), true, 64);
+        members.memberUp(2, false);
+        final int[] before = new int[64];
+        for (int b = 0; b < 64; b++)
+        {
+            before[b] = members.bucketMember(b);
+        }
+
+        members.memberUp(2, true);
+
+        final int[] share = new int[4];
+        int changed = 0;
+        for (int b = 0; b < 64; b++)
+        {
+            share[members.bucketMember(b)]++;
+            if (members.bucketMember(b) != before[b])
+            {
+                assertThat(members.bucketMember(b)).isEqualTo(2);
+                changed++;
+            }
+        }
+        assertThat(share).containsExactly(16, 16, 16, 16);
+        assertThat(changed).isEqualTo(16);
+    }
+
+    private static int[] hashes()
+    {
+        final SplitMix64 random = new SplitMix64(11);
+        final int[] hashes = new int[HASHES];
+        for (int i = 0; i < HASHES; i++)
+        {
+            hashes[i] = random.nextInt();
+        }
+        return hashes;
+    }
+
+    private static int[] select(final EcmpMembers members, final int[] hashes)
+    {
+        final int[] selected = new int[hashes.length];
+        for (int i = 0; i < hashes.length; i++)
+        {
+            selected[i] = members.select(hashes[i]);
+        }
+        return selected;
+    }
+
+    private static int[] ones(final int n)
+    {
+        final int[] ones = new int[n];
+        java.util.Arrays.fill(ones, 1);
+        return ones;
+    }
+}
