@@ -1,0 +1,45 @@
+package io.asicemu.veth.afpacket;
+
+/**
+ * Settings of one AF_PACKET port, concluded before the port opens.
+ *
+ * @param rxFrames RX ring depth in frames.
+ * @param txFrames TX ring depth in frames.
+ * @param acceptGso whether RX frames are sized for GSO super-frames (64 KiB), which are then segmented in software;
+ *                  when false, a frame larger than the MTU is dropped and counted.
+ * @param promiscuous whether to add a PACKET_MR_PROMISC membership (needed on real NICs and macvlan, harmless on veth).
+ * @param speedMbps the modeled line rate reported to the pipeline.
+ */
+public record AfPacketConfig(int rxFrames, int txFrames, boolean acceptGso, boolean promiscuous, long speedMbps) {
+    /** Segments at most this many GSO segments into one receive batch. */
+    public static final int MAX_GSO_SEGMENTS = 64;
+
+    /** Validates the settings. */
+    public AfPacketConfig {
+        if (rxFrames < 8 || Integer.bitCount(rxFrames) != 1 || txFrames < 8 || Integer.bitCount(txFrames) != 1) {
+            throw new IllegalArgumentException("ring depths must be powers of two >= 8: rx " + rxFrames + ", tx "
+                + txFrames);
+        }
+        if (speedMbps <= 0) {
+            throw new IllegalArgumentException("speedMbps must be > 0: " + speedMbps);
+        }
+    }
+
+    /**
+     * Lab defaults: GSO-sized RX frames (so docker-compose peers with offloads on still work), 64 RX and 256 TX
+     * frames, promiscuous, 100 Gb/s modeled.
+     */
+    public static AfPacketConfig defaults() {
+        return new AfPacketConfig(64, 256, true, true, 100_000);
+    }
+
+    /** Throughput settings: MTU-sized RX frames (GSO frames dropped and counted), deep rings (1024/1024). */
+    public static AfPacketConfig throughput() {
+        return new AfPacketConfig(1024, 1024, false, true, 100_000);
+    }
+
+    /** @return a copy with another modeled speed. */
+    public AfPacketConfig withSpeedMbps(final long newSpeedMbps) {
+        return new AfPacketConfig(rxFrames, txFrames, acceptGso, promiscuous, newSpeedMbps);
+    }
+}

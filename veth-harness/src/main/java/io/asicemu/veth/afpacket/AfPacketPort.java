@@ -1,0 +1,460 @@
+package io.asicemu.veth.afpacket;
+
+import io.asicemu.pipeline.port.Port;
+import io.asicemu.pipeline.port.RxBatch;
+import io.asicemu.veth.ffm.Kernel;
+import io.asicemu.veth.ffm.Libc;
+import io.asicemu.veth.ffm.NetDevice;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+/**
+ * A switch port on a Linux interface through an AF_PACKET socket with memory-mapped TPACKET_V2 RX and TX rings.
+ * <p>
+ * RX lends ring frames to the data path without copying. Per frame it: restores a VLAN tag the kernel moved into
+ * metadata (veth untags on receive), completes the TCP/UDP checksum of frames flagged TP_STATUS_CSUMNOTREADY (peer
+ * with TX checksum offload on), and segments TCP GSO super-frames larger than the MTU in software (or, with
+ * {@link AfPacketConfig#acceptGso()} off or for non-TCP, drops and counts them, logging once
+ * {@code ethtool -K <peer> tx off}). The socket ignores outgoing frames (PACKET_IGNORE_OUTGOING), so own TX and
+ * kernel-originated frames are never re-switched. TX copies into the TX ring; {@link #flush()} kicks the kernel with
+ * one send per batch. V2 rather than V3: V3 hands a block to user space only when it is full or its retire timer (ms)
+ * fires, which would add milliseconds of latency at low rates.
+ * <p>
+ * Threading: as {@link Port}; counters are written by the data-plane thread only and read by others as snapshots
+ * (plain long reads, possibly stale). {@link #linkState(boolean)} may be called from the discovery thread.
+ */
+public final class AfPacketPort implements Port {
+    private static final Logger LOG = LoggerFactory.getLogger(AfPacketPort.class);
+    private static final VarHandle INT_VH = ValueLayout.JAVA_INT.varHandle();
+    private static final int L2_HEADROOM = 14 + 8;
+    private static final int GSO_FRAME_BYTES = 65536;
+
+    private final String name;
+    private final int ifIndex;
+    private final int fd;
+    private final int mtu;
+    private final long speedMbps;
+    private final int maxFrameLength;
+    private final boolean acceptGso;
+    private final Arena arena;
+    private final MemorySegment errno;
+    private final MemorySegment ringAddress;
+    private final long ringBytes;
+    private final MemorySegment ring;
+    private final int rxFrames;
+    private final int rxFrameSize;
+    private final long txBase;
+    private final int txFrames;
+    private final int txFrameSize;
+    private final FrameLayout view = new FrameLayout();
+    private final TcpSegmenter segmenter;
+    private final int[] segmentLengths = new int[AfPacketConfig.MAX_GSO_SEGMENTS];
+    private volatile boolean linkUp;
+
+    private int rxIndex;
+    private int rxLentFrames;
+    private int txIndex;
+    private boolean txKickNeeded;
+    private boolean gsoHintLogged;
+
+    private long rxFrameCount;
+    private long rxByteCount;
+    private long rxChecksumCompletedCount;
+    private long rxVlanRestoredCount;
+    private long rxGsoFrameCount;
+    private long rxGsoSegmentCount;
+    private long rxOversizeDropCount;
+    private long txFrameCount;
+    private long txByteCount;
+    private long txRingFullCount;
+    private long txTooLongCount;
+    private long txSendErrorCount;
+    private long kernelDropCount;
+
+    private AfPacketPort(final String name, final AfPacketConfig config) {
+        this.name = name;
+        this.ifIndex = NetDevice.index(name);
+        this.mtu = NetDevice.mtu(name);
+        this.speedMbps = config.speedMbps();
+        this.maxFrameLength = mtu + L2_HEADROOM;
+        this.acceptGso = config.acceptGso();
+        this.linkUp = (NetDevice.flags(name) & Kernel.IFF_RUNNING) != 0;
+        this.arena = Arena.ofShared();
+        this.errno = Libc.newErrnoSegment(arena);
+        this.rxFrames = config.rxFrames();
+        this.txFrames = config.txFrames();
+        final int rxNeeded = (int) Kernel.TPACKET2_HDRLEN + 16 + maxFrameLength + 16;
+        this.rxFrameSize = config.acceptGso() ? Math.max(GSO_FRAME_BYTES, pow2(rxNeeded)) : pow2(rxNeeded);
+        this.txFrameSize = pow2((int) Kernel.TPACKET2_TX_DATA_OFFSET + maxFrameLength);
+        this.segmenter = new TcpSegmenter(arena.allocate((long) AfPacketConfig.MAX_GSO_SEGMENTS * maxFrameLength, 64),
+            maxFrameLength);
+
+        final int socketFd = Libc.socket(errno, Kernel.AF_PACKET, Kernel.SOCK_RAW | Kernel.SOCK_CLOEXEC, 0);
+        if (socketFd < 0) {
+            arena.close();
+            throw new IllegalStateException(Libc.describe("socket(AF_PACKET) for " + name, errno));
+        }
+        this.fd = socketFd;
+        MemorySegment mapped = MemorySegment.NULL;
+        long mappedBytes = 0;
+        try (Arena setup = Arena.ofConfined()) {
+            setInt(setup, Kernel.PACKET_VERSION, Kernel.TPACKET_V2, "PACKET_VERSION");
+            setInt(setup, Kernel.PACKET_IGNORE_OUTGOING, 1, "PACKET_IGNORE_OUTGOING");
+            setInt(setup, Kernel.PACKET_QDISC_BYPASS, 1, "PACKET_QDISC_BYPASS");
+            setInt(setup, 14 /* PACKET_LOSS: skip malformed TX frames instead of stalling the ring */, 1,
+                "PACKET_LOSS");
+            setRing(setup, Kernel.PACKET_RX_RING, rxFrameSize, rxFrames, "PACKET_RX_RING");
+            setRing(setup, Kernel.PACKET_TX_RING, txFrameSize, txFrames, "PACKET_TX_RING");
+            mappedBytes = (long) rxFrameSize * rxFrames + (long) txFrameSize * txFrames;
+            mapped = Libc.mmap(errno, mappedBytes, Kernel.PROT_READ | Kernel.PROT_WRITE, Kernel.MAP_SHARED, fd, 0);
+            if (mapped.address() == Libc.MAP_FAILED) {
+                throw new IllegalStateException(Libc.describe("mmap of the rings of " + name, errno));
+            }
+            bind(setup);
+            if (config.promiscuous()) {
+                final MemorySegment mreq = setup.allocate(Kernel.PACKET_MREQ);
+                mreq.set(JAVA_INT, Kernel.MREQ_IFINDEX, ifIndex);
+                mreq.set(JAVA_SHORT, Kernel.MREQ_TYPE, (short) Kernel.PACKET_MR_PROMISC);
+                check(Libc.setsockopt(errno, fd, Kernel.SOL_PACKET, Kernel.PACKET_ADD_MEMBERSHIP, mreq,
+                    (int) Kernel.PACKET_MREQ.byteSize()), "PACKET_ADD_MEMBERSHIP promisc");
+            }
+        } catch (final RuntimeException e) {
+            if (mapped.address() != 0 && mapped.address() != Libc.MAP_FAILED) {
+                Libc.munmap(errno, mapped, mappedBytes);
+            }
+            Libc.close(errno, fd);
+            arena.close();
+            throw e;
+        }
+        this.ringAddress = mapped;
+        this.ringBytes = mappedBytes;
+        this.ring = mapped.reinterpret(mappedBytes, arena, null);
+        this.txBase = (long) rxFrameSize * rxFrames;
+    }
+
+    /**
+     * Opens a port on an existing interface (which should be up; see {@link NetDevice#up(String)}).
+     *
+     * @param interfaceName the Linux interface name.
+     * @param config ring sizes and options.
+     * @return the open port.
+     * @throws IllegalStateException if the interface does not exist or a socket call fails (message names errno).
+     */
+    public static AfPacketPort open(final String interfaceName, final AfPacketConfig config) {
+        return new AfPacketPort(interfaceName, config);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    /** @return the Linux interface index the socket is bound to. */
+    public int ifIndex() {
+        return ifIndex;
+    }
+
+    @Override
+    public int receive(final RxBatch batch, final long nowNs) {
+        int lent = 0;
+        while (batch.remaining() > 0 && rxLentFrames < rxFrames) {
+            final int frameIndex = (rxIndex + rxLentFrames) & (rxFrames - 1);
+            final long hdr = (long) frameIndex * rxFrameSize;
+            final int status = (int) INT_VH.getAcquire(ring, hdr + Kernel.TP_STATUS);
+            if ((status & Kernel.TP_STATUS_USER) == 0) {
+                break;
+            }
+            final int added = onFrame(batch, hdr, status, frameIndex, nowNs);
+            if (added < 0) {
+                break;
+            }
+            rxLentFrames++;
+            lent += added;
+        }
+        if (lent == 0 && rxLentFrames > 0) {
+            release(batch); // only dropped frames were taken: the caller will not release, so hand them back now
+        }
+        return lent;
+    }
+
+    /** @return slots added to the batch (0: frame dropped), or -1: not enough batch room, try next cycle. */
+    private int onFrame(final RxBatch batch, final long hdr, final int status, final int frameIndex,
+        final long nowNs) {
+        int length = ring.get(JAVA_INT, hdr + Kernel.TP_LEN);
+        if (ring.get(JAVA_INT, hdr + Kernel.TP_SNAPLEN) < length) {
+            return dropOversize(); // truncated by the ring frame size: a super-frame larger than we can take
+        }
+        long mac = hdr + (ring.get(JAVA_SHORT, hdr + Kernel.TP_MAC) & 0xffff);
+        if ((status & Kernel.TP_STATUS_VLAN_VALID) != 0 && mac - 4 >= hdr + Kernel.TPACKET2_HDRLEN) {
+            final int tpid = (status & Kernel.TP_STATUS_VLAN_TPID_VALID) != 0
+                ? ring.get(JAVA_SHORT, hdr + Kernel.TP_VLAN_TPID) & 0xffff : 0x8100;
+            MemorySegment.copy(ring, mac, ring, mac - 4, 12);
+            mac -= 4;
+            ring.set(FrameLayout.U16, mac + 12, (short) tpid);
+            ring.set(FrameLayout.U16, mac + 14, ring.get(JAVA_SHORT, hdr + Kernel.TP_VLAN_TCI));
+            length += 4;
+            rxVlanRestoredCount++;
+        }
+        if (length > maxFrameLength) {
+            return onSuperFrame(batch, mac, length, frameIndex, nowNs);
+        }
+        if ((status & Kernel.TP_STATUS_CSUMNOTREADY) != 0 && view.wrap(ring, mac, length)
+            && Checksums.completeL4(ring, mac, view)) {
+            rxChecksumCompletedCount++;
+        }
+        batch.add(ring, mac, length, nowNs, frameIndex);
+        rxFrameCount++;
+        rxByteCount += length;
+        return 1;
+    }
+
+    private int onSuperFrame(final RxBatch batch, final long mac, final int length, final int frameIndex,
+        final long nowNs) {
+        if (!acceptGso || !view.wrap(ring, mac, length) || view.protocol != FrameLayout.PROTO_TCP) {
+            return dropOversize();
+        }
+        segmenter.readTcpHeader(ring, mac, view);
+        final int count = segmenter.segmentCount(view, mtu, batch.capacity());
+        if (count < 0) {
+            return dropOversize();
+        }
+        if (count > batch.remaining()) {
+            return batch.count() == 0 ? dropOversize() : -1;
+        }
+        final int firstSlot = segmenter.segment(ring, mac, view, mtu, segmentLengths);
+        for (int i = 0; i < count; i++) {
+            batch.add(segmenter.scratch(), segmenter.slotOffset(firstSlot + i), segmentLengths[i], nowNs, frameIndex);
+            rxByteCount += segmentLengths[i];
+        }
+        rxFrameCount += count;
+        rxGsoFrameCount++;
+        rxGsoSegmentCount += count;
+        return count;
+    }
+
+    private int dropOversize() {
+        rxOversizeDropCount++;
+        if (!gsoHintLogged) {
+            gsoHintLogged = true;
+            LOG.warn("port {}: dropped a frame larger than MTU {} (a GSO/TSO super-frame): the peer has segmentation or"
+                + " TX checksum offload on; run `ethtool -K <peer-if> tx off` on the peer", name, mtu);
+        }
+        return 0;
+    }
+
+    @Override
+    public void release(final RxBatch batch) {
+        for (int i = 0; i < rxLentFrames; i++) {
+            final long hdr = (long) ((rxIndex + i) & (rxFrames - 1)) * rxFrameSize;
+            INT_VH.setRelease(ring, hdr + Kernel.TP_STATUS, Kernel.TP_STATUS_KERNEL);
+        }
+        rxIndex = (rxIndex + rxLentFrames) & (rxFrames - 1);
+        rxLentFrames = 0;
+        segmenter.reset();
+        batch.clear();
+    }
+
+    @Override
+    public boolean transmit(final MemorySegment source, final long offset, final int length, final long timestampNs) {
+        if (length > maxFrameLength || length < 14) {
+            txTooLongCount++;
+            return false;
+        }
+        final long hdr = txBase + (long) txIndex * txFrameSize;
+        final int status = (int) INT_VH.getAcquire(ring, hdr + Kernel.TP_STATUS);
+        if (status != Kernel.TP_STATUS_AVAILABLE && status != Kernel.TP_STATUS_WRONG_FORMAT) {
+            txRingFullCount++;
+            txKickNeeded = true;
+            return false;
+        }
+        MemorySegment.copy(source, offset, ring, hdr + Kernel.TPACKET2_TX_DATA_OFFSET, length);
+        ring.set(JAVA_INT, hdr + Kernel.TP_LEN, length);
+        INT_VH.setRelease(ring, hdr + Kernel.TP_STATUS, Kernel.TP_STATUS_SEND_REQUEST);
+        txIndex = (txIndex + 1) & (txFrames - 1);
+        txKickNeeded = true;
+        txFrameCount++;
+        txByteCount += length;
+        return true;
+    }
+
+    @Override
+    public void flush() {
+        if (!txKickNeeded) {
+            return;
+        }
+        final long sent = Libc.sendto(errno, fd, MemorySegment.NULL, 0, Kernel.MSG_DONTWAIT, MemorySegment.NULL, 0);
+        if (sent < 0) {
+            final int error = Libc.errno(errno);
+            if (error != Kernel.EAGAIN && error != Kernel.ENOBUFS && error != Kernel.EINTR) {
+                txSendErrorCount++;
+                txKickNeeded = false;
+            }
+            return;
+        }
+        txKickNeeded = false;
+    }
+
+    @Override
+    public boolean linkUp() {
+        return linkUp;
+    }
+
+    /**
+     * Sets the operational state (from a netlink link event).
+     *
+     * @param up whether the interface is running.
+     */
+    public void linkState(final boolean up) {
+        this.linkUp = up;
+    }
+
+    @Override
+    public int mtu() {
+        return mtu;
+    }
+
+    @Override
+    public long speedMbps() {
+        return speedMbps;
+    }
+
+    @Override
+    public int pollFd() {
+        return fd;
+    }
+
+    /** @return frames lent to the data path (GSO segments counted one by one). */
+    public long rxFrameCount() {
+        return rxFrameCount;
+    }
+
+    /** @return bytes lent to the data path. */
+    public long rxByteCount() {
+        return rxByteCount;
+    }
+
+    /** @return frames whose TCP/UDP checksum was completed in software (TP_STATUS_CSUMNOTREADY). */
+    public long rxChecksumCompletedCount() {
+        return rxChecksumCompletedCount;
+    }
+
+    /** @return frames whose VLAN tag was restored from ring metadata. */
+    public long rxVlanRestoredCount() {
+        return rxVlanRestoredCount;
+    }
+
+    /** @return GSO super-frames segmented in software. */
+    public long rxGsoFrameCount() {
+        return rxGsoFrameCount;
+    }
+
+    /** @return segments made from GSO super-frames. */
+    public long rxGsoSegmentCount() {
+        return rxGsoSegmentCount;
+    }
+
+    /** @return frames larger than the MTU that were dropped (rx_oversize_gso). */
+    public long rxOversizeDropCount() {
+        return rxOversizeDropCount;
+    }
+
+    /** @return frames put on the TX ring. */
+    public long txFrameCount() {
+        return txFrameCount;
+    }
+
+    /** @return bytes put on the TX ring. */
+    public long txByteCount() {
+        return txByteCount;
+    }
+
+    /** @return transmits refused because the TX ring was full. */
+    public long txRingFullCount() {
+        return txRingFullCount;
+    }
+
+    /** @return transmits refused because the frame exceeded MTU + L2 header. */
+    public long txTooLongCount() {
+        return txTooLongCount;
+    }
+
+    /** @return kicks of the TX ring that failed with an error other than EAGAIN/ENOBUFS. */
+    public long txSendErrorCount() {
+        return txSendErrorCount;
+    }
+
+    /**
+     * Reads and accumulates the kernel's drop count for this socket (PACKET_STATISTICS; frames lost because the RX
+     * ring was full). Data-plane thread (or after it stopped); one syscall.
+     *
+     * @return drops since the port opened.
+     */
+    public long kernelDropCount() {
+        try (Arena call = Arena.ofConfined()) {
+            final MemorySegment stats = call.allocate(Kernel.TPACKET_STATS);
+            final MemorySegment length = call.allocateFrom(JAVA_INT, (int) Kernel.TPACKET_STATS.byteSize());
+            if (Libc.getsockopt(errno, fd, Kernel.SOL_PACKET, Kernel.PACKET_STATISTICS, stats, length) == 0) {
+                kernelDropCount += stats.get(JAVA_INT, Kernel.STATS_DROPS) & 0xffffffffL;
+            }
+        }
+        return kernelDropCount;
+    }
+
+    @Override
+    public void close() {
+        if (!arena.scope().isAlive()) {
+            return;
+        }
+        arena.close();
+        Libc.munmap(Libc.newErrnoSegment(Arena.global()), ringAddress, ringBytes);
+        Libc.close(Libc.newErrnoSegment(Arena.global()), fd);
+    }
+
+    @Override
+    public String toString() {
+        return "AfPacketPort[" + name + " ifindex " + ifIndex + " mtu " + mtu + " rx " + rxFrames + "x" + rxFrameSize
+            + " tx " + txFrames + "x" + txFrameSize + "]";
+    }
+
+    private void setInt(final Arena setup, final int option, final int value, final String what) {
+        final MemorySegment v = setup.allocateFrom(JAVA_INT, value);
+        check(Libc.setsockopt(errno, fd, Kernel.SOL_PACKET, option, v, 4), what);
+    }
+
+    private void setRing(final Arena setup, final int option, final int frameSize, final int frames,
+        final String what) {
+        final int framesPerBlock = Math.max(1, 16384 / frameSize);
+        final int blockSize = frameSize * framesPerBlock;
+        final MemorySegment req = setup.allocate(Kernel.TPACKET_REQ);
+        req.set(JAVA_INT, Kernel.REQ_BLOCK_SIZE, blockSize);
+        req.set(JAVA_INT, Kernel.REQ_BLOCK_NR, frames / framesPerBlock);
+        req.set(JAVA_INT, Kernel.REQ_FRAME_SIZE, frameSize);
+        req.set(JAVA_INT, Kernel.REQ_FRAME_NR, frames);
+        check(Libc.setsockopt(errno, fd, Kernel.SOL_PACKET, option, req, (int) Kernel.TPACKET_REQ.byteSize()), what);
+    }
+
+    private void bind(final Arena setup) {
+        final MemorySegment sll = setup.allocate(Kernel.SOCKADDR_LL);
+        sll.set(JAVA_SHORT, Kernel.SLL_FAMILY, (short) Kernel.AF_PACKET);
+        sll.set(JAVA_SHORT, Kernel.SLL_PROTOCOL, (short) Kernel.ETH_P_ALL_BE);
+        sll.set(JAVA_INT, Kernel.SLL_IFINDEX, ifIndex);
+        check(Libc.bind(errno, fd, sll, (int) Kernel.SOCKADDR_LL.byteSize()), "bind to " + name);
+    }
+
+    private void check(final int result, final String what) {
+        if (result < 0) {
+            throw new IllegalStateException(Libc.describe(what + " on " + name, errno));
+        }
+    }
+
+    private static int pow2(final int atLeast) {
+        return Math.max(2048, Integer.highestOneBit(atLeast - 1) << 1);
+    }
+}

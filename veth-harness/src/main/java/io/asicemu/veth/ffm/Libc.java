@@ -1,0 +1,245 @@
+package io.asicemu.veth.ffm;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * The libc calls the Linux ports need, as FFM downcall handles linked once into static finals.
+ * <p>
+ * Every call that can fail takes an errno capture segment ({@link #newErrnoSegment(Arena)}; one per port, so the
+ * data-plane thread and control threads never share one) as its first argument and returns the raw C result; read
+ * the errno with {@link #errno(MemorySegment)} right after a failed call. Thread safe (the handles are stateless).
+ */
+public final class Libc {
+    /** The layout of the captured call state (errno). */
+    public static final StructLayout CAPTURE_LAYOUT = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO = CAPTURE_LAYOUT.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final SymbolLookup LIBC = LINKER.defaultLookup();
+    private static final Linker.Option ERRNO_OPTION = Linker.Option.captureCallState("errno");
+
+    private static final MethodHandle SOCKET = link("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT,
+        JAVA_INT));
+    private static final MethodHandle BIND = link("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle SETSOCKOPT = link("setsockopt", FunctionDescriptor.of(JAVA_INT, JAVA_INT,
+        JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle GETSOCKOPT = link("getsockopt", FunctionDescriptor.of(JAVA_INT, JAVA_INT,
+        JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle MMAP = link("mmap", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT,
+        JAVA_INT, JAVA_INT, JAVA_LONG));
+    private static final MethodHandle MUNMAP = link("munmap", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+    private static final MethodHandle POLL = link("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG,
+        JAVA_INT));
+    private static final MethodHandle IOCTL = LINKER.downcallHandle(LIBC.find("ioctl").orElseThrow(),
+        FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS), ERRNO_OPTION, Linker.Option.firstVariadicArg(2));
+    private static final MethodHandle OPEN = LINKER.downcallHandle(LIBC.find("open").orElseThrow(),
+        FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), ERRNO_OPTION, Linker.Option.firstVariadicArg(2));
+    private static final MethodHandle SENDTO = link("sendto", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS,
+        JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle RECV = link("recv", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS,
+        JAVA_LONG, JAVA_INT));
+    private static final MethodHandle READ = link("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS,
+        JAVA_LONG));
+    private static final MethodHandle WRITE = link("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS,
+        JAVA_LONG));
+    private static final MethodHandle CLOSE = link("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    private static final MethodHandle IF_NAMETOINDEX = LINKER.downcallHandle(LIBC.find("if_nametoindex")
+        .orElseThrow(), FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    private static final MethodHandle STRERROR = LINKER.downcallHandle(LIBC.find("strerror").orElseThrow(),
+        FunctionDescriptor.of(ADDRESS, JAVA_INT));
+
+    private Libc() {
+    }
+
+    private static MethodHandle link(final String name, final FunctionDescriptor descriptor) {
+        return LINKER.downcallHandle(LIBC.find(name).orElseThrow(), descriptor, ERRNO_OPTION);
+    }
+
+    /**
+     * @param arena the arena that owns the segment (the port's or the caller's).
+     * @return a new errno capture segment.
+     */
+    public static MemorySegment newErrnoSegment(final Arena arena) {
+        return arena.allocate(CAPTURE_LAYOUT);
+    }
+
+    /**
+     * @param errnoSegment a capture segment passed to the last failed call.
+     * @return the errno it captured.
+     */
+    public static int errno(final MemorySegment errnoSegment) {
+        return (int) ERRNO.get(errnoSegment, 0L);
+    }
+
+    /**
+     * @param errno an errno value.
+     * @return libc's text for it, e.g. "No such device".
+     */
+    public static String strerror(final int errno) {
+        try {
+            final MemorySegment text = (MemorySegment) STRERROR.invokeExact(errno);
+            return text.reinterpret(256).getString(0);
+        } catch (final Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** @return a message "what: errno N (text)" for an exception after a failed call. */
+    public static String describe(final String what, final MemorySegment errnoSegment) {
+        final int errno = errno(errnoSegment);
+        return what + ": errno " + errno + " (" + strerror(errno) + ")";
+    }
+
+    public static int socket(final MemorySegment errno, final int domain, final int type, final int protocol) {
+        try {
+            return (int) SOCKET.invokeExact(errno, domain, type, protocol);
+        } catch (final Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int bind(final MemorySegment errno, final int fd, final MemorySegment addr, final int addrLen) {
+        try {
+            return (int) BIND.invokeExact(errno, fd, addr, addrLen);
+        } catch (final Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int setsockopt(final MemorySegment errno, final int fd, final int level, final int name,
+        final MemorySegment value, final int valueLen) {
+        try {
+            return (int) SETSOCKOPT.invokeExact(errno, fd, level, name, value, valueLen);
+        } catch (final Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int getsockopt(final MemorySegment errno, final int fd, final int level, final int name,
+        final MemorySegment value, final MemorySegment valueLen) {
+        try {
+            return (int) GETSOCKOPT.invokeExact(errno, fd, level, name, value, valueLen);
+        } catch (final Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** @return the mapped address, or {@link #MAP_FAILED} (address -1). */
+    public static MemorySegment mmap(final MemorySegment errno, final long length, final int prot, final int flags,
+        final int fd, final long offset) {
+        try {
+            return (MemorySegment) MMAP.invokeExact(errno, MemorySegment.NULL, length, prot, flags, fd, offset);
+        } catch (final Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int munmap(final MemorySegment errno, final MemorySegment address, final long length) {
+        try {
+            return (int) MUNMAP.invokeExact(errno, address, length);
+        } catch (final Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** poll(2); blocks up to {@code timeoutMs} (-1: forever). Never linked as critical: it blocks. */
+    public static int poll(final MemorySegment errno, final MemorySegment fds, final long nfds, final int timeoutMs) {
+        try {
+            return (int) POLL.invokeExact(errno, fds, nfds, timeoutMs);
+        } catch (final Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int ioctl(final MemorySegment errno, final int fd, final long request, final MemorySegment arg) {
+        try {
+            return (int) IOCTL.invokeExact(errno, fd, request, arg);
+        } catch (final Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int open(final MemorySegment errno, final MemorySegment path, final int flags, final int mode) {
+        try {
+            return (int) OPEN.invokeExact(errno, path, flags, mode);
+        } catch (final Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static long sendto(final MemorySegment errno, final int fd, final MemorySegment buf, final long len,
+        final int flags, final MemorySegment addr, final int addrLen) {
+        try {
+            return (long) SENDTO.invokeExact(errno, fd, buf, len, flags, addr, addrLen);
+        } catch (final Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static long recv(final MemorySegment errno, final int fd, final MemorySegment buf, final long len,
+        final int flags) {
+        try {
+            return (long) RECV.invokeExact(errno, fd, buf, len, flags);
+        } catch (final Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static long read(final MemorySegment errno, final int fd, final MemorySegment buf, final long len) {
+        try {
+            return (long) READ.invokeExact(errno, fd, buf, len);
+        } catch (final Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static long write(final MemorySegment errno, final int fd, final MemorySegment buf, final long len) {
+        try {
+            return (long) WRITE.invokeExact(errno, fd, buf, len);
+        } catch (final Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int close(final MemorySegment errno, final int fd) {
+        try {
+            return (int) CLOSE.invokeExact(errno, fd);
+        } catch (final Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** @return the interface index of {@code name}, or 0 if there is no such interface. */
+    public static int ifNameToIndex(final String name) {
+        try (Arena arena = Arena.ofConfined()) {
+            return (int) IF_NAMETOINDEX.invokeExact(arena.allocateFrom(name));
+        } catch (final Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** The value mmap returns on failure. */
+    public static final long MAP_FAILED = -1L;
+
+    private static RuntimeException fail(final Throwable t) {
+        if (t instanceof RuntimeException r) {
+            return r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new IllegalStateException(t);
+    }
+}

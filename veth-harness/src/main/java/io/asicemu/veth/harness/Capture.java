@@ -1,0 +1,117 @@
+package io.asicemu.veth.harness;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A bounded packet capture (tcpdump writing a pcap) on one interface of a namespace, read afterwards with tshark.
+ * Started by {@link Netns#capture}; {@link #stop()} ends it and returns the pcap. Killed at the latest when its
+ * duration bound passes or its lab closes. Not thread safe.
+ */
+public final class Capture implements AutoCloseable {
+    private final Process process;
+    private final Path pcap;
+    private final StringBuilder stderr = new StringBuilder();
+    private final CountDownLatch listening = new CountDownLatch(1);
+
+    Capture(final List<String> command, final Path pcap) {
+        this.pcap = pcap;
+        try {
+            this.process = new ProcessBuilder(command).start();
+        } catch (final IOException e) {
+            throw new IllegalStateException("cannot start capture: " + command, e);
+        }
+        final Thread reader = new Thread(this::readStderr, "capture-stderr");
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            if (!listening.await(15, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("capture did not start: " + command + "\n" + stderrText());
+            }
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void readStderr() {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getErrorStream(),
+            StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                synchronized (stderr) {
+                    stderr.append(line).append('\n');
+                }
+                if (line.contains("listening on")) {
+                    listening.countDown();
+                }
+            }
+        } catch (final IOException e) {
+            // the process ended; what was read is kept
+        } finally {
+            listening.countDown();
+        }
+    }
+
+    private String stderrText() {
+        synchronized (stderr) {
+            return stderr.toString();
+        }
+    }
+
+    /**
+     * Stops the capture (SIGTERM: tcpdump flushes and closes the file) and waits for it.
+     *
+     * @return the pcap file.
+     */
+    public Path stop() {
+        return stop(Duration.ofMillis(300));
+    }
+
+    /**
+     * Waits {@code settle} for in-flight frames, then stops the capture.
+     *
+     * @return the pcap file.
+     */
+    public Path stop(final Duration settle) {
+        try {
+            Thread.sleep(settle.toMillis());
+            process.descendants().forEach(ProcessHandle::destroy);
+            process.destroy();
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+        return pcap;
+    }
+
+    /** @return the pcap file (complete only after {@link #stop()}). */
+    public Path pcap() {
+        return pcap;
+    }
+
+    /** @return what tcpdump printed on stderr (its counts, for failure messages). */
+    public String log() {
+        return stderrText();
+    }
+
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }
+    }
+}
