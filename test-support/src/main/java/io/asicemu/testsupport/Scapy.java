@@ -13,6 +13,12 @@ import java.util.List;
  * Scripts live beside the tests as resources and print their results on stdout.
  */
 public final class Scapy {
+    /**
+     * Debian's interpreter, which has python3-scapy; a {@code python3} earlier on the PATH (a pyenv shim, say) may not.
+     */
+    public static final String PYTHON = Files.isExecutable(Path.of("/usr/bin/python3"))
+        ? "/usr/bin/python3" : "python3";
+
     private Scapy() {
     }
 
@@ -22,7 +28,7 @@ public final class Scapy {
             final Path file = Files.createTempFile("asicemu-scapy-", ".py");
             try {
                 Files.writeString(file, script, StandardCharsets.UTF_8);
-                final List<String> command = new ArrayList<>(List.of("python3", file.toString()));
+                final List<String> command = new ArrayList<>(List.of(PYTHON, file.toString()));
                 command.addAll(List.of(args));
                 return ProcessRunner.run(null, Duration.ofSeconds(120), command).requireSuccess().stdout();
             } finally {
