@@ -245,9 +245,10 @@ public final class FrameBuilder {
         segment.asSlice(ext, extLength).fill((byte)0);
         fillPayload(segment, ext + extLength, payloadLength);
         final int length = udp + UdpFlyweight.HEADER_LENGTH + udpPayload;
-        finishUdp(segment, offset, udp, udpPayload);
         parser.parse(segment, offset, length, scratch);
         Icrc.write(scratch);
+        // The UDP checksum covers the ICRC, and the ICRC masks the UDP checksum: ICRC first.
+        finishUdp(segment, offset, udp, udpPayload);
         return pad(segment, offset, length);
     }
 
