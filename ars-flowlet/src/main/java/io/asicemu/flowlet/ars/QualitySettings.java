@@ -37,7 +37,7 @@ public record QualitySettings(
     /** Our default band range for future load when the profile leaves it 0/0 (bytes queued). */
     public static final long DEFAULT_FUTURE_LOAD_MIN_BYTES = 8_192;
     /** See {@link #DEFAULT_FUTURE_LOAD_MIN_BYTES}. */
-    public static final long DEFAULT_FUTURE_LOAD_MAX_BYTES = 262_144;
+    public static final long DEFAULT_FUTURE_LOAD_MAX_BYTES = 1_048_576;
 
     /**
      * Validate.
