@@ -189,7 +189,6 @@ control ingress(inout headers_t hdr, inout local_metadata_t local_metadata, inou
         }
         size = 1024;
     }
-    @oneshot()
     @name("ingress.routing_resolution.wcmp_group_table") @id(0x02000008)
     table wcmp_group_table {
         key = {

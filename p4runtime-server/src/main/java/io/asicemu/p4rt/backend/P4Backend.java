@@ -1,0 +1,40 @@
+package io.asicemu.p4rt.backend;
+
+import java.util.List;
+
+/**
+ * The only thing the P4Runtime server touches below the protocol: receives validated, typed, whole batches and
+ * answers reads. The implementation owns the single copy of forwarding state (the pipeline's, through its control
+ * API). Implementations are thread safe: the service may call from several gRPC threads; each call is atomic
+ * with respect to the others.
+ */
+public interface P4Backend
+{
+    /**
+     * Applies a batch in order. Each update is checked against the state left by the updates before it
+     * (existence, capacity, references); a failed update changes nothing. With {@code allOrNothing}, the first failure
+     * leaves the whole batch unapplied (the later updates report {@link UpdateStatus#ABORTED}) and the data path sees
+     * the batch whole or not at all.
+     *
+     * @return one outcome per op, in order.
+     */
+    List<UpdateOutcome> write(List<WriteOp> ops, boolean allOrNothing);
+
+    /** @return the entities matching the filter, in a stable order. */
+    List<P4Entity> read(ReadFilter filter);
+
+    /** Clears all forwarding state (tables, groups, sessions, registers, counters) back to the pipeline's defaults. */
+    void reset();
+
+    /**
+     * Sends a packet from the CPU port: out of {@code egressPort}, or through the ingress pipeline when
+     * {@code submitToIngress}.
+     */
+    void packetOut(byte[] payload, int egressPort, boolean submitToIngress);
+
+    /** Sets the receiver of punted packets and digests (one per device). */
+    void cpuPortListener(CpuPortListener listener);
+
+    /** @return true when the data port exists (for PacketOut and watch_port validation). */
+    boolean portExists(int port);
+}

@@ -1,0 +1,841 @@
+package io.asicemu.p4rt.store;
+
+import java.math.BigInteger;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+import io.asicemu.p4rt.backend.ActionCall;
+import io.asicemu.p4rt.backend.CounterValue;
+import io.asicemu.p4rt.backend.CpuPortListener;
+import io.asicemu.p4rt.backend.EntryAction;
+import io.asicemu.p4rt.backend.EntryKey;
+import io.asicemu.p4rt.backend.MeterSettings;
+import io.asicemu.p4rt.backend.P4Backend;
+import io.asicemu.p4rt.backend.P4Entity;
+import io.asicemu.p4rt.backend.P4Entity.CloneSession;
+import io.asicemu.p4rt.backend.P4Entity.CounterCell;
+import io.asicemu.p4rt.backend.P4Entity.DigestConfig;
+import io.asicemu.p4rt.backend.P4Entity.DirectCounterCell;
+import io.asicemu.p4rt.backend.P4Entity.DirectMeterCell;
+import io.asicemu.p4rt.backend.P4Entity.GroupMember;
+import io.asicemu.p4rt.backend.P4Entity.MeterCell;
+import io.asicemu.p4rt.backend.P4Entity.MulticastGroup;
+import io.asicemu.p4rt.backend.P4Entity.ProfileGroup;
+import io.asicemu.p4rt.backend.P4Entity.ProfileMember;
+import io.asicemu.p4rt.backend.P4Entity.RegisterCell;
+import io.asicemu.p4rt.backend.P4Entity.TableEntry;
+import io.asicemu.p4rt.backend.ReadFilter;
+import io.asicemu.p4rt.backend.UpdateKind;
+import io.asicemu.p4rt.backend.UpdateOutcome;
+import io.asicemu.p4rt.backend.UpdateStatus;
+import io.asicemu.p4rt.backend.WriteOp;
+import io.asicemu.p4rt.info.ActionInfo;
+import io.asicemu.p4rt.info.ActionProfileInfo;
+import io.asicemu.p4rt.info.IndexedResourceInfo;
+import io.asicemu.p4rt.info.P4InfoModel;
+import io.asicemu.p4rt.info.TableInfo;
+
+/**
+ * A complete in-process table store behind {@link P4Backend}: tables with their real sizes, default entries,
+ * action profile members, groups and one-shot sets, counters, meters, registers, replication sessions and digest
+ * settings. It stands in for the pipeline until the pipeline's control API exists; it is not the pipeline (no
+ * packet is forwarded by it). Thread safe: every call holds the store's monitor; a batch is applied whole, and an
+ * all-or-nothing batch is undone whole on its first failure.
+ */
+public final class InProcessTableStore implements P4Backend
+{
+    /** Clone (mirror) sessions the emulated chip offers. */
+    public static final int CLONE_SESSION_COUNT = 16;
+
+    private final P4InfoModel model;
+    private final int portCount;
+    private final PacketOutSink packetOutSink;
+    private final Map<Integer, LinkedHashMap<EntryKey, TableEntry>> tables = new HashMap<>();
+    private final Map<Integer, TableEntry> defaults = new HashMap<>();
+    private final Map<EntryKey, CounterValue> directCounters = new HashMap<>();
+    private final Map<EntryKey, MeterSettings> directMeters = new HashMap<>();
+    private final Map<Integer, TreeMap<Integer, ProfileMember>> members = new HashMap<>();
+    private final Map<Integer, TreeMap<Integer, ProfileGroup>> groups = new HashMap<>();
+    private final Map<Integer, long[][]> counters = new HashMap<>();
+    private final Map<Integer, MeterSettings[]> meters = new HashMap<>();
+    private final Map<Integer, BigInteger[]> registers = new HashMap<>();
+    private final TreeMap<Integer, MulticastGroup> multicastGroups = new TreeMap<>();
+    private final TreeMap<Integer, CloneSession> cloneSessions = new TreeMap<>();
+    private final TreeMap<Integer, DigestConfig> digestConfigs = new TreeMap<>();
+    private final Deque<Runnable> undo = new ArrayDeque<>();
+    private CpuPortListener listener;
+
+    /** Receives packets the controller sends out of the CPU port. */
+    public interface PacketOutSink
+    {
+        void onPacketOut(byte[] payload, int egressPort, boolean submitToIngress);
+    }
+
+    public InProcessTableStore(final P4InfoModel model, final int portCount, final PacketOutSink packetOutSink)
+    {
+        this.model = model;
+        this.portCount = portCount;
+        this.packetOutSink = packetOutSink;
+        reset();
+    }
+
+    @Override
+    public synchronized void reset()
+    {
+        tables.clear();
+        defaults.clear();
+        directCounters.clear();
+        directMeters.clear();
+        members.clear();
+        groups.clear();
+        counters.clear();
+        meters.clear();
+        registers.clear();
+        multicastGroups.clear();
+        cloneSessions.clear();
+        digestConfigs.clear();
+        for (final TableInfo t : model.tables())
+        {
+            tables.put(t.id(), new LinkedHashMap<>());
+            defaults.put(t.id(), initialDefault(t));
+        }
+        for (final IndexedResourceInfo c : model.counters())
+        {
+            counters.put(c.id(), new long[2][(int)c.size()]);
+        }
+        for (final IndexedResourceInfo m : model.meters())
+        {
+            meters.put(m.id(), new MeterSettings[(int)m.size()]);
+        }
+        for (final IndexedResourceInfo r : model.registers())
+        {
+            final BigInteger[] cells = new BigInteger[(int)r.size()];
+            java.util.Arrays.fill(cells, BigInteger.ZERO);
+            registers.put(r.id(), cells);
+        }
+    }
+
+    private TableEntry initialDefault(final TableInfo t)
+    {
+        int actionId = t.constDefaultActionId();
+        if (actionId == 0)
+        {
+            for (final var ref : t.actionRefs().entrySet())
+            {
+                final ActionInfo a = model.action(ref.getKey());
+                if (ref.getValue().allowsDefault() && a.params().isEmpty() && (actionId == 0 || a.name().equals("NoAction")))
+                {
+                    actionId = a.id();
+                }
+            }
+        }
+        if (actionId == 0)
+        {
+            final ActionInfo a = model.action(t.actionRefs().keySet().stream().sorted().findFirst().orElseThrow());
+            actionId = a.id();
+        }
+        final List<BigInteger> zeros = new ArrayList<>();
+        model.action(actionId).params().forEach(p -> zeros.add(BigInteger.ZERO));
+        return new TableEntry(new EntryKey(t.id(), List.of(), 0),
+            new EntryAction.Direct(new ActionCall(actionId, zeros)), true, 0, new byte[0], null, null);
+    }
+
+    @Override
+    public synchronized List<UpdateOutcome> write(final List<WriteOp> ops, final boolean allOrNothing)
+    {
+        final List<UpdateOutcome> out = new ArrayList<>(ops.size());
+        undo.clear();
+        boolean failed = false;
+        for (final WriteOp op : ops)
+        {
+            if (failed && allOrNothing)
+            {
+                out.add(new UpdateOutcome(UpdateStatus.ABORTED, "not applied: an earlier update of the batch failed"));
+                continue;
+            }
+            final UpdateOutcome o = apply(op);
+            failed |= !o.ok();
+            out.add(o);
+        }
+        if (failed && allOrNothing)
+        {
+            while (!undo.isEmpty())
+            {
+                undo.pop().run();
+            }
+        }
+        undo.clear();
+        return out;
+    }
+
+    private UpdateOutcome apply(final WriteOp op)
+    {
+        return switch (op.entity())
+        {
+            case TableEntry e -> e.isDefault() ? writeDefault(op.kind(), e) : writeEntry(op.kind(), e);
+            case ProfileMember m -> writeMember(op.kind(), m);
+            case ProfileGroup g -> writeGroup(op.kind(), g);
+            case CounterCell c -> writeCounter(c);
+            case MeterCell m -> writeMeter(m);
+            case RegisterCell r -> writeRegister(r);
+            case DirectCounterCell c -> writeDirectCounter(c);
+            case DirectMeterCell m -> writeDirectMeter(m);
+            case MulticastGroup g -> writeMulticast(op.kind(), g);
+            case CloneSession s -> writeClone(op.kind(), s);
+            case DigestConfig d -> writeDigest(op.kind(), d);
+        };
+    }
+
+    private static UpdateOutcome fail(final UpdateStatus status, final String fmt, final Object... args)
+    {
+        return new UpdateOutcome(status, String.format(fmt, args));
+    }
+
+    private UpdateOutcome writeDefault(final UpdateKind kind, final TableEntry e)
+    {
+        final TableInfo t = model.table(e.key().tableId());
+        if (kind != UpdateKind.MODIFY)
+        {
+            return fail(UpdateStatus.INVALID_ARGUMENT, "the default entry of '%s' can only be modified", t.name());
+        }
+        if (t.constDefaultActionId() != 0)
+        {
+            return fail(UpdateStatus.PERMISSION_DENIED, "the default action of '%s' is const", t.name());
+        }
+        final TableEntry old = defaults.put(t.id(), e);
+        undo.push(() -> defaults.put(t.id(), old));
+        return UpdateOutcome.OK;
+    }
+
+    private UpdateOutcome writeEntry(final UpdateKind kind, final TableEntry e)
+    {
+        final TableInfo t = model.table(e.key().tableId());
+        final LinkedHashMap<EntryKey, TableEntry> entries = tables.get(t.id());
+        final TableEntry old = entries.get(e.key());
+        if (kind == UpdateKind.DELETE)
+        {
+            if (old == null)
+            {
+                return fail(UpdateStatus.NOT_FOUND, "no such entry in '%s'", t.name());
+            }
+            final CounterValue oldCounter = directCounters.remove(e.key());
+            final MeterSettings oldMeter = directMeters.remove(e.key());
+            entries.remove(e.key());
+            undo.push(() -> restoreEntry(entries, old, oldCounter, oldMeter));
+            return UpdateOutcome.OK;
+        }
+        if (kind == UpdateKind.INSERT && old != null)
+        {
+            return fail(UpdateStatus.ALREADY_EXISTS, "entry already exists in '%s'", t.name());
+        }
+        if (kind == UpdateKind.MODIFY && old == null)
+        {
+            return fail(UpdateStatus.NOT_FOUND, "no such entry in '%s'", t.name());
+        }
+        if (kind == UpdateKind.INSERT && entries.size() >= t.size())
+        {
+            return fail(UpdateStatus.RESOURCE_EXHAUSTED, "table '%s' is full (%d entries)", t.name(), t.size());
+        }
+        final UpdateOutcome refs = checkActionRefs(t, e.action(), old);
+        if (!refs.ok())
+        {
+            return refs;
+        }
+        final CounterValue oldCounter = directCounters.get(e.key());
+        final MeterSettings oldMeter = directMeters.get(e.key());
+        entries.put(e.key(), stripped(e));
+        if (t.directCounterId() != 0)
+        {
+            if (e.counter() != null)
+            {
+                directCounters.put(e.key(), e.counter());
+            }
+            else if (kind == UpdateKind.INSERT)
+            {
+                directCounters.put(e.key(), CounterValue.ZERO);
+            }
+        }
+        if (t.directMeterId() != 0)
+        {
+            if (e.meter() != null)
+            {
+                directMeters.put(e.key(), e.meter());
+            }
+            else
+            {
+                directMeters.remove(e.key());
+            }
+        }
+        undo.push(() ->
+        {
+            entries.remove(e.key());
+            directCounters.remove(e.key());
+            directMeters.remove(e.key());
+            if (old != null)
+            {
+                restoreEntry(entries, old, oldCounter, oldMeter);
+            }
+        });
+        return UpdateOutcome.OK;
+    }
+
+    private static TableEntry stripped(final TableEntry e)
+    {
+        return new TableEntry(e.key(), e.action(), false, e.idleTimeoutNs(), e.metadata(), null, null);
+    }
+
+    private void restoreEntry(final Map<EntryKey, TableEntry> entries, final TableEntry old, final CounterValue c,
+        final MeterSettings m)
+    {
+        entries.put(old.key(), old);
+        if (c != null)
+        {
+            directCounters.put(old.key(), c);
+        }
+        if (m != null)
+        {
+            directMeters.put(old.key(), m);
+        }
+    }
+
+    private UpdateOutcome checkActionRefs(final TableInfo t, final EntryAction action, final TableEntry old)
+    {
+        final ActionProfileInfo profile = model.actionProfile(t.implementationId());
+        switch (action)
+        {
+            case EntryAction.Member m ->
+            {
+                if (!members.getOrDefault(profile.id(), new TreeMap<>()).containsKey(m.memberId()))
+                {
+                    return fail(UpdateStatus.NOT_FOUND, "member %d does not exist in '%s'", m.memberId(), profile.name());
+                }
+            }
+            case EntryAction.Group g ->
+            {
+                if (!groups.getOrDefault(profile.id(), new TreeMap<>()).containsKey(g.groupId()))
+                {
+                    return fail(UpdateStatus.NOT_FOUND, "group %d does not exist in '%s'", g.groupId(), profile.name());
+                }
+            }
+            case EntryAction.OneShot s ->
+            {
+                if (!members.getOrDefault(profile.id(), new TreeMap<>()).isEmpty()
+                    || !groups.getOrDefault(profile.id(), new TreeMap<>()).isEmpty())
+                {
+                    return fail(UpdateStatus.INVALID_ARGUMENT,
+                        "'%s' is programmed with members/groups: one-shot and member/group styles cannot be mixed",
+                        profile.name());
+                }
+                long total = weightOf(s);
+                for (final TableEntry other : tables.get(t.id()).values())
+                {
+                    if (other != old && other.action() instanceof EntryAction.OneShot o)
+                    {
+                        total += weightOf(o);
+                    }
+                }
+                if (total > profile.size())
+                {
+                    return fail(UpdateStatus.RESOURCE_EXHAUSTED, "selector '%s' would hold %d weights, more than %d",
+                        profile.name(), total, profile.size());
+                }
+                for (final EntryAction.WeightedAction w : s.actions())
+                {
+                    if (w.watchPort() >= 0 && !portExists(w.watchPort()))
+                    {
+                        return fail(UpdateStatus.INVALID_ARGUMENT, "watch_port %d does not exist", w.watchPort());
+                    }
+                }
+            }
+            case EntryAction.Direct d ->
+            {
+            }
+        }
+        return UpdateOutcome.OK;
+    }
+
+    private static long weightOf(final EntryAction.OneShot s)
+    {
+        long sum = 0;
+        for (final EntryAction.WeightedAction w : s.actions())
+        {
+            sum += w.weight();
+        }
+        return sum;
+    }
+
+    private boolean profileHasOneShots(final int profileId)
+    {
+        for (final int tableId : model.actionProfile(profileId).tableIds())
+        {
+            for (final TableEntry e : tables.get(tableId).values())
+            {
+                if (e.action() instanceof EntryAction.OneShot)
+                {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private UpdateOutcome writeMember(final UpdateKind kind, final ProfileMember m)
+    {
+        final ActionProfileInfo p = model.actionProfile(m.profileId());
+        if (profileHasOneShots(p.id()))
+        {
+            return fail(UpdateStatus.INVALID_ARGUMENT,
+                "'%s' is programmed with one-shot sets: member/group programming cannot be mixed in", p.name());
+        }
+        final TreeMap<Integer, ProfileMember> map = members.computeIfAbsent(p.id(), k -> new TreeMap<>());
+        final ProfileMember old = map.get(m.memberId());
+        if (kind == UpdateKind.INSERT && old != null)
+        {
+            return fail(UpdateStatus.ALREADY_EXISTS, "member %d already exists", m.memberId());
+        }
+        if (kind != UpdateKind.INSERT && old == null)
+        {
+            return fail(UpdateStatus.NOT_FOUND, "member %d does not exist", m.memberId());
+        }
+        if (kind == UpdateKind.INSERT && map.size() >= p.size())
+        {
+            return fail(UpdateStatus.RESOURCE_EXHAUSTED, "'%s' holds %d members already", p.name(), p.size());
+        }
+        if (kind == UpdateKind.DELETE)
+        {
+            if (memberInUse(p, m.memberId()))
+            {
+                return fail(UpdateStatus.FAILED_PRECONDITION, "member %d is used by a group or a table entry",
+                    m.memberId());
+            }
+            map.remove(m.memberId());
+        }
+        else
+        {
+            map.put(m.memberId(), m);
+        }
+        undo.push(() ->
+        {
+            if (old == null)
+            {
+                map.remove(m.memberId());
+            }
+            else
+            {
+                map.put(old.memberId(), old);
+            }
+        });
+        return UpdateOutcome.OK;
+    }
+
+    private boolean memberInUse(final ActionProfileInfo p, final int memberId)
+    {
+        for (final ProfileGroup g : groups.getOrDefault(p.id(), new TreeMap<>()).values())
+        {
+            for (final GroupMember gm : g.members())
+            {
+                if (gm.memberId() == memberId)
+                {
+                    return true;
+                }
+            }
+        }
+        for (final int tableId : p.tableIds())
+        {
+            for (final TableEntry e : tables.get(tableId).values())
+            {
+                if (e.action() instanceof EntryAction.Member em && em.memberId() == memberId)
+                {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private UpdateOutcome writeGroup(final UpdateKind kind, final ProfileGroup g)
+    {
+        final ActionProfileInfo p = model.actionProfile(g.profileId());
+        if (profileHasOneShots(p.id()))
+        {
+            return fail(UpdateStatus.INVALID_ARGUMENT,
+                "'%s' is programmed with one-shot sets: member/group programming cannot be mixed in", p.name());
+        }
+        final TreeMap<Integer, ProfileGroup> map = groups.computeIfAbsent(p.id(), k -> new TreeMap<>());
+        final ProfileGroup old = map.get(g.groupId());
+        if (kind == UpdateKind.INSERT && old != null)
+        {
+            return fail(UpdateStatus.ALREADY_EXISTS, "group %d already exists", g.groupId());
+        }
+        if (kind != UpdateKind.INSERT && old == null)
+        {
+            return fail(UpdateStatus.NOT_FOUND, "group %d does not exist", g.groupId());
+        }
+        if (kind == UpdateKind.DELETE)
+        {
+            for (final int tableId : p.tableIds())
+            {
+                for (final TableEntry e : tables.get(tableId).values())
+                {
+                    if (e.action() instanceof EntryAction.Group eg && eg.groupId() == g.groupId())
+                    {
+                        return fail(UpdateStatus.FAILED_PRECONDITION, "group %d is used by a table entry", g.groupId());
+                    }
+                }
+            }
+            map.remove(g.groupId());
+        }
+        else
+        {
+            if (kind == UpdateKind.MODIFY && g.maxSize() != 0 && g.maxSize() != old.maxSize())
+            {
+                return fail(UpdateStatus.INVALID_ARGUMENT, "max_size of group %d cannot change", g.groupId());
+            }
+            final TreeMap<Integer, ProfileMember> ms = members.getOrDefault(p.id(), new TreeMap<>());
+            for (final GroupMember gm : g.members())
+            {
+                if (!ms.containsKey(gm.memberId()))
+                {
+                    return fail(UpdateStatus.NOT_FOUND, "member %d does not exist", gm.memberId());
+                }
+                if (gm.watchPort() >= 0 && !portExists(gm.watchPort()))
+                {
+                    return fail(UpdateStatus.INVALID_ARGUMENT, "watch_port %d does not exist", gm.watchPort());
+                }
+            }
+            if (kind == UpdateKind.INSERT && map.size() >= model.table(p.tableIds().get(0)).size())
+            {
+                return fail(UpdateStatus.RESOURCE_EXHAUSTED, "'%s' holds its maximum of groups", p.name());
+            }
+            map.put(g.groupId(), kind == UpdateKind.MODIFY && g.maxSize() == 0 ?
+                new ProfileGroup(g.profileId(), g.groupId(), g.members(), old.maxSize()) : g);
+        }
+        undo.push(() ->
+        {
+            if (old == null)
+            {
+                map.remove(g.groupId());
+            }
+            else
+            {
+                map.put(old.groupId(), old);
+            }
+        });
+        return UpdateOutcome.OK;
+    }
+
+    private UpdateOutcome writeCounter(final CounterCell c)
+    {
+        final long[][] cells = counters.get(c.counterId());
+        final long from = c.index() < 0 ? 0 : c.index();
+        final long to = c.index() < 0 ? cells[0].length : c.index() + 1;
+        final long[][] saved = {cells[0].clone(), cells[1].clone()};
+        for (long i = from; i < to; i++)
+        {
+            cells[0][(int)i] = c.value().bytes();
+            cells[1][(int)i] = c.value().packets();
+        }
+        undo.push(() ->
+        {
+            System.arraycopy(saved[0], 0, cells[0], 0, saved[0].length);
+            System.arraycopy(saved[1], 0, cells[1], 0, saved[1].length);
+        });
+        return UpdateOutcome.OK;
+    }
+
+    private UpdateOutcome writeMeter(final MeterCell m)
+    {
+        final MeterSettings[] cells = meters.get(m.meterId());
+        final MeterSettings[] saved = cells.clone();
+        if (m.index() < 0)
+        {
+            java.util.Arrays.fill(cells, m.settings());
+        }
+        else
+        {
+            cells[(int)m.index()] = m.settings();
+        }
+        undo.push(() -> System.arraycopy(saved, 0, cells, 0, saved.length));
+        return UpdateOutcome.OK;
+    }
+
+    private UpdateOutcome writeRegister(final RegisterCell r)
+    {
+        final BigInteger[] cells = registers.get(r.registerId());
+        final BigInteger[] saved = cells.clone();
+        if (r.index() < 0)
+        {
+            java.util.Arrays.fill(cells, r.value());
+        }
+        else
+        {
+            cells[(int)r.index()] = r.value();
+        }
+        undo.push(() -> System.arraycopy(saved, 0, cells, 0, saved.length));
+        return UpdateOutcome.OK;
+    }
+
+    private UpdateOutcome writeDirectCounter(final DirectCounterCell c)
+    {
+        if (!tables.get(c.key().tableId()).containsKey(c.key()))
+        {
+            return fail(UpdateStatus.NOT_FOUND, "no such entry for the direct counter");
+        }
+        final CounterValue old = directCounters.put(c.key(), c.value());
+        undo.push(() -> directCounters.put(c.key(), old));
+        return UpdateOutcome.OK;
+    }
+
+    private UpdateOutcome writeDirectMeter(final DirectMeterCell m)
+    {
+        if (!tables.get(m.key().tableId()).containsKey(m.key()))
+        {
+            return fail(UpdateStatus.NOT_FOUND, "no such entry for the direct meter");
+        }
+        final MeterSettings old = m.settings() == null ? directMeters.remove(m.key()) :
+            directMeters.put(m.key(), m.settings());
+        undo.push(() ->
+        {
+            if (old == null)
+            {
+                directMeters.remove(m.key());
+            }
+            else
+            {
+                directMeters.put(m.key(), old);
+            }
+        });
+        return UpdateOutcome.OK;
+    }
+
+    private <T> UpdateOutcome writeKeyed(final TreeMap<Integer, T> map, final UpdateKind kind, final int id,
+        final T value, final int capacity, final String what)
+    {
+        final T old = map.get(id);
+        if (kind == UpdateKind.INSERT && old != null)
+        {
+            return fail(UpdateStatus.ALREADY_EXISTS, "%s %d already exists", what, id);
+        }
+        if (kind != UpdateKind.INSERT && old == null)
+        {
+            return fail(UpdateStatus.NOT_FOUND, "%s %d does not exist", what, id);
+        }
+        if (kind == UpdateKind.INSERT && map.size() >= capacity)
+        {
+            return fail(UpdateStatus.RESOURCE_EXHAUSTED, "all %d %ss are in use", capacity, what);
+        }
+        final Consumer<TreeMap<Integer, T>> restore = m ->
+        {
+            if (old == null)
+            {
+                m.remove(id);
+            }
+            else
+            {
+                m.put(id, old);
+            }
+        };
+        if (kind == UpdateKind.DELETE)
+        {
+            map.remove(id);
+        }
+        else
+        {
+            map.put(id, value);
+        }
+        undo.push(() -> restore.accept(map));
+        return UpdateOutcome.OK;
+    }
+
+    private UpdateOutcome writeMulticast(final UpdateKind kind, final MulticastGroup g)
+    {
+        for (final P4Entity.Replica r : g.replicas())
+        {
+            if (!portExists(r.port()))
+            {
+                return fail(UpdateStatus.INVALID_ARGUMENT, "replica port %d does not exist", r.port());
+            }
+        }
+        return writeKeyed(multicastGroups, kind, g.groupId(), g, model.multicastGroupCount(), "multicast group");
+    }
+
+    private UpdateOutcome writeClone(final UpdateKind kind, final CloneSession s)
+    {
+        for (final P4Entity.Replica r : s.replicas())
+        {
+            if (!portExists(r.port()))
+            {
+                return fail(UpdateStatus.INVALID_ARGUMENT, "replica port %d does not exist", r.port());
+            }
+        }
+        return writeKeyed(cloneSessions, kind, s.sessionId(), s, CLONE_SESSION_COUNT, "clone session");
+    }
+
+    private UpdateOutcome writeDigest(final UpdateKind kind, final DigestConfig d)
+    {
+        return writeKeyed(digestConfigs, kind, d.digestId(), d, Integer.MAX_VALUE, "digest config");
+    }
+
+    @Override
+    public synchronized List<P4Entity> read(final ReadFilter filter)
+    {
+        final List<P4Entity> out = new ArrayList<>();
+        switch (filter)
+        {
+            case ReadFilter.Tables f -> readTables(f, out);
+            case ReadFilter.Members f -> members.entrySet().stream()
+                .filter(e -> f.profileId() == 0 || e.getKey() == f.profileId())
+                .forEach(e -> e.getValue().values().stream()
+                    .filter(m -> f.memberId() == 0 || m.memberId() == f.memberId()).forEach(out::add));
+            case ReadFilter.Groups f -> groups.entrySet().stream()
+                .filter(e -> f.profileId() == 0 || e.getKey() == f.profileId())
+                .forEach(e -> e.getValue().values().stream()
+                    .filter(g -> f.groupId() == 0 || g.groupId() == f.groupId()).forEach(out::add));
+            case ReadFilter.Counters f -> model.counters().stream()
+                .filter(c -> f.counterId() == 0 || c.id() == f.counterId())
+                .forEach(c -> cells(c, f.index(), i -> out.add(new CounterCell(c.id(), i,
+                    new CounterValue(counters.get(c.id())[0][(int)i], counters.get(c.id())[1][(int)i])))));
+            case ReadFilter.Meters f -> model.meters().stream()
+                .filter(c -> f.meterId() == 0 || c.id() == f.meterId())
+                .forEach(c -> cells(c, f.index(), i -> out.add(new MeterCell(c.id(), i, meters.get(c.id())[(int)i]))));
+            case ReadFilter.Registers f -> model.registers().stream()
+                .filter(c -> f.registerId() == 0 || c.id() == f.registerId())
+                .forEach(c -> cells(c, f.index(),
+                    i -> out.add(new RegisterCell(c.id(), i, registers.get(c.id())[(int)i]))));
+            case ReadFilter.DirectCounters f -> directEntries(f.tableId(), f.key()).forEach(
+                k -> out.add(new DirectCounterCell(k, directCounters.getOrDefault(k, CounterValue.ZERO))));
+            case ReadFilter.DirectMeters f -> directEntries(f.tableId(), f.key()).forEach(
+                k -> out.add(new DirectMeterCell(k, directMeters.get(k))));
+            case ReadFilter.MulticastGroups f -> multicastGroups.values().stream()
+                .filter(g -> f.groupId() == 0 || g.groupId() == f.groupId()).forEach(out::add);
+            case ReadFilter.CloneSessions f -> cloneSessions.values().stream()
+                .filter(g -> f.sessionId() == 0 || g.sessionId() == f.sessionId()).forEach(out::add);
+            case ReadFilter.Digests f -> digestConfigs.values().stream()
+                .filter(g -> f.digestId() == 0 || g.digestId() == f.digestId()).forEach(out::add);
+        }
+        return out;
+    }
+
+    private static void cells(final IndexedResourceInfo r, final long index, final java.util.function.LongConsumer c)
+    {
+        if (index >= 0)
+        {
+            if (index < r.size())
+            {
+                c.accept(index);
+            }
+            return;
+        }
+        for (long i = 0; i < r.size(); i++)
+        {
+            c.accept(i);
+        }
+    }
+
+    private List<EntryKey> directEntries(final int tableId, final EntryKey key)
+    {
+        final List<EntryKey> keys = new ArrayList<>();
+        for (final TableInfo t : model.tables())
+        {
+            if (tableId != 0 && t.id() != tableId)
+            {
+                continue;
+            }
+            for (final EntryKey k : tables.get(t.id()).keySet())
+            {
+                if (key == null || key.equals(k))
+                {
+                    keys.add(k);
+                }
+            }
+        }
+        return keys;
+    }
+
+    private void readTables(final ReadFilter.Tables f, final List<P4Entity> out)
+    {
+        for (final TableInfo t : model.tables())
+        {
+            if (f.tableId() != 0 && t.id() != f.tableId())
+            {
+                continue;
+            }
+            if (f.defaultEntry())
+            {
+                out.add(defaults.get(t.id()));
+                continue;
+            }
+            for (final TableEntry e : tables.get(t.id()).values())
+            {
+                if (f.key() == null || f.key().equals(e.key()))
+                {
+                    out.add(new TableEntry(e.key(), e.action(), false, e.idleTimeoutNs(), e.metadata(),
+                        f.withMeter() ? directMeters.get(e.key()) : null,
+                        f.withCounter() && t.directCounterId() != 0 ?
+                            directCounters.getOrDefault(e.key(), CounterValue.ZERO) : null));
+                }
+            }
+        }
+    }
+
+    @Override
+    public void packetOut(final byte[] payload, final int egressPort, final boolean submitToIngress)
+    {
+        packetOutSink.onPacketOut(payload, egressPort, submitToIngress);
+    }
+
+    @Override
+    public synchronized void cpuPortListener(final CpuPortListener listener)
+    {
+        this.listener = listener;
+    }
+
+    @Override
+    public boolean portExists(final int port)
+    {
+        return port >= 0 && port < portCount;
+    }
+
+    /** Punts a packet to the controller, as the pipeline's CPU port does (used by tests and the standalone mode). */
+    public void punt(final byte[] payload, final int ingressPort, final int targetEgressPort, final int puntReason)
+    {
+        final CpuPortListener l;
+        synchronized (this)
+        {
+            l = listener;
+        }
+        if (l != null)
+        {
+            l.onPacketIn(payload, ingressPort, targetEgressPort, puntReason);
+        }
+    }
+
+    /** Emits a digest message, as the pipeline's learning stage does. */
+    public void digest(final int digestId, final List<BigInteger> members)
+    {
+        final CpuPortListener l;
+        synchronized (this)
+        {
+            l = listener;
+        }
+        if (l != null)
+        {
+            l.onDigest(digestId, members);
+        }
+    }
+
+    /** Counts traffic on a cell of an indirect counter, as the data path does. */
+    public synchronized void count(final int counterId, final int index, final long bytes)
+    {
+        final long[][] cells = counters.get(counterId);
+        cells[0][index] += bytes;
+        cells[1][index]++;
+    }
+}
