@@ -128,6 +128,15 @@ public final class NetnsLab implements AutoCloseable {
         b.execOk("ip", "link", "set", bIf, "up");
     }
 
+    /**
+     * Moves an interface of the caller's namespace (e.g. a TAP the switch created) into {@code ns} and brings it up
+     * there; it goes away with the namespace.
+     */
+    public void moveLink(final String link, final Netns ns) {
+        Commands.runOrFail("ip", "link", "set", link, "netns", ns.name());
+        ns.execOk("ip", "link", "set", link, "up");
+    }
+
     /** Deletes a switch-side link this lab created (its peer goes with it). */
     public void deleteSwitchLink(final String port) {
         Commands.runOrFail("ip", "link", "del", port);

@@ -1,0 +1,100 @@
+package io.asicemu.veth.discovery;
+
+import io.asicemu.pipeline.port.Port;
+import io.asicemu.veth.afpacket.AfPacketConfig;
+import io.asicemu.veth.afpacket.AfPacketPort;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the switch's Linux ports in step with the interfaces present: a {@link PortDiscovery} listener that, for
+ * each data port that appears, brings it up silenced ({@link LinkSetup}), opens an {@link AfPacketPort} and hands it
+ * to the data path through a {@link PortSink}; and for each that disappears, asks the sink to detach it (the sink
+ * closes the port once the data-plane thread has let go of it). Logs one line per port event.
+ * <p>
+ * Threading: callbacks run on the discovery thread; the sink must hand ports to the data-plane thread through its
+ * command queue.
+ */
+public final class LinuxPorts implements PortDiscovery.Listener, AutoCloseable {
+    /** Where attached ports go: the data-plane agent's port commands. */
+    public interface PortSink {
+        /** Adds a newly opened port to the data path. */
+        void attach(Port port);
+
+        /** Removes {@code port} from the data path and closes it once the data-plane thread no longer uses it. */
+        void detach(Port port);
+    }
+
+    private static final Logger LOG = LoggerFactory.getLogger(LinuxPorts.class);
+
+    private final AfPacketConfig config;
+    private final PortSink sink;
+    private final Map<String, AfPacketPort> ports = new ConcurrentHashMap<>();
+    private final PortDiscovery discovery;
+
+    /**
+     * @param isDataPort which interfaces are data ports ({@link PortDiscovery#dataPorts(String, String)}).
+     * @param config ring settings of every port.
+     * @param sink where ports go.
+     */
+    public LinuxPorts(final Predicate<String> isDataPort, final AfPacketConfig config, final PortSink sink) {
+        this.config = config;
+        this.sink = sink;
+        this.discovery = new PortDiscovery(isDataPort, this);
+    }
+
+    /** Starts discovery on its own thread (attaching the ports present now first). */
+    public LinuxPorts start() {
+        discovery.start();
+        return this;
+    }
+
+    /** @return the attached ports by name (a snapshot). */
+    public Map<String, AfPacketPort> ports() {
+        return Map.copyOf(ports);
+    }
+
+    @Override
+    public void onPortAdded(final String name, final int ifIndex) {
+        try {
+            LinkSetup.prepareDataPort(name);
+            final AfPacketPort port = AfPacketPort.open(name, config);
+            ports.put(name, port);
+            LOG.info("port {} added (ifindex {}, mtu {})", name, ifIndex, port.mtu());
+            sink.attach(port);
+        } catch (final IllegalStateException e) {
+            // the interface may have vanished already; the next reconcile reports it again if it is back
+            LOG.warn("port {} (ifindex {}) could not be attached: {}", name, ifIndex, e.getMessage());
+        }
+    }
+
+    @Override
+    public void onPortRemoved(final String name, final int ifIndex) {
+        final AfPacketPort port = ports.remove(name);
+        if (port != null) {
+            LOG.info("port {} removed (ifindex {})", name, ifIndex);
+            sink.detach(port);
+        }
+    }
+
+    @Override
+    public void onLinkState(final String name, final boolean running) {
+        final AfPacketPort port = ports.get(name);
+        if (port != null) {
+            port.linkState(running);
+            LOG.info("port {} link {}", name, running ? "up" : "down");
+        }
+    }
+
+    @Override
+    public void close() {
+        discovery.close();
+        for (final AfPacketPort port : ports.values()) {
+            sink.detach(port);
+        }
+        ports.clear();
+    }
+}

@@ -1,0 +1,243 @@
+package io.asicemu.veth.discovery;
+
+import io.asicemu.veth.ffm.Kernel;
+import io.asicemu.veth.ffm.Libc;
+import io.asicemu.veth.ffm.PollSet;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+/**
+ * Hot-plug port discovery: follows rtnetlink link events (NETLINK_ROUTE, group RTMGRP_LINK, through FFM) and, on each
+ * event batch and on a slow fallback timer, reconciles the data ports present in /sys/class/net with the ports it has
+ * reported. A port that appears is reported added; one that disappears is reported removed; one deleted and created
+ * again (a new ifindex) is reported removed, then added. Link up/down events of known ports are reported too. Never
+ * requires a port to exist; never fails because one vanished.
+ * <p>
+ * Threading: {@link #start()} runs it on its own thread ("port-discovery"), or a caller polls {@link #pollFd()} and
+ * calls {@link #onReadable()}/{@link #reconcile()} on one thread. The listener runs on that thread.
+ */
+public final class PortDiscovery implements AutoCloseable {
+    /** Receives port changes. */
+    public interface Listener {
+        /** A data port appeared (or came back with a new ifindex). */
+        void onPortAdded(String name, int ifIndex);
+
+        /** A data port disappeared. */
+        void onPortRemoved(String name, int ifIndex);
+
+        /** A known data port's operational state changed (IFF_RUNNING). */
+        default void onLinkState(final String name, final boolean running) {
+        }
+    }
+
+    private static final Path SYS_CLASS_NET = Path.of("/sys/class/net");
+    private static final int BUFFER_BYTES = 64 * 1024;
+    private static final long FALLBACK_RESCAN_NS = 1_000_000_000L;
+
+    private final Predicate<String> isDataPort;
+    private final Listener listener;
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment errno = Libc.newErrnoSegment(arena);
+    private final MemorySegment buffer = arena.allocate(BUFFER_BYTES, 8);
+    private final int fd;
+    private final Map<String, Integer> known = new TreeMap<>();
+    private final Map<Integer, Boolean> running = new HashMap<>();
+    private volatile boolean stopping;
+    private Thread thread;
+
+    /**
+     * Opens the netlink socket; nothing is reported until the first {@link #reconcile()} (or {@link #start()}).
+     *
+     * @param isDataPort which interface names are data ports (see {@link #dataPorts(String, String)}).
+     * @param listener where changes go.
+     */
+    public PortDiscovery(final Predicate<String> isDataPort, final Listener listener) {
+        this.isDataPort = isDataPort;
+        this.listener = listener;
+        final int socketFd = Libc.socket(errno, Kernel.AF_NETLINK,
+            Kernel.SOCK_RAW | Kernel.SOCK_NONBLOCK | Kernel.SOCK_CLOEXEC, Kernel.NETLINK_ROUTE);
+        if (socketFd < 0) {
+            arena.close();
+            throw new IllegalStateException(Libc.describe("socket(AF_NETLINK)", errno));
+        }
+        try (Arena setup = Arena.ofConfined()) {
+            final MemorySegment address = setup.allocate(Kernel.SOCKADDR_NL);
+            address.set(JAVA_SHORT, Kernel.NL_FAMILY, (short) Kernel.AF_NETLINK);
+            address.set(JAVA_INT, Kernel.NL_GROUPS, Kernel.RTMGRP_LINK);
+            if (Libc.bind(errno, socketFd, address, (int) Kernel.SOCKADDR_NL.byteSize()) < 0) {
+                final String message = Libc.describe("bind netlink RTMGRP_LINK", errno);
+                Libc.close(errno, socketFd);
+                arena.close();
+                throw new IllegalStateException(message);
+            }
+        }
+        this.fd = socketFd;
+    }
+
+    /**
+     * The usual data-port rule: every interface except {@code lo}, the management interface, and names not matching
+     * {@code includeRegex}.
+     *
+     * @param managementInterface e.g. {@code eth0} (null: none, every interface may be a data port).
+     * @param includeRegex e.g. {@code eth[0-9]+|e[0-9]+-[0-9]+|swp[0-9]+} or a lab prefix.
+     */
+    public static Predicate<String> dataPorts(final String managementInterface, final String includeRegex) {
+        final Pattern include = Pattern.compile(includeRegex);
+        return name -> !"lo".equals(name) && !name.equals(managementInterface) && include.matcher(name).matches();
+    }
+
+    /** @return the netlink descriptor (readable when link events are pending). */
+    public int pollFd() {
+        return fd;
+    }
+
+    /** Starts the discovery thread: reconcile now, then on every link event and at least once a second. */
+    public synchronized void start() {
+        if (thread != null) {
+            throw new IllegalStateException("already started");
+        }
+        reconcile();
+        thread = new Thread(this::run, "port-discovery");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private void run() {
+        try (PollSet poll = new PollSet(1)) {
+            poll.add(fd);
+            while (!stopping) {
+                poll.await(FALLBACK_RESCAN_NS);
+                if (stopping) {
+                    break;
+                }
+                onReadable();
+                reconcile();
+            }
+        }
+    }
+
+    /**
+     * Drains pending netlink messages and reports link-state changes of known ports.
+     *
+     * @return how many link messages were read.
+     */
+    public int onReadable() {
+        int messages = 0;
+        while (true) {
+            final long read = Libc.recv(errno, fd, buffer, BUFFER_BYTES, Kernel.MSG_DONTWAIT);
+            if (read <= 0) {
+                return messages;
+            }
+            long at = 0;
+            while (at + Kernel.NLMSGHDR.byteSize() <= read) {
+                final int length = buffer.get(JAVA_INT, at + Kernel.NLMSG_LEN);
+                final int type = buffer.get(JAVA_SHORT, at + Kernel.NLMSG_TYPE);
+                if (length < Kernel.NLMSGHDR.byteSize() || at + length > read) {
+                    break;
+                }
+                if (type == Kernel.RTM_NEWLINK || type == Kernel.RTM_DELLINK) {
+                    messages++;
+                    final long info = at + Kernel.NLMSGHDR.byteSize();
+                    final int ifIndex = buffer.get(JAVA_INT, info + Kernel.IFI_INDEX);
+                    final int flags = buffer.get(JAVA_INT, info + Kernel.IFI_FLAGS);
+                    if (type == Kernel.RTM_NEWLINK) {
+                        onLinkFlags(ifIndex, (flags & Kernel.IFF_RUNNING) != 0);
+                    }
+                }
+                at += (length + 3) & ~3;
+            }
+        }
+    }
+
+    private void onLinkFlags(final int ifIndex, final boolean isRunning) {
+        for (final Map.Entry<String, Integer> entry : known.entrySet()) {
+            if (entry.getValue() == ifIndex) {
+                final Boolean before = running.put(ifIndex, isRunning);
+                if (before == null || before != isRunning) {
+                    listener.onLinkState(entry.getKey(), isRunning);
+                }
+                return;
+            }
+        }
+    }
+
+    /**
+     * Compares the data ports present now with those reported and reports the differences.
+     *
+     * @return how many changes were reported.
+     */
+    public int reconcile() {
+        final Map<String, Integer> present = scan();
+        int changes = 0;
+        for (final Map.Entry<String, Integer> entry : Map.copyOf(known).entrySet()) {
+            final Integer now = present.get(entry.getKey());
+            if (now == null || !now.equals(entry.getValue())) {
+                known.remove(entry.getKey());
+                running.remove(entry.getValue());
+                listener.onPortRemoved(entry.getKey(), entry.getValue());
+                changes++;
+            }
+        }
+        for (final Map.Entry<String, Integer> entry : present.entrySet()) {
+            if (!known.containsKey(entry.getKey())) {
+                known.put(entry.getKey(), entry.getValue());
+                listener.onPortAdded(entry.getKey(), entry.getValue());
+                changes++;
+            }
+        }
+        return changes;
+    }
+
+    /** @return the data ports reported and not removed, name → ifindex (a copy). */
+    public Map<String, Integer> ports() {
+        return Map.copyOf(known);
+    }
+
+    private Map<String, Integer> scan() {
+        final Map<String, Integer> present = new TreeMap<>();
+        try (Stream<Path> entries = Files.list(SYS_CLASS_NET)) {
+            entries.forEach(entry -> {
+                final String name = entry.getFileName().toString();
+                if (isDataPort.test(name)) {
+                    try {
+                        present.put(name, Integer.parseInt(Files.readString(entry.resolve("ifindex")).trim()));
+                    } catch (final IOException | NumberFormatException e) {
+                        // vanished between list and read: it is simply not present
+                    }
+                }
+            });
+        } catch (final IOException e) {
+            throw new IllegalStateException("cannot list " + SYS_CLASS_NET, e);
+        }
+        return present;
+    }
+
+    @Override
+    public void close() {
+        stopping = true;
+        final Thread discoveryThread = thread;
+        if (discoveryThread != null) {
+            try {
+                discoveryThread.join(3_000);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (arena.scope().isAlive()) {
+            Libc.close(errno, fd);
+            arena.close();
+        }
+    }
+}
