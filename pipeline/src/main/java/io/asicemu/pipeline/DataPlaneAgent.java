@@ -1,0 +1,436 @@
+package io.asicemu.pipeline;
+
+import io.asicemu.parser.MacControlFrames;
+import io.asicemu.parser.NetworkOrder;
+import io.asicemu.parser.ParseResult;
+import io.asicemu.pipeline.counter.Counters;
+import io.asicemu.pipeline.counter.DropReason;
+import io.asicemu.pipeline.counter.PortStat;
+import io.asicemu.pipeline.cpu.CpuPort;
+import io.asicemu.pipeline.port.Port;
+import io.asicemu.pipeline.port.RxBatch;
+import io.asicemu.pipeline.stage.EgressStage;
+import io.asicemu.pipeline.stage.IngressStage;
+import io.asicemu.pipeline.stage.NeighborResolver;
+import io.asicemu.pipeline.stage.PacketBuffer;
+import io.asicemu.pipeline.stage.Verdict;
+import io.asicemu.pipeline.table.ForwardingTables;
+import io.asicemu.pipeline.table.PipelineSizing;
+import io.asicemu.pipeline.time.Clock;
+import io.asicemu.tm.TrafficManager;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.agrona.concurrent.Agent;
+
+/**
+ * The data-plane agent: the single writer of every piece of packet state (ports' batches, tables, the packet
+ * buffer, the traffic manager, counters). One duty cycle:
+ * <pre>
+ *  now = clock.nowNs()                          (once)
+ *  drain control commands (bounded)             (config, table edits, port attach: whole or nothing)
+ *  timers: traffic manager (PFC refresh, watchdog), FDB aging
+ *  TX phase A: frames queued earlier start between the previous cycle and now (exact serialization times)
+ *  CPU injections (PacketOut)
+ *  for each port: RX batch → IngressStage → EgressStage (copy + rewrite → TM admit) → release batch
+ *  TX phase B: idle ports start this cycle's frames at now
+ *  flush ports; return the work count
+ * </pre>
+ * Run it on its own thread with an {@link org.agrona.concurrent.AgentRunner}, on the caller's thread with an
+ * {@link org.agrona.concurrent.AgentInvoker}, or step it by calling {@link #doWork()} (tests, replay). When a cycle
+ * does no work, a live loop may block in poll/epoll on the ports' {@link Port#pollFd()} until
+ * {@link #nextDeadlineNs()}.
+ * <p>
+ * Threading: {@link #doWork()} and every {@code on…} method run on the data-plane thread only; {@link #submit} and
+ * {@link #appliedCommands()} may be called from any thread. Nothing in a cycle allocates or locks.
+ */
+public final class DataPlaneAgent implements Agent {
+    /** Most commands applied per cycle. */
+    public static final int COMMAND_LIMIT = 16;
+    private static final long AGING_INTERVAL_NS = 1_000_000_000L;
+    private static final int INJECT_LIMIT = 16;
+
+    private final Clock clock;
+    private final PipelineSizing sizing;
+    private final Counters counters;
+    private final PacketBuffer buffer;
+    private final CpuPort cpu;
+    private final EgressStage egress;
+    private final NeighborResolver resolver;
+    private final IngressStage ingress;
+    private final Verdict verdict = new Verdict();
+    private final Port[] ports;
+    private final RxBatch[] batches;
+    private final boolean[] transmitted;
+    private final ConcurrentLinkedQueue<DataPlaneCommand> commands = new ConcurrentLinkedQueue<>();
+    private final MemorySegment scratch = Arena.ofAuto().allocate(128, 64);
+    private final MemorySegment injectSegment;
+    private final int[] pfcQuanta = new int[8];
+    private volatile long applied;
+    private ForwardingTables tables;
+    private TrafficManager tm;
+    private long previousNowNs = Long.MIN_VALUE;
+    private long nextAgingNs;
+
+    /**
+     * @param clock the time source, read once per cycle.
+     * @param sizing table and buffer sizes.
+     * @param counters where counters go.
+     * @param cpu the CPU port.
+     */
+    public DataPlaneAgent(final Clock clock, final PipelineSizing sizing, final Counters counters,
+        final CpuPort cpu) {
+        this.clock = clock;
+        this.sizing = sizing;
+        this.counters = counters;
+        this.cpu = cpu;
+        this.buffer = new PacketBuffer(sizing.bufferSlots(), sizing.bufferSlotBytes());
+        this.egress = new EgressStage(counters, buffer);
+        this.resolver = new NeighborResolver(egress);
+        this.ingress = new IngressStage(counters, resolver);
+        this.ports = new Port[sizing.maxPorts()];
+        this.batches = new RxBatch[sizing.maxPorts()];
+        this.transmitted = new boolean[sizing.maxPorts()];
+        this.injectSegment = Arena.ofAuto().allocate(sizing.bufferSlotBytes(), 64);
+    }
+
+    @Override
+    public String roleName() {
+        return "asicemu-dataplane";
+    }
+
+    /**
+     * Queues a command for the data-plane thread (any thread).
+     *
+     * @param command a pre-validated change.
+     */
+    public void submit(final DataPlaneCommand command) {
+        commands.add(command);
+    }
+
+    /** @return how many commands have been applied so far (any thread). */
+    public long appliedCommands() {
+        return applied;
+    }
+
+    // ---- called by commands, on the data-plane thread ----
+
+    /**
+     * Installs a complete new set of tables and its traffic manager; queued packets of the old traffic manager are
+     * dropped (their buffer slots freed).
+     *
+     * @param newTables the tables.
+     * @param newTm the traffic manager built for them.
+     */
+    public void onInstall(final ForwardingTables newTables, final TrafficManager newTm) {
+        if (tm != null) {
+            for (int p = 0; p < tm.portCount(); p++) {
+                for (int h = tm.dequeue(Long.MAX_VALUE / 2, p); h != TrafficManager.NO_PACKET;
+                    h = tm.dequeue(Long.MAX_VALUE / 2, p)) {
+                    buffer.release(h);
+                }
+            }
+        }
+        tables = newTables;
+        tm = newTm;
+        ingress.tables(newTables);
+        egress.use(newTables, newTm, ports);
+    }
+
+    /**
+     * Attaches (or with null detaches) the port at an index.
+     *
+     * @param index the port index.
+     * @param port the port, or null.
+     */
+    public void onAttachPort(final int index, final Port port) {
+        ports[index] = port;
+        batches[index] = port == null ? null : new RxBatch(sizing.batchSize());
+    }
+
+    /** @return the current tables (data-plane thread only; commands edit them). */
+    public ForwardingTables tables() {
+        return tables;
+    }
+
+    /** @return the traffic manager (data-plane thread only). */
+    public TrafficManager trafficManager() {
+        return tm;
+    }
+
+    /** @return the packet buffer (data-plane thread only). */
+    public PacketBuffer packetBuffer() {
+        return buffer;
+    }
+
+    /** @return the ARP/ND resolver (data-plane thread only). */
+    public NeighborResolver resolver() {
+        return resolver;
+    }
+
+    /**
+     * The traffic manager's PFC frame sink: builds the 802.1Qbb frame and sends it ahead of data.
+     *
+     * @param nowNs the time of the decision.
+     * @param port the port.
+     * @param classEnableVector the class-enable vector.
+     * @param quanta pause quanta per priority.
+     */
+    public void onPfcFrame(final long nowNs, final int port, final int classEnableVector, final int[] quanta) {
+        final Port p = ports[port];
+        if (p == null || tables == null) {
+            return;
+        }
+        final long srcMac = tables.routerMac();
+        final int length = MacControlFrames.writePfc(scratch, 0, srcMac, classEnableVector, quanta, false);
+        if (p.transmit(scratch, 0, length, nowNs)) {
+            countOut(port, length, true);
+            transmitted[port] = true;
+        }
+    }
+
+    /**
+     * The traffic manager's drop sink: frees the slot of a packet dropped after admission.
+     *
+     * @param nowNs the time.
+     * @param handle the slot.
+     * @param port the egress port.
+     * @param queue the queue.
+     * @param reason the TM's reason.
+     */
+    public void onTmDrop(final long nowNs, final int handle, final int port, final int queue, final int reason) {
+        buffer.release(handle);
+        counters.addDrop(port, reason == TrafficManager.DROP_WRED ? DropReason.WRED : DropReason.PFC_WATCHDOG);
+        counters.addPort(port, PortStat.IF_OUT_DISCARDS, 1);
+    }
+
+    // ---- the duty cycle ----
+
+    @Override
+    public int doWork() {
+        final long nowNs = clock.nowNs();
+        int work = drainCommands();
+        if (tables == null) {
+            return work;
+        }
+        final long fromNs = previousNowNs == Long.MIN_VALUE ? nowNs : previousNowNs;
+        work += timers(nowNs);
+        work += transmitDue(fromNs, nowNs);
+        work += injections(nowNs);
+        for (int p = 0; p < ports.length; p++) {
+            final Port port = ports[p];
+            if (port != null) {
+                work += receive(p, port, nowNs);
+            }
+        }
+        work += transmitDue(nowNs, nowNs);
+        for (int p = 0; p < ports.length; p++) {
+            if (transmitted[p]) {
+                transmitted[p] = false;
+                ports[p].flush();
+            }
+        }
+        previousNowNs = nowNs;
+        return work;
+    }
+
+    private int drainCommands() {
+        int n = 0;
+        DataPlaneCommand command;
+        while (n < COMMAND_LIMIT && (command = commands.poll()) != null) {
+            command.apply(this);
+            n++;
+            applied = applied + 1;
+        }
+        return n;
+    }
+
+    private int timers(final long nowNs) {
+        int work = tm.poll(nowNs);
+        if (nowNs - nextAgingNs >= 0) {
+            work += tables.fdb().age(nowNs, tables.fdbAgeTimeNs(), tables.fdb().slotCount());
+            nextAgingNs = nowNs + AGING_INTERVAL_NS;
+        }
+        return work;
+    }
+
+    private int receive(final int index, final Port port, final long nowNs) {
+        if (!port.linkUp()) {
+            return 0;
+        }
+        final RxBatch batch = batches[index];
+        final int n = port.receive(batch, nowNs);
+        if (n == 0) {
+            return 0;
+        }
+        for (int i = 0; i < n; i++) {
+            process(index, batch.segment(i), batch.offset(i), batch.length(i), nowNs);
+        }
+        port.release(batch);
+        return n;
+    }
+
+    private void process(final int port, final MemorySegment segment, final long offset, final int length,
+        final long nowNs) {
+        final Verdict v = verdict;
+        ingress.process(port, segment, offset, length, nowNs, v);
+        if (v.copyReason != null) {
+            punt(port, segment, offset, length, v.copyReason.index(), nowNs);
+        }
+        switch (v.action) {
+            case Verdict.UNICAST, Verdict.FLOOD -> egress.send(v, segment, offset, length, nowNs);
+            case Verdict.PUNT -> punt(port, segment, offset, length, v.punt.index(), nowNs);
+            case Verdict.CONSUMED -> consumed(port, nowNs);
+            default -> {
+                counters.addDrop(port, v.drop);
+                counters.addPort(port, PortStat.IF_IN_DISCARDS, 1);
+            }
+        }
+    }
+
+    private void punt(final int port, final MemorySegment segment, final long offset, final int length,
+        final int reason, final long nowNs) {
+        if (cpu.punt(segment, offset, length, port, reason, nowNs)) {
+            counters.addPunt(port, io.asicemu.pipeline.counter.PuntReason.of(reason));
+        } else {
+            counters.addDrop(port, DropReason.CPU_QUEUE_FULL);
+            counters.addPort(port, PortStat.IF_IN_DISCARDS, 1);
+        }
+    }
+
+    private void consumed(final int port, final long nowNs) {
+        final ParseResult p = ingress.parsed();
+        if (p.pfc() && port < tm.portCount()) {
+            for (int i = 0; i < 8; i++) {
+                pfcQuanta[i] = p.pfcQuanta(i);
+            }
+            tm.onPfcReceived(nowNs, port, p.pfcClassEnableVector(), pfcQuanta);
+        }
+    }
+
+    private int injections(final long nowNs) {
+        int n = 0;
+        CpuPort.Injection injection;
+        while (n < INJECT_LIMIT && (injection = cpu.pollInjected()) != null) {
+            n++;
+            final byte[] frame = injection.frame();
+            final int port = injection.port();
+            if (port < 0 || port >= ports.length || ports[port] == null || frame.length > injectSegment.byteSize()) {
+                continue;
+            }
+            MemorySegment.copy(MemorySegment.ofArray(frame), 0, injectSegment, 0, frame.length);
+            if (injection.throughIngress()) {
+                process(port, injectSegment, 0, frame.length, nowNs);
+            } else if (ports[port].transmit(injectSegment, 0, frame.length, nowNs)) {
+                countOut(port, frame.length, (NetworkOrder.u8(injectSegment, 0) & 1) != 0);
+                transmitted[port] = true;
+            }
+        }
+        return n;
+    }
+
+    /** Starts every frame whose start time falls in [fromNs, nowNs] on every port. */
+    private int transmitDue(final long fromNs, final long nowNs) {
+        final TrafficManager t = tm;
+        int work = 0;
+        for (int p = 0; p < t.portCount(); p++) {
+            final Port port = ports[p];
+            if (port == null) {
+                continue;
+            }
+            long startNs = fromNs;
+            while (true) {
+                final long readyNs = t.nextTransmitNs(startNs, p);
+                if (readyNs - nowNs > 0) {
+                    break;
+                }
+                final int handle = t.dequeue(readyNs, p);
+                if (handle == TrafficManager.NO_PACKET) {
+                    break;
+                }
+                startNs = readyNs;
+                if (t.lastMarked()) {
+                    markCe(handle);
+                }
+                transmit(p, port, handle, t.lastTxEndNs());
+                work++;
+            }
+        }
+        return work;
+    }
+
+    private void transmit(final int index, final Port port, final int handle, final long txEndNs) {
+        final int length = buffer.length(handle);
+        if (port.linkUp() && port.transmit(buffer.memory(), buffer.offset(handle), length, txEndNs)) {
+            countOut(index, length, isNonUnicast(handle));
+            transmitted[index] = true;
+        } else {
+            counters.addDrop(index, DropReason.TX_RING_FULL);
+            counters.addPort(index, PortStat.IF_OUT_ERRORS, 1);
+        }
+        buffer.release(handle);
+    }
+
+    private boolean isNonUnicast(final int handle) {
+        return (NetworkOrder.u8(buffer.memory(), buffer.offset(handle)) & 1) != 0;
+    }
+
+    private void countOut(final int port, final int length, final boolean nonUnicast) {
+        counters.addPort(port, PortStat.IF_OUT_OCTETS, length);
+        counters.addPort(port, nonUnicast ? PortStat.IF_OUT_NON_UCAST_PKTS : PortStat.IF_OUT_UCAST_PKTS, 1);
+    }
+
+    /** ECN = CE on the buffered copy (the traffic manager decided to mark at dequeue). */
+    private void markCe(final int handle) {
+        final int l3 = buffer.l3OffsetOf(handle);
+        if (l3 < 0) {
+            return;
+        }
+        final MemorySegment mem = buffer.memory();
+        final long ip = buffer.offset(handle) + l3;
+        if (buffer.ipVersionOf(handle) == 4) {
+            final int oldWord = NetworkOrder.u16(mem, ip);
+            final int newWord = oldWord | 0x3;
+            NetworkOrder.u16(mem, ip, newWord);
+            final int checksum = NetworkOrder.u16(mem, ip + 10);
+            NetworkOrder.u16(mem, ip + 10, io.asicemu.parser.InternetChecksum.update(checksum, oldWord, newWord));
+        } else if (buffer.ipVersionOf(handle) == 6) {
+            NetworkOrder.u8(mem, ip + 1, NetworkOrder.u8(mem, ip + 1) | 0x30);
+        }
+    }
+
+    /**
+     * The earliest emulated time at which a cycle has timed work: a frame may start on a port, a traffic-manager
+     * timer or FDB aging is due. Receive events are not included (the caller knows its ports' next frames).
+     *
+     * @return the deadline in emulated ns, or {@link Long#MAX_VALUE} if nothing is pending.
+     */
+    public long nextDeadlineNs() {
+        if (tm == null) {
+            return Long.MAX_VALUE;
+        }
+        final long base = previousNowNs == Long.MIN_VALUE ? 0 : previousNowNs;
+        long deadline = Math.min(tm.nextDeadlineNs(), nextAgingNs);
+        for (int p = 0; p < tm.portCount(); p++) {
+            if (ports[p] != null) {
+                deadline = Math.min(deadline, tm.nextTransmitNs(base, p));
+            }
+        }
+        return deadline;
+    }
+
+    /** @return the counters. */
+    public Counters counters() {
+        return counters;
+    }
+
+    /** @return the CPU port. */
+    public CpuPort cpuPort() {
+        return cpu;
+    }
+
+    @Override
+    public void onClose() {
+        buffer.close();
+    }
+}

@@ -1,0 +1,85 @@
+package io.asicemu.pipeline.counter;
+
+/**
+ * Why the pipeline dropped a packet: a stable index into the drop counters and the name shown in COUNTERS_DB-style
+ * views (SAI's {@code sai_in_drop_reason_t} / {@code sai_out_drop_reason_t} names where SAI has one, our own
+ * {@code ASICEMU_} names where it does not). Never reorder: the ordinal is the counter index.
+ */
+public enum DropReason {
+    /** The frame is shorter than an Ethernet header or otherwise unparseable. */
+    MALFORMED_FRAME("ASICEMU_IN_DROP_REASON_MALFORMED_FRAME"),
+    /** The IP header is invalid (version, length, checksum). */
+    IP_HEADER_ERROR("SAI_IN_DROP_REASON_IP_HEADER_ERROR"),
+    /** The ingress port is administratively down. */
+    PORT_ADMIN_DOWN("ASICEMU_IN_DROP_REASON_PORT_ADMIN_DOWN"),
+    /** The frame is longer than the ingress port's MTU allows. */
+    EXCEEDS_L2_MTU("SAI_IN_DROP_REASON_EXCEEDS_L2_MTU"),
+    /** The port is not a member of the frame's VLAN. */
+    INGRESS_VLAN_FILTER("SAI_IN_DROP_REASON_INGRESS_VLAN_FILTER"),
+    /** A tagged frame arrived on a port that accepts only untagged frames, or an untagged one where no VLAN is. */
+    VLAN_TAG_NOT_ALLOWED("SAI_IN_DROP_REASON_VLAN_TAG_NOT_ALLOWED"),
+    /** The source MAC is multicast. */
+    SMAC_MULTICAST("SAI_IN_DROP_REASON_SMAC_MULTICAST"),
+    /** The FDB sends the frame back out of the port it came in on. */
+    L2_LOOPBACK_FILTER("SAI_IN_DROP_REASON_L2_LOOPBACK_FILTER"),
+    /** An ACL rule dropped the packet. */
+    ACL_DROP("SAI_IN_DROP_REASON_ACL_ANY"),
+    /** IPv4 TTL or IPv6 hop limit would expire. */
+    TTL_EXPIRED("SAI_IN_DROP_REASON_TTL"),
+    /** The routed packet is larger than the egress router interface's MTU. */
+    EXCEEDS_L3_MTU("SAI_IN_DROP_REASON_EXCEEDS_L3_MTU"),
+    /** No IPv4 route. */
+    LPM4_MISS("SAI_IN_DROP_REASON_LPM4_MISS"),
+    /** No IPv6 route. */
+    LPM6_MISS("SAI_IN_DROP_REASON_LPM6_MISS"),
+    /** The route's action is drop. */
+    BLACKHOLE_ROUTE("SAI_IN_DROP_REASON_BLACKHOLE_ROUTE"),
+    /** The next hop (or the destination on a connected subnet) has no neighbor entry yet. */
+    UNRESOLVED_NEXT_HOP("SAI_IN_DROP_REASON_UNRESOLVED_NEXT_HOP"),
+    /** Addressed to the router MAC but neither IPv4 nor IPv6. */
+    NON_ROUTABLE("SAI_IN_DROP_REASON_NON_ROUTABLE"),
+    /** The egress port's link or admin state is down. */
+    EGRESS_LINK_DOWN("SAI_IN_DROP_REASON_L3_EGRESS_LINK_DOWN"),
+    /** The traffic manager refused the packet (buffer or queue full). */
+    BUFFER_FULL("ASICEMU_OUT_DROP_REASON_BUFFER_FULL"),
+    /** The port's TX ring was full. */
+    TX_RING_FULL("ASICEMU_OUT_DROP_REASON_TX_RING_FULL"),
+    /** The CPU port's queue was full. */
+    CPU_QUEUE_FULL("ASICEMU_IN_DROP_REASON_CPU_QUEUE_FULL"),
+    /** A flood or multicast found no port to go to. */
+    NO_EGRESS_PORT("ASICEMU_IN_DROP_REASON_NO_EGRESS_PORT"),
+    /** WRED dropped the packet at dequeue (not ECN-capable, or above the drop threshold). */
+    WRED("ASICEMU_OUT_DROP_REASON_WRED"),
+    /** The PFC watchdog's drop action on a stormed queue. */
+    PFC_WATCHDOG("ASICEMU_OUT_DROP_REASON_PFC_WATCHDOG");
+
+    private static final DropReason[] VALUES = values();
+    private final String counterName;
+
+    DropReason(final String counterName) {
+        this.counterName = counterName;
+    }
+
+    /** @return the COUNTERS_DB-style name. */
+    public String counterName() {
+        return counterName;
+    }
+
+    /** @return the stable counter index. */
+    public int index() {
+        return ordinal();
+    }
+
+    /** @return how many reasons there are. */
+    public static int count() {
+        return VALUES.length;
+    }
+
+    /**
+     * @param index a counter index.
+     * @return its reason.
+     */
+    public static DropReason of(final int index) {
+        return VALUES[index];
+    }
+}

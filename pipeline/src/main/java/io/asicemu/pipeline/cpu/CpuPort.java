@@ -1,0 +1,155 @@
+package io.asicemu.pipeline.cpu;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * The CPU port: punted packets (with ingress port and reason) go up through a single-producer single-consumer ring
+ * of native slots; packets from the controller come down through a queue the data thread drains between batches,
+ * either straight out of a port (P4Runtime PacketOut with egress_port) or through the ingress pipeline as if received
+ * on a port.
+ * <p>
+ * Threading: {@link #punt} and {@link #pollInjected} run on the data-plane thread (producer of punts, consumer of
+ * injections); {@link #poll} runs on one consumer thread (P4Runtime's stream, the replay driver);
+ * {@link #packetOut} and {@link #packetOutThroughIngress} may be called from any thread. The ring uses release/acquire
+ * on its indexes; no locks. A full ring refuses the punt (the caller counts CPU_QUEUE_FULL).
+ */
+public final class CpuPort implements AutoCloseable {
+    private static final VarHandle HEAD;
+    private static final VarHandle TAIL;
+
+    static {
+        try {
+            HEAD = MethodHandles.lookup().findVarHandle(CpuPort.class, "head", long.class);
+            TAIL = MethodHandles.lookup().findVarHandle(CpuPort.class, "tail", long.class);
+        } catch (final ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment ring;
+    private final int slots;
+    private final int slotBytes;
+    private final int[] lengths;
+    private final int[] ports;
+    private final int[] reasons;
+    private final long[] timestampsNs;
+    @SuppressWarnings("unused")
+    private volatile long head;
+    @SuppressWarnings("unused")
+    private volatile long tail;
+    private final ConcurrentLinkedQueue<Injection> injections = new ConcurrentLinkedQueue<>();
+
+    /** A packet the controller sends. */
+    public record Injection(byte[] frame, int port, boolean throughIngress) {
+    }
+
+    /**
+     * @param slots punts the ring holds.
+     * @param slotBytes the largest punted frame (longer ones are truncated).
+     */
+    public CpuPort(final int slots, final int slotBytes) {
+        this.slots = slots;
+        this.slotBytes = slotBytes;
+        ring = arena.allocate((long) slots * slotBytes, 64);
+        lengths = new int[slots];
+        ports = new int[slots];
+        reasons = new int[slots];
+        timestampsNs = new long[slots];
+    }
+
+    /**
+     * Data-plane thread: copies a frame into the punt ring.
+     *
+     * @param segment memory holding the frame.
+     * @param offset its offset.
+     * @param length its length.
+     * @param ingressPort the port it came in on.
+     * @param reason a {@link io.asicemu.pipeline.counter.PuntReason} index.
+     * @param nowNs the time.
+     * @return false if the ring is full.
+     */
+    public boolean punt(final MemorySegment segment, final long offset, final int length, final int ingressPort,
+        final int reason, final long nowNs) {
+        final long t = (long) TAIL.getOpaque(this);
+        if (t - (long) HEAD.getAcquire(this) == slots) {
+            return false;
+        }
+        final int slot = (int) (t % slots);
+        final int n = Math.min(length, slotBytes);
+        MemorySegment.copy(segment, offset, ring, (long) slot * slotBytes, n);
+        lengths[slot] = n;
+        ports[slot] = ingressPort;
+        reasons[slot] = reason;
+        timestampsNs[slot] = nowNs;
+        TAIL.setRelease(this, t + 1);
+        return true;
+    }
+
+    /**
+     * Consumer thread: hands up to {@code limit} punted packets to {@code handler}.
+     *
+     * @param handler receives each packet.
+     * @param limit the most packets.
+     * @return how many were handed over.
+     */
+    public int poll(final PacketInHandler handler, final int limit) {
+        long h = (long) HEAD.getOpaque(this);
+        final long t = (long) TAIL.getAcquire(this);
+        int n = 0;
+        while (h != t && n < limit) {
+            final int slot = (int) (h % slots);
+            handler.onPacket(ring, (long) slot * slotBytes, lengths[slot], ports[slot], reasons[slot],
+                timestampsNs[slot]);
+            h++;
+            n++;
+            HEAD.setRelease(this, h);
+        }
+        return n;
+    }
+
+    /** @return punts waiting for the consumer. */
+    public int pending() {
+        return (int) ((long) TAIL.getAcquire(this) - (long) HEAD.getAcquire(this));
+    }
+
+    /**
+     * Any thread: sends a frame out of a port (P4Runtime PacketOut with an egress port), bypassing ingress.
+     *
+     * @param frame the frame (copied by the caller's hand-over; do not modify it afterwards).
+     * @param port the egress port index.
+     */
+    public void packetOut(final byte[] frame, final int port) {
+        injections.add(new Injection(frame, port, false));
+    }
+
+    /**
+     * Any thread: injects a frame into the ingress pipeline as if it had been received on a port.
+     *
+     * @param frame the frame.
+     * @param port the ingress port index.
+     */
+    public void packetOutThroughIngress(final byte[] frame, final int port) {
+        injections.add(new Injection(frame, port, true));
+    }
+
+    /**
+     * Data-plane thread: the next injection, or null.
+     *
+     * @return an injection or null.
+     */
+    public Injection pollInjected() {
+        return injections.poll();
+    }
+
+    @Override
+    public void close() {
+        if (arena.scope().isAlive()) {
+            arena.close();
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package io.asicemu.pipeline.stage;
+
+import io.asicemu.parser.EtherType;
+import io.asicemu.parser.NetworkOrder;
+import io.asicemu.pipeline.counter.Counters;
+import io.asicemu.pipeline.counter.DropReason;
+import io.asicemu.pipeline.counter.PortStat;
+import io.asicemu.pipeline.port.Port;
+import io.asicemu.pipeline.table.ForwardingTables;
+import io.asicemu.tm.TrafficManager;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Carries out a {@link Verdict}: for each egress port (one, or every member of the VLAN for a flood) it copies the
+ * frame into a {@link PacketBuffer} slot while rewriting its L2 header (destination and source MAC, VLAN tag pushed,
+ * kept or popped by the egress port's membership, padding to 60 bytes), then asks the traffic manager to admit it
+ * to the egress queue chosen by the egress port's TC_TO_QUEUE_MAP. The only frame copy of the data path
+ * (RX memory → packet buffer) happens here.
+ * <p>
+ * Not thread safe: data-plane thread only; allocates nothing.
+ */
+public final class EgressStage {
+    private static final int MIN_FRAME = 60;
+
+    private final Counters counters;
+    private final PacketBuffer buffer;
+    private ForwardingTables tables;
+    private TrafficManager tm;
+    private Port[] ports;
+
+    /**
+     * @param counters the counters.
+     * @param buffer the packet buffer.
+     */
+    public EgressStage(final Counters counters, final PacketBuffer buffer) {
+        this.counters = counters;
+        this.buffer = buffer;
+    }
+
+    /**
+     * @param current tables.
+     * @param trafficManager the traffic manager built for them.
+     * @param attached ports by index (null where none is attached).
+     */
+    public void use(final ForwardingTables current, final TrafficManager trafficManager, final Port[] attached) {
+        this.tables = current;
+        this.tm = trafficManager;
+        this.ports = attached;
+    }
+
+    /**
+     * Sends the frame as the verdict says (UNICAST or FLOOD).
+     *
+     * @param v the decision.
+     * @param segment memory holding the frame.
+     * @param offset its offset.
+     * @param length its length.
+     * @param nowNs the time.
+     * @return how many copies were admitted.
+     */
+    public int send(final Verdict v, final MemorySegment segment, final long offset, final int length,
+        final long nowNs) {
+        if (v.action == Verdict.UNICAST) {
+            return enqueue(v, v.egressPort, segment, offset, length, nowNs) ? 1 : 0;
+        }
+        final ForwardingTables t = tables;
+        int sent = 0;
+        int candidates = 0;
+        for (int word = 0; word < t.portWords(); word++) {
+            long bits = v.vlan >= 0 ? t.vlanMemberWord(v.vlan, word) : 0;
+            while (bits != 0) {
+                final int port = word * 64 + Long.numberOfTrailingZeros(bits);
+                bits &= bits - 1;
+                if (port != v.ingressPort) {
+                    candidates++;
+                    if (enqueue(v, port, segment, offset, length, nowNs)) {
+                        sent++;
+                    }
+                }
+            }
+        }
+        if (candidates == 0 && v.ingressPort >= 0) {
+            counters.addDrop(v.ingressPort, DropReason.NO_EGRESS_PORT);
+            counters.addPort(v.ingressPort, PortStat.IF_IN_DISCARDS, 1);
+        }
+        return sent;
+    }
+
+    private boolean enqueue(final Verdict v, final int port, final MemorySegment segment, final long offset,
+        final int length, final long nowNs) {
+        final ForwardingTables t = tables;
+        final Port p = port < ports.length ? ports[port] : null;
+        if (p == null || !p.linkUp() || !t.portAdminUp(port) || port >= tm.portCount()) {
+            return egressDrop(port, DropReason.EGRESS_LINK_DOWN);
+        }
+        final boolean tagged = v.vlan >= 0 && t.vlanTagged(v.vlan, port);
+        final int body = length - v.l2Length;
+        if (body - 2 > t.portMtu(port)) {
+            counters.addPort(port, PortStat.ETHER_TX_OVERSIZE_PKTS, 1);
+            return egressDrop(port, DropReason.EXCEEDS_L2_MTU);
+        }
+        final int header = tagged ? 16 : 12;
+        final int outLength = Math.max(MIN_FRAME, header + body);
+        if (outLength > buffer.slotBytes()) {
+            return egressDrop(port, DropReason.EXCEEDS_L2_MTU);
+        }
+        final int handle = buffer.allocate();
+        if (handle == PacketBuffer.NONE) {
+            return egressDrop(port, DropReason.BUFFER_FULL);
+        }
+        final MemorySegment mem = buffer.memory();
+        final long at = buffer.offset(handle);
+        NetworkOrder.u48(mem, at, v.dstMac);
+        NetworkOrder.u48(mem, at + 6, v.srcMac);
+        if (tagged) {
+            NetworkOrder.u16(mem, at + 12, EtherType.VLAN);
+            NetworkOrder.u16(mem, at + 14, (v.pcp << 13) | v.vlan);
+        }
+        MemorySegment.copy(segment, offset + v.l2Length, mem, at + header, body);
+        if (header + body < MIN_FRAME) {
+            mem.asSlice(at + header + body, MIN_FRAME - header - body).fill((byte) 0);
+        }
+        buffer.length[handle] = outLength;
+        buffer.ingressPort[handle] = v.ingressPort;
+        buffer.egressPort[handle] = port;
+        buffer.ipVersion[handle] = v.ipVersion;
+        buffer.l3Offset[handle] = v.l3Offset < 0 ? -1 : v.l3Offset - v.l2Length + header;
+        buffer.nonUnicast[handle] = (v.dstMac & 0x0100_0000_0000L) != 0;
+        final int queue = t.qos().queue(port, v.tc);
+        final int inPort = v.ingressPort >= 0 && v.ingressPort < tm.portCount() ? v.ingressPort : port;
+        final int result = tm.admit(nowNs, inPort, v.pg, port, queue, outLength, v.ipVersion == 0 ? 0 : v.ecn,
+            handle);
+        if (result != TrafficManager.ADMITTED) {
+            buffer.release(handle);
+            return egressDrop(port, DropReason.BUFFER_FULL);
+        }
+        return true;
+    }
+
+    private boolean egressDrop(final int port, final DropReason reason) {
+        if (port >= 0 && port < counters.portCount()) {
+            counters.addDrop(port, reason);
+            counters.addPort(port, PortStat.IF_OUT_DISCARDS, 1);
+        }
+        return false;
+    }
+}

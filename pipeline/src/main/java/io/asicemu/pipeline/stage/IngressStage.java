@@ -1,0 +1,410 @@
+package io.asicemu.pipeline.stage;
+
+import io.asicemu.flowlet.LoadBalanceGroup;
+import io.asicemu.flowlet.hash.HashKey;
+import io.asicemu.parser.FrameKind;
+import io.asicemu.parser.FrameRewriter;
+import io.asicemu.parser.PacketParser;
+import io.asicemu.parser.ParseResult;
+import io.asicemu.pipeline.counter.Counters;
+import io.asicemu.pipeline.counter.DropReason;
+import io.asicemu.pipeline.counter.PortStat;
+import io.asicemu.pipeline.counter.PuntReason;
+import io.asicemu.pipeline.table.AclAction;
+import io.asicemu.pipeline.table.AclKey;
+import io.asicemu.pipeline.table.AclTable;
+import io.asicemu.pipeline.table.FdbTable;
+import io.asicemu.pipeline.table.ForwardingTables;
+import io.asicemu.pipeline.table.NeighborTable;
+import io.asicemu.pipeline.table.RouteTarget;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The ingress half of the pipeline for one received frame:
+ * <pre>
+ *  parse → port state, L2 MTU → VLAN (tag, PVID, membership) → FDB learn
+ *        → ACL (drop / trap / copy, set TC / DSCP) → QoS (DSCP or dot1p → TC → PG)
+ *        → ARP/ND for the switch (answered in standalone mode, else punted)
+ *        → router MAC?  L3: TTL, LPM → next hop | group (ars-flowlet member) | connected → neighbor → L3 MTU
+ *                       → in-place TTL/DSCP rewrite
+ *          else        L2: FDB → unicast | flood in the VLAN
+ * </pre>
+ * It writes the decision into a {@link Verdict}; {@link EgressStage} carries it out.
+ * <p>
+ * Not thread safe: one instance per data-plane thread; allocates nothing per packet.
+ */
+public final class IngressStage {
+    private static final int ICMPV6 = 58;
+    private static final int ND_NEIGHBOR_SOLICITATION = 135;
+    private static final int ND_NEIGHBOR_ADVERTISEMENT = 136;
+    private static final int ND_ROUTER_SOLICITATION = 133;
+    private static final int ND_REDIRECT = 137;
+    private static final long BROADCAST = 0xffff_ffff_ffffL;
+
+    private final PacketParser parser = new PacketParser(14, PacketParser.MAX_FRAME_LENGTH);
+    private final ParseResult parsed = new ParseResult();
+    private final AclKey aclKey = new AclKey();
+    private final HashKey hashKey = new HashKey();
+    private final Counters counters;
+    private final NeighborResolver resolver;
+    private ForwardingTables tables;
+
+    /**
+     * @param counters the counters.
+     * @param resolver ARP/ND answers and requests.
+     */
+    public IngressStage(final Counters counters, final NeighborResolver resolver) {
+        this.counters = counters;
+        this.resolver = resolver;
+    }
+
+    /**
+     * @param current the tables to use from now on (set by the agent when a new configuration arrives).
+     */
+    public void tables(final ForwardingTables current) {
+        this.tables = current;
+        resolver.tables(current);
+    }
+
+    /** @return the parse result of the last processed frame. */
+    public ParseResult parsed() {
+        return parsed;
+    }
+
+    /**
+     * Decides what happens to one frame; may rewrite it in place (TTL, DSCP, ARP/ND answers).
+     *
+     * @param port the ingress port index.
+     * @param segment memory holding the frame.
+     * @param offset its offset.
+     * @param length its length.
+     * @param nowNs the cycle's time.
+     * @param v receives the decision.
+     */
+    public void process(final int port, final MemorySegment segment, final long offset, final int length,
+        final long nowNs, final Verdict v) {
+        final ForwardingTables t = tables;
+        v.reset(port);
+        final ParseResult p = parsed;
+        parser.parse(segment, offset, length, p);
+        countIn(port, length, p);
+        if (!t.portAdminUp(port)) {
+            v.drop(DropReason.PORT_ADMIN_DOWN);
+            return;
+        }
+        final int reasonIndex = p.reason().index();
+        if (reasonIndex >= 1 && reasonIndex <= 5) {
+            counters.addPort(port, PortStat.IF_IN_ERRORS, 1);
+            v.drop(DropReason.MALFORMED_FRAME);
+            return;
+        }
+        final int l2Length = 12 + 4 * p.vlanCount();
+        v.l2Length = l2Length;
+        v.dstMac = p.dstMac();
+        v.srcMac = p.srcMac();
+        v.pcp = p.vlanCount() > 0 ? p.outerPcp() : 0;
+        v.l3Offset = p.l3Offset();
+        if (length - l2Length - 2 > t.portMtu(port)) {
+            counters.addPort(port, PortStat.ETHER_RX_OVERSIZE_PKTS, 1);
+            v.drop(DropReason.EXCEEDS_L2_MTU);
+            return;
+        }
+        if ((p.srcMac() & 0x0100_0000_0000L) != 0) {
+            v.drop(DropReason.SMAC_MULTICAST);
+            return;
+        }
+        if (p.kind() == FrameKind.MAC_CONTROL) {
+            v.action = Verdict.CONSUMED; // PFC/PAUSE: the agent hands it to the traffic manager
+            return;
+        }
+        if (p.kind() == FrameKind.LLDP) {
+            v.punt(PuntReason.LLDP);
+            return;
+        }
+        if (!ingressVlan(t, port, p, v)) {
+            return;
+        }
+        if (v.vlan >= 0) {
+            t.fdb().learn(v.vlan, p.srcMac(), port, nowNs);
+        }
+        final int rule = acl(t, port, p, length);
+        if (rule != AclTable.NO_MATCH) {
+            final AclAction action = t.acl().action(rule);
+            if (action == AclAction.DROP) {
+                v.drop(DropReason.ACL_DROP);
+                return;
+            }
+            if (action == AclAction.TRAP) {
+                v.punt(PuntReason.ACL_TRAP);
+                return;
+            }
+            if (action == AclAction.COPY) {
+                v.copyReason = PuntReason.ACL_COPY;
+            }
+        }
+        final boolean isIp = p.ipVersion() != 0;
+        v.tc = rule != AclTable.NO_MATCH && t.acl().setTc(rule) >= 0 ? t.acl().setTc(rule)
+            : t.qos().trafficClass(port, p.vlanCount() > 0, p.outerPcp(), isIp, p.dscp());
+        v.pg = t.qos().priorityGroup(port, v.tc);
+        v.ecn = p.ecn();
+        v.ipVersion = p.ipVersion();
+        final int setDscp = rule != AclTable.NO_MATCH ? t.acl().setDscp(rule) : -1;
+        final int rif = v.vlan >= 0 ? t.vlanRouterInterface(v.vlan) : t.portRouterInterface(port);
+        if (rif != ForwardingTables.NONE && controlPlane(t, rif, port, p, v, nowNs)) {
+            return;
+        }
+        if (rif != ForwardingTables.NONE && p.dstMac() == t.rifMac(rif)) {
+            route(t, p, v, nowNs, setDscp);
+        } else if (v.vlan >= 0) {
+            if (setDscp >= 0) {
+                FrameRewriter.dscp(p, setDscp);
+            }
+            bridge(t, port, p, v);
+        } else {
+            v.drop(DropReason.NO_EGRESS_PORT);
+        }
+    }
+
+    private void countIn(final int port, final int length, final ParseResult p) {
+        counters.addPort(port, PortStat.IF_IN_OCTETS, length);
+        final long dst = p.dstMac();
+        if ((dst & 0x0100_0000_0000L) == 0) {
+            counters.addPort(port, PortStat.IF_IN_UCAST_PKTS, 1);
+        } else {
+            counters.addPort(port, PortStat.IF_IN_NON_UCAST_PKTS, 1);
+            counters.addPort(port, dst == BROADCAST ? PortStat.IF_IN_BROADCAST_PKTS : PortStat.IF_IN_MULTICAST_PKTS, 1);
+        }
+    }
+
+    private static boolean ingressVlan(final ForwardingTables t, final int port, final ParseResult p,
+        final Verdict v) {
+        final int vid = p.vlanCount() > 0 ? p.outerVlanId() : 0;
+        if (vid != 0) {
+            if (!t.vlanExists(vid) || !t.vlanMember(vid, port)) {
+                v.drop(t.portRouterInterface(port) != ForwardingTables.NONE
+                    ? DropReason.VLAN_TAG_NOT_ALLOWED : DropReason.INGRESS_VLAN_FILTER);
+                return false;
+            }
+            v.vlan = vid;
+            return true;
+        }
+        final int pvid = t.portPvid(port);
+        if (pvid != ForwardingTables.NONE) {
+            v.vlan = pvid;
+            return true;
+        }
+        if (t.portRouterInterface(port) == ForwardingTables.NONE) {
+            v.drop(DropReason.VLAN_TAG_NOT_ALLOWED);
+            return false;
+        }
+        v.vlan = -1;
+        return true;
+    }
+
+    private int acl(final ForwardingTables t, final int port, final ParseResult p, final int length) {
+        final AclTable acl = t.acl();
+        if (acl.size() == 0) {
+            return AclTable.NO_MATCH;
+        }
+        final AclKey k = aclKey;
+        k.inPort = port;
+        k.etherType = p.etherType();
+        k.srcMac = p.srcMac();
+        k.dstMac = p.dstMac();
+        k.vlanId = p.vlanCount() > 0 ? p.outerVlanId() : 0;
+        k.ipVersion = p.ipVersion();
+        k.srcHigh = p.srcAddressHigh();
+        k.srcLow = p.srcAddressLow();
+        k.dstHigh = p.dstAddressHigh();
+        k.dstLow = p.dstAddressLow();
+        k.ipProtocol = p.protocol();
+        k.l4SrcPort = p.srcPort();
+        k.l4DstPort = p.dstPort();
+        k.dscp = p.dscp();
+        k.ecn = p.ecn();
+        k.tcpFlags = p.tcpFlags();
+        k.roce = p.roce();
+        k.bthOpcode = p.bthOpcode();
+        final int rule = acl.match(k);
+        if (rule != AclTable.NO_MATCH && rule < counters.aclRuleCapacity()) {
+            counters.addAclHit(rule, length);
+        }
+        return rule;
+    }
+
+    /** ARP and neighbor discovery aimed at the switch; returns true if the packet was fully handled. */
+    private boolean controlPlane(final ForwardingTables t, final int rif, final int port, final ParseResult p,
+        final Verdict v, final long nowNs) {
+        if (p.kind() == FrameKind.ARP) {
+            final boolean forMe = isLocal(t, 0, p.arpTargetIp() & 0xffff_ffffL, false);
+            if (!forMe) {
+                return false;
+            }
+            final boolean request = p.arpOperation() == 1;
+            if (!t.standalone()) {
+                v.punt(request ? PuntReason.ARP_REQUEST : PuntReason.ARP_RESPONSE);
+                return true;
+            }
+            resolver.learnArp(rif, p);
+            if (request) {
+                resolver.answerArp(rif, p, v);
+            } else {
+                v.action = Verdict.CONSUMED;
+            }
+            return true;
+        }
+        if (p.ipVersion() == 6 && p.protocol() == ICMPV6 && p.icmpType() >= ND_ROUTER_SOLICITATION
+            && p.icmpType() <= ND_REDIRECT) {
+            final int type = p.icmpType();
+            final boolean solicitation = type == ND_NEIGHBOR_SOLICITATION;
+            final boolean advertisement = type == ND_NEIGHBOR_ADVERTISEMENT;
+            if (!t.standalone()) {
+                if ((solicitation || advertisement) && !resolver.ndTargetIsLocal(p)) {
+                    return false;
+                }
+                v.punt(PuntReason.IPV6_NEIGHBOR_DISCOVERY);
+                return true;
+            }
+            if (solicitation && resolver.ndTargetIsLocal(p)) {
+                resolver.learnNd(rif, p);
+                resolver.answerNd(rif, p, v);
+                return true;
+            }
+            if (advertisement) {
+                resolver.learnNd(rif, p);
+                if (resolver.ndTargetIsLocal(p) || p.dstMac() == t.rifMac(rif)) {
+                    v.action = Verdict.CONSUMED;
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean isLocal(final ForwardingTables t, final long high, final long low, final boolean v6) {
+        final int value = v6 ? t.lpm(true).lookup(high, low) : t.lpm(false).lookupV4((int) low);
+        return RouteTarget.kind(value) == RouteTarget.LOCAL;
+    }
+
+    private void bridge(final ForwardingTables t, final int port, final ParseResult p, final Verdict v) {
+        final long dst = p.dstMac();
+        if ((dst & 0x0100_0000_0000L) != 0) {
+            v.action = Verdict.FLOOD;
+            return;
+        }
+        final int out = t.fdb().lookup(v.vlan, dst);
+        if (out == FdbTable.MISSING) {
+            v.action = Verdict.FLOOD;
+        } else if (out == port) {
+            v.drop(DropReason.L2_LOOPBACK_FILTER);
+        } else {
+            v.action = Verdict.UNICAST;
+            v.egressPort = out;
+        }
+    }
+
+    private void route(final ForwardingTables t, final ParseResult p, final Verdict v, final long nowNs,
+        final int setDscp) {
+        final int version = p.ipVersion();
+        if (version == 0) {
+            final int r = p.reason().index();
+            v.drop(r >= 8 && r <= 17 ? DropReason.IP_HEADER_ERROR : DropReason.NON_ROUTABLE);
+            return;
+        }
+        final boolean v6 = version == 6;
+        final long dstHigh = p.dstAddressHigh();
+        final long dstLow = p.dstAddressLow();
+        final int value = v6 ? t.lpm(true).lookup(dstHigh, dstLow) : t.lpm(false).lookupV4((int) dstLow);
+        final int kind = RouteTarget.kind(value);
+        if (kind == 0) {
+            v.drop(v6 ? DropReason.LPM6_MISS : DropReason.LPM4_MISS);
+            return;
+        }
+        if (kind == RouteTarget.LOCAL) {
+            v.punt(PuntReason.IP2ME);
+            return;
+        }
+        if (kind == RouteTarget.DROP) {
+            v.drop(DropReason.BLACKHOLE_ROUTE);
+            return;
+        }
+        if (p.ttl() <= 1) {
+            v.drop(DropReason.TTL_EXPIRED);
+            return;
+        }
+        int rif;
+        long nhHigh = dstHigh;
+        long nhLow = dstLow;
+        if (kind == RouteTarget.CONNECTED) {
+            rif = RouteTarget.id(value);
+        } else {
+            int nextHop = RouteTarget.id(value);
+            if (kind == RouteTarget.GROUP) {
+                final LoadBalanceGroup group = t.group(nextHop);
+                final int member = group == null ? LoadBalanceGroup.NO_MEMBER
+                    : group.select(hashKey(p, v.ingressPort), p.frameLength(), nowNs);
+                if (member == LoadBalanceGroup.NO_MEMBER) {
+                    v.drop(DropReason.UNRESOLVED_NEXT_HOP);
+                    return;
+                }
+                nextHop = t.groupNextHops(nextHop)[member];
+            }
+            rif = t.nextHopRif(nextHop);
+            nhHigh = t.nextHopHigh(nextHop);
+            nhLow = t.nextHopLow(nextHop);
+        }
+        final NeighborTable neighbors = t.neighbors();
+        final int neighbor = neighbors.find(nhHigh, nhLow, v6);
+        if (neighbor == NeighborTable.MISSING) {
+            resolver.resolve(rif, nhHigh, nhLow, v6, nowNs);
+            v.drop(DropReason.UNRESOLVED_NEXT_HOP);
+            return;
+        }
+        final long mac = neighbors.mac(neighbor);
+        final int egressPort = egressPortOf(t, rif, mac);
+        if (egressPort < 0) {
+            resolver.resolve(rif, nhHigh, nhLow, v6, nowNs);
+            v.drop(DropReason.UNRESOLVED_NEXT_HOP);
+            return;
+        }
+        if (p.ipEnd() - p.l3Offset() > t.rifMtu(rif)) {
+            counters.addPort(egressPort, PortStat.ETHER_TX_OVERSIZE_PKTS, 1);
+            v.drop(DropReason.EXCEEDS_L3_MTU);
+            return;
+        }
+        FrameRewriter.decrementTtl(p);
+        if (setDscp >= 0) {
+            FrameRewriter.dscp(p, setDscp);
+        }
+        v.action = Verdict.UNICAST;
+        v.egressPort = egressPort;
+        v.vlan = t.routerInterfaceVlan(rif);
+        v.dstMac = mac;
+        v.srcMac = t.rifMac(rif);
+    }
+
+    private static int egressPortOf(final ForwardingTables t, final int rif, final long mac) {
+        final int port = t.routerInterfacePort(rif);
+        if (port != ForwardingTables.NONE) {
+            return port;
+        }
+        final int vlan = t.routerInterfaceVlan(rif);
+        return vlan == ForwardingTables.NONE ? -1 : t.fdb().lookup(vlan, mac);
+    }
+
+    private HashKey hashKey(final ParseResult p, final int inPort) {
+        final HashKey k = hashKey.clear();
+        k.inPort(inPort).srcMac(p.srcMac()).dstMac(p.dstMac()).etherType(p.etherType())
+            .vlanId(p.vlanCount() > 0 ? p.outerVlanId() : 0);
+        if (p.ipVersion() == 6) {
+            k.srcIpv6(p.srcAddressHigh(), p.srcAddressLow()).dstIpv6(p.dstAddressHigh(), p.dstAddressLow());
+        } else {
+            k.srcIpv4((int) p.srcAddressLow()).dstIpv4((int) p.dstAddressLow());
+        }
+        k.ipProtocol(p.protocol()).l4SrcPort(p.srcPort()).l4DstPort(p.dstPort());
+        if (p.roce()) {
+            k.roce(true).bthDestQp(p.bthDestQp()).bthOpcode(p.bthOpcode());
+        }
+        return k;
+    }
+}

@@ -1,0 +1,37 @@
+package io.asicemu.pipeline.table;
+
+/**
+ * Capacities of the data-path tables and buffers, fixed when the pipeline is built (a chip's table sizes).
+ *
+ * @param maxPorts front-panel ports.
+ * @param maxRouterInterfaces router interfaces.
+ * @param maxNextHops next hops.
+ * @param maxGroups ECMP/WCMP groups.
+ * @param fdbEntries L2 FDB entries.
+ * @param neighbors ARP/ND entries.
+ * @param aclRules ACL rules with counters.
+ * @param bufferSlots packets the packet buffer holds.
+ * @param bufferSlotBytes bytes per buffer slot (the largest frame plus VLAN headroom).
+ * @param batchSize frames per RX batch.
+ * @param cpuQueueSlots packets the CPU port's punt queue holds.
+ */
+public record PipelineSizing(int maxPorts, int maxRouterInterfaces, int maxNextHops, int maxGroups, int fdbEntries,
+    int neighbors, int aclRules, int bufferSlots, int bufferSlotBytes, int batchSize, int cpuQueueSlots) {
+
+    /** Validates. */
+    public PipelineSizing {
+        if (maxPorts < 1 || maxPorts > 1024 || maxRouterInterfaces < 1 || maxNextHops < 1 || maxGroups < 1
+            || fdbEntries < 1 || neighbors < 1 || aclRules < 1 || bufferSlots < 1 || bufferSlotBytes < 128
+            || batchSize < 1 || cpuQueueSlots < 1) {
+            throw new IllegalArgumentException("invalid sizing: " + this);
+        }
+        if (maxNextHops > RouteTarget.MAX_ID || maxGroups > RouteTarget.MAX_ID) {
+            throw new IllegalArgumentException("next hops and groups are limited to " + RouteTarget.MAX_ID);
+        }
+    }
+
+    /** @return sizes for a lab switch: 64 ports, 16k next hops, 4k groups, 32k FDB, 4096 x 9.5 KiB buffer. */
+    public static PipelineSizing defaults() {
+        return new PipelineSizing(64, 512, 16_384, 4_096, 32_768, 16_384, 1_024, 4_096, 9_728, 64, 1_024);
+    }
+}
