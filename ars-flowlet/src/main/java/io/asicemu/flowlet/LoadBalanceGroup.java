@@ -87,7 +87,7 @@ public final class LoadBalanceGroup
             case STATIC_HASH -> members.select(hashEngine.hashDefaultObject(key));
             case ENHANCED_ECMP -> members.select(hashEngine.hash(key));
             case PER_PACKET_SPRAY -> members.selectRandom(random.nextInt());
-            case FLOWLET_QUALITY, FLOWLET_RANDOM -> selectFlowlet(hashEngine.hash(key), nowNs);
+            case FLOWLET_QUALITY, FLOWLET_RANDOM -> selectFlowlet(hashEngine.flowHash(key), nowNs);
         };
         if (member == NO_MEMBER)
         {

@@ -91,8 +91,26 @@ public final class HashEngine
      */
     public int hashWithMask(final HashKey key, final long mask)
     {
+        return compute(algorithm, key, mask);
+    }
+
+    /**
+     * A deterministic per-flow hash for flow state (the flowlet table): the same as {@link #hash(HashKey)} except
+     * that RANDOM is replaced by CRC, since a flow must find its own entry again.
+     *
+     * @param key the packet's fields.
+     * @return the flow hash.
+     */
+    public int flowHash(final HashKey key)
+    {
+        final long mask = key.roce() && rdmaFieldMask != 0 ? rdmaFieldMask : fieldMask;
+        return compute(algorithm == HashAlgorithm.RANDOM ? HashAlgorithm.CRC : algorithm, key, mask);
+    }
+
+    private int compute(final HashAlgorithm alg, final HashKey key, final long mask)
+    {
         final int raw;
-        switch (algorithm)
+        switch (alg)
         {
             case RANDOM -> raw = random.nextInt();
             case CRC -> raw = Crc32.compute(scratch, 0, keyBytes(key, mask, scratch), seed);
@@ -105,9 +123,9 @@ public final class HashEngine
                 final int length = keyBytes(key, mask, scratch);
                 raw = Crc32.compute(scratch, 0, length, seed) ^ xorFold(scratch, length);
             }
-            default -> throw new IllegalStateException(algorithm.name());
+            default -> throw new IllegalStateException(alg.name());
         }
-        return rotateRight(raw, offset, algorithm.outputBits());
+        return rotateRight(raw, offset, alg.outputBits());
     }
 
     /**

@@ -125,6 +125,20 @@ class FlowletGapTest
         assertThat(group.tableFullFallbacks()).isEqualTo(4);
     }
 
+    @Test
+    void shouldKeyFlowletsByADeterministicHashWhenTheAlgorithmIsRandom()
+    {
+        final HashEngine randomEngine = new HashEngine(HashAlgorithm.RANDOM, HashField.fiveTupleMask(), 0, 0, 0, 3);
+        final LoadBalanceGroup group = new LoadBalanceGroup(GroupSettings.of(LoadBalanceMode.FLOWLET_RANDOM),
+            PORTS, new int[] {1, 1, 1, 1}, randomEngine, quality);
+        final int first = group.select(key, 1500, 0);
+        for (int i = 1; i <= 100; i++)
+        {
+            assertThat(group.select(key, 1500, i * 1_000L)).isEqualTo(first);
+        }
+        assertThat(group.flowletTableOccupancy()).isEqualTo(1);
+    }
+
     private LoadBalanceGroup group(final LoadBalanceMode mode)
     {
         return new LoadBalanceGroup(GroupSettings.of(mode).withRandomSeed(5), PORTS, new int[] {1, 1, 1, 1},
