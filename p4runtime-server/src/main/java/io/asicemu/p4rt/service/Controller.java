@@ -1,0 +1,78 @@
+package io.asicemu.p4rt.service;
+
+import java.math.BigInteger;
+
+import com.google.protobuf.Any;
+
+import io.grpc.stub.StreamObserver;
+import p4.v1.P4RuntimeOuterClass.StreamMessageResponse;
+
+/**
+ * One StreamChannel: the controller's arbitration state and its outbound stream. {@link #send} is thread safe
+ * (gRPC stream observers are not), the arbitration fields are guarded by the device's arbitration lock.
+ */
+final class Controller
+{
+    private final StreamObserver<StreamMessageResponse> out;
+    Device device;
+    String role = "";
+    Any roleConfig;
+    /** Null when the controller sent no election id: it can never be primary. */
+    BigInteger electionId;
+    boolean closed;
+
+    Controller(final StreamObserver<StreamMessageResponse> out)
+    {
+        this.out = out;
+    }
+
+    void send(final StreamMessageResponse message)
+    {
+        synchronized (out)
+        {
+            if (!closed)
+            {
+                try
+                {
+                    out.onNext(message);
+                }
+                catch (final RuntimeException ex)
+                {
+                    closed = true;
+                }
+            }
+        }
+    }
+
+    void markClosed()
+    {
+        synchronized (out)
+        {
+            closed = true;
+        }
+    }
+
+    void fail(final Throwable error)
+    {
+        synchronized (out)
+        {
+            if (!closed)
+            {
+                closed = true;
+                out.onError(error);
+            }
+        }
+    }
+
+    void complete()
+    {
+        synchronized (out)
+        {
+            if (!closed)
+            {
+                closed = true;
+                out.onCompleted();
+            }
+        }
+    }
+}
