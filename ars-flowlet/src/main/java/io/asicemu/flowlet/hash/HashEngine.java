@@ -1,5 +1,9 @@
 package io.asicemu.flowlet.hash;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
  * One switch's hash function for ECMP (or LAG): an algorithm, a seed, an offset and two hash objects, as SAI models
  * them: the default object (SONiC's {@code ecmp_hash} field list) and an RDMA object
@@ -22,6 +26,11 @@ public final class HashEngine
         | HashField.INNER_DST_IPV4.mask() | HashField.INNER_DST_IPV6.mask() | HashField.INNER_SRC_IP.mask()
         | HashField.INNER_SRC_IPV4.mask() | HashField.INNER_SRC_IPV6.mask() | HashField.INNER_L4_DST_PORT.mask()
         | HashField.INNER_L4_SRC_PORT.mask();
+
+    private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle INT_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle SHORT_BE =
+        MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
 
     private final HashAlgorithm algorithm;
     private final long fieldMask;
@@ -333,9 +342,22 @@ public final class HashEngine
 
     private static int put(final byte[] out, final int p, final long value, final int byteCount)
     {
-        for (int i = 0; i < byteCount; i++)
+        switch (byteCount)
         {
-            out[p + i] = (byte)(value >>> ((byteCount - 1 - i) << 3));
+            case 8 -> LONG_BE.set(out, p, value);
+            case 6 ->
+            {
+                SHORT_BE.set(out, p, (short)(value >>> 32));
+                INT_BE.set(out, p + 2, (int)value);
+            }
+            case 4 -> INT_BE.set(out, p, (int)value);
+            case 3 ->
+            {
+                SHORT_BE.set(out, p, (short)(value >>> 8));
+                out[p + 2] = (byte)value;
+            }
+            case 2 -> SHORT_BE.set(out, p, (short)value);
+            default -> out[p] = (byte)value;
         }
         return p + byteCount;
     }
