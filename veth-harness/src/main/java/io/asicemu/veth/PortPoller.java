@@ -50,6 +50,11 @@ public final class PortPoller implements AutoCloseable {
         return timeoutNs <= 0 ? 0 : pollSet.await(timeoutNs);
     }
 
+    /** @return how many descriptors are ready now (poll with a zero timeout; never blocks). */
+    public int check() {
+        return pollSet.await(0);
+    }
+
     @Override
     public void close() {
         pollSet.close();

@@ -182,6 +182,19 @@ public final class Kernel {
     public static final long POLLFD_EVENTS = off(POLLFD, "events");
     public static final long POLLFD_REVENTS = off(POLLFD, "revents");
 
+    public static final int EPOLL_CLOEXEC = 0x80000;
+    public static final int EPOLL_CTL_ADD = 1;
+    public static final int EPOLL_CTL_DEL = 2;
+    public static final int EPOLLIN = 1;
+
+    /** struct epoll_event: packed (12 bytes) on x86-64, naturally aligned (16 bytes) elsewhere. */
+    public static final StructLayout EPOLL_EVENT = "amd64".equals(System.getProperty("os.arch"))
+        ? MemoryLayout.structLayout(JAVA_INT.withName("events"), JAVA_LONG.withByteAlignment(4).withName("data"))
+        : MemoryLayout.structLayout(JAVA_INT.withName("events"), MemoryLayout.paddingLayout(4),
+            JAVA_LONG.withName("data"));
+    public static final long EPOLL_EVENTS = off(EPOLL_EVENT, "events");
+    public static final long EPOLL_DATA = off(EPOLL_EVENT, "data");
+
     /** struct sockaddr_nl. */
     public static final StructLayout SOCKADDR_NL = MemoryLayout.structLayout(
         JAVA_SHORT.withName("nl_family"),

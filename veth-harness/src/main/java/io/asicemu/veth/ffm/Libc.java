@@ -42,6 +42,11 @@ public final class Libc {
     private static final MethodHandle MUNMAP = link("munmap", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
     private static final MethodHandle POLL = link("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG,
         JAVA_INT));
+    private static final MethodHandle EPOLL_CREATE1 = link("epoll_create1", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    private static final MethodHandle EPOLL_CTL = link("epoll_ctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT,
+        JAVA_INT, ADDRESS));
+    private static final MethodHandle EPOLL_WAIT = link("epoll_wait", FunctionDescriptor.of(JAVA_INT, JAVA_INT,
+        ADDRESS, JAVA_INT, JAVA_INT));
     private static final MethodHandle IOCTL = LINKER.downcallHandle(LIBC.find("ioctl").orElseThrow(),
         FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS), ERRNO_OPTION, Linker.Option.firstVariadicArg(2));
     private static final MethodHandle OPEN = LINKER.downcallHandle(LIBC.find("open").orElseThrow(),
@@ -158,6 +163,33 @@ public final class Libc {
     public static int poll(final MemorySegment errno, final MemorySegment fds, final long nfds, final int timeoutMs) {
         try {
             return (int) POLL.invokeExact(errno, fds, nfds, timeoutMs);
+        } catch (final Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int epollCreate1(final MemorySegment errno, final int flags) {
+        try {
+            return (int) EPOLL_CREATE1.invokeExact(errno, flags);
+        } catch (final Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int epollCtl(final MemorySegment errno, final int epfd, final int op, final int fd,
+        final MemorySegment event) {
+        try {
+            return (int) EPOLL_CTL.invokeExact(errno, epfd, op, fd, event);
+        } catch (final Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** epoll_wait(2); blocks up to {@code timeoutMs} (-1: forever). Never linked as critical: it blocks. */
+    public static int epollWait(final MemorySegment errno, final int epfd, final MemorySegment events,
+        final int maxEvents, final int timeoutMs) {
+        try {
+            return (int) EPOLL_WAIT.invokeExact(errno, epfd, events, maxEvents, timeoutMs);
         } catch (final Throwable t) {
             throw fail(t);
         }
