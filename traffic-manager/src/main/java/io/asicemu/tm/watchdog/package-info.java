@@ -1,0 +1,2 @@
+/** SONiC's PFC watchdog polling state machine ({@link io.asicemu.tm.watchdog.PfcWatchdog}). */
+package io.asicemu.tm.watchdog;
