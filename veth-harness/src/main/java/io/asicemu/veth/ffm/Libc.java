@@ -47,6 +47,7 @@ public final class Libc {
         JAVA_INT, ADDRESS));
     private static final MethodHandle EPOLL_WAIT = link("epoll_wait", FunctionDescriptor.of(JAVA_INT, JAVA_INT,
         ADDRESS, JAVA_INT, JAVA_INT));
+    private static final MethodHandle EVENTFD = link("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle IOCTL = LINKER.downcallHandle(LIBC.find("ioctl").orElseThrow(),
         FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS), ERRNO_OPTION, Linker.Option.firstVariadicArg(2));
     private static final MethodHandle OPEN = LINKER.downcallHandle(LIBC.find("open").orElseThrow(),
@@ -190,6 +191,14 @@ public final class Libc {
         final int maxEvents, final int timeoutMs) {
         try {
             return (int) EPOLL_WAIT.invokeExact(errno, epfd, events, maxEvents, timeoutMs);
+        } catch (final Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int eventfd(final MemorySegment errno, final int initialValue, final int flags) {
+        try {
+            return (int) EVENTFD.invokeExact(errno, initialValue, flags);
         } catch (final Throwable t) {
             throw fail(t);
         }

@@ -11,13 +11,16 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * blocks here until a descriptor is readable or the next timer deadline passes, so an idle switch costs nothing.
  * epoll rather than poll: a wake-up costs the same with 1 or 64 ports registered.
  * <p>
- * Not thread safe: owned by one thread (the data-plane thread). {@link #await(long)} allocates nothing.
+ * Threading: {@link #await(long)} is called by one thread (the data-plane thread) and allocates nothing; {@link #add}
+ * and {@link #remove} may be called from a control thread meanwhile (they serialize among themselves; the kernel makes
+ * epoll_ctl safe against a concurrent epoll_wait, and a newly added readable descriptor wakes the waiter).
  */
 public final class PollSet implements AutoCloseable {
     private static final long EVENT_SIZE = Kernel.EPOLL_EVENT.byteSize();
 
-    private final Arena arena = Arena.ofConfined();
+    private final Arena arena = Arena.ofShared();
     private final MemorySegment errno = Libc.newErrnoSegment(arena);
+    private final MemorySegment controlErrno = Libc.newErrnoSegment(arena);
     private final MemorySegment events;
     private final MemorySegment control;
     private final int capacity;
@@ -43,7 +46,7 @@ public final class PollSet implements AutoCloseable {
      * @param fd the descriptor (ignored if negative).
      * @return how many descriptors the set holds.
      */
-    public int add(final int fd) {
+    public synchronized int add(final int fd) {
         if (fd < 0) {
             return count;
         }
@@ -52,21 +55,21 @@ public final class PollSet implements AutoCloseable {
         }
         control.set(JAVA_INT, Kernel.EPOLL_EVENTS, Kernel.EPOLLIN);
         control.set(JAVA_LONG.withByteAlignment(4), Kernel.EPOLL_DATA, fd);
-        if (Libc.epollCtl(errno, epfd, Kernel.EPOLL_CTL_ADD, fd, control) < 0) {
-            throw new IllegalStateException(Libc.describe("epoll_ctl ADD " + fd, errno));
+        if (Libc.epollCtl(controlErrno, epfd, Kernel.EPOLL_CTL_ADD, fd, control) < 0) {
+            throw new IllegalStateException(Libc.describe("epoll_ctl ADD " + fd, controlErrno));
         }
         return ++count;
     }
 
     /** Removes {@code fd} (a closed descriptor is removed by the kernel already; that is not an error). */
-    public void remove(final int fd) {
-        if (Libc.epollCtl(errno, epfd, Kernel.EPOLL_CTL_DEL, fd, control) == 0) {
+    public synchronized void remove(final int fd) {
+        if (Libc.epollCtl(controlErrno, epfd, Kernel.EPOLL_CTL_DEL, fd, control) == 0) {
             count--;
         }
     }
 
     /** @return how many descriptors are in the set. */
-    public int size() {
+    public synchronized int size() {
         return count;
     }
 

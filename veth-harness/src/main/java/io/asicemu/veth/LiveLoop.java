@@ -1,0 +1,153 @@
+package io.asicemu.veth;
+
+import io.asicemu.pipeline.port.Port;
+import io.asicemu.pipeline.time.MonotonicClock;
+import io.asicemu.veth.ffm.Libc;
+import io.asicemu.veth.ffm.PollSet;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.function.LongSupplier;
+import org.agrona.concurrent.Agent;
+
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * Runs a data-plane agent in real time on its own platform thread: duty cycles back to back while there is work;
+ * when a cycle did nothing, block in epoll on the ports' descriptors until one is readable, the agent's next timer
+ * deadline (emulated time, converted to real time by the clock's dilation) is due, or {@link #wakeup()} is called
+ * (after a control command, so commands never wait for traffic). Idle costs nothing.
+ * <p>
+ * Threading: {@link #watch}, {@link #unwatch}, {@link #wakeup()} and {@link #close()} may be called from any thread;
+ * the agent runs only on the loop thread. The loop calls the agent's {@code onStart}, not its {@code onClose}: the
+ * agent's owner (e.g. {@code Pipeline.close()}) releases it after {@link #close()} returned.
+ */
+public final class LiveLoop implements AutoCloseable {
+    private static final int EFD_NONBLOCK = 0x800;
+    private static final int EFD_CLOEXEC = 0x80000;
+    /** Longest sleep without a deadline: a safety net for commands submitted without {@link #wakeup()}. */
+    private static final long MAX_IDLE_NS = 50_000_000L;
+
+    private final Agent agent;
+    private final MonotonicClock clock;
+    private final LongSupplier nextDeadlineNs;
+    private final PollSet pollSet;
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment errno = Libc.newErrnoSegment(arena);
+    private final MemorySegment wakeErrno = Libc.newErrnoSegment(arena);
+    private final MemorySegment eventValue = arena.allocate(JAVA_LONG);
+    private final MemorySegment wakeValue = arena.allocate(JAVA_LONG);
+    private final int eventFd;
+    private final Thread thread;
+    private volatile boolean running = true;
+    private volatile Throwable failure;
+    private volatile long cycles;
+
+    /**
+     * @param agent the data-plane agent.
+     * @param clock the clock the agent reads (its dilation converts deadlines to real waits).
+     * @param nextDeadlineNs the agent's next timer deadline in emulated ns ({@link Long#MAX_VALUE}: none).
+     * @param maxPorts the most ports watched at once.
+     */
+    public LiveLoop(final Agent agent, final MonotonicClock clock, final LongSupplier nextDeadlineNs,
+        final int maxPorts) {
+        this.agent = agent;
+        this.clock = clock;
+        this.nextDeadlineNs = nextDeadlineNs;
+        this.pollSet = new PollSet(maxPorts + 1);
+        this.eventFd = Libc.eventfd(errno, 0, EFD_NONBLOCK | EFD_CLOEXEC);
+        if (eventFd < 0) {
+            throw new IllegalStateException(Libc.describe("eventfd", errno));
+        }
+        pollSet.add(eventFd);
+        wakeValue.set(JAVA_LONG, 0, 1L);
+        this.thread = new Thread(this::run, agent.roleName());
+    }
+
+    /** Starts the loop thread. */
+    public LiveLoop start() {
+        thread.start();
+        return this;
+    }
+
+    /** Wakes on {@code port}'s descriptor from now on (call when attaching it). */
+    public void watch(final Port port) {
+        pollSet.add(port.pollFd());
+        wakeup();
+    }
+
+    /** Stops waking on {@code port} (call before closing it). */
+    public void unwatch(final Port port) {
+        if (port.pollFd() >= 0) {
+            pollSet.remove(port.pollFd());
+        }
+    }
+
+    /** Ends the current or next idle wait at once (after submitting a command). */
+    public void wakeup() {
+        synchronized (wakeValue) {
+            Libc.write(wakeErrno, eventFd, wakeValue, 8);
+        }
+    }
+
+    /** @return duty cycles run so far. */
+    public long cycles() {
+        return cycles;
+    }
+
+    private void run() {
+        try {
+            agent.onStart();
+            long count = 0;
+            while (running) {
+                final int work = agent.doWork();
+                cycles = ++count;
+                if (work == 0) {
+                    idle();
+                }
+            }
+        } catch (final Throwable t) {
+            failure = t;
+        }
+    }
+
+    private void idle() {
+        final long deadlineNs = nextDeadlineNs.getAsLong();
+        long timeoutNs = MAX_IDLE_NS;
+        if (deadlineNs != Long.MAX_VALUE) {
+            timeoutNs = Math.min(MAX_IDLE_NS, clock.toRealNs(deadlineNs - clock.nowNs()));
+            if (timeoutNs <= 0) {
+                return;
+            }
+        }
+        if (pollSet.await(timeoutNs) > 0) {
+            Libc.read(errno, eventFd, eventValue, 8);
+        }
+    }
+
+    /**
+     * Stops the loop and waits for it.
+     *
+     * @throws IllegalStateException if the loop died of an exception.
+     */
+    @Override
+    public void close() {
+        running = false;
+        wakeup();
+        try {
+            thread.join(5_000);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        pollSet.close();
+        Libc.close(errno, eventFd);
+        if (failure != null) {
+            throw new IllegalStateException("data-plane loop failed", failure);
+        }
+    }
+
+    /** @return the exception that ended the loop, or null. */
+    public Throwable failure() {
+        return failure;
+    }
+
+}
