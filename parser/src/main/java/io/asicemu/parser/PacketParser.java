@@ -83,8 +83,10 @@ public final class PacketParser {
         if (length < EthernetFlyweight.HEADER_LENGTH) {
             return ParseReason.TRUNCATED_L2;
         }
-        r.dstMac = NetworkOrder.u48(segment, base);
-        r.srcMac = NetworkOrder.u48(segment, base + EthernetFlyweight.SRC_MAC_OFFSET);
+        final long first = NetworkOrder.u64(segment, base);
+        final int last = NetworkOrder.u32(segment, base + 8);
+        r.dstMac = first >>> 16;
+        r.srcMac = ((first & 0xFFFF) << 32) | (last & 0xFFFF_FFFFL);
         int etherType = NetworkOrder.u16(segment, base + EthernetFlyweight.ETHER_TYPE_OFFSET);
         int pos = EthernetFlyweight.HEADER_LENGTH;
         while (etherType == EtherType.VLAN || etherType == EtherType.QINQ) {
@@ -128,30 +130,34 @@ public final class PacketParser {
             return ParseReason.TRUNCATED_IPV4;
         }
         final long ip = base + pos;
-        final int versionIhl = NetworkOrder.u8(segment, ip);
-        if ((versionIhl >>> 4) != 4) {
+        // Three 32-bit loads cover version..checksum; fewer bounds checks than byte-wise reads.
+        final int word0 = NetworkOrder.u32(segment, ip);
+        if ((word0 >>> 28) != 4) {
             return ParseReason.IPV4_BAD_VERSION;
         }
-        final int headerLength = (versionIhl & 0xF) << 2;
+        final int headerLength = (word0 >>> 22) & 0x3C;
         if (headerLength < Ipv4Flyweight.MIN_HEADER_LENGTH) {
             return ParseReason.IPV4_BAD_IHL;
         }
         if (pos + headerLength > length) {
             return ParseReason.TRUNCATED_IPV4;
         }
-        final int tos = NetworkOrder.u8(segment, ip + Ipv4Flyweight.TOS_OFFSET);
+        final int tos = (word0 >>> 16) & 0xFF;
+        final int word1 = NetworkOrder.u32(segment, ip + Ipv4Flyweight.IDENTIFICATION_OFFSET);
+        final int word2 = NetworkOrder.u32(segment, ip + Ipv4Flyweight.TTL_OFFSET);
+        final long addresses = NetworkOrder.u64(segment, ip + Ipv4Flyweight.SRC_ADDRESS_OFFSET);
         r.ipVersion = 4;
         r.ipHeaderLength = headerLength;
         r.dscp = tos >>> 2;
         r.ecn = tos & 0x3;
-        r.ttl = NetworkOrder.u8(segment, ip + Ipv4Flyweight.TTL_OFFSET);
-        r.protocol = NetworkOrder.u8(segment, ip + Ipv4Flyweight.PROTOCOL_OFFSET);
-        r.srcAddressLow = NetworkOrder.u32(segment, ip + Ipv4Flyweight.SRC_ADDRESS_OFFSET) & 0xFFFF_FFFFL;
-        r.dstAddressLow = NetworkOrder.u32(segment, ip + Ipv4Flyweight.DST_ADDRESS_OFFSET) & 0xFFFF_FFFFL;
-        final int flagsFragment = NetworkOrder.u16(segment, ip + Ipv4Flyweight.FLAGS_FRAGMENT_OFFSET);
+        r.ttl = word2 >>> 24;
+        r.protocol = (word2 >>> 16) & 0xFF;
+        r.srcAddressLow = addresses >>> 32;
+        r.dstAddressLow = addresses & 0xFFFF_FFFFL;
+        final int flagsFragment = word1 & 0xFFFF;
         r.fragment = (flagsFragment & 0x3FFF) != 0;
         r.laterFragment = (flagsFragment & 0x1FFF) != 0;
-        final int totalLength = NetworkOrder.u16(segment, ip + Ipv4Flyweight.TOTAL_LENGTH_OFFSET);
+        final int totalLength = word0 & 0xFFFF;
         if (totalLength < headerLength) {
             return ParseReason.IPV4_TOTAL_LENGTH_TOO_SMALL;
         }
@@ -256,9 +262,10 @@ public final class PacketParser {
                 if (l4 + UdpFlyweight.HEADER_LENGTH > end) {
                     return ParseReason.TRUNCATED_UDP;
                 }
-                r.srcPort = NetworkOrder.u16(segment, at);
-                r.dstPort = NetworkOrder.u16(segment, at + UdpFlyweight.DST_PORT_OFFSET);
-                final int udpLength = NetworkOrder.u16(segment, at + UdpFlyweight.LENGTH_OFFSET);
+                final long header = NetworkOrder.u64(segment, at);
+                r.srcPort = (int)(header >>> 48);
+                r.dstPort = (int)(header >>> 32) & 0xFFFF;
+                final int udpLength = (int)(header >>> 16) & 0xFFFF;
                 r.udpLength = udpLength;
                 if (udpLength < UdpFlyweight.HEADER_LENGTH || l4 + udpLength > end) {
                     return ParseReason.UDP_BAD_LENGTH;
@@ -301,15 +308,17 @@ public final class PacketParser {
             return ParseReason.TRUNCATED_BTH;
         }
         final long at = base + bth;
-        final int opcode = NetworkOrder.u8(segment, at);
+        final long word0 = NetworkOrder.u64(segment, at);
+        final int word2 = NetworkOrder.u32(segment, at + BthFlyweight.ACK_REQ_OFFSET);
+        final int opcode = (int)(word0 >>> 56);
         r.bthOffset = bth;
         r.bthOpcode = opcode;
-        r.bthFlags = NetworkOrder.u8(segment, at + BthFlyweight.FLAGS_OFFSET);
-        r.bthPkey = NetworkOrder.u16(segment, at + BthFlyweight.PKEY_OFFSET);
-        r.bthFecnBecn = NetworkOrder.u8(segment, at + BthFlyweight.FECN_BECN_OFFSET);
-        r.bthDestQp = NetworkOrder.u24(segment, at + BthFlyweight.DEST_QP_OFFSET);
-        r.bthAckReq = (NetworkOrder.u8(segment, at + BthFlyweight.ACK_REQ_OFFSET) & 0x80) != 0;
-        r.bthPsn = NetworkOrder.u24(segment, at + BthFlyweight.PSN_OFFSET);
+        r.bthFlags = (int)(word0 >>> 48) & 0xFF;
+        r.bthPkey = (int)(word0 >>> 32) & 0xFFFF;
+        r.bthFecnBecn = (int)(word0 >>> 24) & 0xFF;
+        r.bthDestQp = (int)word0 & 0xFFFFFF;
+        r.bthAckReq = word2 < 0;
+        r.bthPsn = word2 & 0xFFFFFF;
         r.icrcOffset = udpEnd - BthFlyweight.ICRC_LENGTH;
         final int extLength = RoceOpcode.extendedHeadersLength(opcode);
         final int payload = bth + BthFlyweight.HEADER_LENGTH + extLength;
