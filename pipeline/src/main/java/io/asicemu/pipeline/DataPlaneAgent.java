@@ -419,6 +419,21 @@ public final class DataPlaneAgent implements Agent {
         return deadline;
     }
 
+    /**
+     * @return whether any frame waits in the traffic manager (data-plane thread; the replay runs until none does).
+     */
+    public boolean hasQueuedPackets() {
+        if (tm == null) {
+            return false;
+        }
+        for (int p = 0; p < tm.portCount(); p++) {
+            if (ports[p] != null && tm.nextTransmitNs(0, p) != Long.MAX_VALUE) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** @return the counters. */
     public Counters counters() {
         return counters;

@@ -82,7 +82,7 @@ public final class PcapFilePort implements Port {
                 outBuffer = ByteBuffer.allocateDirect(OUT_BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
                 outBuffer.putInt(MAGIC_NS).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0)
                     .putInt(SNAPLEN).putInt(LINKTYPE_ETHERNET);
-                outSegment = MemorySegment.ofBuffer(outBuffer);
+                outSegment = MemorySegment.ofBuffer(outBuffer.duplicate().clear());
             } else {
                 output = null;
                 outBuffer = null;

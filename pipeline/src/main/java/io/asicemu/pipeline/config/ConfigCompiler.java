@@ -1,0 +1,641 @@
+package io.asicemu.pipeline.config;
+
+import io.asicemu.flowlet.LoadBalanceGroup;
+import io.asicemu.flowlet.config.FlowletConfig;
+import io.asicemu.flowlet.config.FlowletConfigException;
+import io.asicemu.flowlet.config.FlowletConfigParser;
+import io.asicemu.flowlet.ecmp.LoadBalanceMode;
+import io.asicemu.flowlet.ars.PortQuality;
+import io.asicemu.flowlet.GroupSettings;
+import io.asicemu.pipeline.control.IpPrefix;
+import io.asicemu.pipeline.control.MacAddress;
+import io.asicemu.pipeline.table.AclAction;
+import io.asicemu.pipeline.table.AclRule;
+import io.asicemu.pipeline.table.AclTable;
+import io.asicemu.pipeline.table.ForwardingTables;
+import io.asicemu.pipeline.table.PipelineSizing;
+import io.asicemu.pipeline.table.RouteTarget;
+import io.asicemu.tm.config.TmConfig;
+import io.asicemu.tm.config.TmConfigException;
+import io.asicemu.tm.config.TmConfigParser;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Validates a whole CONFIG_DB and compiles it into {@link ForwardingTables} (allocation is fine here: control side).
+ * Tables handled: DEVICE_METADATA, PORT, INTERFACE, VLAN, VLAN_MEMBER, VLAN_INTERFACE, NEIGH, STATIC_ROUTE,
+ * ACL_TABLE/ACL_RULE, DSCP_TO_TC_MAP, DOT1P_TO_TC_MAP, TC_TO_QUEUE_MAP, TC_TO_PRIORITY_GROUP_MAP, PORT_QOS_MAP;
+ * the traffic manager's and the flowlet engine's tables are parsed by their own modules from the same store. The
+ * first problem found throws a {@link ConfigException} naming table, key and field; nothing is returned, so nothing
+ * is applied.
+ * <p>
+ * Stateless; any thread.
+ */
+public final class ConfigCompiler {
+    private static final Set<String> ACL_MATCH_FIELDS = Set.of("PRIORITY", "PACKET_ACTION", "SRC_IP", "DST_IP",
+        "SRC_IPV6", "DST_IPV6", "IP_PROTOCOL", "NEXT_HEADER", "L4_SRC_PORT", "L4_DST_PORT", "L4_SRC_PORT_RANGE",
+        "L4_DST_PORT_RANGE", "ETHER_TYPE", "DSCP", "ECN", "TCP_FLAGS", "VLAN_ID", "SRC_MAC", "DST_MAC", "IN_PORTS",
+        "BTH_OPCODE", "SET_TC", "SET_DSCP", "IP_TYPE");
+
+    private final ConfigDb db;
+    private final PipelineSizing sizing;
+    private final Map<String, String> linuxOverrides;
+    private final Map<String, Integer> portIndex = new LinkedHashMap<>();
+    private final List<String> portNames = new ArrayList<>();
+    private final Map<String, Integer> rifByName = new LinkedHashMap<>();
+    private final Map<IpPrefix, Integer> routes = new LinkedHashMap<>();
+    private final Map<String, Integer> nextHopIds = new HashMap<>();
+    private final List<String> aclNames = new ArrayList<>();
+    private ForwardingTables tables;
+    private FlowletConfig flowlet;
+    private int groupCount;
+
+    private ConfigCompiler(final ConfigDb db, final PipelineSizing sizing, final Map<String, String> linuxOverrides) {
+        this.db = db;
+        this.sizing = sizing;
+        this.linuxOverrides = linuxOverrides;
+    }
+
+    /**
+     * Validates and compiles.
+     *
+     * @param db the store.
+     * @param sizing table sizes.
+     * @param linuxOverrides SONiC port name → Linux name overrides of the sonic-vs default (may be empty).
+     * @return the compiled form.
+     * @throws ConfigException on the first problem.
+     */
+    public static CompiledConfig compile(final ConfigDb db, final PipelineSizing sizing,
+        final Map<String, String> linuxOverrides) {
+        return new ConfigCompiler(db, sizing, linuxOverrides).compile();
+    }
+
+    private CompiledConfig compile() {
+        ports();
+        try {
+            flowlet = FlowletConfigParser.parse(db.tables());
+        } catch (final FlowletConfigException e) {
+            throw new ConfigException(e.table(), e.key(), e.field(), e.getMessage());
+        }
+        final TmConfig tmConfig;
+        try {
+            tmConfig = TmConfigParser.parse(db.tables(), portIndex);
+        } catch (final TmConfigException e) {
+            throw new ConfigException(e.table(), e.key(), e.field(), e.getMessage());
+        } catch (final IllegalArgumentException e) {
+            throw new ConfigException("PORT", "", "", e.getMessage());
+        }
+        tables = new ForwardingTables(sizing, flowlet.switchHash().newEcmpHashEngine());
+        deviceMetadata();
+        portSettings();
+        vlans();
+        interfaces("INTERFACE", false);
+        interfaces("VLAN_INTERFACE", true);
+        neighbors();
+        staticRoutes();
+        for (final Map.Entry<IpPrefix, Integer> r : routes.entrySet()) {
+            final IpPrefix p = r.getKey();
+            tables.lpm(p.v6()).add(p.high(), p.low(), p.length(), r.getValue());
+        }
+        qos();
+        acl();
+        return new CompiledConfig(db, List.copyOf(portNames), Map.copyOf(portIndex),
+            PortNaming.of(portNames, linuxOverrides), tables, tmConfig, flowlet, aclNames.toArray(new String[0]),
+            routes, Map.copyOf(rifByName), nextHopIds.size(), groupCount);
+    }
+
+    // ---- helpers ----
+
+    private static long number(final String table, final String key, final String field, final String value,
+        final long min, final long max) {
+        final long n;
+        try {
+            n = Long.decode(value.trim());
+        } catch (final NumberFormatException e) {
+            throw new ConfigException(table, key, field, "not a number: " + value);
+        }
+        if (n < min || n > max) {
+            throw new ConfigException(table, key, field, value + " is out of range " + min + ".." + max);
+        }
+        return n;
+    }
+
+    private static IpPrefix prefix(final String table, final String key, final String field, final String text) {
+        try {
+            return IpPrefix.parse(text);
+        } catch (final IllegalArgumentException e) {
+            throw new ConfigException(table, key, field, e.getMessage());
+        }
+    }
+
+    private static long mac(final String table, final String key, final String field, final String text) {
+        try {
+            return MacAddress.parse(text);
+        } catch (final IllegalArgumentException e) {
+            throw new ConfigException(table, key, field, e.getMessage());
+        }
+    }
+
+    private int port(final String table, final String key, final String field, final String name) {
+        final Integer index = portIndex.get(name.trim());
+        if (index == null) {
+            throw new ConfigException(table, key, field, "no PORT named " + name);
+        }
+        return index;
+    }
+
+    // ---- tables ----
+
+    private void ports() {
+        final Map<String, Map<String, String>> port = db.table("PORT");
+        if (port.size() > sizing.maxPorts()) {
+            throw new ConfigException("PORT", "", "", port.size() + " ports exceed the " + sizing.maxPorts()
+                + " this pipeline was built for");
+        }
+        final List<String> names = new ArrayList<>(port.keySet());
+        for (final String name : names) {
+            final Map<String, String> f = port.get(name);
+            if (!f.containsKey("speed")) {
+                throw new ConfigException("PORT", name, "speed", "is required");
+            }
+            number("PORT", name, "speed", f.get("speed"), 1, 1_600_000);
+            if (f.containsKey("index")) {
+                number("PORT", name, "index", f.get("index"), 0, Integer.MAX_VALUE);
+            }
+        }
+        names.sort(Comparator.comparingLong((String n) -> sortIndex(n, port.get(n))).thenComparing(n -> n));
+        for (final String name : names) {
+            portIndex.put(name, portNames.size());
+            portNames.add(name);
+        }
+    }
+
+    private static long sortIndex(final String name, final Map<String, String> fields) {
+        if (fields.containsKey("index")) {
+            return Long.parseLong(fields.get("index").trim()) << 20;
+        }
+        final String digits = name.replaceAll("^\\D*", "");
+        return digits.matches("\\d+") ? Long.parseLong(digits) : Integer.MAX_VALUE;
+    }
+
+    private void deviceMetadata() {
+        final Map<String, String> f = db.table("DEVICE_METADATA").getOrDefault("localhost", Map.of());
+        tables.routerMac(f.containsKey("mac") ? mac("DEVICE_METADATA", "localhost", "mac", f.get("mac"))
+            : 0x02_00_00_00_00_01L);
+        final String standalone = f.getOrDefault("standalone", "true");
+        if (!standalone.equals("true") && !standalone.equals("false")) {
+            throw new ConfigException("DEVICE_METADATA", "localhost", "standalone", "must be true or false");
+        }
+        tables.standalone(standalone.equals("true"));
+        final Map<String, String> sw = db.table("SWITCH").getOrDefault("switch", Map.of());
+        if (sw.containsKey("fdb_aging_time")) {
+            tables.fdbAgeTimeNs(number("SWITCH", "switch", "fdb_aging_time", sw.get("fdb_aging_time"), 1, 1_000_000)
+                * 1_000_000_000L);
+        }
+    }
+
+    private void portSettings() {
+        for (final String name : portNames) {
+            final Map<String, String> f = db.table("PORT").get(name);
+            final int mtu = (int) number("PORT", name, "mtu", f.getOrDefault("mtu", "9100"), 68, 9216);
+            final String admin = f.getOrDefault("admin_status", "down");
+            if (!admin.equals("up") && !admin.equals("down")) {
+                throw new ConfigException("PORT", name, "admin_status", "must be up or down: " + admin);
+            }
+            final long speed = number("PORT", name, "speed", f.get("speed"), 1, 1_600_000);
+            tables.port(portIndex.get(name), admin.equals("up"), mtu, speed);
+        }
+    }
+
+    private void vlans() {
+        for (final Map.Entry<String, Map<String, String>> e : db.table("VLAN").entrySet()) {
+            final String key = e.getKey();
+            final Map<String, String> f = e.getValue();
+            if (!key.matches("Vlan\\d+")) {
+                throw new ConfigException("VLAN", key, "", "VLAN keys are Vlan<id>");
+            }
+            final int id = (int) number("VLAN", key, "vlanid", f.getOrDefault("vlanid", key.substring(4)), 1, 4094);
+            if (id != Integer.parseInt(key.substring(4))) {
+                throw new ConfigException("VLAN", key, "vlanid", "must match the key's number");
+            }
+            tables.addVlan(id);
+        }
+        for (final Map.Entry<String, Map<String, String>> e : db.table("VLAN_MEMBER").entrySet()) {
+            final String key = e.getKey();
+            final String[] parts = key.split("\\|");
+            if (parts.length != 2) {
+                throw new ConfigException("VLAN_MEMBER", key, "", "keys are Vlan<id>|<port>");
+            }
+            if (!db.table("VLAN").containsKey(parts[0])) {
+                throw new ConfigException("VLAN_MEMBER", key, "", "no VLAN named " + parts[0]);
+            }
+            final int port = port("VLAN_MEMBER", key, "", parts[1]);
+            final String mode = e.getValue().get("tagging_mode");
+            if (mode == null || !(mode.equals("tagged") || mode.equals("untagged"))) {
+                throw new ConfigException("VLAN_MEMBER", key, "tagging_mode", "must be tagged or untagged");
+            }
+            final int vlan = Integer.parseInt(parts[0].substring(4));
+            if (mode.equals("untagged") && tables.portPvid(port) != ForwardingTables.NONE) {
+                throw new ConfigException("VLAN_MEMBER", key, "tagging_mode",
+                    "the port is already an untagged member of Vlan" + tables.portPvid(port));
+            }
+            tables.addVlanMember(vlan, port, mode.equals("tagged"));
+        }
+    }
+
+    private int rif(final String table, final String key, final String name, final boolean vlan) {
+        final Integer existing = rifByName.get(name);
+        if (existing != null) {
+            return existing;
+        }
+        if (rifByName.size() >= sizing.maxRouterInterfaces()) {
+            throw new ConfigException(table, key, "", "too many router interfaces");
+        }
+        final int rif;
+        if (vlan) {
+            if (!db.table("VLAN").containsKey(name)) {
+                throw new ConfigException(table, key, "", "no VLAN named " + name);
+            }
+            rif = tables.addRouterInterface(ForwardingTables.NONE, Integer.parseInt(name.substring(4)),
+                tables.routerMac(), 9100);
+        } else {
+            final int port = port(table, key, "", name);
+            if (tables.portPvid(port) != ForwardingTables.NONE) {
+                throw new ConfigException(table, key, "", name + " is a VLAN member and cannot be a routed port");
+            }
+            rif = tables.addRouterInterface(port, ForwardingTables.NONE, tables.routerMac(), tables.portMtu(port));
+        }
+        rifByName.put(name, rif);
+        return rif;
+    }
+
+    private void interfaces(final String table, final boolean vlan) {
+        for (final String key : db.table(table).keySet()) {
+            final String[] parts = key.split("\\|");
+            if (parts.length > 2) {
+                throw new ConfigException(table, key, "", "keys are <interface> or <interface>|<ip>/<len>");
+            }
+            final int rif = rif(table, key, parts[0], vlan);
+            if (parts.length == 2) {
+                if (parts[1].indexOf('/') < 0) {
+                    throw new ConfigException(table, key, "", "the address needs a prefix length");
+                }
+                final IpPrefix subnet = prefix(table, key, "", parts[1]);
+                final IpPrefix host = subnet.hostOf(parts[1]);
+                tables.routerInterfaceAddress(rif, host.high(), host.low(), host.v6());
+                routes.put(subnet, RouteTarget.encode(RouteTarget.CONNECTED, rif));
+                routes.put(host, RouteTarget.encode(RouteTarget.LOCAL, 0));
+            }
+        }
+    }
+
+    private int rifOf(final String table, final String key, final String field, final String name) {
+        final Integer rif = rifByName.get(name.trim());
+        if (rif == null) {
+            throw new ConfigException(table, key, field, "no router interface on " + name);
+        }
+        return rif;
+    }
+
+    private void neighbors() {
+        for (final Map.Entry<String, Map<String, String>> e : db.table("NEIGH").entrySet()) {
+            final String key = e.getKey();
+            final String[] parts = key.split("\\|");
+            if (parts.length != 2) {
+                throw new ConfigException("NEIGH", key, "", "keys are <interface>|<ip>");
+            }
+            final int rif = rifOf("NEIGH", key, "", parts[0]);
+            final IpPrefix ip = prefix("NEIGH", key, "", parts[1]);
+            if (ip.length() != (ip.v6() ? 128 : 32)) {
+                throw new ConfigException("NEIGH", key, "", "an address, not a prefix, is expected");
+            }
+            final String neigh = e.getValue().get("neigh");
+            if (neigh == null) {
+                throw new ConfigException("NEIGH", key, "neigh", "is required");
+            }
+            final String family = e.getValue().get("family");
+            if (family != null && !family.equals(ip.v6() ? "IPv6" : "IPv4")) {
+                throw new ConfigException("NEIGH", key, "family", "does not match the address: " + family);
+            }
+            if (!tables.neighbors().put(ip.high(), ip.low(), ip.v6(), mac("NEIGH", key, "neigh", neigh), rif, true)) {
+                throw new ConfigException("NEIGH", key, "", "neighbor table full");
+            }
+        }
+    }
+
+    private void staticRoutes() {
+        for (final Map.Entry<String, Map<String, String>> e : db.table("STATIC_ROUTE").entrySet()) {
+            final String key = e.getKey();
+            final String[] parts = key.split("\\|");
+            if (parts.length > 2 || (parts.length == 2 && !parts[0].equals("default"))) {
+                throw new ConfigException("STATIC_ROUTE", key, "", "only the default VRF is supported");
+            }
+            final IpPrefix prefix = prefix("STATIC_ROUTE", key, "", parts[parts.length - 1]);
+            final Map<String, String> f = e.getValue();
+            if ("true".equals(f.get("blackhole"))) {
+                routes.put(prefix, RouteTarget.encode(RouteTarget.DROP, 0));
+                continue;
+            }
+            final String nexthop = f.get("nexthop");
+            if (nexthop == null || nexthop.isBlank()) {
+                throw new ConfigException("STATIC_ROUTE", key, "nexthop", "is required unless blackhole is true");
+            }
+            final String[] hops = nexthop.split(",");
+            final String[] ifnames = f.containsKey("ifname") ? f.get("ifname").split(",") : new String[0];
+            if (ifnames.length != 0 && ifnames.length != hops.length) {
+                throw new ConfigException("STATIC_ROUTE", key, "ifname", "needs one interface per next hop");
+            }
+            final String[] weightText = f.containsKey("weight") ? f.get("weight").split(",") : new String[0];
+            if (weightText.length != 0 && weightText.length != hops.length) {
+                throw new ConfigException("STATIC_ROUTE", key, "weight", "needs one weight per next hop");
+            }
+            final int[] ids = new int[hops.length];
+            final int[] weights = new int[hops.length];
+            final int[] memberPorts = new int[hops.length];
+            for (int i = 0; i < hops.length; i++) {
+                final IpPrefix hop = prefix("STATIC_ROUTE", key, "nexthop", hops[i]);
+                if (hop.v6() != prefix.v6() || hop.length() != (hop.v6() ? 128 : 32)) {
+                    throw new ConfigException("STATIC_ROUTE", key, "nexthop", "bad next hop " + hops[i]);
+                }
+                final int rif = ifnames.length > 0 ? rifOf("STATIC_ROUTE", key, "ifname", ifnames[i])
+                    : connectedRif(key, hop);
+                ids[i] = nextHop(key, hop, rif);
+                weights[i] = weightText.length == 0 ? 1
+                    : (int) number("STATIC_ROUTE", key, "weight", weightText[i], 1, 65535);
+                final int port = tables.routerInterfacePort(rif);
+                memberPorts[i] = port == ForwardingTables.NONE ? 0 : port;
+            }
+            if (hops.length == 1) {
+                routes.put(prefix, RouteTarget.encode(RouteTarget.NEXT_HOP, ids[0]));
+            } else {
+                if (groupCount >= sizing.maxGroups()) {
+                    throw new ConfigException("STATIC_ROUTE", key, "nexthop", "too many next-hop groups");
+                }
+                final int group = groupCount++;
+                tables.group(group, ids, newGroup(key, memberPorts, weights));
+                routes.put(prefix, RouteTarget.encode(RouteTarget.GROUP, group));
+            }
+        }
+    }
+
+    private LoadBalanceGroup newGroup(final String key, final int[] ports, final int[] weights) {
+        final GroupSettings settings;
+        try {
+            settings = flowlet.groupSettings(key);
+        } catch (final RuntimeException e) {
+            throw new ConfigException("STATIC_ROUTE", key, "", e.getMessage());
+        }
+        final PortQuality quality = settings.mode() == LoadBalanceMode.FLOWLET_QUALITY
+            ? new PortQuality(sizing.maxPorts(), flowlet.qualitySettings()) : null;
+        return new LoadBalanceGroup(settings, ports, weights, tables.hashEngine(), quality);
+    }
+
+    private int connectedRif(final String key, final IpPrefix hop) {
+        IpPrefix best = null;
+        int rif = -1;
+        for (final Map.Entry<IpPrefix, Integer> r : routes.entrySet()) {
+            final IpPrefix p = r.getKey();
+            if (RouteTarget.kind(r.getValue()) == RouteTarget.CONNECTED && p.v6() == hop.v6()
+                && hop.truncate(p.length()).equals(p) && (best == null || p.length() > best.length())) {
+                best = p;
+                rif = RouteTarget.id(r.getValue());
+            }
+        }
+        if (rif < 0) {
+            throw new ConfigException("STATIC_ROUTE", key, "nexthop", hop + " is on no connected subnet; give ifname");
+        }
+        return rif;
+    }
+
+    private int nextHop(final String key, final IpPrefix hop, final int rif) {
+        final String id = hop + "@" + rif;
+        final Integer existing = nextHopIds.get(id);
+        if (existing != null) {
+            return existing;
+        }
+        if (nextHopIds.size() >= sizing.maxNextHops()) {
+            throw new ConfigException("STATIC_ROUTE", key, "nexthop", "too many next hops");
+        }
+        final int n = nextHopIds.size();
+        nextHopIds.put(id, n);
+        tables.nextHop(n, hop.high(), hop.low(), hop.v6(), rif);
+        return n;
+    }
+
+    private int[] map(final String table, final String name, final int keys, final int maxValue) {
+        final Map<String, String> fields = db.table(table).get(name);
+        if (fields == null) {
+            return null;
+        }
+        final int[] map = new int[keys];
+        for (final Map.Entry<String, String> f : fields.entrySet()) {
+            final int k = (int) number(table, name, f.getKey(), f.getKey(), 0, keys - 1);
+            map[k] = (int) number(table, name, f.getKey(), f.getValue(), 0, maxValue);
+        }
+        return map;
+    }
+
+    private void qos() {
+        for (final String table : List.of("DSCP_TO_TC_MAP", "DOT1P_TO_TC_MAP", "TC_TO_QUEUE_MAP",
+            "TC_TO_PRIORITY_GROUP_MAP")) {
+            for (final String name : db.table(table).keySet()) {
+                final int keys = table.startsWith("DSCP") ? 64 : table.startsWith("DOT1P") ? 8 : 16;
+                final int max = table.startsWith("TC_TO_QUEUE") ? 9 : table.startsWith("TC_TO_PRIORITY") ? 7 : 15;
+                map(table, name, keys, max);
+            }
+        }
+        final Map<String, Map<String, String>> portQos = db.table("PORT_QOS_MAP");
+        final Map<String, String> global = portQos.getOrDefault("global", Map.of());
+        final int[] globalDscp = ref("PORT_QOS_MAP", "global", global, "dscp_to_tc_map", "DSCP_TO_TC_MAP", 64, 15);
+        for (final String name : portNames) {
+            if (globalDscp != null) {
+                tables.qos().dscpToTc(portIndex.get(name), globalDscp);
+            }
+        }
+        for (final Map.Entry<String, Map<String, String>> e : portQos.entrySet()) {
+            if (e.getKey().equals("global")) {
+                continue;
+            }
+            final String key = e.getKey();
+            final Map<String, String> f = e.getValue();
+            final int[] dscp = ref("PORT_QOS_MAP", key, f, "dscp_to_tc_map", "DSCP_TO_TC_MAP", 64, 15);
+            final int[] dot1p = ref("PORT_QOS_MAP", key, f, "dot1p_to_tc_map", "DOT1P_TO_TC_MAP", 8, 15);
+            final int[] queue = ref("PORT_QOS_MAP", key, f, "tc_to_queue_map", "TC_TO_QUEUE_MAP", 16, 9);
+            final int[] pg = ref("PORT_QOS_MAP", key, f, "tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP", 16, 7);
+            for (final String portName : key.split(",")) {
+                final int port = port("PORT_QOS_MAP", key, "", portName);
+                if (dscp != null) {
+                    tables.qos().dscpToTc(port, dscp);
+                }
+                if (dot1p != null) {
+                    tables.qos().dot1pToTc(port, dot1p);
+                }
+                if (queue != null) {
+                    for (final int q : queue) {
+                        if (q > 7) {
+                            throw new ConfigException("PORT_QOS_MAP", key, "tc_to_queue_map",
+                                "queue " + q + " exceeds the 8 queues per port");
+                        }
+                    }
+                    tables.qos().tcToQueue(port, queue);
+                }
+                if (pg != null) {
+                    tables.qos().tcToPg(port, pg);
+                }
+            }
+        }
+    }
+
+    private int[] ref(final String table, final String key, final Map<String, String> fields, final String field,
+        final String mapTable, final int keys, final int max) {
+        final String name = fields.get(field);
+        if (name == null) {
+            return null;
+        }
+        final String bare = name.startsWith("[") ? name.replaceAll("^\\[[A-Z_]+\\|(.*)]$", "$1") : name;
+        final int[] map = map(mapTable, bare, keys, max);
+        if (map == null) {
+            throw new ConfigException(table, key, field, "no " + mapTable + " named " + bare);
+        }
+        return map;
+    }
+
+    private void acl() {
+        final List<AclRule> rules = new ArrayList<>();
+        final Map<String, int[]> tablePorts = new HashMap<>();
+        for (final Map.Entry<String, Map<String, String>> e : db.table("ACL_TABLE").entrySet()) {
+            final String key = e.getKey();
+            final Map<String, String> f = e.getValue();
+            final String stage = f.getOrDefault("stage", "ingress").toLowerCase();
+            if (!stage.equals("ingress")) {
+                throw new ConfigException("ACL_TABLE", key, "stage", "only ingress ACLs are supported");
+            }
+            final String portList = f.getOrDefault("ports", "");
+            final List<Integer> ports = new ArrayList<>();
+            for (final String p : portList.split(",")) {
+                if (!p.isBlank()) {
+                    ports.add(port("ACL_TABLE", key, "ports", p));
+                }
+            }
+            tablePorts.put(key, ports.stream().mapToInt(Integer::intValue).toArray());
+        }
+        for (final Map.Entry<String, Map<String, String>> e : db.table("ACL_RULE").entrySet()) {
+            final String key = e.getKey();
+            final String[] parts = key.split("\\|");
+            if (parts.length != 2 || !tablePorts.containsKey(parts[0])) {
+                throw new ConfigException("ACL_RULE", key, "", "keys are <ACL_TABLE>|<rule> of an existing table");
+            }
+            rules.add(rule(key, e.getValue(), tablePorts.get(parts[0])));
+        }
+        if (rules.size() > sizing.aclRules()) {
+            throw new ConfigException("ACL_RULE", "", "", rules.size() + " rules exceed " + sizing.aclRules());
+        }
+        final AclTable table = new AclTable(rules);
+        for (int i = 0; i < table.size(); i++) {
+            aclNames.add(table.name(i));
+        }
+        tables.acl(table);
+    }
+
+    private AclRule rule(final String key, final Map<String, String> f, final int[] ports) {
+        for (final String field : f.keySet()) {
+            if (!ACL_MATCH_FIELDS.contains(field)) {
+                throw new ConfigException("ACL_RULE", key, field, "unknown ACL field");
+            }
+        }
+        final AclRule r = new AclRule(key, (int) number("ACL_RULE", key, "PRIORITY",
+            f.getOrDefault("PRIORITY", "0"), 0, 999_999));
+        r.inPorts(ports);
+        final String action = f.getOrDefault("PACKET_ACTION", "FORWARD").toUpperCase();
+        r.action(switch (action) {
+            case "FORWARD", "ACCEPT" -> AclAction.FORWARD;
+            case "DROP" -> AclAction.DROP;
+            case "TRAP", "REDIRECT:CPU" -> AclAction.TRAP;
+            case "COPY" -> AclAction.COPY;
+            default -> throw new ConfigException("ACL_RULE", key, "PACKET_ACTION",
+                "must be FORWARD, DROP, TRAP or COPY: " + action);
+        });
+        for (final Map.Entry<String, String> e : f.entrySet()) {
+            final String field = e.getKey();
+            final String v = e.getValue();
+            switch (field) {
+                case "SRC_IP", "SRC_IPV6" -> {
+                    final IpPrefix p = prefix("ACL_RULE", key, field, v);
+                    if (p.v6()) {
+                        r.srcIpv6(p.high(), p.low(), p.length());
+                    } else {
+                        r.srcIpv4(p.ipv4(), p.length());
+                    }
+                }
+                case "DST_IP", "DST_IPV6" -> {
+                    final IpPrefix p = prefix("ACL_RULE", key, field, v);
+                    if (p.v6()) {
+                        r.dstIpv6(p.high(), p.low(), p.length());
+                    } else {
+                        r.dstIpv4(p.ipv4(), p.length());
+                    }
+                }
+                case "IP_PROTOCOL", "NEXT_HEADER" -> r.ipProtocol((int) number("ACL_RULE", key, field, v, 0, 255));
+                case "L4_SRC_PORT" -> {
+                    final int port = (int) number("ACL_RULE", key, field, v, 0, 65535);
+                    r.l4SrcPort(port, port);
+                }
+                case "L4_DST_PORT" -> {
+                    final int port = (int) number("ACL_RULE", key, field, v, 0, 65535);
+                    r.l4DstPort(port, port);
+                }
+                case "L4_SRC_PORT_RANGE", "L4_DST_PORT_RANGE" -> {
+                    final String[] range = v.split("-");
+                    if (range.length != 2) {
+                        throw new ConfigException("ACL_RULE", key, field, "ranges are <min>-<max>");
+                    }
+                    final int min = (int) number("ACL_RULE", key, field, range[0], 0, 65535);
+                    final int max = (int) number("ACL_RULE", key, field, range[1], min, 65535);
+                    if (field.startsWith("L4_SRC")) {
+                        r.l4SrcPort(min, max);
+                    } else {
+                        r.l4DstPort(min, max);
+                    }
+                }
+                case "ETHER_TYPE" -> r.etherType((int) number("ACL_RULE", key, field, v, 0, 0xffff), 0xffff);
+                case "DSCP" -> r.dscp((int) number("ACL_RULE", key, field, v, 0, 63));
+                case "ECN" -> r.ecn((int) number("ACL_RULE", key, field, v, 0, 3));
+                case "VLAN_ID" -> r.vlanId((int) number("ACL_RULE", key, field, v, 1, 4094));
+                case "BTH_OPCODE" -> r.bthOpcode((int) number("ACL_RULE", key, field, v, 0, 255));
+                case "SET_TC" -> r.setTc((int) number("ACL_RULE", key, field, v, 0, 15));
+                case "SET_DSCP" -> r.setDscp((int) number("ACL_RULE", key, field, v, 0, 63));
+                case "SRC_MAC" -> r.srcMac(mac("ACL_RULE", key, field, v), 0xffff_ffff_ffffL);
+                case "DST_MAC" -> r.dstMac(mac("ACL_RULE", key, field, v), 0xffff_ffff_ffffL);
+                case "IN_PORTS" -> {
+                    final String[] names = v.split(",");
+                    final int[] in = new int[names.length];
+                    for (int i = 0; i < names.length; i++) {
+                        in[i] = port("ACL_RULE", key, field, names[i]);
+                    }
+                    r.inPorts(in);
+                }
+                case "TCP_FLAGS" -> {
+                    final String[] vm = v.split("/");
+                    final int value = (int) number("ACL_RULE", key, field, vm[0], 0, 0xff);
+                    final int mask = vm.length > 1 ? (int) number("ACL_RULE", key, field, vm[1], 0, 0xff) : 0xff;
+                    r.tcpFlags(value, mask);
+                }
+                case "IP_TYPE" -> r.ipVersion(switch (v.toUpperCase()) {
+                    case "IPV4", "IPV4ANY" -> 4;
+                    case "IPV6", "IPV6ANY" -> 6;
+                    case "IP", "ANY" -> 0;
+                    default -> throw new ConfigException("ACL_RULE", key, field, "unsupported IP_TYPE " + v);
+                });
+                default -> {
+                    // PRIORITY and PACKET_ACTION were read above.
+                }
+            }
+        }
+        return r;
+    }
+}

@@ -1,0 +1,225 @@
+package io.asicemu.pipeline.control;
+
+import io.asicemu.pipeline.DataPlaneAgent;
+import io.asicemu.pipeline.DataPlaneCommand;
+import io.asicemu.pipeline.config.CompiledConfig;
+import io.asicemu.pipeline.config.ConfigCompiler;
+import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.ConfigException;
+import io.asicemu.pipeline.counter.CountersSnapshot;
+import io.asicemu.pipeline.cpu.CpuPort;
+import io.asicemu.pipeline.port.Port;
+import io.asicemu.pipeline.table.ForwardingTables;
+import io.asicemu.pipeline.table.PipelineSizing;
+import io.asicemu.pipeline.time.Clock;
+import io.asicemu.tm.TmOptions;
+import io.asicemu.tm.TrafficManager;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The one control API of the pipeline, shared by the config loader, the CLI and P4Runtime: apply a CONFIG_DB (validated
+ * whole, then compiled and handed to the data plane as one command), attach ports, edit tables in atomic batches
+ * ({@link #batch()}), read counters ({@link #counters()}), reach the CPU port. Every change becomes a command the
+ * data-plane agent applies between packet batches; {@link #awaitApplied} waits for it when the agent runs on its own
+ * thread (when a test or the replay steps the agent, the next {@code doWork()} applies it).
+ * <p>
+ * Threading: one control thread at a time (callers serialize, e.g. P4Runtime's write path); counters and the CPU
+ * port may be read from any thread. Never blocks the data plane.
+ */
+public final class PipelineControl {
+    private final DataPlaneAgent agent;
+    private final Clock clock;
+    private final PipelineSizing sizing;
+    private final Map<String, String> linuxOverrides;
+    private final Map<String, Port> attached = new LinkedHashMap<>();
+    private final Map<Integer, TableBatch.NextHop> nextHops = new HashMap<>();
+    private Map<IpPrefix, Integer> routes = new HashMap<>();
+    private volatile CompiledConfig compiled;
+    private long submitted;
+    private TmOptions tmOptions = TmOptions.defaults();
+
+    /**
+     * @param agent the data-plane agent.
+     * @param clock the clock (the traffic manager starts at its time).
+     * @param sizing table sizes.
+     * @param linuxOverrides SONiC → Linux port names overriding the sonic-vs default.
+     */
+    public PipelineControl(final DataPlaneAgent agent, final Clock clock, final PipelineSizing sizing,
+        final Map<String, String> linuxOverrides) {
+        this.agent = agent;
+        this.clock = clock;
+        this.sizing = sizing;
+        this.linuxOverrides = Map.copyOf(linuxOverrides);
+    }
+
+    /**
+     * @param options traffic-manager settings used by the next {@link #applyConfig}.
+     */
+    public void tmOptions(final TmOptions options) {
+        this.tmOptions = options;
+    }
+
+    /**
+     * Validates and applies a whole configuration; on error nothing changes.
+     *
+     * @param db the CONFIG_DB.
+     * @return the compiled configuration now in force.
+     * @throws ConfigException naming table, key and field of the first problem.
+     */
+    public CompiledConfig applyConfig(final ConfigDb db) {
+        final CompiledConfig next = ConfigCompiler.compile(db, sizing, linuxOverrides);
+        final TrafficManager tm = new TrafficManager(next.tmConfig(), tmOptions, agent::onPfcFrame, agent::onTmDrop,
+            clock.nowNs());
+        final ForwardingTables tables = next.tables();
+        final Port[] ports = new Port[sizing.maxPorts()];
+        attached.forEach((name, port) -> {
+            final Integer index = next.portIndex().get(name);
+            if (index != null) {
+                ports[index] = port;
+            }
+        });
+        submit(a -> {
+            for (int i = 0; i < ports.length; i++) {
+                a.onAttachPort(i, ports[i]);
+            }
+            a.onInstall(tables, tm);
+        });
+        compiled = next;
+        routes = new HashMap<>(next.routes());
+        nextHops.clear();
+        for (int id = 0; id < next.nextHopCount(); id++) {
+            nextHops.put(id, null);
+        }
+        return next;
+    }
+
+    /**
+     * Attaches a port under its SONiC name (before or after the configuration that defines it).
+     *
+     * @param sonicName {@code EthernetN}.
+     * @param port the port.
+     * @return the command's sequence number.
+     */
+    public long attachPort(final String sonicName, final Port port) {
+        attached.put(sonicName, port);
+        final CompiledConfig c = compiled;
+        final Integer index = c == null ? null : c.portIndex().get(sonicName);
+        if (index == null) {
+            return submitted;
+        }
+        return submit(a -> a.onAttachPort(index, port));
+    }
+
+    /**
+     * Detaches a port (link removed); the caller closes it after {@link #awaitApplied}.
+     *
+     * @param sonicName {@code EthernetN}.
+     * @return the command's sequence number.
+     */
+    public long detachPort(final String sonicName) {
+        attached.remove(sonicName);
+        final CompiledConfig c = compiled;
+        final Integer index = c == null ? null : c.portIndex().get(sonicName);
+        if (index == null) {
+            return submitted;
+        }
+        return submit(a -> a.onAttachPort(index, null));
+    }
+
+    /**
+     * @return a new atomic batch of table updates.
+     * @throws TableException FAILED_PRECONDITION before any configuration.
+     */
+    public TableBatch batch() {
+        if (compiled == null) {
+            throw new TableException(TableException.Code.FAILED_PRECONDITION, 0, "no configuration applied");
+        }
+        return new TableBatch(this);
+    }
+
+    /**
+     * Queues any pre-validated command.
+     *
+     * @param command the command.
+     * @return its sequence number.
+     */
+    public long submit(final DataPlaneCommand command) {
+        agent.submit(command);
+        return ++submitted;
+    }
+
+    /**
+     * Waits until the data plane applied the command with this sequence number (agent on its own thread).
+     *
+     * @param sequence a sequence number from a submit.
+     * @param timeout how long to wait.
+     * @throws TimeoutException if not applied in time.
+     */
+    public void awaitApplied(final long sequence, final Duration timeout) throws TimeoutException {
+        final long deadline = System.nanoTime() + timeout.toNanos();
+        while (agent.appliedCommands() < sequence) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new TimeoutException("command " + sequence + " not applied within " + timeout);
+            }
+            LockSupport.parkNanos(50_000);
+        }
+    }
+
+    /** @return the configuration in force, or null. */
+    public CompiledConfig compiled() {
+        return compiled;
+    }
+
+    /** @return the raw CONFIG_DB in force (empty before any). */
+    public ConfigDb config() {
+        final CompiledConfig c = compiled;
+        return c == null ? new ConfigDb(Map.of()) : c.db();
+    }
+
+    /** @return SONiC port names by index (empty before any configuration). */
+    public List<String> portNames() {
+        final CompiledConfig c = compiled;
+        return c == null ? List.of() : c.portNames();
+    }
+
+    /**
+     * @param sonicName a port name.
+     * @return its index, or -1.
+     */
+    public int portIndex(final String sonicName) {
+        final CompiledConfig c = compiled;
+        final Integer i = c == null ? null : c.portIndex().get(sonicName);
+        return i == null ? -1 : i;
+    }
+
+    /** @return a copy of every counter (any thread). */
+    public CountersSnapshot counters() {
+        final CompiledConfig c = compiled;
+        final String[] names = c == null ? new String[0] : c.portNames().toArray(new String[0]);
+        return agent.counters().snapshot(names, c == null ? new String[0] : c.aclNames());
+    }
+
+    /** @return the CPU port (PacketIn poll, PacketOut). */
+    public CpuPort cpuPort() {
+        return agent.cpuPort();
+    }
+
+    /** @return the table sizes. */
+    public PipelineSizing sizing() {
+        return sizing;
+    }
+
+    Map<IpPrefix, Integer> routes() {
+        return routes;
+    }
+
+    Map<Integer, TableBatch.NextHop> nextHops() {
+        return nextHops;
+    }
+}

@@ -1,0 +1,191 @@
+package io.asicemu.pipeline.control;
+
+import io.asicemu.pipeline.DataPlaneAgent;
+import io.asicemu.pipeline.table.ForwardingTables;
+import io.asicemu.pipeline.table.RouteTarget;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * One atomic batch of table updates (a P4Runtime Write, a CLI edit): routes, next hops and neighbors. Each update is
+ * validated against the current model plus the earlier updates of the same batch; {@link #commit()} either applies
+ * all of them, as one command the data plane takes between packet batches, or throws a {@link TableException} for
+ * the first bad update and applies nothing.
+ * <p>
+ * Not thread safe: built and committed by one control thread.
+ */
+public final class TableBatch {
+    private final PipelineControl control;
+    private final Map<IpPrefix, Integer> stagedRoutes = new HashMap<>();
+    private final Set<IpPrefix> removedRoutes = new HashSet<>();
+    private final Map<Integer, NextHop> stagedNextHops = new HashMap<>();
+    private final List<Consumer<ForwardingTables>> edits = new ArrayList<>();
+    private int updates;
+
+    /** A next hop as the control model keeps it. */
+    record NextHop(IpPrefix address, int rif) {
+    }
+
+    TableBatch(final PipelineControl control) {
+        this.control = control;
+    }
+
+    private Integer route(final IpPrefix p) {
+        if (removedRoutes.contains(p)) {
+            return null;
+        }
+        final Integer staged = stagedRoutes.get(p);
+        return staged != null ? staged : control.routes().get(p);
+    }
+
+    private boolean nextHopExists(final int id) {
+        return stagedNextHops.containsKey(id) || control.nextHops().containsKey(id);
+    }
+
+    private TableException fail(final TableException.Code code, final String message) {
+        return new TableException(code, updates, message);
+    }
+
+    /**
+     * Defines a next hop: an address reached through a router interface.
+     *
+     * @param id the next-hop id (P4Runtime action parameter), unique.
+     * @param interfaceName {@code EthernetN} or {@code VlanN} with a router interface.
+     * @param address the next hop's address.
+     * @return this.
+     */
+    public TableBatch addNextHop(final int id, final String interfaceName, final IpPrefix address) {
+        final Integer rif = control.compiled().routerInterfaces().get(interfaceName);
+        if (rif == null) {
+            throw fail(TableException.Code.NOT_FOUND, "no router interface " + interfaceName);
+        }
+        if (id < 0 || id >= control.sizing().maxNextHops()) {
+            throw fail(TableException.Code.RESOURCE_EXHAUSTED, "next-hop id out of 0.." + control.sizing().maxNextHops());
+        }
+        if (nextHopExists(id)) {
+            throw fail(TableException.Code.ALREADY_EXISTS, "next hop " + id);
+        }
+        final NextHop hop = new NextHop(address, rif);
+        stagedNextHops.put(id, hop);
+        edits.add(t -> t.nextHop(id, address.high(), address.low(), address.v6(), rif));
+        updates++;
+        return this;
+    }
+
+    /**
+     * Inserts or modifies a route.
+     *
+     * @param prefix the prefix.
+     * @param nextHopId the next hop, or -1 with {@code drop} true for a blackhole.
+     * @param drop whether the route drops.
+     * @param insert true: must not exist; false: must exist.
+     * @return this.
+     */
+    public TableBatch writeRoute(final IpPrefix prefix, final int nextHopId, final boolean drop,
+        final boolean insert) {
+        final Integer existing = route(prefix);
+        if (insert && existing != null) {
+            throw fail(TableException.Code.ALREADY_EXISTS, "route " + prefix);
+        }
+        if (!insert && existing == null) {
+            throw fail(TableException.Code.NOT_FOUND, "route " + prefix);
+        }
+        if (!drop && !nextHopExists(nextHopId)) {
+            throw fail(TableException.Code.NOT_FOUND, "next hop " + nextHopId);
+        }
+        final int value = drop ? RouteTarget.encode(RouteTarget.DROP, 0)
+            : RouteTarget.encode(RouteTarget.NEXT_HOP, nextHopId);
+        removedRoutes.remove(prefix);
+        stagedRoutes.put(prefix, value);
+        edits.add(t -> t.lpm(prefix.v6()).add(prefix.high(), prefix.low(), prefix.length(), value));
+        updates++;
+        return this;
+    }
+
+    /**
+     * Deletes a route; addresses under it fall back to the longest shorter prefix.
+     *
+     * @param prefix the prefix.
+     * @return this.
+     */
+    public TableBatch deleteRoute(final IpPrefix prefix) {
+        if (route(prefix) == null) {
+            throw fail(TableException.Code.NOT_FOUND, "route " + prefix);
+        }
+        stagedRoutes.remove(prefix);
+        removedRoutes.add(prefix);
+        int coverLength = -1;
+        int coverValue = 0;
+        for (int l = prefix.length() - 1; l >= 0; l--) {
+            final Integer cover = route(prefix.truncate(l));
+            if (cover != null) {
+                coverLength = l;
+                coverValue = cover;
+                break;
+            }
+        }
+        final int length = coverLength;
+        final int value = coverValue;
+        edits.add(t -> t.lpm(prefix.v6()).delete(prefix.high(), prefix.low(), prefix.length(), length, value));
+        updates++;
+        return this;
+    }
+
+    /**
+     * Adds or replaces a static neighbor.
+     *
+     * @param interfaceName the router interface it sits behind.
+     * @param address its address.
+     * @param mac its MAC.
+     * @return this.
+     */
+    public TableBatch addNeighbor(final String interfaceName, final IpPrefix address, final long mac) {
+        final Integer rif = control.compiled().routerInterfaces().get(interfaceName);
+        if (rif == null) {
+            throw fail(TableException.Code.NOT_FOUND, "no router interface " + interfaceName);
+        }
+        edits.add(t -> t.neighbors().put(address.high(), address.low(), address.v6(), mac, rif, true));
+        updates++;
+        return this;
+    }
+
+    /**
+     * Removes a neighbor.
+     *
+     * @param address its address.
+     * @return this.
+     */
+    public TableBatch removeNeighbor(final IpPrefix address) {
+        edits.add(t -> t.neighbors().remove(address.high(), address.low(), address.v6()));
+        updates++;
+        return this;
+    }
+
+    /** @return updates so far. */
+    public int size() {
+        return updates;
+    }
+
+    /**
+     * Applies the batch as one data-plane command and records it in the model.
+     *
+     * @return the command's sequence number (see {@link PipelineControl#awaitApplied}).
+     */
+    public long commit() {
+        control.routes().keySet().removeAll(removedRoutes);
+        control.routes().putAll(stagedRoutes);
+        control.nextHops().putAll(stagedNextHops);
+        final List<Consumer<ForwardingTables>> all = List.copyOf(edits);
+        return control.submit((DataPlaneAgent agent) -> {
+            final ForwardingTables t = agent.tables();
+            for (final Consumer<ForwardingTables> edit : all) {
+                edit.accept(t);
+            }
+        });
+    }
+}
