@@ -8,6 +8,9 @@ import io.asicemu.flowlet.hash.HashEngine;
 import io.asicemu.flowlet.hash.HashKey;
 import io.asicemu.flowlet.hash.SplitMix64;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * One ECMP/WCMP next-hop group: picks a member per packet by its mode and counts what it did.
  * <pre>
@@ -20,13 +23,23 @@ import io.asicemu.flowlet.hash.SplitMix64;
  * A flow never changes member inside a flowlet unless its member fails. If the flowlet table is full along the
  * probe sequence the packet is hashed instead (counted as a table-full fallback).
  * <p>
- * Counters are plain longs written by the owning thread (read them there, or from a snapshot it publishes).
- * No allocation per packet. Not thread safe: called on the data-plane thread only.
+ * Counters are longs only the data-plane thread writes, with opaque stores; their getters use opaque loads, so a
+ * control thread may read them at any time (each value is untorn and recent; a set of them is not a snapshot).
+ * In FLOWLET_QUALITY mode a new flowlet goes to a live member of the best band (ties broken at random); member
+ * weights apply to hashing, spraying and FLOWLET_RANDOM placement, not to quality placement.
+ * No allocation per packet. Not thread safe: {@link #select}, {@link #memberUp} and {@link #portUp} are called on
+ * the data-plane thread only.
  */
 public final class LoadBalanceGroup
 {
     /** Returned when no member is live. */
     public static final int NO_MEMBER = EcmpMembers.NO_MEMBER;
+
+    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final int REASSIGNMENTS = 0;
+    private static final int NEW_FLOWLETS = 1;
+    private static final int TABLE_FULL_FALLBACKS = 2;
+    private static final int NO_MEMBER_DROPS = 3;
 
     private final GroupSettings settings;
     private final EcmpMembers members;
@@ -37,10 +50,7 @@ public final class LoadBalanceGroup
     private final long[] memberSelections;
     private final long[] memberBytes;
     private final int[] tieScratch;
-    private long flowletReassignments;
-    private long newFlowlets;
-    private long tableFullFallbacks;
-    private long noMemberDrops;
+    private final long[] counters = new long[4];
 
     /**
      * @param settings   mode, resilience, flowlet table.
@@ -91,11 +101,11 @@ public final class LoadBalanceGroup
         };
         if (member == NO_MEMBER)
         {
-            noMemberDrops++;
+            increment(counters, NO_MEMBER_DROPS, 1);
             return NO_MEMBER;
         }
-        memberSelections[member]++;
-        memberBytes[member] += bytes;
+        increment(memberSelections, member, 1);
+        increment(memberBytes, member, bytes);
         return member;
     }
 
@@ -108,7 +118,7 @@ public final class LoadBalanceGroup
         final int slot = flowlets.lookup(flowHash, nowNs);
         if (slot == FlowletTable.TABLE_FULL)
         {
-            tableFullFallbacks++;
+            increment(counters, TABLE_FULL_FALLBACKS, 1);
             return members.select(flowHash);
         }
         final int previous = flowlets.member(slot);
@@ -120,14 +130,24 @@ public final class LoadBalanceGroup
         else
         {
             member = placeNewFlowlet(nowNs);
-            newFlowlets++;
+            increment(counters, NEW_FLOWLETS, 1);
             if (previous != FlowletTable.NO_MEMBER && member != previous)
             {
-                flowletReassignments++;
+                increment(counters, REASSIGNMENTS, 1);
             }
         }
         flowlets.record(slot, member, nowNs);
         return member;
+    }
+
+    private static void increment(final long[] array, final int index, final long delta)
+    {
+        LONGS.setOpaque(array, index, (long)LONGS.getOpaque(array, index) + delta);
+    }
+
+    private static long read(final long[] array, final int index)
+    {
+        return (long)LONGS.getOpaque(array, index);
     }
 
     private int placeNewFlowlet(final long nowNs)
@@ -219,7 +239,7 @@ public final class LoadBalanceGroup
      */
     public long memberSelections(final int member)
     {
-        return memberSelections[member];
+        return read(memberSelections, member);
     }
 
     /**
@@ -228,7 +248,7 @@ public final class LoadBalanceGroup
      */
     public long memberBytes(final int member)
     {
-        return memberBytes[member];
+        return read(memberBytes, member);
     }
 
     /**
@@ -237,7 +257,7 @@ public final class LoadBalanceGroup
      */
     public long flowletReassignments()
     {
-        return flowletReassignments;
+        return read(counters, REASSIGNMENTS);
     }
 
     /**
@@ -245,7 +265,7 @@ public final class LoadBalanceGroup
      */
     public long newFlowlets()
     {
-        return newFlowlets;
+        return read(counters, NEW_FLOWLETS);
     }
 
     /**
@@ -253,7 +273,7 @@ public final class LoadBalanceGroup
      */
     public long tableFullFallbacks()
     {
-        return tableFullFallbacks;
+        return read(counters, TABLE_FULL_FALLBACKS);
     }
 
     /**
@@ -261,7 +281,7 @@ public final class LoadBalanceGroup
      */
     public long noMemberDrops()
     {
-        return noMemberDrops;
+        return read(counters, NO_MEMBER_DROPS);
     }
 
     /**
@@ -274,7 +294,7 @@ public final class LoadBalanceGroup
 
     /**
      * @param nowNs current time.
-     * @return flows inside a flowlet now (a scan of the table; control-side read).
+     * @return flows inside a flowlet now (a scan of the table: exact on the data thread, approximate elsewhere).
      */
     public int activeFlowlets(final long nowNs)
     {

@@ -1,5 +1,8 @@
 package io.asicemu.flowlet.ars;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * One group's flowlet table (SAI ARS MAX_FLOWS, default 512): per flow, the member it was last sent to and when.
  * Keyed by the 32-bit flow hash with linear probing over at most {@link #PROBE_LIMIT} slots; a slot whose flow has
@@ -7,7 +10,8 @@ package io.asicemu.flowlet.ars;
  * When no slot is free the caller falls back to hashing.
  * <p>
  * A gap is "idle" when {@code nowNs - lastSeenNs > idleTimeNs}, SAI's "(Current time − Observation Time) > Idle
- * Time". No allocation after construction. Not thread safe: data-plane thread only.
+ * Time". No allocation after construction. Not thread safe: data-plane thread only (except
+ * {@link #occupiedSlots()}).
  */
 public final class FlowletTable
 {
@@ -19,6 +23,19 @@ public final class FlowletTable
     public static final int NO_MEMBER = -1;
 
     private static final long VALID = 1L << 32;
+    private static final VarHandle OCCUPIED;
+
+    static
+    {
+        try
+        {
+            OCCUPIED = MethodHandles.lookup().findVarHandle(FlowletTable.class, "occupied", int.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
 
     private final long[] tags;
     private final int[] members;
@@ -75,7 +92,7 @@ public final class FlowletTable
         {
             if (tags[free] == 0)
             {
-                occupied++;
+                OCCUPIED.setOpaque(this, occupied + 1);
             }
             tags[free] = tag;
             members[free] = NO_MEMBER;
@@ -117,11 +134,11 @@ public final class FlowletTable
     }
 
     /**
-     * @return slots holding a flow (active or idle, until reused).
+     * @return slots holding a flow (active or idle, until reused); an opaque read, safe from any thread.
      */
     public int occupiedSlots()
     {
-        return occupied;
+        return (int)OCCUPIED.getOpaque(this);
     }
 
     /**
