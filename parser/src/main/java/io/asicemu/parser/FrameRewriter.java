@@ -67,8 +67,8 @@ public final class FrameRewriter {
     }
 
     /**
-     * Marks Congestion Experienced if the packet is ECN-capable (RFC 3168: Not-ECT is never marked). Returns true if the
-     * packet now carries CE, false if it is Not-ECT or not IP (the caller drops instead).
+     * Marks Congestion Experienced if the packet is ECN-capable (RFC 3168: Not-ECT is never marked). Returns true if
+     * the packet now carries CE, false if it is Not-ECT or not IP (the caller drops instead).
      */
     public static boolean markCe(final ParseResult r) {
         if (r.ipVersion == 0 || r.ecn == Ipv4Flyweight.ECN_NOT_ECT) {
@@ -96,7 +96,8 @@ public final class FrameRewriter {
         r.ecn = trafficClass & 0x3;
     }
 
-    private static void updateChecksum(final MemorySegment segment, final long ip, final int oldWord, final int newWord) {
+    private static void updateChecksum(
+        final MemorySegment segment, final long ip, final int oldWord, final int newWord) {
         final long at = ip + Ipv4Flyweight.CHECKSUM_OFFSET;
         NetworkOrder.u16(segment, at, InternetChecksum.update(NetworkOrder.u16(segment, at), oldWord, newWord));
     }

@@ -4,8 +4,8 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * View of an LLDPDU: a chain of TLVs (7-bit type, 9-bit length, value) ending with End of LLDPDU. Walk it with
- * {@link #firstTlv()} / {@link #nextTlv(int)}, which return frame-relative TLV offsets or -1 at the end, so no object is
- * made. The parser has already checked that the chain fits and ends. Not thread safe.
+ * {@link #firstTlv()} / {@link #nextTlv(int)}, which return TLV offsets from the LLDPDU start or -1 at the
+ * end, so no object is made. The parser has already checked that the chain fits and ends. Not thread safe.
  */
 public final class LldpFlyweight extends HeaderFlyweight {
     /** Destination MAC for nearest-bridge LLDP, 01:80:C2:00:00:0E. */

@@ -14,7 +14,8 @@ class FrameRewriterTest {
 
     @Test
     void shouldKeepIpv4ChecksumAndIcrcValidWhenTtlDscpAndEcnAreRewritten() {
-        final int length = new FrameBuilder().dscp(26).ecn(Ipv4Flyweight.ECN_ECT0).bth(4, 0x77, 9).buildRoce(frame, 0, 32);
+        final int length = new FrameBuilder().dscp(26).ecn(Ipv4Flyweight.ECN_ECT0).bth(4, 0x77, 9)
+            .buildRoce(frame, 0, 32);
         parser.parse(frame, 0, length, result);
         final int icrcBefore = Icrc.stored(result);
 

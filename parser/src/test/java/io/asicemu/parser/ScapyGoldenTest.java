@@ -15,8 +15,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Frames built by scapy (scapy_golden.py) parse to the fields scapy dissects from the same bytes, read from pcap (LE µs,
- * BE ns) and pcapng (scapy LE, hand-made BE with ns resolution and a simple packet block).
+ * Frames built by scapy (scapy_golden.py) parse to the fields scapy dissects from the same bytes, read from pcap
+ * (LE µs, * BE ns) and pcapng (scapy LE, hand-made BE with ns resolution and a simple packet block).
  */
 class ScapyGoldenTest {
     private static final long BASE_SEC = 1_700_000_000L;

@@ -28,8 +28,8 @@ def add(name, pkt, reason="OK"):
 
 add("roce_v4", Ether(src=A, dst=B) / IP(src="10.0.0.1", dst="10.0.0.2", tos=(26 << 2) | 2, ttl=64, flags="DF")
     / UDP(sport=49152, dport=4791, chksum=0) / BTH(opcode=4, dqpn=0x123, psn=100, ackreq=1) / Raw(PAY16))
-add("roce_v6", Ether(src=A, dst=B) / IPv6(src="2001:db8::1", dst="2001:db8::2", tc=(34 << 2) | 1, hlim=17,
-                                          fl=0x12345)
+add("roce_v6", Ether(src=A, dst=B)
+    / IPv6(src="2001:db8::1", dst="2001:db8::2", tc=(34 << 2) | 1, hlim=17, fl=0x12345)
     / UDP(sport=50001, dport=4791) / BTH(opcode=4, dqpn=0xABCDEF, psn=0x10203, pkey=0x8001) / Raw(PAY16))
 add("roce_vlan", Ether(src=A, dst=B) / Dot1Q(vlan=100, prio=3) / IP(src="10.1.0.1", dst="10.2.0.1", tos=(26 << 2) | 2)
     / UDP(sport=49200, dport=4791, chksum=0) / BTH(opcode=10, dqpn=0x77, psn=5) / Raw(b"\x00" * 16) / Raw(PAY16))
@@ -40,8 +40,9 @@ add("cnp", Ether(src=A, dst=B) / IP(src="10.0.0.2", dst="10.0.0.1", tos=(48 << 2
     / UDP(sport=49153, dport=4791, chksum=0) / cnp(0x456))
 add("roce_ack", Ether(src=A, dst=B) / IP(src="10.0.0.2", dst="10.0.0.1", tos=(26 << 2) | 2)
     / UDP(sport=49154, dport=4791, chksum=0) / BTH(opcode=0x11, dqpn=0x999, psn=0xFFFFFE) / AETH(syndrome=0x1F, msn=42))
-add("pfc", Ether(src=A, dst="01:80:c2:00:00:01") / MACControlClassBasedFlowControl(c0_enabled=1, c0_pause_time=0, c3_enabled=1,
-                                                          c3_pause_time=0xFFFF, c7_enabled=1, c7_pause_time=0x1234))
+add("pfc", Ether(src=A, dst="01:80:c2:00:00:01")
+    / MACControlClassBasedFlowControl(c0_enabled=1, c0_pause_time=0, c3_enabled=1,
+                                      c3_pause_time=0xFFFF, c7_enabled=1, c7_pause_time=0x1234))
 add("pause", Ether(src=A, dst="01:80:c2:00:00:01") / MACControlPause(pause_time=0x2345))
 add("arp", Ether(src=A, dst="ff:ff:ff:ff:ff:ff") / ARP(op=1, hwsrc=A, psrc="10.0.0.1", pdst="10.0.0.2"))
 add("tcp", Ether(src=A, dst=B) / IP(src="192.168.1.1", dst="192.168.1.2", ttl=33) / TCP(sport=1234, dport=80,
