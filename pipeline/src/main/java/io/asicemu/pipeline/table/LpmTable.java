@@ -142,24 +142,28 @@ public final class LpmTable {
         // Find the level where the prefix ends: root covers bits [0,16), then 8-bit levels.
         int levelStart = 0;
         int levelBits = ROOT_BITS;
-        int[] table = root;
+        boolean atRoot = true;
         int base = 0;
         while (length > levelStart + levelBits) {
             final int index = base + (int) bits(high, low, levelStart, levelBits);
-            int entry = table[index];
+            int entry = atRoot ? root[index] : chunks[index];
             if (entry >= 0) {
                 if (deleting) {
                     return; // nothing more specific was ever written below here
                 }
-                final int chunk = newChunk(entry);
-                table[index] = CHILD | chunk;
-                entry = CHILD | chunk;
+                entry = CHILD | newChunk(entry); // may grow (replace) the chunks array: index it afresh below
+                if (atRoot) {
+                    root[index] = entry;
+                } else {
+                    chunks[index] = entry;
+                }
             }
-            table = chunks;
+            atRoot = false;
             base = (entry & ~CHILD) << STRIDE_BITS;
             levelStart += levelBits;
             levelBits = STRIDE_BITS;
         }
+        final int[] table = atRoot ? root : chunks;
         final int freeBits = levelStart + levelBits - length;
         final int first = base + (int) (bits(high, low, levelStart, levelBits) & ~((1L << freeBits) - 1));
         final int count = 1 << freeBits;
