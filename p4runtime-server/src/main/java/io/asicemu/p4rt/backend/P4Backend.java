@@ -16,7 +16,7 @@ public interface P4Backend
      * leaves the whole batch unapplied (the later updates report {@link UpdateStatus#ABORTED}) and the data path sees
      * the batch whole or not at all.
      *
-     * @return one outcome per op, in order.
+     * @return one outcome per op, in order ({@link UpdateStatus#ABORTED} for updates rolled back or skipped).
      */
     List<UpdateOutcome> write(List<WriteOp> ops, boolean allOrNothing);
 

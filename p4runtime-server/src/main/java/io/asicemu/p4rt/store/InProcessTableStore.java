@@ -170,6 +170,13 @@ public final class InProcessTableStore implements P4Backend
             {
                 undo.pop().run();
             }
+            for (int i = 0; i < out.size(); i++)
+            {
+                if (out.get(i).ok())
+                {
+                    out.set(i, new UpdateOutcome(UpdateStatus.ABORTED, "rolled back: another update of the batch failed"));
+                }
+            }
         }
         undo.clear();
         return out;
