@@ -13,7 +13,7 @@ public final class Icrc {
     private Icrc() {
     }
 
-    /** Computes the ICRC value of the parsed RoCEv2 frame (compare with {@link #stored}). */
+    /** Computes the ICRC value of a parsed RoCEv2 frame ({@link ParseResult#roce()} must hold). */
     public static int compute(final ParseResult r) {
         final MemorySegment segment = r.segment();
         final long base = r.frameOffset();
@@ -50,9 +50,9 @@ public final class Icrc {
         return r.segment().get(NetworkOrder.U32_LE, r.frameOffset() + r.icrcOffset());
     }
 
-    /** Whether the stored ICRC matches the computed one. */
+    /** Whether the frame is RoCEv2 and its stored ICRC matches the computed one (false for anything else). */
     public static boolean verify(final ParseResult r) {
-        return compute(r) == stored(r);
+        return r.roce() && r.icrcOffset() >= 0 && compute(r) == stored(r);
     }
 
     /** Computes and stores the ICRC. */

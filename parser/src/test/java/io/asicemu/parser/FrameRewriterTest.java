@@ -35,6 +35,15 @@ class FrameRewriterTest {
     }
 
     @Test
+    void shouldReportInvalidIcrcWhenFrameIsNotRoce() {
+        final int length = new FrameBuilder().udpPorts(1, 2).buildUdp(frame, 0, 40);
+        parser.parse(frame, 0, length, result);
+
+        assertThat(result.roce()).isFalse();
+        assertThat(Icrc.verify(result)).isFalse();
+    }
+
+    @Test
     void shouldNotMarkCeWhenPacketIsNotEct() {
         final int length = new FrameBuilder().ecn(Ipv4Flyweight.ECN_NOT_ECT).buildRoce(frame, 0, 0);
         parser.parse(frame, 0, length, result);
