@@ -15,56 +15,85 @@ import io.asicemu.tm.watchdog.StormPredicate;
  * @param pfcQuanta                 quanta of generated XOFF frames (default 0xFFFF).
  * @param pfcRefreshNs              refresh period while in XOFF; 0 = half the pause time at the port speed.
  * @param dwrrQuantumBytesPerWeight DWRR bytes earned per round per unit of weight.
+ * @param wredAtEnqueue             false = WRED/ECN decided at dequeue (default, SONiC's egress marking); true = at
+ *                                  enqueue on the depth including the arriving packet.
+ * @param wredWeight                SAI_WRED_ATTR_WEIGHT 0..15: 0 = instantaneous queue (SONiC); w &gt; 0 = EWMA
+ *                                  avg += (q − avg) / 2^w, updated at every decision.
  */
 public record TmOptions(
     int cellBytes, int wireOverheadBytes, int queueCapacityPackets, long wredSeed, boolean wredDropAboveMax,
-    StormPredicate stormPredicate, int pfcQuanta, long pfcRefreshNs, long dwrrQuantumBytesPerWeight)
+    StormPredicate stormPredicate, int pfcQuanta, long pfcRefreshNs, long dwrrQuantumBytesPerWeight,
+    boolean wredAtEnqueue, int wredWeight)
 {
+    /** Validates ranges. */
+    public TmOptions
+    {
+        if (cellBytes < 1 || wireOverheadBytes < 0 || pfcQuanta < 1 || pfcQuanta > 0xFFFF || wredWeight < 0 ||
+            wredWeight > 15 || dwrrQuantumBytesPerWeight < 1 || pfcRefreshNs < 0)
+        {
+            throw new IllegalArgumentException("invalid TmOptions: cellBytes " + cellBytes + ", wireOverheadBytes " +
+                wireOverheadBytes + ", pfcQuanta " + pfcQuanta + ", wredWeight " + wredWeight +
+                ", dwrrQuantumBytesPerWeight " + dwrrQuantumBytesPerWeight + ", pfcRefreshNs " + pfcRefreshNs);
+        }
+    }
+
     /** @return cell 256 B, overhead 24 B, 4096 packets per queue, seed 1, SONiC WRED, Broadcom watchdog. */
     public static TmOptions defaults()
     {
-        return new TmOptions(256, 24, 4096, 1, false, StormPredicate.BROADCOM, 0xFFFF, 0, 1024);
+        return new TmOptions(256, 24, 4096, 1, false, StormPredicate.BROADCOM, 0xFFFF, 0, 1024, false, 0);
     }
 
     /** @param v cell size. @return a copy. */
     public TmOptions withCellBytes(final int v)
     {
         return new TmOptions(v, wireOverheadBytes, queueCapacityPackets, wredSeed, wredDropAboveMax, stormPredicate,
-            pfcQuanta, pfcRefreshNs, dwrrQuantumBytesPerWeight);
+            pfcQuanta, pfcRefreshNs, dwrrQuantumBytesPerWeight, wredAtEnqueue,
+            wredWeight);
     }
 
     /** @param v ring size. @return a copy. */
     public TmOptions withQueueCapacityPackets(final int v)
     {
         return new TmOptions(cellBytes, wireOverheadBytes, v, wredSeed, wredDropAboveMax, stormPredicate,
-            pfcQuanta, pfcRefreshNs, dwrrQuantumBytesPerWeight);
+            pfcQuanta, pfcRefreshNs, dwrrQuantumBytesPerWeight, wredAtEnqueue,
+            wredWeight);
     }
 
     /** @param v seed. @return a copy. */
     public TmOptions withWredSeed(final long v)
     {
         return new TmOptions(cellBytes, wireOverheadBytes, queueCapacityPackets, v, wredDropAboveMax, stormPredicate,
-            pfcQuanta, pfcRefreshNs, dwrrQuantumBytesPerWeight);
+            pfcQuanta, pfcRefreshNs, dwrrQuantumBytesPerWeight, wredAtEnqueue,
+            wredWeight);
     }
 
     /** @param v drop above Kmax. @return a copy. */
     public TmOptions withWredDropAboveMax(final boolean v)
     {
         return new TmOptions(cellBytes, wireOverheadBytes, queueCapacityPackets, wredSeed, v, stormPredicate,
-            pfcQuanta, pfcRefreshNs, dwrrQuantumBytesPerWeight);
+            pfcQuanta, pfcRefreshNs, dwrrQuantumBytesPerWeight, wredAtEnqueue,
+            wredWeight);
     }
 
     /** @param v storm predicate. @return a copy. */
     public TmOptions withStormPredicate(final StormPredicate v)
     {
         return new TmOptions(cellBytes, wireOverheadBytes, queueCapacityPackets, wredSeed, wredDropAboveMax, v,
-            pfcQuanta, pfcRefreshNs, dwrrQuantumBytesPerWeight);
+            pfcQuanta, pfcRefreshNs, dwrrQuantumBytesPerWeight, wredAtEnqueue,
+            wredWeight);
     }
 
     /** @param quanta XOFF quanta. @param refreshNs refresh period (0 = auto). @return a copy. */
     public TmOptions withPfc(final int quanta, final long refreshNs)
     {
         return new TmOptions(cellBytes, wireOverheadBytes, queueCapacityPackets, wredSeed, wredDropAboveMax,
-            stormPredicate, quanta, refreshNs, dwrrQuantumBytesPerWeight);
+            stormPredicate, quanta, refreshNs, dwrrQuantumBytesPerWeight, wredAtEnqueue, wredWeight);
+    }
+
+    /** @param atEnqueue decide at enqueue. @param weight EWMA weight 0..15. @return a copy. */
+    public TmOptions withWred(final boolean atEnqueue, final int weight)
+    {
+        return new TmOptions(cellBytes, wireOverheadBytes, queueCapacityPackets, wredSeed, wredDropAboveMax,
+            stormPredicate, pfcQuanta, pfcRefreshNs, dwrrQuantumBytesPerWeight, atEnqueue, weight);
     }
 }

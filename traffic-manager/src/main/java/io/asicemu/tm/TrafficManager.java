@@ -59,10 +59,11 @@ public final class TrafficManager
     public static final int DROP_QUEUE_FULL = 3;
     /** PFC watchdog drop action (or BIG_RED_SWITCH). */
     public static final int DROP_PFCWD = 4;
-    /** WRED drop at dequeue. */
+    /** WRED drop (at dequeue, or at admit with {@code TmOptions.wredAtEnqueue}). */
     public static final int DROP_WRED = 5;
 
     private static final int MAX_DROPS_PER_DEQUEUE = 64;
+    private static final int MARKED_BIT = 1 << 23;
 
     private final int portCount;
     private final List<String> poolNames;
@@ -78,6 +79,7 @@ public final class TrafficManager
     private final DropSink dropSink;
     private final long[] qSlots;
     private final long[] pgSlots;
+    private final boolean wredAtEnqueue;
 
     private int lastQueue = -1;
     private int lastBytes;
@@ -115,7 +117,9 @@ public final class TrafficManager
         pgSlots = counters.pgSlots();
         buffers = new BufferAccounting(options.cellBytes(), portCount, poolSizes, poolXoffs, counters);
         queues = new QueueStore(portCount, options.queueCapacityPackets());
-        wred = new WredTable(portCount * 8, options.wredDropAboveMax(), new SplitMix64(options.wredSeed()));
+        wred = new WredTable(portCount * 8, options.wredDropAboveMax(), new SplitMix64(options.wredSeed()),
+            options.wredWeight());
+        wredAtEnqueue = options.wredAtEnqueue();
         scheduler = new PortScheduler(portCount, queues);
 
         final long[] speed = new long[portCount];
@@ -293,9 +297,30 @@ public final class TrafficManager
             queueDrop(qs, bytes);
             return DROP_EGRESS;
         }
+        int ecnBits = ecn & 3;
+        int markedBit = 0;
+        if (wredAtEnqueue && wred.isActive(qi))
+        {
+            final int verdict = wred.decide(qi, queues.queueBytes(qi) + charged, ecnBits, colour);
+            lastDepthBytes = queues.queueBytes(qi) + charged;
+            if (verdict == WredTable.DROP)
+            {
+                qSlots[qs + TmCounters.Q_WRED_DROPPED_PACKETS]++;
+                qSlots[qs + TmCounters.Q_WRED_DROPPED_BYTES] += bytes;
+                queueDrop(qs, bytes);
+                return DROP_WRED;
+            }
+            if (verdict == WredTable.MARK)
+            {
+                ecnBits = WredTable.CE;
+                markedBit = MARKED_BIT;
+                qSlots[qs + TmCounters.Q_ECN_MARKED_PACKETS]++;
+                qSlots[qs + TmCounters.Q_ECN_MARKED_BYTES] += bytes;
+            }
+        }
         buffers.chargeIngress(pgi, charged, inBucket);
         buffers.chargeEgress(qi, charged, egBucket);
-        queues.push(qi, handle, bytes, charged, inPort | pg << 16 | (ecn & 3) << 19 | (colour & 3) << 21);
+        queues.push(qi, handle, bytes, charged, inPort | pg << 16 | ecnBits << 19 | (colour & 3) << 21 | markedBit);
         qSlots[qs + TmCounters.Q_OCCUPANCY] = queues.queueBytes(qi);
         return ADMITTED;
     }
@@ -374,8 +399,8 @@ public final class TrafficManager
                 continue;
             }
             int ecn = (meta >> 19) & 3;
-            boolean marked = false;
-            if (wred.isActive(qi))
+            boolean marked = (meta & MARKED_BIT) != 0;
+            if (!wredAtEnqueue && wred.isActive(qi))
             {
                 final int verdict = wred.decide(qi, depth, ecn, (meta >> 21) & 3);
                 if (verdict == WredTable.DROP)

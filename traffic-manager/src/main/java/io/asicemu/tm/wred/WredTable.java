@@ -5,7 +5,8 @@ package io.asicemu.tm.wred;
  * p = 0 below Kmin, (q − Kmin)/(Kmax − Kmin) × Pmax between, 100 % at and above Kmax. When a colour's
  * {@code ecn} bit is set, ECT(0)/ECT(1) packets are marked CE, CE packets pass unchanged and not-ECT packets are
  * dropped; otherwise the packet is dropped. Above Kmax SONiC marks (the default); {@code dropAboveMax} makes
- * ECN-capable packets drop there instead (classic WRED-ECN). Not thread safe: data-plane thread only.
+ * ECN-capable packets drop there instead (classic WRED-ECN). With a weight w &gt; 0 the depth used is an EWMA,
+ * {@code avg += (q − avg) / 2^w}, updated at every decision. Not thread safe: data-plane thread only.
  */
 public final class WredTable
 {
@@ -29,14 +30,19 @@ public final class WredTable
     private final int[] ecnMask;
     private final boolean dropAboveMax;
     private final SplitMix64 random;
+    private final double ewmaGain;
+    private final double[] average;
 
     /**
      * @param queueCount   ports × 8.
      * @param dropAboveMax true to drop ECN-capable packets at/above Kmax instead of marking them.
      * @param random       the data thread's seeded generator.
+     * @param weight       SAI WRED weight 0..15 (0 = instantaneous queue).
      */
-    public WredTable(final int queueCount, final boolean dropAboveMax, final SplitMix64 random)
+    public WredTable(final int queueCount, final boolean dropAboveMax, final SplitMix64 random, final int weight)
     {
+        ewmaGain = weight == 0 ? 1.0 : 1.0 / (1L << weight);
+        average = new double[queueCount];
         configured = new boolean[queueCount];
         min = new long[queueCount * 3];
         max = new long[queueCount * 3];
@@ -88,13 +94,23 @@ public final class WredTable
      * Decide for one packet.
      *
      * @param q          port*8+queue.
-     * @param depthBytes instantaneous queue depth in bytes.
+     * @param instantBytes instantaneous queue depth in bytes (averaged here when the weight is not 0).
      * @param ecn        the packet's ECN bits (0..3).
      * @param colour     0 green, 1 yellow, 2 red.
      * @return {@link #FORWARD}, {@link #MARK} or {@link #DROP}.
      */
-    public int decide(final int q, final long depthBytes, final int ecn, final int colour)
+    public int decide(final int q, final long instantBytes, final int ecn, final int colour)
     {
+        final long depthBytes;
+        if (ewmaGain == 1.0)
+        {
+            depthBytes = instantBytes;
+        }
+        else
+        {
+            average[q] += (instantBytes - average[q]) * ewmaGain;
+            depthBytes = (long)average[q];
+        }
         if ((enabledMask[q] & (1 << colour)) == 0)
         {
             return FORWARD;
