@@ -6,10 +6,10 @@ import java.util.Arrays;
  * The members of one ECMP/WCMP group and the bucket table that maps a hash to a member.
  * <p>
  * Without resilience the table holds {@code weight} buckets per live member and a hash picks
- * {@code buckets[hash mod count]} (unsigned): any change of the live set re-maps flows everywhere, as plain ECMP does. With
- * resilient hashing the table has a fixed number of buckets; when a member fails only its buckets move (each to the
- * live member furthest below its weighted share), and when it returns it takes back buckets only from members above
- * their share. Members whose port is down leave the selection.
+ * {@code buckets[hash mod count]} (unsigned): any change of the live set re-maps flows everywhere, as plain ECMP
+ * does. With resilient hashing the table has a fixed number of buckets; when a member fails only its buckets move
+ * (each to the live member furthest below its weighted share), and when it returns it takes back buckets only from
+ * members above their share. Members whose port is down leave the selection.
  * <p>
  * Arrays are sized at construction; state changes allocate nothing. Not thread safe: the data-plane thread owns it
  * (port-state events reach it there).

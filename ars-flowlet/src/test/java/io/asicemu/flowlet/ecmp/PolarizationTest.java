@@ -9,6 +9,8 @@ import io.asicemu.flowlet.hash.HashKey;
 import io.asicemu.flowlet.hash.SplitMix64;
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -32,7 +34,8 @@ class PolarizationTest
         // different seed XORs a constant into the output and the spine's choice stays a function of the leaf's.
         final double seedsOnly = spineLinkImbalance(DeviceRole.LEAF.hashSeed(), 0, DeviceRole.SPINE.hashSeed(), 0);
 
-        TestReport.line("polarization worst spine link max/mean: equal seeds %.3f; role seeds (leaf 10/10, spine 25/0) %.3f;"
+        TestReport.line("polarization worst spine link max/mean: equal seeds %.3f;"
+            + " role seeds (leaf 10/10, spine 25/0) %.3f;"
             + " seeds without offset (leaf 10/0, spine 25/0) %.3f", equal, roles, seedsOnly);
         assertThat(equal).isEqualTo(4.0);
         assertThat(roles).isLessThanOrEqualTo(1.05);
@@ -63,7 +66,7 @@ class PolarizationTest
         for (int s = 0; s < FANOUT; s++)
         {
             worst = Math.max(worst,
-                LowEntropyRoceTest.maxOverMean(java.util.Arrays.copyOfRange(spineLinkFlows, s * FANOUT, s * FANOUT + 4)));
+                LowEntropyRoceTest.maxOverMean(Arrays.copyOfRange(spineLinkFlows, s * FANOUT, s * FANOUT + FANOUT)));
         }
         return worst;
     }
