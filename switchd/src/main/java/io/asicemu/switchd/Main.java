@@ -1,0 +1,39 @@
+package io.asicemu.switchd;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The asic-emu appliance's command line: the composition root that wires the modules for each command.
+ */
+@Command(name = "asic-emu", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+    description = "A switch-ASIC data-plane emulator: RoCEv2-aware ECMP, WRED/ECN, PFC and its watchdog, flowlets.",
+    subcommands = {DemoCommand.class, ReplayCommand.class})
+public final class Main implements Runnable {
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    /** Entry point. */
+    public static void main(final String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The configured command line (tests run commands through it without exiting the JVM). */
+    public static CommandLine commandLine() {
+        return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true);
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    /** The version from the jar's manifest, or "dev" when run from classes. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            final String version = Main.class.getPackage().getImplementationVersion();
+            return new String[] {"asic-emu " + (version == null ? "dev" : version)};
+        }
+    }
+}
