@@ -170,8 +170,8 @@ public final class TrafficManager
             }
         }
         pause = new PfcPauseTimers(speed, honour, prioToQueue, counters);
-        generator = new PfcGenerator(portCount, pfcSink, options.pfcQuanta(), refresh, pgPrioMask, pgXon, pgXonOffset,
-            counters);
+        generator = new PfcGenerator(portCount, pfcSink, clock, options.pfcQuanta(), refresh, pgPrioMask, pgXon,
+            pgXonOffset, counters);
         watchdog = new PfcWatchdog(portCount, options.stormPredicate(), config.pollIntervalMs(), config.bigRedSwitch(),
             wdMask, wdAction, wdDetect, wdRestore, startNs, pause, generator, queues, counters);
     }

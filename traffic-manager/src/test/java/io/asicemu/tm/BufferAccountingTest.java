@@ -84,7 +84,8 @@ class BufferAccountingTest
             .put("BUFFER_PROFILE", "l", "pool", "ing", "size", "0", "static_th", "2048", "xoff", "8192", "xon", "0")
             .put("BUFFER_PG", Db.port(0) + "|3", "profile", "l")
             .put("PORT_QOS_MAP", Db.port(0), "pfc_enable", "3");
-        final TrafficManager tm = new TrafficManager(db.parse(), TmOptions.defaults().withPfc(1000, 0), sinks, sinks, 0);
+        final TrafficManager tm =
+            new TrafficManager(db.parse(), TmOptions.defaults().withPfc(1000, 0), sinks, sinks, 0);
         assertThat(fill3(tm)).isEqualTo(2 + 8);
         // XOFF at the third packet (t = 100); refresh = half of 1000 quanta at 100G = 2560 ns.
         assertThat(sinks.frames).hasSize(1);
@@ -97,6 +98,24 @@ class BufferAccountingTest
         assertThat(sinks.frames).hasSize(2);
         assertThat(sinks.frames.get(1).nowNs()).isEqualTo(2660);
         assertThat(tm.isXoff(0, 3)).isTrue();
+    }
+
+    @Test
+    void shouldDelayDataOnThePortBy64BytePfcFrameWhenXoffIsSent()
+    {
+        final Db db = Db.ports(2)
+            .put("BUFFER_POOL", "ing", "type", "ingress", "mode", "static", "size", "1000000")
+            .put("BUFFER_PROFILE", "l", "pool", "ing", "size", "0", "static_th", "2048", "xoff", "8192", "xon", "0")
+            .put("BUFFER_PG", Db.port(0) + "|3", "profile", "l")
+            .put("PORT_QOS_MAP", Db.port(0), "pfc_enable", "3");
+        final TrafficManager tm = new TrafficManager(db.parse(), TmOptions.defaults(), sinks, sinks, 0);
+        tm.admit(0, 1, 0, 0, 0, 1086, 0, 99); // data waiting on port 0
+        assertThat(fill3(tm)).isEqualTo(10);
+        // XOFF went out on port 0 at t = 100: (60 + 24) * 8 = 672 bits = 6.72 ns of wire before data resumes.
+        assertThat(tm.nextTransmitNs(100, 0)).isEqualTo(106);
+        assertThat(tm.dequeue(105, 0)).isEqualTo(TrafficManager.NO_PACKET);
+        assertThat(tm.dequeue(106, 0)).isEqualTo(99);
+        assertThat(tm.lastTxEndNs()).isEqualTo(195); // 100 + 6.72 + 88.8 = 195.52
     }
 
     private static int fill3(final TrafficManager tm)

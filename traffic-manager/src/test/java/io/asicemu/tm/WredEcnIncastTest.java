@@ -50,7 +50,8 @@ class WredEcnIncastTest
                 "green_max_threshold", Long.toString(KMAX), "green_drop_probability", Integer.toString(pmax),
                 "ecn", "ecn_all")
             .put("QUEUE", Db.port(OUT) + "|" + Q, "wred_profile", "W");
-        return new TrafficManager(db.parse(), TmOptions.defaults().withWredSeed(seed).withWredDropAboveMax(dropAboveMax),
+        return new TrafficManager(db.parse(),
+            TmOptions.defaults().withWredSeed(seed).withWredDropAboveMax(dropAboveMax),
             NO_PFC, drops, 0);
     }
 
@@ -235,7 +236,8 @@ class WredEcnIncastTest
         final int h = tm.dequeue(0, OUT);
         assertThat(h).isNotEqualTo(TrafficManager.NO_PACKET);
         assertThat(tm.lastDepthBytes()).isLessThan(KMAX);
-        // Every packet that saw depth >= Kmax (k * 1280 >= 2097152, i.e. k >= 1639 queued) was dropped, whatever its ECN.
+        // Every packet that saw depth >= Kmax (k * 1280 >= 2097152, i.e. k >= 1639 queued) was dropped,
+        // whatever its ECN bits.
         final long aboveOrAt = n - (KMAX / 1280);
         assertThat(sinks.drops).hasSize((int)aboveOrAt).allMatch(x -> x.reason() == TrafficManager.DROP_WRED);
     }

@@ -308,7 +308,8 @@ public final class BufferAccounting
             }
         }
         final int s = queueIndex * io.asicemu.tm.counter.QueueStat.COUNT;
-        qSlots[s + TmCounters.Q_SHARED_WATERMARK] = Math.max(qSlots[s + TmCounters.Q_SHARED_WATERMARK], qShared[queueIndex]);
+        qSlots[s + TmCounters.Q_SHARED_WATERMARK] =
+            Math.max(qSlots[s + TmCounters.Q_SHARED_WATERMARK], qShared[queueIndex]);
     }
 
     /**

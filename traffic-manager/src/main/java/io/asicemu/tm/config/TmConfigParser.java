@@ -70,7 +70,8 @@ public final class TmConfigParser
         final Map<String, SchedulerConfig> schedulers = parseSchedulers();
 
         final Map<String, String> global = table("PFC_WD").getOrDefault("GLOBAL", Map.of());
-        final int poll = (int)longField("PFC_WD", "GLOBAL", global, "POLL_INTERVAL", DEFAULT_POLL_INTERVAL_MS, 100, 1000);
+        final int poll =
+            (int)longField("PFC_WD", "GLOBAL", global, "POLL_INTERVAL", DEFAULT_POLL_INTERVAL_MS, 100, 1000);
         final String brs = global.getOrDefault("BIG_RED_SWITCH", "disable");
         if (!brs.equals("enable") && !brs.equals("disable"))
         {
@@ -150,7 +151,8 @@ public final class TmConfigParser
                 throw new TmConfigException("BUFFER_PROFILE", key, hasStatic ? "static_th" : "dynamic_th",
                     "exactly one of static_th and dynamic_th is required");
             }
-            final long staticTh = hasStatic ? longField("BUFFER_PROFILE", key, f, "static_th", 0, 0, Long.MAX_VALUE) : -1;
+            final long staticTh =
+                hasStatic ? longField("BUFFER_PROFILE", key, f, "static_th", 0, 0, Long.MAX_VALUE) : -1;
             final int dynamicTh = hasDynamic ? (int)longField("BUFFER_PROFILE", key, f, "dynamic_th", 0, -8, 7) : 0;
             final long xon = longField("BUFFER_PROFILE", key, f, "xon", 0, 0, Long.MAX_VALUE);
             final long xoff = longField("BUFFER_PROFILE", key, f, "xoff", 0, 0, Long.MAX_VALUE);

@@ -2,8 +2,10 @@ package io.asicemu.tm.pfc;
 
 /**
  * Receives the PFC frames the traffic manager decides to send; the pipeline builds the 802.1Qbb frame (reference
- * §6.1: DA 01:80:C2:00:00:01, EtherType 0x8808, opcode 0x0101, class-enable vector, 8 quanta) and queues it on the
- * port ahead of data. Called on the data-plane thread from {@code admit}, {@code dequeue} or {@code poll}.
+ * §6.1: DA 01:80:C2:00:00:01, EtherType 0x8808, opcode 0x0101, class-enable vector, 8 quanta) and sends it on the
+ * port ahead of queued data. The TM has already reserved the port's wire for it, starting when the frame in flight
+ * (if any) ends, so data resumes after it. Called on the data-plane thread from {@code admit}, {@code dequeue} or
+ * {@code poll}.
  */
 @FunctionalInterface
 public interface PfcFrameSink

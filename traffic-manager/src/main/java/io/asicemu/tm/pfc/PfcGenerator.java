@@ -2,6 +2,7 @@ package io.asicemu.tm.pfc;
 
 import io.asicemu.tm.counter.PfcStat;
 import io.asicemu.tm.counter.TmCounters;
+import io.asicemu.tm.scheduler.PortClock;
 
 /**
  * Transmit side of PFC (reference §1.2 BUFFER_PROFILE, §6.2, §6.3). When a lossless ingress PG spills past its
@@ -9,11 +10,14 @@ import io.asicemu.tm.counter.TmCounters;
  * goes out on that ingress port for the PG's {@code pfc_enable} priorities; while the PG stays in XOFF the frame is
  * refreshed every {@code refreshNs}; when the PG's occupancy falls to the XON threshold one frame with quanta 0 is
  * sent. XON threshold = {@code xon}, or {@code max(xon, occupancy at XOFF − xon_offset)} when {@code xon_offset > 0}
- * (SAI XON_OFFSET_TH). Keeps SAI_PORT_STAT_PFC_n_TX_PKTS. Not thread safe: data-plane thread only; no allocation.
+ * (SAI XON_OFFSET_TH). Each frame takes 64 bytes of the port's wire time right after the frame in flight (the
+ * pipeline sends it ahead of queued data). Keeps SAI_PORT_STAT_PFC_n_TX_PKTS. Not thread safe: data-plane thread only;
+ * no allocation.
  */
 public final class PfcGenerator
 {
     private final PfcFrameSink sink;
+    private final PortClock clock;
     private final int quanta;
     private final long[] refreshNs;
     private final int[] pgPrioMask;
@@ -28,9 +32,13 @@ public final class PfcGenerator
     private final long[] pfcSlots;
     private long nextDeadlineNs = Long.MAX_VALUE;
 
+    /** PFC frame length without FCS (64 on the wire with FCS, reference §6.1). */
+    public static final int PFC_FRAME_BYTES = 60;
+
     /**
      * @param portCount    number of ports.
      * @param sink         where frames go.
+     * @param clock        port serialization (PFC frames take wire time).
      * @param quanta       pause quanta of XOFF frames (default 0xFFFF).
      * @param refreshNs    per port refresh period while in XOFF.
      * @param pgPrioMask   per PG index: PFC TX priorities of the PG (0 = lossy).
@@ -39,10 +47,11 @@ public final class PfcGenerator
      * @param counters     counters.
      */
     public PfcGenerator(
-        final int portCount, final PfcFrameSink sink, final int quanta, final long[] refreshNs,
+        final int portCount, final PfcFrameSink sink, final PortClock clock, final int quanta, final long[] refreshNs,
         final int[] pgPrioMask, final long[] pgXon, final long[] pgXonOffset, final TmCounters counters)
     {
         this.sink = sink;
+        this.clock = clock;
         this.quanta = quanta;
         this.refreshNs = refreshNs.clone();
         this.pgPrioMask = pgPrioMask.clone();
@@ -226,6 +235,7 @@ public final class PfcGenerator
                 pfcSlots[(port * 8 + prio) * PfcStat.COUNT + TmCounters.PFC_TX]++;
             }
         }
+        clock.transmitControl(nowNs, port, PFC_FRAME_BYTES);
         sink.onPfcFrame(nowNs, port, prios, frameQuanta);
     }
 }

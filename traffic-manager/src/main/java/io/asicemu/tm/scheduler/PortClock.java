@@ -114,6 +114,28 @@ public final class PortClock
     }
 
     /**
+     * Reserve the wire for a MAC control frame (a PFC frame, 60 bytes + FCS) sent ahead of data: it starts when the
+     * frame in flight ends and is not charged to the shaper.
+     *
+     * @param nowNs      emulated time.
+     * @param port       port.
+     * @param frameBytes frame bytes without FCS.
+     * @return the time the control frame's last bit leaves.
+     */
+    public long transmitControl(final long nowNs, final int port, final int frameBytes)
+    {
+        if (nowNs > busyUntilNs[port])
+        {
+            remainder[port] = 0;
+        }
+        final long start = Math.max(nowNs, busyUntilNs[port]);
+        final long num = (long)(Math.max(frameBytes, 60) + overheadBytes) * 8L * 1000L + remainder[port];
+        busyUntilNs[port] = start + num / speedMbps[port];
+        remainder[port] = num % speedMbps[port];
+        return busyUntilNs[port];
+    }
+
+    /**
      * @param port port.
      * @return when the frame on the wire ends.
      */
