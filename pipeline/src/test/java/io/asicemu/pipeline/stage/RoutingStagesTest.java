@@ -126,7 +126,7 @@ class RoutingStagesTest {
         assertThat(sw.pipeline.agent().trafficManager().queuedPackets(1, 6)).isEqualTo(1);
         final var snapshot = sw.pipeline.agent().trafficManager().newSnapshot();
         sw.pipeline.agent().trafficManager().snapshot(sw.clock.nowNs(), snapshot);
-        assertThat(snapshot.pg(0, 3, io.asicemu.tm.counter.PgStat.values()[0])).as("PG 3 saw both").isEqualTo(2);
+        assertThat(snapshot.pg(0, 3, io.asicemu.tm.counter.PgStat.PACKETS)).as("PG 3 saw both").isEqualTo(2);
         sw.run();
         assertThat(sw.take("Ethernet4")).hasSize(2);
     }
