@@ -190,7 +190,7 @@ public final class PcapNgReader extends CaptureReader {
         if (exponent == 0) {
             return units * 1_000_000_000L;
         }
-        final long seconds = units >>> exponent;
+        final long seconds = exponent >= 64 ? 0 : units >>> exponent;
         final long fraction = exponent >= 64 ? units : units & ((1L << exponent) - 1);
         final long fractionNs = exponent <= 33
             ? (fraction * 1_000_000_000L) >>> exponent
