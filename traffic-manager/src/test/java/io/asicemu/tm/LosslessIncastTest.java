@@ -226,6 +226,9 @@ class LosslessIncastTest
             assertThat(snap.pg(s, 3, PgStat.SHARED_WATERMARK_BYTES)).isLessThanOrEqualTo(STATIC_TH);
             assertThat(snap.pg(s, 3, PgStat.CURR_OCCUPANCY_BYTES)).isZero();
             assertThat(snap.pfc(s, 3, PfcStat.TX_PKTS)).isEqualTo(countOn(s));
+            System.out.printf("port %d: XOFF at %d ns, %d refreshes, XON at %d ns, headroom watermark %d of %d B%n",
+                s, expectedXoffNs[s], countOn(s) - 2, expectedXonNs[s],
+                snap.pg(s, 3, PgStat.XOFF_ROOM_WATERMARK_BYTES), HEADROOM);
         }
     }
 
