@@ -267,7 +267,14 @@ public final class PacketParser {
                 r.dstPort = (int)(header >>> 32) & 0xFFFF;
                 final int udpLength = (int)(header >>> 16) & 0xFFFF;
                 r.udpLength = udpLength;
-                if (udpLength < UdpFlyweight.HEADER_LENGTH || l4 + udpLength > end) {
+                if (udpLength < UdpFlyweight.HEADER_LENGTH) {
+                    return ParseReason.UDP_BAD_LENGTH;
+                }
+                if (r.fragment) {
+                    // A first fragment carries the ports, but the datagram (and any ICRC) continues elsewhere.
+                    return ParseReason.OK;
+                }
+                if (l4 + udpLength > end) {
                     return ParseReason.UDP_BAD_LENGTH;
                 }
                 if (r.dstPort == EtherType.ROCEV2_UDP_PORT) {

@@ -157,6 +157,25 @@ class ParseReasonTest {
     }
 
     @Test
+    void shouldKeepPortsAndSkipUdpLengthCheckWhenDatagramIsAFirstFragment() {
+        final int length = builder.reset().dontFragment(false).udpPorts(1111, 4791).buildRoce(frame, 0, 40);
+        final Ipv4Flyweight ipv4 = new Ipv4Flyweight().wrap(frame, 14, length - 14);
+        ipv4.flagsAndFragmentOffset(0x2000).totalLength(20 + 8 + 16).updateChecksum();
+
+        assertThat(parser.parse(frame, 0, length, result)).isEqualTo(ParseReason.OK);
+        assertThat(result.fragment()).isTrue();
+        assertThat(result.laterFragment()).isFalse();
+        assertThat(result.srcPort()).isEqualTo(1111);
+        assertThat(result.roce()).isFalse();
+
+        ipv4.flagsAndFragmentOffset(0x0003).updateChecksum();
+        assertThat(parser.parse(frame, 0, length, result)).isEqualTo(ParseReason.OK);
+        assertThat(result.laterFragment()).isTrue();
+        assertThat(result.l4Offset()).isEqualTo(-1);
+        assertThat(result.srcPort()).isZero();
+    }
+
+    @Test
     void shouldClassifyTruncatedBthWhenRocePayloadTooShortForHeadersAndIcrc() {
         final int length = builder.reset().bth(RoceOpcode.RC_RDMA_WRITE_ONLY, 1, 1).buildRoce(frame, 0, 0);
         assertThat(parser.parse(frame, 0, length, result)).isEqualTo(ParseReason.OK);
