@@ -85,8 +85,8 @@ public final class TmConfigParser
         }
         parsePorts(b);
         parseQosMaps(b);
-        parseBufferAssignments("BUFFER_PG", b, profiles, true);
-        parseBufferAssignments("BUFFER_QUEUE", b, profiles, false);
+        parseBufferAssignments("BUFFER_PG", b, pools, profiles, true);
+        parseBufferAssignments("BUFFER_QUEUE", b, pools, profiles, false);
         parseQueues(b, wred, schedulers);
         parsePfcWd(b, poll);
         parseCableLength(b);
@@ -330,8 +330,8 @@ public final class TmConfigParser
     }
 
     private void parseBufferAssignments(
-        final String tableName, final PortBuilder[] b, final Map<String, BufferProfileConfig> profiles,
-        final boolean pg)
+        final String tableName, final PortBuilder[] b, final Map<String, BufferPoolConfig> pools,
+        final Map<String, BufferProfileConfig> profiles, final boolean pg)
     {
         for (final Map.Entry<String, Map<String, String>> e : table(tableName).entrySet())
         {
@@ -351,6 +351,12 @@ public final class TmConfigParser
             if (null == p)
             {
                 throw new TmConfigException(tableName, key, "profile", "no BUFFER_PROFILE named " + profile);
+            }
+            final PoolType poolType = pools.get(p.pool()).type();
+            if (poolType != PoolType.BOTH && poolType != (pg ? PoolType.INGRESS : PoolType.EGRESS))
+            {
+                throw new TmConfigException(tableName, key, "profile", "profile " + profile + " uses " +
+                    poolType.name().toLowerCase(Locale.ROOT) + " pool " + p.pool());
             }
             final int[] range = range(tableName, key, key.substring(bar + 1), pg ? 7 : 15);
             for (final String port : key.substring(0, bar).split(","))

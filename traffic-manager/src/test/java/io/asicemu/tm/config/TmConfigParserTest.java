@@ -91,6 +91,16 @@ class TmConfigParserTest
     }
 
     @Test
+    void shouldRejectQueueProfileFromIngressPoolWhenAssigned()
+    {
+        final Db db = Db.ports(1).put("BUFFER_POOL", "p", "type", "ingress", "mode", "static", "size", "1000")
+            .put("BUFFER_PROFILE", "x", "pool", "p", "size", "0", "static_th", "100")
+            .put("BUFFER_QUEUE", "Ethernet0|3", "profile", "x");
+        assertThatThrownBy(db::parse).isInstanceOf(TmConfigException.class)
+            .hasMessage("BUFFER_QUEUE|Ethernet0|3|profile: profile x uses ingress pool p");
+    }
+
+    @Test
     void shouldExpandCommaPortsAndRangesWhenAssigningProfiles()
     {
         final TmConfig c = Db.ports(2)
