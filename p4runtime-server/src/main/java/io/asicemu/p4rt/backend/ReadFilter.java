@@ -6,8 +6,8 @@ package io.asicemu.p4rt.backend;
 public sealed interface ReadFilter
 {
     /**
-     * Table entries: {@code tableId} 0 = all tables; {@code key} null = all entries of the table;
-     * {@code defaultEntry} reads the default entry instead.
+     * Table entries: {@code tableId} 0 = all tables; {@code key} null = all entries of the table, else a pattern:
+     * entries having every listed match (and its priority unless 0); {@code defaultEntry} reads the default entry.
      */
     record Tables(int tableId, EntryKey key, boolean defaultEntry, boolean withCounter, boolean withMeter)
         implements ReadFilter

@@ -178,7 +178,7 @@ public final class EntityCodec
     }
 
     /**
-     * Decodes a table key. With {@code lenient} (reads), the priority is not checked.
+     * Decodes a table key. With {@code lenient} (reads), missing fields and a zero priority are wildcards.
      */
     EntryKey key(final TableInfo t, final List<FieldMatch> matches, final int priority, final boolean lenient)
         throws CodecException
@@ -200,7 +200,7 @@ public final class EntityCodec
         }
         for (final MatchFieldInfo f : t.fields())
         {
-            if (f.kind() == MatchKind.EXACT && !seen.contains(f.id()))
+            if (!lenient && f.kind() == MatchKind.EXACT && !seen.contains(f.id()))
             {
                 throw invalid("exact match field '%s' of '%s' is missing", f.name(), t.name());
             }

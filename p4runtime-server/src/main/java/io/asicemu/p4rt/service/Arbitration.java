@@ -19,6 +19,9 @@ import p4.v1.P4RuntimeOuterClass.StreamMessageResponse;
  */
 final class Arbitration
 {
+    /** Controller streams one device accepts. */
+    static final int MAX_STREAMS = 16;
+
     private final long deviceId;
     private final Map<String, RoleState> roles = new HashMap<>();
 
@@ -43,6 +46,11 @@ final class Arbitration
         if (!first && !c.role.equals(role))
         {
             return new String[] {"FAILED_PRECONDITION", "a stream cannot change its role"};
+        }
+        if (first && controllerCount() >= MAX_STREAMS)
+        {
+            return new String[] {"RESOURCE_EXHAUSTED", "device " + deviceId + " already has " + MAX_STREAMS
+                + " controller streams"};
         }
         final RoleState rs = roles.computeIfAbsent(role, k -> new RoleState());
         if (electionId != null)
@@ -83,6 +91,16 @@ final class Arbitration
             c.send(notification(rs, role, c));
         }
         return null;
+    }
+
+    private int controllerCount()
+    {
+        int n = 0;
+        for (final RoleState rs : roles.values())
+        {
+            n += rs.controllers.size();
+        }
+        return n;
     }
 
     synchronized void leave(final Controller c)

@@ -781,7 +781,7 @@ public final class InProcessTableStore implements P4Backend
             }
             for (final TableEntry e : tables.get(t.id()).values())
             {
-                if (f.key() == null || f.key().equals(e.key()))
+                if (f.key() == null || matchesPattern(f.key(), e.key()))
                 {
                     out.add(new TableEntry(e.key(), e.action(), false, e.idleTimeoutNs(), e.metadata(),
                         f.withMeter() ? directMeters.get(e.key()) : null,
@@ -790,6 +790,15 @@ public final class InProcessTableStore implements P4Backend
                 }
             }
         }
+    }
+
+    private static boolean matchesPattern(final EntryKey pattern, final EntryKey key)
+    {
+        if (pattern.priority() != 0 && pattern.priority() != key.priority())
+        {
+            return false;
+        }
+        return key.matches().containsAll(pattern.matches());
     }
 
     @Override

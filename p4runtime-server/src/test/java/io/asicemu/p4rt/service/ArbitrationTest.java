@@ -148,4 +148,19 @@ class ArbitrationTest
         assertThat(P4rtFixture.updateCodes(ex)).containsExactly(Code.PERMISSION_DENIED.getNumber());
         s.close();
     }
+
+    @Test
+    void shouldEndStreamWithResourceExhaustedWhenDeviceHasTooManyStreams() throws Exception
+    {
+        final java.util.List<P4rtFixture.Stream> streams = new java.util.ArrayList<>();
+        for (int i = 0; i < Arbitration.MAX_STREAMS; i++)
+        {
+            final var s = f.new Stream().arbitrate(2, "", (long)(i + 1));
+            s.next();
+            streams.add(s);
+        }
+        final var extra = f.new Stream().arbitrate(2, "", 1000L);
+        assertThat(extra.endedWith()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+        streams.forEach(P4rtFixture.Stream::close);
+    }
 }

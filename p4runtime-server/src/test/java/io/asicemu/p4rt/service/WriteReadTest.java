@@ -349,8 +349,14 @@ class WriteReadTest
     @Test
     void shouldReadAllTablesWithWildcardAndReportBadEntitiesPerEntity() throws Exception
     {
-        f.blocking.write(write(1, 1, update(Update.Type.INSERT, ROUTE), update(Update.Type.INSERT, admit(3))));
-        assertThat(read(tableWildcard(0))).hasSize(2);
+        f.blocking.write(write(1, 1, update(Update.Type.INSERT, ROUTE), update(Update.Type.INSERT, admit(3)),
+            update(Update.Type.INSERT, route(value(0x0B000000L), 8, 2))));
+        assertThat(read(tableWildcard(0))).hasSize(3);
+        assertThat(read(Entity.newBuilder().setTableEntry(ROUTE.toBuilder().clearAction()).build()))
+            .as("one entry by its key").extracting(e -> e.getTableEntry().getMatch(1).getLpm().getValue())
+            .containsExactly(value(0x0A000000L));
+        assertThat(read(Entity.newBuilder().setTableEntry(TableEntry.newBuilder().setTableId(IPV4)
+            .addMatch(exact(1, value(0)))).build())).as("vrf 0, any prefix").hasSize(2);
         final var ex = catchThrowableOfType(StatusRuntimeException.class, () -> read(Entity.getDefaultInstance()));
         assertThat(updateCodes(ex)).containsExactly(Code.INVALID_ARGUMENT.getNumber());
         final var unknown = catchThrowableOfType(StatusRuntimeException.class, () -> f.blocking.read(
