@@ -96,7 +96,7 @@ public final class TmConfigParser
         {
             ports.add(pb.build());
         }
-        final List<String> warnings = ecnBeforePfcWarnings(ports, profiles, wred);
+        final List<String> warnings = ecnBeforePfcWarnings(ports, pools, profiles, wred);
         return new TmConfig(
             Collections.unmodifiableList(ports), Collections.unmodifiableMap(pools),
             Collections.unmodifiableMap(profiles), Collections.unmodifiableMap(wred),
@@ -471,9 +471,14 @@ public final class TmConfigParser
         }
     }
 
+    /**
+     * The "ECN before PFC" rule (reference §7): ECN Kmin should lie below the depth at which the ingress PG reaches
+     * XOFF, estimated as reserved size + static_th, or reserved size + alpha/(1+alpha) × pool size for a dynamic
+     * threshold (one congested PG alone in the pool).
+     */
     private static List<String> ecnBeforePfcWarnings(
-        final List<PortConfig> ports, final Map<String, BufferProfileConfig> profiles,
-        final Map<String, WredProfileConfig> wred)
+        final List<PortConfig> ports, final Map<String, BufferPoolConfig> pools,
+        final Map<String, BufferProfileConfig> profiles, final Map<String, WredProfileConfig> wred)
     {
         final List<String> out = new ArrayList<>();
         for (final PortConfig p : ports)
@@ -492,9 +497,12 @@ public final class TmConfigParser
                 }
                 final BufferProfileConfig bp = profiles.get(pgProf);
                 final WredProfileConfig wp = wred.get(w);
-                if (!bp.isDynamic() && wp.ecnMarkColourMask() != 0)
+                if (wp.ecnMarkColourMask() != 0)
                 {
-                    final long xoffDepth = bp.sizeBytes() + bp.staticThBytes();
+                    final long poolSize = pools.get(bp.pool()).sizeBytes();
+                    final double alpha = Math.pow(2, bp.dynamicTh());
+                    final long xoffDepth = bp.sizeBytes() +
+                        (bp.isDynamic() ? (long)(poolSize * alpha / (1 + alpha)) : bp.staticThBytes());
                     final long kmin = wp.minThresholdBytes()[WredProfileConfig.GREEN];
                     if (kmin > xoffDepth)
                     {

@@ -129,6 +129,25 @@ class TmConfigParserTest
     }
 
     @Test
+    void shouldEstimateDynamicXoffDepthAsAlphaShareOfPoolWhenCheckingEcnBeforePfc()
+    {
+        // Tomahawk defaults: PG 1248 + 1/2 * 10875072 = 5438784 B, far above Kmin 250000: no finding.
+        final TmConfig ok = TmConfigParser.parse(
+            SonicDefaults.genericLossless(List.of("Ethernet0", "Ethernet4"), 100_000, 40), TWO_PORTS);
+        assertThat(ok.warnings()).isEmpty();
+        // dynamic_th -7 on a 1 MB pool: alpha/(1+alpha) = 1/129; 1248 + floor(1000000/129) = 1248 + 7751 = 8999 B.
+        final TmConfig bad = Db.ports(1)
+            .put("BUFFER_POOL", "p", "type", "ingress", "mode", "dynamic", "size", "1000000")
+            .put("BUFFER_PROFILE", "lossless", "pool", "p", "size", "1248", "dynamic_th", "-7", "xoff", "177632")
+            .put("BUFFER_PG", "Ethernet0|3", "profile", "lossless")
+            .put("WRED_PROFILE", "W", "wred_green_enable", "true", "green_min_threshold", "250000",
+                "green_max_threshold", "2097152", "ecn", "ecn_all")
+            .put("QUEUE", "Ethernet0|3", "wred_profile", "W")
+            .put("PORT_QOS_MAP", "Ethernet0", "pfc_enable", "3").parse();
+        assertThat(bad.warnings()).singleElement().asString().contains("250000 > PG XOFF depth 8999");
+    }
+
+    @Test
     void shouldTreatMissingRestorationTimeAsNeverWhenAbsent()
     {
         final TmConfig c = Db.ports(1).put("PFC_WD", "Ethernet0", "action", "forward", "detection_time", "400").parse();
