@@ -104,6 +104,12 @@ class PfcWatchdogTest
         assertThat(s.queue(STORMED_PORT, 3, QueueStat.PFC_WD_QUEUE_STATS_RX_DROPPED_PACKETS)).isEqualTo(1);
         assertThat(s.queue(STORMED_PORT, 3, QueueStat.PFC_WD_QUEUE_STATS_TX_DROPPED_PACKETS_LAST)).isEqualTo(51);
         assertThat(s.queue(STORMED_PORT, 3, QueueStat.PFC_WD_QUEUE_STATS_RX_DROPPED_PACKETS_LAST)).isEqualTo(1);
+        assertThat(s.queueFields(STORMED_PORT, 3)).containsEntry("PFC_WD_STATUS", "operational")
+            .containsEntry("PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED", "1")
+            .containsEntry("PFC_WD_QUEUE_STATS_TX_DROPPED_PACKETS", "51")
+            .containsEntry("SAI_QUEUE_STAT_DROPPED_PACKETS", "51");
+        assertThat(s.portPfcFields(STORMED_PORT)).containsEntry("SAI_PORT_STAT_PFC_3_ON2OFF_RX_PKTS", "1")
+            .containsEntry("SAI_PORT_STAT_PFC_3_RX_PKTS", Long.toString(5500)).hasSize(40);
 
         // Restored: admits again and honours pause again.
         assertThat(tm.admit(1100 * MS, OTHER_PORT, 3, STORMED_PORT, 3, 1000, 0, 103))
