@@ -1,5 +1,7 @@
 package io.asicemu.pipeline.port;
 
+import io.asicemu.parser.pcap.CaptureFormatException;
+import io.asicemu.parser.pcap.CaptureReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
@@ -12,8 +14,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * A port for offline replay: it receives the frames of an input pcap file (classic libpcap, µs or ns timestamps,
- * either byte order, Ethernet link type) at their recorded times, and writes what the switch transmits to an output
+ * A port for offline replay: it receives the frames of an input capture (pcap with µs or ns timestamps, or pcapng;
+ * either byte order; Ethernet link type; read by the parser module's {@link CaptureReader}) at their recorded times, and writes what the switch transmits to an output
  * pcap file with nanosecond timestamps (magic {@code a1b23c4d}, little-endian, link type 1). Either side may be
  * absent.
  * <p>
@@ -25,7 +27,6 @@ import java.nio.file.StandardOpenOption;
  */
 public final class PcapFilePort implements Port {
     private static final int LINKTYPE_ETHERNET = 1;
-    private static final int MAGIC_US = 0xa1b2c3d4;
     private static final int MAGIC_NS = 0xa1b23c4d;
     private static final int SNAPLEN = 262_144;
     private static final int OUT_BUFFER_BYTES = 1 << 20;
@@ -63,7 +64,7 @@ public final class PcapFilePort implements Port {
                 final byte[] bytes = Files.readAllBytes(inputPcap);
                 input = arena.allocate(Math.max(1, bytes.length), 64);
                 MemorySegment.copy(MemorySegment.ofArray(bytes), 0, input, 0, bytes.length);
-                final long[][] index = indexFrames(bytes, inputPcap);
+                final long[][] index = indexFrames(input.asSlice(0, bytes.length), inputPcap);
                 frameOffsets = index[0];
                 frameLengths = new int[frameOffsets.length];
                 for (int i = 0; i < frameLengths.length; i++) {
@@ -94,45 +95,29 @@ public final class PcapFilePort implements Port {
         }
     }
 
-    private static long[][] indexFrames(final byte[] bytes, final Path file) throws IOException {
-        if (bytes.length < 24) {
-            throw new IOException(file + ": not a pcap file (too short)");
-        }
-        final ByteBuffer buf = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-        int magic = buf.getInt(0);
-        if (magic != MAGIC_US && magic != MAGIC_NS) {
-            buf.order(ByteOrder.BIG_ENDIAN);
-            magic = buf.getInt(0);
-            if (magic != MAGIC_US && magic != MAGIC_NS) {
-                throw new IOException(file + ": not a classic pcap file (magic " + Integer.toHexString(magic) + ")");
+    /** Indexes the capture's Ethernet frames with the parser's reader (pcap or pcapng, either byte order). */
+    private static long[][] indexFrames(final MemorySegment data, final Path file) throws IOException {
+        final java.util.List<long[]> frames = new java.util.ArrayList<>();
+        try (CaptureReader reader = CaptureReader.of(data)) {
+            while (reader.next()) {
+                if (reader.linkType() != CaptureReader.LINKTYPE_ETHERNET) {
+                    throw new IOException(file + ": link type " + reader.linkType() + " is not Ethernet (1)");
+                }
+                frames.add(new long[] {reader.frameOffset(), reader.capturedLength(), reader.timestampNs()});
             }
-        }
-        final long fractionNs = magic == MAGIC_NS ? 1L : 1000L;
-        final int linkType = buf.getInt(20) & 0x0fff_ffff;
-        if (linkType != LINKTYPE_ETHERNET) {
-            throw new IOException(file + ": link type " + linkType + " is not Ethernet (1)");
-        }
-        int count = 0;
-        for (int pos = 24; pos + 16 <= bytes.length; count++) {
-            pos += 16 + buf.getInt(pos + 8);
-        }
-        final long[] offsets = new long[count];
-        final long[] lengths = new long[count];
-        final long[] times = new long[count];
-        int pos = 24;
-        for (int i = 0; i < count; i++) {
-            final long seconds = Integer.toUnsignedLong(buf.getInt(pos));
-            final long fraction = Integer.toUnsignedLong(buf.getInt(pos + 4));
-            final int capLen = buf.getInt(pos + 8);
-            if (capLen < 0 || pos + 16L + capLen > bytes.length) {
-                throw new IOException(file + ": record " + i + " is truncated");
+            if (reader.truncated()) {
+                throw new IOException(file + ": the last record is truncated");
             }
-            times[i] = seconds * 1_000_000_000L + fraction * fractionNs;
-            offsets[i] = pos + 16;
-            lengths[i] = capLen;
-            pos += 16 + capLen;
+        } catch (final CaptureFormatException e) {
+            throw new IOException(file + ": " + e.getMessage(), e);
         }
-        return new long[][] {offsets, lengths, times};
+        final long[][] index = new long[3][frames.size()];
+        for (int i = 0; i < frames.size(); i++) {
+            index[0][i] = frames.get(i)[0];
+            index[1][i] = frames.get(i)[1];
+            index[2][i] = frames.get(i)[2];
+        }
+        return index;
     }
 
     /** @return how many input frames have not been received yet. */

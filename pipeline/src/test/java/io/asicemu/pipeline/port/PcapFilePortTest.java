@@ -54,6 +54,33 @@ class PcapFilePortTest extends PortContractTest {
     }
 
     @Test
+    void shouldReceivePcapngFramesAtTheirTimesWhenInputIsPcapng() throws Exception {
+        final Path in = dir.resolve("in.pcapng");
+        Scapy.run("""
+            import sys
+            from scapy.all import Ether, IP, UDP
+            from scapy.utils import wrpcapng
+            a = Ether(dst="02:00:00:00:00:02") / IP(dst="10.0.0.2") / UDP()
+            b = Ether(dst="02:00:00:00:00:03") / IP(dst="10.0.0.3") / UDP()
+            a.time = 2.5
+            b.time = 3.25
+            wrpcapng(sys.argv[1], [a, b])
+            """, in.toString());
+        try (PcapFilePort ng = new PcapFilePort("Ethernet4", in, null, 9100, 100_000)) {
+            assertThat(ng.nextRxTimestampNs()).isEqualTo(2_500_000_000L);
+            final RxBatch batch = new RxBatch(4);
+            assertThat(ng.receive(batch, 3_000_000_000L)).isEqualTo(1);
+            assertThat(batch.length(0)).isEqualTo(42);
+            assertThat(batch.segment(0).get(java.lang.foreign.ValueLayout.JAVA_BYTE, batch.offset(0) + 5))
+                .isEqualTo((byte) 2);
+            ng.release(batch);
+            assertThat(ng.receive(batch, 4_000_000_000L)).isEqualTo(1);
+            assertThat(batch.timestampNs(0)).isEqualTo(3_250_000_000L);
+            ng.release(batch);
+        }
+    }
+
+    @Test
     void shouldWriteNanosecondPcapThatTsharkReads() throws Exception {
         final byte[] frame = frames()[2];
         port.transmit(java.lang.foreign.MemorySegment.ofArray(frame), 0, frame.length, 1_234_567_891L);
