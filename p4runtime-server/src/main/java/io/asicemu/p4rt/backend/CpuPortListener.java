@@ -18,4 +18,7 @@ public interface CpuPortListener
 
     /** One digest message (struct members in P4Info order). */
     void onDigest(int digestId, List<BigInteger> members);
+
+    /** Entries of idle-timeout tables not hit for their {@code idleTimeoutNs}; their timers restart. */
+    void onIdleTimeout(List<P4Entity.TableEntry> entries);
 }

@@ -14,10 +14,16 @@ public sealed interface P4Entity
      *
      * @param counter the direct counter value to set, or null to leave it (reads: null unless asked for).
      * @param meter   the direct meter settings, or null for the default (always green) meter.
+     * @param sinceLastHitNs reads: time since the entry was last hit, -1 when not asked for or not tracked.
      */
     record TableEntry(EntryKey key, EntryAction action, boolean isDefault, long idleTimeoutNs, byte[] metadata,
-        MeterSettings meter, CounterValue counter) implements P4Entity
+        MeterSettings meter, CounterValue counter, long sinceLastHitNs) implements P4Entity
     {
+        public TableEntry(final EntryKey key, final EntryAction action, final boolean isDefault,
+            final long idleTimeoutNs, final byte[] metadata, final MeterSettings meter, final CounterValue counter)
+        {
+            this(key, action, isDefault, idleTimeoutNs, metadata, meter, counter, -1);
+        }
     }
 
     /** A member of an action profile. */

@@ -9,9 +9,14 @@ public sealed interface ReadFilter
      * Table entries: {@code tableId} 0 = all tables; {@code key} null = all entries of the table, else a pattern:
      * entries having every listed match (and its priority unless 0); {@code defaultEntry} reads the default entry.
      */
-    record Tables(int tableId, EntryKey key, boolean defaultEntry, boolean withCounter, boolean withMeter)
-        implements ReadFilter
+    record Tables(int tableId, EntryKey key, boolean defaultEntry, boolean withCounter, boolean withMeter,
+        boolean withIdle) implements ReadFilter
     {
+        public Tables(final int tableId, final EntryKey key, final boolean defaultEntry, final boolean withCounter,
+            final boolean withMeter)
+        {
+            this(tableId, key, defaultEntry, withCounter, withMeter, false);
+        }
     }
 
     /** Action profile members ({@code memberId} 0 = all). */

@@ -710,8 +710,12 @@ public final class EntityCodec
                 }
                 final TableInfo t = tableOf(te.getTableId());
                 final EntryKey key = te.getMatchCount() == 0 ? null : key(t, te.getMatchList(), te.getPriority(), true);
+                if (te.hasTimeSinceLastHit() && !t.idleTimeout())
+                {
+                    throw invalid("table '%s' does not support idle timeout", t.name());
+                }
                 return new ReadFilter.Tables(t.id(), key, te.getIsDefaultAction(), te.hasCounterData(),
-                    te.hasMeterConfig());
+                    te.hasMeterConfig(), te.hasTimeSinceLastHit());
             }
             case ACTION_PROFILE_MEMBER:
             {
@@ -957,6 +961,11 @@ public final class EntityCodec
         if (e.meter() != null)
         {
             b.setMeterConfig(encodeMeter(e.meter()));
+        }
+        if (e.sinceLastHitNs() >= 0)
+        {
+            b.setTimeSinceLastHit(P4RuntimeOuterClass.TableEntry.IdleTimeout.newBuilder()
+                .setElapsedNs(e.sinceLastHitNs()));
         }
         return b.build();
     }

@@ -7,12 +7,14 @@ import com.google.protobuf.ByteString;
 
 import io.asicemu.p4rt.backend.CpuPortListener;
 import io.asicemu.p4rt.backend.P4Backend;
+import io.asicemu.p4rt.backend.P4Entity;
 import io.asicemu.p4rt.codec.ByteStrings;
 import io.asicemu.p4rt.codec.EntityCodec;
 import io.asicemu.p4rt.info.FixedPipelineInfo;
 import io.asicemu.p4rt.info.P4InfoModel;
 import io.asicemu.p4rt.info.PacketMetadataInfo;
 import p4.v1.P4RuntimeOuterClass.ForwardingPipelineConfig;
+import p4.v1.P4RuntimeOuterClass.IdleTimeoutNotification;
 import p4.v1.P4RuntimeOuterClass.PacketIn;
 import p4.v1.P4RuntimeOuterClass.StreamMessageResponse;
 
@@ -115,6 +117,31 @@ public final class Device implements CpuPortListener
             if (RoleConfigs.receivesPacketIns(c.roleConfig))
             {
                 c.send(message);
+            }
+        }
+    }
+
+    @Override
+    public void onIdleTimeout(final List<P4Entity.TableEntry> entries)
+    {
+        final EntityCodec c = codec();
+        final IdleTimeoutNotification.Builder b = IdleTimeoutNotification.newBuilder()
+            .setTimestamp(System.currentTimeMillis() * 1_000_000L);
+        for (final P4Entity.TableEntry e : entries)
+        {
+            final var te = c.encodeKey(e.key()).setIdleTimeoutNs(e.idleTimeoutNs());
+            if (e.metadata() != null)
+            {
+                te.setMetadata(ByteString.copyFrom(e.metadata()));
+            }
+            b.addTableEntry(te);
+        }
+        final StreamMessageResponse message = StreamMessageResponse.newBuilder().setIdleTimeoutNotification(b).build();
+        for (final Controller ctl : arbitration.primaries())
+        {
+            if (RoleConfigs.receivesPacketIns(ctl.roleConfig))
+            {
+                ctl.send(message);
             }
         }
     }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 import io.asicemu.p4rt.backend.ActionCall;
 import io.asicemu.p4rt.backend.CounterValue;
@@ -70,6 +71,8 @@ public final class InProcessTableStore implements P4Backend
     private final TreeMap<Integer, CloneSession> cloneSessions = new TreeMap<>();
     private final TreeMap<Integer, DigestConfig> digestConfigs = new TreeMap<>();
     private final Deque<Runnable> undo = new ArrayDeque<>();
+    private final Map<EntryKey, long[]> lastHitNs = new HashMap<>();
+    private final LongSupplier clockNs;
     private CpuPortListener listener;
 
     /** Receives packets the controller sends out of the CPU port. */
@@ -80,6 +83,16 @@ public final class InProcessTableStore implements P4Backend
 
     public InProcessTableStore(final P4InfoModel model, final int portCount, final PacketOutSink packetOutSink)
     {
+        this(model, portCount, packetOutSink, System::nanoTime);
+    }
+
+    /**
+     * @param clockNs the time source of idle timeouts (a manual clock in tests).
+     */
+    public InProcessTableStore(final P4InfoModel model, final int portCount, final PacketOutSink packetOutSink,
+        final LongSupplier clockNs)
+    {
+        this.clockNs = clockNs;
         this.model = model;
         this.portCount = portCount;
         this.packetOutSink = packetOutSink;
@@ -101,6 +114,7 @@ public final class InProcessTableStore implements P4Backend
         multicastGroups.clear();
         cloneSessions.clear();
         digestConfigs.clear();
+        lastHitNs.clear();
         for (final TableInfo t : model.tables())
         {
             tables.put(t.id(), new LinkedHashMap<>());
@@ -234,8 +248,16 @@ public final class InProcessTableStore implements P4Backend
             }
             final CounterValue oldCounter = directCounters.remove(e.key());
             final MeterSettings oldMeter = directMeters.remove(e.key());
+            final long[] oldHit = lastHitNs.remove(e.key());
             entries.remove(e.key());
-            undo.push(() -> restoreEntry(entries, old, oldCounter, oldMeter));
+            undo.push(() ->
+            {
+                restoreEntry(entries, old, oldCounter, oldMeter);
+                if (oldHit != null)
+                {
+                    lastHitNs.put(e.key(), oldHit);
+                }
+            });
             return UpdateOutcome.OK;
         }
         if (kind == UpdateKind.INSERT && old != null)
@@ -258,6 +280,11 @@ public final class InProcessTableStore implements P4Backend
         final CounterValue oldCounter = directCounters.get(e.key());
         final MeterSettings oldMeter = directMeters.get(e.key());
         entries.put(e.key(), stripped(e));
+        final long[] oldHit = lastHitNs.remove(e.key());
+        if (t.idleTimeout() && e.idleTimeoutNs() > 0)
+        {
+            lastHitNs.put(e.key(), new long[] {clockNs.getAsLong()});
+        }
         if (t.directCounterId() != 0)
         {
             if (e.counter() != null)
@@ -285,9 +312,14 @@ public final class InProcessTableStore implements P4Backend
             entries.remove(e.key());
             directCounters.remove(e.key());
             directMeters.remove(e.key());
+            lastHitNs.remove(e.key());
             if (old != null)
             {
                 restoreEntry(entries, old, oldCounter, oldMeter);
+            }
+            if (oldHit != null)
+            {
+                lastHitNs.put(e.key(), oldHit);
             }
         });
         return UpdateOutcome.OK;
@@ -783,10 +815,12 @@ public final class InProcessTableStore implements P4Backend
             {
                 if (f.key() == null || matchesPattern(f.key(), e.key()))
                 {
+                    final long[] hit = lastHitNs.get(e.key());
                     out.add(new TableEntry(e.key(), e.action(), false, e.idleTimeoutNs(), e.metadata(),
                         f.withMeter() ? directMeters.get(e.key()) : null,
                         f.withCounter() && t.directCounterId() != 0 ?
-                            directCounters.getOrDefault(e.key(), CounterValue.ZERO) : null));
+                            directCounters.getOrDefault(e.key(), CounterValue.ZERO) : null,
+                        f.withIdle() ? (hit == null ? 0 : clockNs.getAsLong() - hit[0]) : -1));
                 }
             }
         }
@@ -845,6 +879,46 @@ public final class InProcessTableStore implements P4Backend
         {
             l.onDigest(digestId, members);
         }
+    }
+
+    /** Records a lookup hit on an entry, as the data path does (restarts its idle timer). */
+    public synchronized void hit(final EntryKey key)
+    {
+        final long[] last = lastHitNs.get(key);
+        if (last != null)
+        {
+            last[0] = clockNs.getAsLong();
+        }
+    }
+
+    /**
+     * Notifies the entries whose idle timeout passed and restarts their timers (spec: notify once per timeout).
+     *
+     * @return how many entries were reported.
+     */
+    public int checkIdleTimeouts()
+    {
+        final List<TableEntry> idle = new ArrayList<>();
+        final CpuPortListener l;
+        synchronized (this)
+        {
+            final long nowNs = clockNs.getAsLong();
+            for (final var e : lastHitNs.entrySet())
+            {
+                final TableEntry entry = tables.get(e.getKey().tableId()).get(e.getKey());
+                if (nowNs - e.getValue()[0] >= entry.idleTimeoutNs())
+                {
+                    idle.add(entry);
+                    e.getValue()[0] = nowNs;
+                }
+            }
+            l = listener;
+        }
+        if (l != null && !idle.isEmpty())
+        {
+            l.onIdleTimeout(idle);
+        }
+        return idle.size();
     }
 
     /** Counts traffic on a cell of an indirect counter, as the data path does. */

@@ -51,6 +51,8 @@ final class P4rtFixture implements AutoCloseable
     static final int SELECTOR = 0x11000001;
 
     final List<int[]> packetsOut = new CopyOnWriteArrayList<>();
+    /** The clock of device 1's idle timeouts, advanced by tests. */
+    final java.util.concurrent.atomic.AtomicLong clockNs = new java.util.concurrent.atomic.AtomicLong(1_000_000_000L);
     final List<byte[]> payloadsOut = new CopyOnWriteArrayList<>();
     final InProcessTableStore store1;
     final InProcessTableStore store2;
@@ -65,7 +67,7 @@ final class P4rtFixture implements AutoCloseable
         {
             payloadsOut.add(p);
             packetsOut.add(new int[] {port, ingress ? 1 : 0});
-        });
+        }, clockNs::get);
         store2 = new InProcessTableStore(FixedPipelineInfo.model(), 32, (p, port, ingress) -> { });
         final P4RuntimeService service = new P4RuntimeService();
         service.addDevice(new Device(1, store1));

@@ -149,4 +149,35 @@ class PacketIoTest
         f.store1.digest(0x17000001, List.of(BigInteger.ONE, BigInteger.TWO, BigInteger.ONE));
         assertThat(primary.next().getDigest().getDataCount()).isEqualTo(1);
     }
+
+    @Test
+    void shouldNotifyIdleEntryOnceAndRestartTimerWhenIdleTimeoutPasses() throws Exception
+    {
+        final p4.v1.P4RuntimeOuterClass.TableEntry fdb = p4.v1.P4RuntimeOuterClass.TableEntry.newBuilder()
+            .setTableId(L2_FDB).addMatch(exact(1, value(10))).addMatch(exact(2, value(0x020000000001L)))
+            .setAction(p4.v1.P4RuntimeOuterClass.TableAction.newBuilder().setAction(action(0x0100000b, value(3))))
+            .setIdleTimeoutNs(1_000_000_000L).setMetadata(bytes(0xAB)).build();
+        f.blocking.write(write(1, 10, update(Update.Type.INSERT, fdb)));
+        f.clockNs.addAndGet(999_999_999L);
+        assertThat(f.store1.checkIdleTimeouts()).isZero();
+        final var read = f.blocking.read(p4.v1.P4RuntimeOuterClass.ReadRequest.newBuilder().setDeviceId(1)
+            .addEntities(Entity.newBuilder().setTableEntry(p4.v1.P4RuntimeOuterClass.TableEntry.newBuilder()
+                .setTableId(L2_FDB).setTimeSinceLastHit(
+                    p4.v1.P4RuntimeOuterClass.TableEntry.IdleTimeout.getDefaultInstance()))).build()).next();
+        assertThat(read.getEntities(0).getTableEntry().getTimeSinceLastHit().getElapsedNs()).isEqualTo(999_999_999L);
+        f.clockNs.addAndGet(1);
+        assertThat(f.store1.checkIdleTimeouts()).isEqualTo(1);
+        final var note = primary.next().getIdleTimeoutNotification();
+        assertThat(note.getTableEntryCount()).isEqualTo(1);
+        assertThat(note.getTableEntry(0).getMatchList()).isEqualTo(fdb.getMatchList());
+        assertThat(note.getTableEntry(0).getIdleTimeoutNs()).isEqualTo(1_000_000_000L);
+        assertThat(note.getTableEntry(0).getMetadata()).isEqualTo(bytes(0xAB));
+        assertThat(f.store1.checkIdleTimeouts()).as("timer restarted after notifying").isZero();
+        f.clockNs.addAndGet(500_000_000L);
+        f.store1.hit(new io.asicemu.p4rt.backend.EntryKey(L2_FDB, List.of(
+            io.asicemu.p4rt.backend.FieldMatchValue.exact(1, BigInteger.TEN),
+            io.asicemu.p4rt.backend.FieldMatchValue.exact(2, BigInteger.valueOf(0x020000000001L))), 0));
+        f.clockNs.addAndGet(999_999_999L);
+        assertThat(f.store1.checkIdleTimeouts()).as("a hit restarts the timer").isZero();
+    }
 }
