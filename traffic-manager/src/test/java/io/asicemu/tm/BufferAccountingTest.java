@@ -118,6 +118,55 @@ class BufferAccountingTest
         assertThat(tm.lastTxEndNs()).isEqualTo(195); // 100 + 6.72 + 88.8 = 195.52
     }
 
+    @Test
+    void shouldSendXonAtXoffOccupancyMinusXonOffsetWhenXonOffsetSet()
+    {
+        // static_th 10240 = ten 1000-byte frames (1024 charged); the 11th spills into headroom → XOFF with the PG at
+        // 10240; XON threshold = max(xon 0, 10240 - xon_offset 3072) = 7168. Releases: 11264 - 1024 k <= 7168 at k = 4.
+        final Db db = Db.ports(2)
+            .put("BUFFER_POOL", "ing", "type", "ingress", "mode", "static", "size", "1000000")
+            .put("BUFFER_PROFILE", "l", "pool", "ing", "size", "0", "static_th", "10240", "xoff", "8192", "xon", "0",
+                "xon_offset", "3072")
+            .put("BUFFER_PG", Db.port(0) + "|3", "profile", "l")
+            .put("PORT_QOS_MAP", Db.port(0), "pfc_enable", "3");
+        final TrafficManager tm = new TrafficManager(db.parse(), TmOptions.defaults(), sinks, sinks, 0);
+        for (int i = 0; i < 11; i++)
+        {
+            assertThat(tm.admit(0, 0, 3, 1, 3, 1000, 0, i)).isEqualTo(TrafficManager.ADMITTED);
+        }
+        assertThat(sinks.frames).hasSize(1);
+        long t = 0;
+        for (int k = 1; k <= 4; k++)
+        {
+            assertThat(sinks.frames).as("after %d releases", k - 1).hasSize(1);
+            t = tm.nextTransmitNs(t, 1);
+            tm.dequeue(t, 1);
+        }
+        assertThat(sinks.frames).hasSize(2);
+        assertThat(sinks.frames.get(1).quanta()[3]).isZero();
+        assertThat(sinks.frames.get(1).vector()).isEqualTo(1 << 3);
+        assertThat(tm.isXoff(0, 3)).isFalse();
+    }
+
+    @Test
+    void shouldGeneratePfcOnlyForPfcEnableWhenPfcAsymIsOn()
+    {
+        final Db db = Db.ports(2)
+            .put("PORT", Db.port(0), "pfc_asym", "on")
+            .put("BUFFER_POOL", "ing", "type", "ingress", "mode", "static", "size", "1000000")
+            .put("BUFFER_PROFILE", "l", "pool", "ing", "size", "0", "static_th", "2048", "xoff", "8192")
+            .put("BUFFER_PG", Db.port(0) + "|0-7", "profile", "l")
+            .put("PORT_QOS_MAP", Db.port(0), "pfc_enable", "3");
+        final TrafficManager tm = new TrafficManager(db.parse(), TmOptions.defaults(), sinks, sinks, 0);
+        for (int i = 0; i < 4; i++)
+        {
+            tm.admit(0, 0, 2, 1, 2, 1000, 0, i);
+            tm.admit(0, 0, 3, 1, 3, 1000, 0, 100 + i);
+        }
+        // PG 2 is lossy (tail drops, no PFC) even though pfc_asym on makes RX honour every priority.
+        assertThat(sinks.frames).singleElement().satisfies(f -> assertThat(f.vector()).isEqualTo(1 << 3));
+    }
+
     private static int fill3(final TrafficManager tm)
     {
         int admitted = 0;
