@@ -9,6 +9,7 @@ import io.asicemu.pipeline.port.Port;
 import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.tm.TrafficManager;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
  * Carries out a {@link Verdict}: for each egress port (one, or every member of the VLAN for a flood) it copies the
@@ -117,8 +118,8 @@ public final class EgressStage {
             NetworkOrder.u16(mem, at + 14, (v.pcp << 13) | v.vlan);
         }
         MemorySegment.copy(segment, offset + v.l2Length, mem, at + header, body);
-        if (header + body < MIN_FRAME) {
-            mem.asSlice(at + header + body, MIN_FRAME - header - body).fill((byte) 0);
+        for (long pad = at + header + body; pad < at + MIN_FRAME; pad++) {
+            mem.set(ValueLayout.JAVA_BYTE, pad, (byte) 0);
         }
         buffer.length[handle] = outLength;
         buffer.ingressPort[handle] = v.ingressPort;
