@@ -26,6 +26,7 @@ public final class BufferAccounting
     public static final int HEADROOM = 2;
 
     private final int cellBytes;
+    private final int cellShift;
     private final long[] poolSize;
     private final long[] poolXoff;
     private final long[] poolShared;
@@ -65,6 +66,7 @@ public final class BufferAccounting
         final TmCounters counters)
     {
         this.cellBytes = cellBytes;
+        cellShift = Integer.bitCount(cellBytes) == 1 ? Integer.numberOfTrailingZeros(cellBytes) : -1;
         this.poolSize = poolSizes.clone();
         this.poolXoff = poolXoffs.clone();
         poolShared = new long[poolSizes.length];
@@ -141,6 +143,10 @@ public final class BufferAccounting
      */
     public int chargedBytes(final int bytes)
     {
+        if (cellShift >= 0)
+        {
+            return ((bytes + cellBytes - 1) >>> cellShift) << cellShift;
+        }
         return ((bytes + cellBytes - 1) / cellBytes) * cellBytes;
     }
 

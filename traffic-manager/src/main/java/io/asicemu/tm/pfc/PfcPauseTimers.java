@@ -25,6 +25,8 @@ public final class PfcPauseTimers
     private final int[] countedQuanta;
     private final long[] accountedNs;
     private final long[] durationNs;
+    /** Per port: no pause timer runs past this time (may be stale-high after quanta 0; then the scan decides). */
+    private final long[] portMaxUntilNs;
     private final long[] pfcSlots;
 
     /**
@@ -56,6 +58,7 @@ public final class PfcPauseTimers
         countedQuanta = new int[ports * 8];
         accountedNs = new long[ports * 8];
         durationNs = new long[ports * 8];
+        portMaxUntilNs = new long[ports];
         pfcSlots = counters.pfcSlots();
     }
 
@@ -105,6 +108,7 @@ public final class PfcPauseTimers
             frameQuanta[i] = q;
             countedQuanta[i] = 0;
             untilNs[i] = nowNs + pauseNs(q, speedMbps[port]);
+            portMaxUntilNs[port] = Math.max(portMaxUntilNs[port], untilNs[i]);
         }
     }
 
@@ -165,6 +169,10 @@ public final class PfcPauseTimers
      */
     public int pausedQueueMask(final long nowNs, final int port)
     {
+        if (portMaxUntilNs[port] <= nowNs)
+        {
+            return 0;
+        }
         int mask = 0;
         final int honour = honourMask[port];
         for (int prio = 0; prio < 8; prio++)
