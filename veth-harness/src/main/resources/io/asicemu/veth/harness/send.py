@@ -56,7 +56,7 @@ def main():
                 frames.append(Ether(src=a.smac, dst=a.dmac) / IP(src=a.sip, dst=a.dip, tos=tos, flags="DF")
                               / UDP(sport=a.sport, dport=4791, chksum=0)
                               / BTH(opcode=4, pkey=0xffff, dqpn=int(qp, 0), ackreq=1, psn=100)
-                              / Raw(bytes(range(48, 48 + a.payload))))
+                              / Raw(bytes((48 + i) % 256 for i in range(a.payload))))
     elif a.mode == "pfc":
         fields = {}
         for c in range(8):
