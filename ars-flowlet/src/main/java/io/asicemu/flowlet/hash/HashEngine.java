@@ -21,6 +21,33 @@ public final class HashEngine
     /** Upper bound of {@link #keyBytes} output for any mask. */
     public static final int MAX_KEY_BYTES = 192;
 
+    // Field bits as static finals, which the JIT folds into the mask tests.
+    private static final long M_IN_PORT = HashField.IN_PORT.mask();
+    private static final long M_DST_MAC = HashField.DST_MAC.mask();
+    private static final long M_SRC_MAC = HashField.SRC_MAC.mask();
+    private static final long M_ETHERTYPE = HashField.ETHERTYPE.mask();
+    private static final long M_VLAN_ID = HashField.VLAN_ID.mask();
+    private static final long M_IP_PROTOCOL = HashField.IP_PROTOCOL.mask();
+    private static final long M_DST_IP = HashField.DST_IP.mask();
+    private static final long M_SRC_IP = HashField.SRC_IP.mask();
+    private static final long M_L4_DST_PORT = HashField.L4_DST_PORT.mask();
+    private static final long M_L4_SRC_PORT = HashField.L4_SRC_PORT.mask();
+    private static final long M_INNER_DST_MAC = HashField.INNER_DST_MAC.mask();
+    private static final long M_INNER_SRC_MAC = HashField.INNER_SRC_MAC.mask();
+    private static final long M_INNER_ETHERTYPE = HashField.INNER_ETHERTYPE.mask();
+    private static final long M_INNER_IP_PROTOCOL = HashField.INNER_IP_PROTOCOL.mask();
+    private static final long M_INNER_DST_IP = HashField.INNER_DST_IP.mask();
+    private static final long M_INNER_DST_IPV4 = HashField.INNER_DST_IPV4.mask();
+    private static final long M_INNER_DST_IPV6 = HashField.INNER_DST_IPV6.mask();
+    private static final long M_INNER_SRC_IP = HashField.INNER_SRC_IP.mask();
+    private static final long M_INNER_SRC_IPV4 = HashField.INNER_SRC_IPV4.mask();
+    private static final long M_INNER_SRC_IPV6 = HashField.INNER_SRC_IPV6.mask();
+    private static final long M_INNER_L4_DST_PORT = HashField.INNER_L4_DST_PORT.mask();
+    private static final long M_INNER_L4_SRC_PORT = HashField.INNER_L4_SRC_PORT.mask();
+    private static final long M_IPV6_FLOW_LABEL = HashField.IPV6_FLOW_LABEL.mask();
+    private static final long M_RDMA_BTH_DEST_QP = HashField.RDMA_BTH_DEST_QP.mask();
+    private static final long M_RDMA_BTH_OPCODE = HashField.RDMA_BTH_OPCODE.mask();
+
     private static final long INNER_MASK = HashField.INNER_DST_MAC.mask() | HashField.INNER_SRC_MAC.mask()
         | HashField.INNER_ETHERTYPE.mask() | HashField.INNER_IP_PROTOCOL.mask() | HashField.INNER_DST_IP.mask()
         | HashField.INNER_DST_IPV4.mask() | HashField.INNER_DST_IPV6.mask() | HashField.INNER_SRC_IP.mask()
@@ -228,43 +255,43 @@ public final class HashEngine
     public static int keyBytes(final HashKey key, final long mask, final byte[] out)
     {
         int p = 0;
-        if ((mask & HashField.IN_PORT.mask()) != 0)
+        if ((mask & M_IN_PORT) != 0)
         {
             p = put(out, p, key.inPort(), 4);
         }
-        if ((mask & HashField.DST_MAC.mask()) != 0)
+        if ((mask & M_DST_MAC) != 0)
         {
             p = put(out, p, key.dstMac(), 6);
         }
-        if ((mask & HashField.SRC_MAC.mask()) != 0)
+        if ((mask & M_SRC_MAC) != 0)
         {
             p = put(out, p, key.srcMac(), 6);
         }
-        if ((mask & HashField.ETHERTYPE.mask()) != 0)
+        if ((mask & M_ETHERTYPE) != 0)
         {
             p = put(out, p, key.etherType(), 2);
         }
-        if ((mask & HashField.VLAN_ID.mask()) != 0)
+        if ((mask & M_VLAN_ID) != 0)
         {
             p = put(out, p, key.vlanId() & 0xFFF, 2);
         }
-        if ((mask & HashField.IP_PROTOCOL.mask()) != 0)
+        if ((mask & M_IP_PROTOCOL) != 0)
         {
             p = put(out, p, key.ipProtocol(), 1);
         }
-        if ((mask & HashField.DST_IP.mask()) != 0)
+        if ((mask & M_DST_IP) != 0)
         {
             p = putIp(out, p, key.ipv6(), key.dstIpHi(), key.dstIpLo());
         }
-        if ((mask & HashField.SRC_IP.mask()) != 0)
+        if ((mask & M_SRC_IP) != 0)
         {
             p = putIp(out, p, key.ipv6(), key.srcIpHi(), key.srcIpLo());
         }
-        if ((mask & HashField.L4_DST_PORT.mask()) != 0)
+        if ((mask & M_L4_DST_PORT) != 0)
         {
             p = put(out, p, key.l4DstPort(), 2);
         }
-        if ((mask & HashField.L4_SRC_PORT.mask()) != 0)
+        if ((mask & M_L4_SRC_PORT) != 0)
         {
             p = put(out, p, key.l4SrcPort(), 2);
         }
@@ -272,17 +299,17 @@ public final class HashEngine
         {
             p = innerKeyBytes(key, mask, out, p);
         }
-        if ((mask & HashField.IPV6_FLOW_LABEL.mask()) != 0)
+        if ((mask & M_IPV6_FLOW_LABEL) != 0)
         {
             p = put(out, p, key.ipv6FlowLabel() & 0xF_FFFF, 3);
         }
         if (key.roce())
         {
-            if ((mask & HashField.RDMA_BTH_DEST_QP.mask()) != 0)
+            if ((mask & M_RDMA_BTH_DEST_QP) != 0)
             {
                 p = put(out, p, key.bthDestQp() & 0xFF_FFFF, 3);
             }
-            if ((mask & HashField.RDMA_BTH_OPCODE.mask()) != 0)
+            if ((mask & M_RDMA_BTH_OPCODE) != 0)
             {
                 p = put(out, p, key.bthOpcode(), 1);
             }
@@ -294,37 +321,37 @@ public final class HashEngine
     {
         int p = start;
         final boolean v6 = key.innerIpv6();
-        if ((mask & HashField.INNER_DST_MAC.mask()) != 0)
+        if ((mask & M_INNER_DST_MAC) != 0)
         {
             p = put(out, p, key.innerDstMac(), 6);
         }
-        if ((mask & HashField.INNER_SRC_MAC.mask()) != 0)
+        if ((mask & M_INNER_SRC_MAC) != 0)
         {
             p = put(out, p, key.innerSrcMac(), 6);
         }
-        if ((mask & HashField.INNER_ETHERTYPE.mask()) != 0)
+        if ((mask & M_INNER_ETHERTYPE) != 0)
         {
             p = put(out, p, key.innerEtherType(), 2);
         }
-        if ((mask & HashField.INNER_IP_PROTOCOL.mask()) != 0)
+        if ((mask & M_INNER_IP_PROTOCOL) != 0)
         {
             p = put(out, p, key.innerIpProtocol(), 1);
         }
-        if ((mask & HashField.INNER_DST_IP.mask()) != 0
-            || (mask & (v6 ? HashField.INNER_DST_IPV6.mask() : HashField.INNER_DST_IPV4.mask())) != 0)
+        if ((mask & M_INNER_DST_IP) != 0
+            || (mask & (v6 ? M_INNER_DST_IPV6 : M_INNER_DST_IPV4)) != 0)
         {
             p = putIp(out, p, v6, key.innerDstIpHi(), key.innerDstIpLo());
         }
-        if ((mask & HashField.INNER_SRC_IP.mask()) != 0
-            || (mask & (v6 ? HashField.INNER_SRC_IPV6.mask() : HashField.INNER_SRC_IPV4.mask())) != 0)
+        if ((mask & M_INNER_SRC_IP) != 0
+            || (mask & (v6 ? M_INNER_SRC_IPV6 : M_INNER_SRC_IPV4)) != 0)
         {
             p = putIp(out, p, v6, key.innerSrcIpHi(), key.innerSrcIpLo());
         }
-        if ((mask & HashField.INNER_L4_DST_PORT.mask()) != 0)
+        if ((mask & M_INNER_L4_DST_PORT) != 0)
         {
             p = put(out, p, key.innerL4DstPort(), 2);
         }
-        if ((mask & HashField.INNER_L4_SRC_PORT.mask()) != 0)
+        if ((mask & M_INNER_L4_SRC_PORT) != 0)
         {
             p = put(out, p, key.innerL4SrcPort(), 2);
         }
