@@ -62,6 +62,7 @@ public final class DataPlaneAgent implements Agent {
     private final Port[] ports;
     private final RxBatch[] batches;
     private final boolean[] transmitted;
+    private final boolean[] linkState;
     private final ConcurrentLinkedQueue<DataPlaneCommand> commands = new ConcurrentLinkedQueue<>();
     private final MemorySegment scratch = Arena.ofAuto().allocate(128, 64);
     private final MemorySegment injectSegment;
@@ -91,6 +92,7 @@ public final class DataPlaneAgent implements Agent {
         this.ports = new Port[sizing.maxPorts()];
         this.batches = new RxBatch[sizing.maxPorts()];
         this.transmitted = new boolean[sizing.maxPorts()];
+        this.linkState = new boolean[sizing.maxPorts()];
         this.injectSegment = Arena.ofAuto().allocate(sizing.bufferSlotBytes(), 64);
     }
 
@@ -133,6 +135,7 @@ public final class DataPlaneAgent implements Agent {
         }
         tables = newTables;
         tm = newTm;
+        java.util.Arrays.fill(linkState, false); // every port "comes up" again for the new groups
         ingress.tables(newTables);
         egress.use(newTables, newTm, ports);
     }
@@ -215,6 +218,7 @@ public final class DataPlaneAgent implements Agent {
         }
         final long fromNs = previousNowNs == Long.MIN_VALUE ? nowNs : previousNowNs;
         work += timers(nowNs);
+        work += linkChanges();
         work += transmitDue(fromNs, nowNs);
         work += injections(nowNs);
         for (int p = 0; p < ports.length; p++) {
@@ -252,6 +256,29 @@ public final class DataPlaneAgent implements Agent {
             nextAgingNs = nowNs + AGING_INTERVAL_NS;
         }
         return work;
+    }
+
+    /** Port up/down (link or admin): flush the port's learned MACs and take it out of (or back into) ECMP groups. */
+    private int linkChanges() {
+        int changes = 0;
+        for (int p = 0; p < ports.length; p++) {
+            final Port port = ports[p];
+            final boolean up = port != null && port.linkUp() && tables.portAdminUp(p);
+            if (up != linkState[p]) {
+                linkState[p] = up;
+                changes++;
+                if (!up) {
+                    tables.fdb().flushDynamic(p);
+                }
+                for (int g = 0; g < sizing.maxGroups(); g++) {
+                    final io.asicemu.flowlet.LoadBalanceGroup group = tables.group(g);
+                    if (group != null) {
+                        group.portUp(p, up);
+                    }
+                }
+            }
+        }
+        return changes;
     }
 
     private int receive(final int index, final Port port, final long nowNs) {

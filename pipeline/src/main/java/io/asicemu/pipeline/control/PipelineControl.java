@@ -14,7 +14,12 @@ import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.Clock;
 import io.asicemu.tm.TmOptions;
 import io.asicemu.tm.TrafficManager;
+import io.asicemu.pipeline.table.AclRule;
+import io.asicemu.pipeline.table.AclTable;
+import io.asicemu.tm.counter.TmCountersSnapshot;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.concurrent.CompletableFuture;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,8 +44,10 @@ public final class PipelineControl {
     private final Map<String, String> linuxOverrides;
     private final Map<String, Port> attached = new LinkedHashMap<>();
     private final Map<Integer, TableBatch.NextHop> nextHops = new HashMap<>();
+    private final java.util.Set<Integer> groups = new java.util.HashSet<>();
     private Map<IpPrefix, Integer> routes = new HashMap<>();
     private volatile CompiledConfig compiled;
+    private volatile String[] aclNames;
     private long submitted;
     private TmOptions tmOptions = TmOptions.defaults();
 
@@ -91,8 +98,10 @@ public final class PipelineControl {
             a.onInstall(tables, tm);
         });
         compiled = next;
+        aclNames = next.aclNames();
         routes = new HashMap<>(next.routes());
         nextHops.clear();
+        groups.clear();
         for (int id = 0; id < next.nextHopCount(); id++) {
             nextHops.put(id, null);
         }
@@ -202,7 +211,86 @@ public final class PipelineControl {
     public CountersSnapshot counters() {
         final CompiledConfig c = compiled;
         final String[] names = c == null ? new String[0] : c.portNames().toArray(new String[0]);
-        return agent.counters().snapshot(names, c == null ? new String[0] : c.aclNames());
+        final String[] acl = aclNames;
+        return agent.counters().snapshot(names, acl == null ? new String[0] : acl);
+    }
+
+    /**
+     * Snapshots the traffic manager's counters (queues, PGs, PFC, pools, watchdog) on the data-plane thread.
+     *
+     * @return completes at the next duty cycle with the copy (null before any configuration).
+     */
+    public CompletableFuture<TmCountersSnapshot> trafficManagerCounters() {
+        final CompletableFuture<TmCountersSnapshot> result = new CompletableFuture<>();
+        submit(a -> {
+            final TrafficManager tm = a.trafficManager();
+            if (tm == null) {
+                result.complete(null);
+                return;
+            }
+            final TmCountersSnapshot snapshot = tm.newSnapshot();
+            tm.snapshot(clock.nowNs(), snapshot);
+            result.complete(snapshot);
+        });
+        return result;
+    }
+
+    /**
+     * Lists the FDB (learned and static) as the data plane has it.
+     *
+     * @return completes at the next duty cycle.
+     */
+    public CompletableFuture<List<FdbEntry>> fdbEntries() {
+        final CompletableFuture<List<FdbEntry>> result = new CompletableFuture<>();
+        final List<String> names = portNames();
+        submit(a -> {
+            final List<FdbEntry> entries = new ArrayList<>();
+            if (a.tables() != null) {
+                a.tables().fdb().forEach((vlan, mac, port, isStatic) ->
+                    entries.add(new FdbEntry(vlan, mac, port < names.size() ? names.get(port) : "?", isStatic)));
+            }
+            result.complete(List.copyOf(entries));
+        });
+        return result;
+    }
+
+    /**
+     * Lists the neighbors (static and learned) as the data plane has them.
+     *
+     * @return completes at the next duty cycle.
+     */
+    public CompletableFuture<List<NeighborEntry>> neighborEntries() {
+        final CompletableFuture<List<NeighborEntry>> result = new CompletableFuture<>();
+        submit(a -> {
+            final List<NeighborEntry> entries = new ArrayList<>();
+            if (a.tables() != null) {
+                a.tables().neighbors().forEach((high, low, v6, mac, rif, isStatic) -> entries.add(
+                    new NeighborEntry(new IpPrefix(v6, high, low, v6 ? 128 : 32), mac, rif, isStatic)));
+            }
+            result.complete(List.copyOf(entries));
+        });
+        return result;
+    }
+
+    /**
+     * Replaces the whole ingress ACL (P4Runtime or CLI); rule order by priority, counters restart.
+     *
+     * @param rules the rules (port indexes in {@link AclRule#inPorts}).
+     * @return the command's sequence number.
+     * @throws TableException RESOURCE_EXHAUSTED if there are more rules than the ACL holds.
+     */
+    public long replaceAcl(final List<AclRule> rules) {
+        if (rules.size() > sizing.aclRules()) {
+            throw new TableException(TableException.Code.RESOURCE_EXHAUSTED, 0, rules.size() + " rules exceed "
+                + sizing.aclRules());
+        }
+        final AclTable table = new AclTable(rules);
+        aclNames = table.names();
+        return submit(a -> {
+            if (a.tables() != null) {
+                a.tables().acl(table);
+            }
+        });
     }
 
     /** @return the CPU port (PacketIn poll, PacketOut). */
@@ -221,5 +309,9 @@ public final class PipelineControl {
 
     Map<Integer, TableBatch.NextHop> nextHops() {
         return nextHops;
+    }
+
+    java.util.Set<Integer> groups() {
+        return groups;
     }
 }

@@ -24,6 +24,7 @@ public final class TableBatch {
     private final Map<IpPrefix, Integer> stagedRoutes = new HashMap<>();
     private final Set<IpPrefix> removedRoutes = new HashSet<>();
     private final Map<Integer, NextHop> stagedNextHops = new HashMap<>();
+    private final Set<Integer> stagedGroups = new HashSet<>();
     private final List<Consumer<ForwardingTables>> edits = new ArrayList<>();
     private int updates;
 
@@ -73,6 +74,82 @@ public final class TableBatch {
         final NextHop hop = new NextHop(address, rif);
         stagedNextHops.put(id, hop);
         edits.add(t -> t.nextHop(id, address.high(), address.low(), address.v6(), rif));
+        updates++;
+        return this;
+    }
+
+    /**
+     * Defines an ECMP/WCMP group over next hops; members are chosen per packet by the ars-flowlet engine with the
+     * settings its config gives the group's name ({@code ARS_NEXTHOP_GROUP}, else the switch's {@code ecmp_lb_mode}).
+     *
+     * @param id the group id (not used by the configuration's STATIC_ROUTE groups).
+     * @param name the group's name for ARS settings.
+     * @param nextHopIds member next hops (defined earlier, or in this batch).
+     * @param weights member weights, 1 or more each.
+     * @return this.
+     */
+    public TableBatch addGroup(final int id, final String name, final int[] nextHopIds, final int[] weights) {
+        if (id < control.compiled().groupCount() || id >= control.sizing().maxGroups() || stagedGroups.contains(id)
+            || control.groups().contains(id)) {
+            throw fail(TableException.Code.ALREADY_EXISTS, "group id " + id + " is taken or out of range");
+        }
+        if (nextHopIds.length == 0 || nextHopIds.length != weights.length) {
+            throw fail(TableException.Code.INVALID_ARGUMENT, "a group needs members with one weight each");
+        }
+        final int[] ports = new int[nextHopIds.length];
+        for (int m = 0; m < nextHopIds.length; m++) {
+            if (!nextHopExists(nextHopIds[m])) {
+                throw fail(TableException.Code.NOT_FOUND, "next hop " + nextHopIds[m]);
+            }
+            if (weights[m] < 1) {
+                throw fail(TableException.Code.INVALID_ARGUMENT, "weights must be >= 1");
+            }
+            final NextHop hop = stagedNextHops.containsKey(nextHopIds[m]) ? stagedNextHops.get(nextHopIds[m])
+                : control.nextHops().get(nextHopIds[m]);
+            final int port = hop == null ? 0 : control.compiled().tables().routerInterfacePort(hop.rif());
+            ports[m] = Math.max(port, 0);
+        }
+        final io.asicemu.flowlet.GroupSettings settings;
+        try {
+            settings = control.compiled().flowletConfig().groupSettings(name);
+        } catch (final RuntimeException e) {
+            throw fail(TableException.Code.INVALID_ARGUMENT, e.getMessage());
+        }
+        final int[] members = nextHopIds.clone();
+        final int[] w = weights.clone();
+        stagedGroups.add(id);
+        final io.asicemu.flowlet.LoadBalanceGroup group = new io.asicemu.flowlet.LoadBalanceGroup(settings, ports, w,
+            control.compiled().tables().hashEngine(),
+            settings.mode() == io.asicemu.flowlet.ecmp.LoadBalanceMode.FLOWLET_QUALITY
+                ? new io.asicemu.flowlet.ars.PortQuality(control.sizing().maxPorts(),
+                    control.compiled().flowletConfig().qualitySettings()) : null);
+        edits.add(t -> t.group(id, members, group));
+        updates++;
+        return this;
+    }
+
+    /**
+     * Inserts or modifies a route through a group.
+     *
+     * @param prefix the prefix.
+     * @param groupId the group.
+     * @param insert true: must not exist; false: must exist.
+     * @return this.
+     */
+    public TableBatch writeRouteToGroup(final IpPrefix prefix, final int groupId, final boolean insert) {
+        final Integer existing = route(prefix);
+        if (insert == (existing != null)) {
+            throw fail(insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND,
+                "route " + prefix);
+        }
+        if (!stagedGroups.contains(groupId) && !control.groups().contains(groupId)
+            && !(groupId >= 0 && groupId < control.compiled().groupCount())) {
+            throw fail(TableException.Code.NOT_FOUND, "group " + groupId);
+        }
+        final int value = RouteTarget.encode(RouteTarget.GROUP, groupId);
+        removedRoutes.remove(prefix);
+        stagedRoutes.put(prefix, value);
+        edits.add(t -> t.lpm(prefix.v6()).add(prefix.high(), prefix.low(), prefix.length(), value));
         updates++;
         return this;
     }
@@ -180,6 +257,7 @@ public final class TableBatch {
         control.routes().keySet().removeAll(removedRoutes);
         control.routes().putAll(stagedRoutes);
         control.nextHops().putAll(stagedNextHops);
+        control.groups().addAll(stagedGroups);
         final List<Consumer<ForwardingTables>> all = List.copyOf(edits);
         return control.submit((DataPlaneAgent agent) -> {
             final ForwardingTables t = agent.tables();

@@ -77,6 +77,43 @@ class PipelineControlTest {
     }
 
     @Test
+    void shouldSpreadFlowsOverGroupAndDropMemberWhenItsLinkGoesDown() {
+        final PipelineControl control = sw.pipeline.control();
+        control.batch()
+            .addNextHop(1, "Ethernet4", IpPrefix.address("10.0.2.2"))
+            .addNextHop(2, "Ethernet8", IpPrefix.address("10.0.3.2"))
+            .addGroup(5, "g5", new int[] {1, 2}, new int[] {1, 1})
+            .writeRouteToGroup(IpPrefix.parse("172.16.0.0/12"), 5, true)
+            .commit();
+        int toFour = 0;
+        for (int i = 0; i < 64; i++) {
+            sw.send("Ethernet0", Frames.udp4(Frames.builder().macs(ROUTER, HOST_A).ipv4(ip(10, 0, 1, 2),
+                ip(172, 16, i, 1)).udpPorts(1000 + i, 2000), 10));
+        }
+        sw.run();
+        toFour = sw.take("Ethernet4").size();
+        assertThat(toFour + sw.take("Ethernet8").size()).isEqualTo(64);
+        assertThat(toFour).isBetween(8, 56);
+        sw.port("Ethernet8").linkUp(false);
+        for (int i = 0; i < 64; i++) {
+            sw.send("Ethernet0", Frames.udp4(Frames.builder().macs(ROUTER, HOST_A).ipv4(ip(10, 0, 1, 2),
+                ip(172, 16, i, 1)).udpPorts(1000 + i, 2000), 10));
+        }
+        sw.run();
+        assertThat(sw.take("Ethernet4")).as("the live member takes every flow").hasSize(64);
+    }
+
+    @Test
+    void shouldListLearnedNeighborsAndTrafficManagerCountersWhenAsked() throws Exception {
+        forwardTo(ip(10, 0, 2, 2));
+        final var neighbors = sw.pipeline.control().neighborEntries();
+        final var tm = sw.pipeline.control().trafficManagerCounters();
+        sw.pipeline.agent().doWork();
+        assertThat(neighbors.get()).extracting(NeighborEntry::mac).contains(0x0200_0000_0202L, 0x0200_0000_0302L);
+        assertThat(tm.get().queue(1, 0, io.asicemu.tm.counter.QueueStat.PACKETS)).isEqualTo(1);
+    }
+
+    @Test
     void shouldSendPacketOutOfPortOrThroughIngressWhenControllerInjects() {
         final byte[] frame = Frames.udp4(0x0200_0000_0909L, ROUTER, ip(10, 0, 3, 1), ip(10, 0, 3, 9), 64, 10);
         sw.pipeline.control().cpuPort().packetOut(frame, sw.pipeline.control().portIndex("Ethernet8"));
