@@ -68,6 +68,7 @@ public final class DataPlaneAgent implements Agent {
     private final MemorySegment injectSegment;
     private final int[] pfcQuanta = new int[8];
     private volatile long applied;
+    private volatile Runnable wakeUp;
     private ForwardingTables tables;
     private TrafficManager tm;
     private long previousNowNs = Long.MIN_VALUE;
@@ -108,6 +109,20 @@ public final class DataPlaneAgent implements Agent {
      */
     public void submit(final DataPlaneCommand command) {
         commands.add(command);
+        final Runnable wake = wakeUp;
+        if (wake != null) {
+            wake.run();
+        }
+    }
+
+    /**
+     * Sets what {@link #submit} calls after queuing a command, so a live loop blocked in poll/epoll wakes up to apply
+     * it (for example a write to an eventfd it polls). Any thread; the callback must not block.
+     *
+     * @param callback the wake-up, or null for none.
+     */
+    public void wakeUp(final Runnable callback) {
+        this.wakeUp = callback;
     }
 
     /** @return how many commands have been applied so far (any thread). */
