@@ -82,7 +82,7 @@ public final class ForwardingBenchmark {
                     final String sw1 = lab.switchLink("sw1", h1, "eth1", Offloads.CONTAINERLAB, 1500);
                     final String sw2 = lab.switchLink("sw2", h2, "eth1", Offloads.CONTAINERLAB, 1500);
                     sw = InProcessSwitch.start(config(h2.mac("eth1")), Map.of("Ethernet0", sw1, "Ethernet4", sw2),
-                        AfPacketConfig.throughput(), 1.0);
+                        new AfPacketConfig(8192, 1024, false, true, 100_000), 1.0);
                     sw.awaitPorts(2, Duration.ofSeconds(5));
                     sw.awaitIdleControl();
                     dstMac = ROUTER_MAC;
@@ -96,6 +96,10 @@ public final class ForwardingBenchmark {
                     runs.add(run(target, "latency", h1, h2, srcMac, dstMac, 64, seconds, rate));
                 } finally {
                     if (sw != null) {
+                        System.out.print(sw.counters().render());
+                        sw.ports().forEach((name, port) -> System.out.printf("%s: rx %d, tx %d, tx ring full %d,"
+                            + " kernel rx drops %d%n", name, port.rxFrameCount(), port.txFrameCount(),
+                            port.txRingFullCount(), port.kernelDropCount()));
                         sw.close();
                     }
                 }
