@@ -122,6 +122,34 @@ class FlowletConfigParserTest
         assertThat(quality.futureLoadMaxBytes()).isEqualTo(1000 * 1024);
     }
 
+    @Test
+    void shouldBuildAWorkingFlowletGroupWhenWiredFromConfig()
+    {
+        final Map<String, Map<String, Map<String, String>>> db = db();
+        db.put("DEVICE_METADATA", Map.of("localhost", Map.of("type", "SpineRouter")));
+        db.put("SWITCH_HASH", Map.of("GLOBAL", Map.of("ecmp_lb_mode", "enhanced_ecmp")));
+        db.put("ARS_OBJECT", Map.of("fq", Map.of("flowlet_idle_time", "100", "max_flows", "64")));
+        db.put("ARS_NEXTHOP_GROUP", Map.of("nhg_ai", Map.of("ars_obj_name", "fq")));
+        final FlowletConfig config = FlowletConfigParser.parse(db);
+        final io.asicemu.flowlet.ars.PortQuality quality =
+            new io.asicemu.flowlet.ars.PortQuality(4, config.qualitySettings());
+        final io.asicemu.flowlet.LoadBalanceGroup group = new io.asicemu.flowlet.LoadBalanceGroup(
+            config.groupSettings("nhg_ai"), new int[] {0, 1, 2, 3}, new int[] {1, 1, 1, 1},
+            config.switchHash().newEcmpHashEngine(), quality);
+        final io.asicemu.flowlet.hash.HashKey key = new io.asicemu.flowlet.hash.HashKey()
+            .ipv4FiveTuple(1, 2, 17, 3, 4791).roce(true).bthDestQp(9);
+
+        final int first = group.select(key, 1000, 0);
+
+        assertThat(group.settings().mode()).isEqualTo(LoadBalanceMode.FLOWLET_QUALITY);
+        assertThat(config.groupSettings("nhg_plain").mode()).isEqualTo(LoadBalanceMode.ENHANCED_ECMP);
+        assertThat(group.flowletTableCapacity()).isEqualTo(64);
+        assertThat(group.select(key, 1000, 100_000)).isEqualTo(first);
+        assertThat(group.newFlowlets()).isEqualTo(1);
+        group.select(key, 1000, 200_001);
+        assertThat(group.newFlowlets()).isEqualTo(2);
+    }
+
     @ParameterizedTest(name = "{0}|{1}|{2} = {3}")
     @CsvSource(delimiter = ';', value = {
         "SWITCH_HASH;GLOBAL;ecmp_hash_algorithm;CRC16",
