@@ -36,10 +36,10 @@ public final class LoadBalanceGroup
     public static final int NO_MEMBER = EcmpMembers.NO_MEMBER;
 
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
-    private static final int REASSIGNMENTS = 0;
-    private static final int NEW_FLOWLETS = 1;
-    private static final int TABLE_FULL_FALLBACKS = 2;
-    private static final int NO_MEMBER_DROPS = 3;
+    private static final int REASSIGNMENTS = GroupCounter.ARS_NEXT_HOP_REASSIGNMENTS.ordinal();
+    private static final int NEW_FLOWLETS = GroupCounter.FLOWLETS.ordinal();
+    private static final int TABLE_FULL_FALLBACKS = GroupCounter.FLOWLET_TABLE_FULL_FALLBACKS.ordinal();
+    private static final int NO_MEMBER_DROPS = GroupCounter.ARS_PACKET_DROPS.ordinal();
 
     private final GroupSettings settings;
     private final EcmpMembers members;
@@ -50,7 +50,7 @@ public final class LoadBalanceGroup
     private final long[] memberSelections;
     private final long[] memberBytes;
     private final int[] tieScratch;
-    private final long[] counters = new long[4];
+    private final long[] counters = new long[GroupCounter.values().length];
 
     /**
      * @param settings   mode, resilience, flowlet table.
@@ -249,6 +249,15 @@ public final class LoadBalanceGroup
     public long memberBytes(final int member)
     {
         return read(memberBytes, member);
+    }
+
+    /**
+     * @param counter which counter.
+     * @return its value (opaque read, any thread).
+     */
+    public long counter(final GroupCounter counter)
+    {
+        return read(counters, counter.ordinal());
     }
 
     /**

@@ -63,7 +63,9 @@ class FlowletGapTest
         assertThat(group.select(key, 4096, nowNs)).isEqualTo(best);
         assertThat(quality.band(PORTS[best])).isEqualTo(PortQuality.BEST_BAND);
         assertThat(group.flowletReassignments()).isEqualTo(1);
+        assertThat(group.counter(io.asicemu.flowlet.GroupCounter.ARS_NEXT_HOP_REASSIGNMENTS)).isEqualTo(1);
         assertThat(group.newFlowlets()).isEqualTo(2);
+        assertThat(group.counter(io.asicemu.flowlet.GroupCounter.FLOWLETS)).isEqualTo(2);
         assertThat(group.memberSelections(first)).isEqualTo(6);
         assertThat(group.memberSelections(best)).isEqualTo(1);
         assertThat(group.flowletTableOccupancy()).isEqualTo(1);
