@@ -324,7 +324,7 @@ public final class DataPlaneAgent implements Agent {
             case Verdict.PUNT -> punt(port, segment, offset, length, v.punt.index(), nowNs);
             case Verdict.CONSUMED -> consumed(port, nowNs);
             default -> {
-                counters.addDrop(port, v.drop);
+                counters.addDrop(port, v.drop == null ? DropReason.MALFORMED_FRAME : v.drop);
                 counters.addPort(port, PortStat.IF_IN_DISCARDS, 1);
             }
         }

@@ -243,6 +243,40 @@ public final class TableBatch {
         return this;
     }
 
+    /**
+     * Adds a static FDB entry (never aged, never moved by learning).
+     *
+     * @param vlanId the VLAN (must exist).
+     * @param mac the MAC.
+     * @param portName the SONiC port.
+     * @return this.
+     */
+    public TableBatch addStaticFdb(final int vlanId, final long mac, final String portName) {
+        final Integer port = control.compiled().portIndex().get(portName);
+        if (port == null) {
+            throw fail(TableException.Code.NOT_FOUND, "no port " + portName);
+        }
+        if (vlanId < 1 || vlanId > 4094 || !control.compiled().tables().vlanExists(vlanId)) {
+            throw fail(TableException.Code.NOT_FOUND, "no VLAN " + vlanId);
+        }
+        edits.add(t -> t.fdb().putStatic(vlanId, mac, port));
+        updates++;
+        return this;
+    }
+
+    /**
+     * Removes an FDB entry, static or learned.
+     *
+     * @param vlanId the VLAN.
+     * @param mac the MAC.
+     * @return this.
+     */
+    public TableBatch removeFdb(final int vlanId, final long mac) {
+        edits.add(t -> t.fdb().remove(vlanId, mac));
+        updates++;
+        return this;
+    }
+
     /** @return updates so far. */
     public int size() {
         return updates;
