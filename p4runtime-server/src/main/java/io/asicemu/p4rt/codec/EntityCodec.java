@@ -970,12 +970,13 @@ public final class EntityCodec
         return b.build();
     }
 
-    private static P4RuntimeOuterClass.Action encodeAction(final ActionCall call)
+    private P4RuntimeOuterClass.Action encodeAction(final ActionCall call)
     {
         final var b = P4RuntimeOuterClass.Action.newBuilder().setActionId(call.actionId());
+        final List<ParamInfo> infos = model.action(call.actionId()).params();
         for (int i = 0; i < call.params().size(); i++)
         {
-            b.addParamsBuilder().setParamId(i + 1).setValue(ByteStrings.encode(call.params().get(i)));
+            b.addParamsBuilder().setParamId(infos.get(i).id()).setValue(ByteStrings.encode(call.params().get(i)));
         }
         return b.build();
     }

@@ -363,4 +363,36 @@ class WriteReadTest
             ReadRequest.newBuilder().setDeviceId(7).addEntities(tableWildcard(0)).build()).hasNext());
         assertThat(unknown.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND);
     }
+
+    @Test
+    void shouldWriteAndReadMetersCloneSessionsAndDirectCounterEntries() throws Exception
+    {
+        final Entity meter = Entity.newBuilder().setMeterEntry(p4.v1.P4RuntimeOuterClass.MeterEntry.newBuilder()
+            .setMeterId(0x14000001).setIndex(Index.newBuilder().setIndex(2)).setConfig(MeterConfig.newBuilder()
+                .setCir(100).setCburst(10).setPir(200).setPburst(20))).build();
+        f.blocking.write(write(1, 1, update(Update.Type.MODIFY, meter)));
+        assertThat(read(Entity.newBuilder().setMeterEntry(p4.v1.P4RuntimeOuterClass.MeterEntry.newBuilder()
+            .setMeterId(0x14000001).setIndex(Index.newBuilder().setIndex(2))).build())).containsExactly(meter);
+        final Entity clone = Entity.newBuilder().setPacketReplicationEngineEntry(PacketReplicationEngineEntry
+            .newBuilder().setCloneSessionEntry(p4.v1.P4RuntimeOuterClass.CloneSessionEntry.newBuilder()
+                .setSessionId(3).addReplicas(Replica.newBuilder().setPort(value(7)).setInstance(1))
+                .setClassOfService(2).setPacketLengthBytes(128))).build();
+        f.blocking.write(write(1, 1, update(Update.Type.INSERT, clone)));
+        assertThat(read(Entity.newBuilder().setPacketReplicationEngineEntry(PacketReplicationEngineEntry
+            .newBuilder().setCloneSessionEntry(p4.v1.P4RuntimeOuterClass.CloneSessionEntry.getDefaultInstance()))
+            .build())).containsExactly(clone);
+        f.blocking.write(write(1, 1, update(Update.Type.DELETE, clone)));
+        assertThat(failWrite(write(1, 1, update(Update.Type.DELETE, clone))))
+            .containsExactly(Code.NOT_FOUND.getNumber());
+        final TableEntry aclKey = TableEntry.newBuilder().setTableId(ACL_IN).setPriority(10)
+            .addMatch(ternary(3, value(0x0806), value(0xFFFF))).build();
+        final Entity direct = Entity.newBuilder().setDirectCounterEntry(p4.v1.P4RuntimeOuterClass.DirectCounterEntry
+            .newBuilder().setTableEntry(aclKey).setData(CounterData.newBuilder().setPacketCount(9))).build();
+        assertThat(failWrite(write(1, 1, update(Update.Type.MODIFY, direct)))).as("no such ACL entry")
+            .containsExactly(Code.NOT_FOUND.getNumber());
+        f.blocking.write(write(1, 1, update(Update.Type.INSERT, aclKey.toBuilder().setAction(TableAction.newBuilder()
+            .setAction(action(ACL_TRAP, value(1), value(2)))).build()), update(Update.Type.MODIFY, direct)));
+        assertThat(read(Entity.newBuilder().setDirectCounterEntry(p4.v1.P4RuntimeOuterClass.DirectCounterEntry
+            .newBuilder().setTableEntry(TableEntry.newBuilder().setTableId(ACL_IN))).build())).containsExactly(direct);
+    }
 }
