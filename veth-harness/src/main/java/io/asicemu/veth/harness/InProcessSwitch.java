@@ -109,6 +109,16 @@ public final class InProcessSwitch implements AutoCloseable {
         }
     }
 
+    /**
+     * @param sonicName a configured port, e.g. {@code Ethernet8}.
+     * @return its index in the data path (the traffic manager's port number).
+     */
+    public int portIndex(final String sonicName) {
+        synchronized (controlLock) {
+            return pipeline.control().portIndex(sonicName);
+        }
+    }
+
     /** @return the attached ports by Linux name. */
     public Map<String, AfPacketPort> ports() {
         return ports.ports();

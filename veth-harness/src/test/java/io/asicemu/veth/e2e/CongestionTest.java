@@ -16,6 +16,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import io.asicemu.tm.TrafficManager;
+import io.asicemu.tm.counter.QueueStat;
+import io.asicemu.tm.counter.TmCountersSnapshot;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -27,7 +30,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * 2→1 incasts through the switch whose egress port toward the receiver is modeled at 1 Mb/s (scapy senders reach
  * only a few hundred frames/s here; a speed the machine
  * carries easily, so the queue builds in the traffic manager, not in the kernel): WRED/ECN marks CE seen by tshark at
- * the receiver; a lossless priority makes the switch send PFC XOFF to the senders with no drops.
+ * the receiver; a lossless priority makes the switch send PFC XOFF to the senders with no drops; a receiver storming
+ * PFC XOFF on the lossless priority makes the PFC watchdog detect the deadlock and drop (read from the traffic
+ * manager's PFC_WD queue counters on the data-plane thread).
  */
 @Tag("netns")
 @ExtendWith(NetnsLabExtension.class)
@@ -82,8 +87,9 @@ class CongestionTest {
         for (int i = 0; i < 3; i++) {
             json.append(i == 0 ? "" : ",").append("\"Ethernet").append(4 * i)
                 .append("\": {\"dscp_to_tc_map\": \"AZURE\", \"tc_to_queue_map\": \"AZURE\",")
-                .append(" \"tc_to_pg_map\": \"AZURE\"").append(extraTables.contains("BUFFER_PG") ? ", \"pfc_enable\": \"3\"" : "")
-.append('}');
+                .append(" \"tc_to_pg_map\": \"AZURE\"")
+                .append(extraTables.contains("BUFFER_PG") ? ", \"pfc_enable\": \"3\"" : "")
+                .append(extraTables.contains("PFC_WD") ? ", \"pfcwd_sw_enable\": \"3\"" : "").append('}');
         }
         json.append('}').append(extraTables).append('}');
         return ConfigDb.parse(json.toString());
@@ -161,5 +167,49 @@ class CongestionTest {
                 assertThat(counters).doesNotContain("DISCARDS").doesNotContain("DROP");
             }
         }
+    }
+
+    @Test
+    void shouldMakeWatchdogActWhenReceiverStormsPfc() throws Exception {
+        try (NetnsLab lab = NetnsLab.create()) {
+            final Incast incast = lab(lab);
+            final ConfigDb config = config(incast, LOSSLESS_BUFFERS + ", \"PFC_WD\": {\"GLOBAL\": {\"POLL_INTERVAL\":"
+                + " \"100\"}, \"Ethernet8\": {\"action\": \"drop\", \"detection_time\": \"200\","
+                + " \"restoration_time\": \"5000\"}}");
+            try (InProcessSwitch sw = InProcessSwitch.start(config, incast.naming(), AfPacketConfig.defaults(), 1.0)) {
+                sw.awaitPorts(3, Duration.ofSeconds(5));
+                sw.awaitIdleControl();
+                final int port = sw.portIndex("Ethernet8");
+                final CompletableFuture<String> storm = CompletableFuture.supplyAsync(() -> incast.r().scapySend(
+                    "pfc", "--iface", "eth1", "--smac", incast.r().mac("eth1"), "--enable", "0x08", "--quanta",
+                    "65535", "--count", "400", "--interval", "0.02"));
+                Thread.sleep(300);
+                incast(incast);
+                final long[] during = watchdogCounters(sw, port);
+                storm.join();
+                final String counters = sw.counters().render();
+                System.out.printf("PFC storm: deadlock detected %d, watchdog tx drops %d, stormed %d%n%s", during[0],
+                    during[1], during[2], counters);
+                assertThat(counters).contains("Ethernet8 SAI_PORT_STAT_IF_IN_NON_UCAST_PKTS");
+                assertThat(during[0]).as("PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED on Ethernet8 queue 3").isPositive();
+                assertThat(during[1]).as("PFC_WD_QUEUE_STATS_TX_DROPPED_PACKETS (action drop)").isPositive();
+                assertThat(during[2]).as("queue 3 stormed while the storm lasts").isEqualTo(1);
+            }
+        }
+    }
+
+    /** Reads the watchdog's queue counters of {@code port} queue 3 on the data-plane thread. */
+    private static long[] watchdogCounters(final InProcessSwitch sw, final int port) {
+        final long[] values = new long[3];
+        sw.control(control -> control.submit(agent -> {
+            final TrafficManager tm = agent.trafficManager();
+            final TmCountersSnapshot snapshot = tm.newSnapshot();
+            tm.snapshot(Long.MAX_VALUE / 4, snapshot);
+            values[0] = snapshot.queue(port, 3, QueueStat.PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED);
+            values[1] = snapshot.queue(port, 3, QueueStat.PFC_WD_QUEUE_STATS_TX_DROPPED_PACKETS);
+            values[2] = tm.isStormed(port, 3) ? 1 : 0;
+        }));
+        sw.awaitIdleControl();
+        return values;
     }
 }
