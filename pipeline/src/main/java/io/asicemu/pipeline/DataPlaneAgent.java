@@ -319,6 +319,9 @@ public final class DataPlaneAgent implements Agent {
         if (v.copyReason != null) {
             punt(port, segment, offset, length, v.copyReason.index(), nowNs);
         }
+        if (v.action == Verdict.UNICAST || v.action == Verdict.FLOOD) {
+            ingress.rewrite(v);
+        }
         switch (v.action) {
             case Verdict.UNICAST, Verdict.FLOOD -> egress.send(v, segment, offset, length, nowNs);
             case Verdict.PUNT -> punt(port, segment, offset, length, v.punt.index(), nowNs);

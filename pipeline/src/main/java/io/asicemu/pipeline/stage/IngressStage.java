@@ -153,15 +153,28 @@ public final class IngressStage {
         if (rif != ForwardingTables.NONE && controlPlane(t, rif, port, p, v, nowNs)) {
             return;
         }
+        v.setDscp = setDscp;
         if (rif != ForwardingTables.NONE && p.dstMac() == t.rifMac(rif)) {
-            route(t, p, v, nowNs, setDscp);
+            route(t, p, v, nowNs);
         } else if (v.vlan >= 0) {
-            if (setDscp >= 0) {
-                FrameRewriter.dscp(p, setDscp);
-            }
             bridge(t, port, p, v);
         } else {
             v.drop(DropReason.NO_EGRESS_PORT);
+        }
+    }
+
+    /**
+     * Applies the in-place L3 rewrites the verdict asks for (TTL decrement with checksum update, DSCP). The agent
+     * calls it after any copy to the CPU was taken, so the copy shows the packet as received.
+     *
+     * @param v the verdict of the frame last processed.
+     */
+    public void rewrite(final Verdict v) {
+        if (v.decrementTtl) {
+            FrameRewriter.decrementTtl(parsed);
+        }
+        if (v.setDscp >= 0) {
+            FrameRewriter.dscp(parsed, v.setDscp);
         }
     }
 
@@ -303,8 +316,7 @@ public final class IngressStage {
         }
     }
 
-    private void route(final ForwardingTables t, final ParseResult p, final Verdict v, final long nowNs,
-        final int setDscp) {
+    private void route(final ForwardingTables t, final ParseResult p, final Verdict v, final long nowNs) {
         final int version = p.ipVersion();
         if (version == 0) {
             final int r = p.reason().index();
@@ -372,10 +384,7 @@ public final class IngressStage {
             v.drop(DropReason.EXCEEDS_L3_MTU);
             return;
         }
-        FrameRewriter.decrementTtl(p);
-        if (setDscp >= 0) {
-            FrameRewriter.dscp(p, setDscp);
-        }
+        v.decrementTtl = true;
         v.action = Verdict.UNICAST;
         v.egressPort = egressPort;
         v.vlan = t.routerInterfaceVlan(rif);

@@ -52,6 +52,10 @@ public final class Verdict {
     public int ipVersion;
     /** Frame offset of the IP header in the input frame, or -1. */
     public int l3Offset;
+    /** Whether the routed packet's TTL / hop limit is to be decremented. */
+    public boolean decrementTtl;
+    /** DSCP to write (ACL SET_DSCP), or -1. */
+    public int setDscp;
 
     /** Clears for a new packet. */
     public void reset(final int port) {
@@ -71,6 +75,8 @@ public final class Verdict {
         ecn = 0;
         ipVersion = 0;
         l3Offset = -1;
+        decrementTtl = false;
+        setDscp = -1;
     }
 
     /**

@@ -112,6 +112,10 @@ class RoutingStagesTest {
         sw.run();
         assertThat(sw.take("Ethernet4")).hasSize(1);
         assertThat(sw.pipeline.control().cpuPort().pending()).isEqualTo(1);
+        final int[] ttl = {0};
+        sw.pipeline.control().cpuPort().poll((s, o, l, port, reason, ts) ->
+            ttl[0] = s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, o + 14 + 8) & 0xff, 1);
+        assertThat(ttl[0]).as("the copy shows the packet as received").isEqualTo(64);
         assertThat(sw.counter("Ethernet0", "ASICEMU_HOSTIF_TRAP_TYPE_ACL_COPY")).isEqualTo(1);
     }
 
