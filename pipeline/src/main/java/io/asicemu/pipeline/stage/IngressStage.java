@@ -333,7 +333,9 @@ public final class IngressStage {
             return;
         }
         if (kind == RouteTarget.LOCAL) {
-            v.punt(PuntReason.IP2ME);
+            if (!t.standalone() || !resolver.answerEcho(routerInterfaceOf(t, v), p, v)) {
+                v.punt(PuntReason.IP2ME);
+            }
             return;
         }
         if (kind == RouteTarget.DROP) {
@@ -390,6 +392,10 @@ public final class IngressStage {
         v.vlan = t.routerInterfaceVlan(rif);
         v.dstMac = mac;
         v.srcMac = t.rifMac(rif);
+    }
+
+    private static int routerInterfaceOf(final ForwardingTables t, final Verdict v) {
+        return v.vlan >= 0 ? t.vlanRouterInterface(v.vlan) : t.portRouterInterface(v.ingressPort);
     }
 
     private static int egressPortOf(final ForwardingTables t, final int rif, final long mac) {

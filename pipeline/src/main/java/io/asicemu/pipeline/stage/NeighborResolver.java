@@ -161,6 +161,50 @@ public final class NeighborResolver {
         v.srcMac = myMac;
     }
 
+    /**
+     * Turns an ICMP / ICMPv6 echo request to one of the switch's addresses in place into the echo reply (addresses
+     * swapped, TTL 64, type 0 / 129, checksums updated incrementally), back out of the ingress port, so lab hosts
+     * can ping their gateway.
+     *
+     * @return true if it was an echo request and the verdict now sends the reply.
+     */
+    boolean answerEcho(final int rif, final ParseResult p, final Verdict v) {
+        final boolean v6 = p.ipVersion() == 6;
+        if (p.l4Offset() < 0 || p.icmpType() != (v6 ? 128 : 8) || p.protocol() != (v6 ? ICMPV6 : 1)) {
+            return false;
+        }
+        final MemorySegment s = p.segment();
+        final long ip = p.frameOffset() + p.l3Offset();
+        final long icmp = p.frameOffset() + p.l4Offset();
+        if (v6) {
+            final long srcHigh = NetworkOrder.u64(s, ip + Ipv6Flyweight.SRC_ADDRESS_OFFSET);
+            final long srcLow = NetworkOrder.u64(s, ip + Ipv6Flyweight.SRC_ADDRESS_OFFSET + 8);
+            MemorySegment.copy(s, ip + Ipv6Flyweight.DST_ADDRESS_OFFSET, s, ip + Ipv6Flyweight.SRC_ADDRESS_OFFSET, 16);
+            NetworkOrder.u64(s, ip + Ipv6Flyweight.DST_ADDRESS_OFFSET, srcHigh);
+            NetworkOrder.u64(s, ip + Ipv6Flyweight.DST_ADDRESS_OFFSET + 8, srcLow);
+            NetworkOrder.u8(s, ip + Ipv6Flyweight.HOP_LIMIT_OFFSET, 64);
+        } else {
+            final int src = NetworkOrder.u32(s, ip + 12);
+            NetworkOrder.u32(s, ip + 12, NetworkOrder.u32(s, ip + 16));
+            NetworkOrder.u32(s, ip + 16, src);
+            final int oldTtlWord = NetworkOrder.u16(s, ip + 8);
+            final int newTtlWord = (64 << 8) | (oldTtlWord & 0xff);
+            NetworkOrder.u16(s, ip + 8, newTtlWord);
+            NetworkOrder.u16(s, ip + 10, InternetChecksum.update(NetworkOrder.u16(s, ip + 10), oldTtlWord,
+                newTtlWord));
+        }
+        final int oldTypeWord = NetworkOrder.u16(s, icmp);
+        final int newTypeWord = ((v6 ? 129 : 0) << 8) | (oldTypeWord & 0xff);
+        NetworkOrder.u16(s, icmp, newTypeWord);
+        NetworkOrder.u16(s, icmp + 2, InternetChecksum.update(NetworkOrder.u16(s, icmp + 2), oldTypeWord,
+            newTypeWord));
+        v.action = Verdict.UNICAST;
+        v.egressPort = v.ingressPort;
+        v.dstMac = p.srcMac();
+        v.srcMac = tables.rifMac(rif);
+        return true;
+    }
+
     private static void icmpv6Checksum(final MemorySegment s, final long ip, final long icmp, final int icmpLength) {
         NetworkOrder.u16(s, icmp + 2, 0);
         long sum = InternetChecksum.sum(s, ip + Ipv6Flyweight.SRC_ADDRESS_OFFSET, 32);

@@ -137,6 +137,21 @@ class ReplayGoldenTest {
     }
 
     @Test
+    void shouldAnswerPingToGatewayAddressesWhenStandalone() throws IOException {
+        final Path in = inputs("ping");
+        final Replay.Result result = Replay.run(config(), Map.of("Ethernet0", in.resolve("Ethernet0.pcap")),
+            dir.resolve("out"), PipelineSizing.defaults());
+        final Path out = result.outputs().get("Ethernet0");
+        assertThat(Tshark.fields(out, "icmp", "eth.dst", "eth.src", "ip.src", "ip.dst", "ip.checksum.status",
+            "icmp.type", "icmp.checksum.status", "icmp.ident", "icmp.seq", "data.data"))
+            .containsExactly(List.of(HOST, ROUTER, "10.0.1.1", "10.0.1.2", "1", "0", "1", "7", "1",
+                "70696e672d67617465776179"));
+        assertThat(Tshark.fields(out, "icmpv6", "eth.dst", "ipv6.src", "ipv6.dst", "icmpv6.type",
+            "icmpv6.checksum.status", "icmpv6.echo.sequence_number"))
+            .containsExactly(List.of(HOST, "2001:db8:1::1", "2001:db8:1::2", "129", "1", "2"));
+    }
+
+    @Test
     void shouldPuntArpWithIngressPortAndReasonWhenNotStandalone() throws IOException {
         final Path in = inputs("arp");
         final Map<String, Map<String, Map<String, String>>> tables = new LinkedHashMap<>(config().tables());

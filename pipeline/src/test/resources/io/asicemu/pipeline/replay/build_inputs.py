@@ -38,6 +38,14 @@ elif scenario == "arp":
              / IPv6(src="2001:db8:1::2", dst="ff02::1:ff00:1", hlim=255)
              / ICMPv6ND_NS(tgt="2001:db8:1::1") / ICMPv6NDOptSrcLLAddr(lladdr=HOST)]
     wrpcap(out + "/Ethernet0.pcap", stamp(pkts), nano=True)
+elif scenario == "ping":
+    from scapy.all import ICMP
+    from scapy.layers.inet6 import ICMPv6EchoRequest
+    pkts = [Ether(dst=ROUTER, src=HOST) / IP(src="10.0.1.2", dst="10.0.1.1", ttl=64) / ICMP(id=7, seq=1)
+            / Raw(b"ping-gateway")]
+    pkts += [Ether(dst=ROUTER, src=HOST) / IPv6(src="2001:db8:1::2", dst="2001:db8:1::1", hlim=64)
+             / ICMPv6EchoRequest(id=7, seq=2, data=b"ping6-gateway")]
+    wrpcap(out + "/Ethernet0.pcap", stamp(pkts), nano=True)
 else:
     raise SystemExit("unknown scenario " + scenario)
 print("ok")
