@@ -3,6 +3,7 @@ package io.asicemu.p4rt.adapter;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 
 import io.asicemu.p4rt.backend.CpuPortListener;
 import io.asicemu.p4rt.backend.P4Backend;
@@ -87,6 +88,37 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler
     public int pollPacketIns(final int limit)
     {
         return control.cpuPort().poll(this, limit);
+    }
+
+    /**
+     * Starts the CPU port's consumer: a daemon thread that polls punted packets, parking up to 1 ms when idle.
+     *
+     * @return closing it stops the thread (and waits for it).
+     */
+    public AutoCloseable startPacketInPoller()
+    {
+        final Thread thread = Thread.ofPlatform().daemon().name("p4rt-packet-in").unstarted(() ->
+        {
+            long parkNs = 1_000;
+            while (!Thread.currentThread().isInterrupted())
+            {
+                if (pollPacketIns(64) > 0)
+                {
+                    parkNs = 1_000;
+                }
+                else
+                {
+                    LockSupport.parkNanos(parkNs);
+                    parkNs = Math.min(parkNs * 2, 1_000_000);
+                }
+            }
+        });
+        thread.start();
+        return () ->
+        {
+            thread.interrupt();
+            thread.join(5_000);
+        };
     }
 
     @Override
