@@ -66,7 +66,8 @@ public final class TableBatch {
             throw fail(TableException.Code.NOT_FOUND, "no router interface " + interfaceName);
         }
         if (id < 0 || id >= control.sizing().maxNextHops()) {
-            throw fail(TableException.Code.RESOURCE_EXHAUSTED, "next-hop id out of 0.." + control.sizing().maxNextHops());
+            throw fail(TableException.Code.RESOURCE_EXHAUSTED,
+                "next-hop id out of 0.." + control.sizing().maxNextHops());
         }
         if (nextHopExists(id)) {
             throw fail(TableException.Code.ALREADY_EXISTS, "next hop " + id);

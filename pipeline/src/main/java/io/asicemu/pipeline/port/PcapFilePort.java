@@ -15,9 +15,9 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * A port for offline replay: it receives the frames of an input capture (pcap with µs or ns timestamps, or pcapng;
- * either byte order; Ethernet link type; read by the parser module's {@link CaptureReader}) at their recorded times, and writes what the switch transmits to an output
- * pcap file with nanosecond timestamps (magic {@code a1b23c4d}, little-endian, link type 1). Either side may be
- * absent.
+ * either byte order; Ethernet link type; read by the parser module's {@link CaptureReader}) at their recorded times,
+ * and writes what the switch transmits to an output pcap file with nanosecond timestamps (magic {@code a1b23c4d},
+ * little-endian, link type 1). Either side may be absent.
  * <p>
  * The input is read whole into native memory when the port is made, so receiving lends frames of that memory and
  * allocates nothing. Output goes through a preallocated direct buffer written to the file on {@link #flush()} or when
