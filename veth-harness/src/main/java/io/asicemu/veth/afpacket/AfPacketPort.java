@@ -108,8 +108,7 @@ public final class AfPacketPort implements Port {
             setInt(setup, Kernel.PACKET_VERSION, Kernel.TPACKET_V2, "PACKET_VERSION");
             setInt(setup, Kernel.PACKET_IGNORE_OUTGOING, 1, "PACKET_IGNORE_OUTGOING");
             setInt(setup, Kernel.PACKET_QDISC_BYPASS, 1, "PACKET_QDISC_BYPASS");
-            setInt(setup, 14 /* PACKET_LOSS: skip malformed TX frames instead of stalling the ring */, 1,
-                "PACKET_LOSS");
+            setInt(setup, Kernel.PACKET_LOSS, 1, "PACKET_LOSS");
             setRing(setup, Kernel.PACKET_RX_RING, rxFrameSize, rxFrames, "PACKET_RX_RING");
             setRing(setup, Kernel.PACKET_TX_RING, txFrameSize, txFrames, "PACKET_TX_RING");
             mappedBytes = (long) rxFrameSize * rxFrames + (long) txFrameSize * txFrames;

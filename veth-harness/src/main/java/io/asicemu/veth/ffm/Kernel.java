@@ -33,6 +33,8 @@ public final class Kernel {
     public static final int PACKET_STATISTICS = 6;
     public static final int PACKET_VERSION = 10;
     public static final int PACKET_TX_RING = 13;
+    /** With it set, the kernel skips a malformed TX frame (status back to available) instead of stalling the ring. */
+    public static final int PACKET_LOSS = 14;
     public static final int PACKET_QDISC_BYPASS = 20;
     public static final int PACKET_IGNORE_OUTGOING = 23;
     public static final int PACKET_MR_PROMISC = 1;

@@ -19,7 +19,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * <p>
  * Every call that can fail takes an errno capture segment ({@link #newErrnoSegment(Arena)}; one per port, so the
  * data-plane thread and control threads never share one) as its first argument and returns the raw C result; read
- * the errno with {@link #errno(MemorySegment)} right after a failed call. Thread safe (the handles are stateless).
+ * the errno with {@link #errno(MemorySegment)} right after a failed call. Each method mirrors the C function of the same
+ * name (see its man page) with exact Java types, so the data path calls them without boxing or allocation. Thread
+ * safe (the handles are stateless).
  */
 public final class Libc {
     /** The layout of the captured call state (errno). */
