@@ -70,6 +70,34 @@ class ConfigCompilerTest {
     }
 
     @Test
+    void shouldWeightGroupMembersWhenStaticRouteGivesWeights() {
+        final String json = """
+            {"PORT": {"Ethernet0": {"speed": "10000", "admin_status": "up"},
+                      "Ethernet4": {"speed": "10000", "admin_status": "up"},
+                      "Ethernet8": {"speed": "10000", "admin_status": "up"}},
+             "INTERFACE": {"Ethernet0": {}, "Ethernet0|10.0.1.1/24": {}, "Ethernet4": {}, "Ethernet4|10.0.2.1/24": {},
+                           "Ethernet8": {}, "Ethernet8|10.0.3.1/24": {}},
+             "NEIGH": {"Ethernet4|10.0.2.2": {"neigh": "02:00:00:00:02:02"},
+                       "Ethernet8|10.0.3.2": {"neigh": "02:00:00:00:03:02"}},
+             "STATIC_ROUTE": {"172.16.0.0/12": {"nexthop": "10.0.2.2,10.0.3.2", "weight": "3,1"}}}""";
+        try (SwitchFixture sw = new SwitchFixture(json)) {
+            int heavy = 0;
+            int light = 0;
+            for (int i = 0; i < 400; i++) {
+                sw.send("Ethernet0", Frames.udp4(Frames.builder().macs(0x02_00_00_00_00_01L, Frames.HOST_A)
+                    .ipv4(Frames.ip(10, 0, 1, 2), Frames.ip(172, 16, i >> 8, i & 0xff)).udpPorts(1000 + i, 2000), 10));
+                if (i % 100 == 99) {
+                    sw.run();
+                    heavy += sw.take("Ethernet4").size();
+                    light += sw.take("Ethernet8").size();
+                }
+            }
+            assertThat(heavy + light).isEqualTo(400);
+            assertThat(heavy).as("weight 3 vs 1 over 400 flows: %d / %d", heavy, light).isBetween(240, 360);
+        }
+    }
+
+    @Test
     void shouldMapPortsToLinuxNamesLikeSonicVsUnlessOverridden() {
         final CompiledConfig c = ConfigCompiler.compile(ConfigDb.parse("""
             {"PORT": {"Ethernet8": {"speed": "1000"}, "Ethernet0": {"speed": "1000"}, "Ethernet4": {"speed": "1000"}}}
