@@ -1,6 +1,8 @@
 package io.asicemu.switchd;
 
+import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.replay.Replay;
+import io.asicemu.pipeline.table.PipelineSizing;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -28,6 +30,7 @@ import picocli.CommandLine.Option;
 final class DemoCommand implements Callable<Integer> {
     static final String RESOURCE_DIR = "/io/asicemu/switchd/demo/";
     static final List<String> INPUT_PORTS = List.of("Ethernet0", "Ethernet8", "Ethernet12");
+    static final List<String> UPLINKS = List.of("Ethernet8", "Ethernet12", "Ethernet16", "Ethernet20");
 
     @Option(names = "--out-dir", paramLabel = "DIR", description = "where inputs and outputs go (default: a new "
         + "folder under the system temp directory)")
@@ -52,24 +55,54 @@ final class DemoCommand implements Callable<Integer> {
         out.println("  Ethernet8, Ethernet12 <- two spines at line rate -> h1 behind Ethernet4 (2:1 incast, DSCP 3, "
             + "ECT(0))");
         out.println();
-        final Replay.Result result = Replay.run(config, inputs, dir.resolve("output"));
-        out.println("Counters (COUNTERS_DB names; non-zero only):");
-        out.print(Replay.render(result.counters()));
+        final ConfigDb staticHash = ConfigDb.load(config);
+        final Replay.Result fiveTuple = Replay.run(staticHash, inputs, dir.resolve("output-static-hash"),
+            PipelineSizing.defaults());
+        final Replay.Result enhanced = Replay.run(withLoadBalanceMode(staticHash, "enhanced_ecmp"), inputs,
+            dir.resolve("output"), PipelineSizing.defaults());
+
+        out.println("h0's 64 queue pairs on the four uplinks (RoCEv2 frames / distinct QPs per uplink):");
+        out.printf("  %-40s %14s %14s %14s %14s%n", "SWITCH_HASH|GLOBAL ecmp_lb_mode", UPLINKS.get(0),
+            UPLINKS.get(1), UPLINKS.get(2), UPLINKS.get(3));
+        printUplinks(out, "static_hash (5-tuple, SONiC's default)", fiveTuple);
+        printUplinks(out, "enhanced_ecmp (5-tuple + BTH dest QP)", enhanced);
+        out.println();
+        out.println("Counters with enhanced_ecmp (COUNTERS_DB names; non-zero only):");
+        out.print(Replay.render(enhanced.counters()));
         out.println();
         out.println("What each port sent (read back from its output capture by the parser):");
         out.printf("  %-11s %8s %8s %6s %8s %6s %12s%n", "port", "frames", "RoCEv2", "QPs", "ECN CE", "PFC",
             "duration us");
-        for (final Map.Entry<String, Path> output : result.outputs().entrySet()) {
+        for (final Map.Entry<String, Path> output : enhanced.outputs().entrySet()) {
             final CaptureSummary s = CaptureSummary.of(output.getValue());
             out.printf("  %-11s %8d %8d %6d %8d %6d %12.3f%n", output.getKey(), s.frames(), s.roceFrames(),
                 s.distinctQps(), s.ceMarked(), s.pfcFrames(), (s.lastNs() - s.firstNs()) / 1e3);
         }
         out.println();
-        out.println("Virtual time " + (result.endNs() - firstInputNs(inputs)) / 1e3 + " us in " + result.cycles()
-            + " duty cycles. Captures (open them in Wireshark): " + result.outputs().values().iterator().next()
-            .getParent());
+        out.println("Virtual time " + (enhanced.endNs() - firstInputNs(inputs)) / 1e3 + " us in " + enhanced.cycles()
+            + " duty cycles. Captures (open them in Wireshark): " + dir.resolve("output"));
         out.flush();
         return 0;
+    }
+
+    private static void printUplinks(final PrintWriter out, final String label, final Replay.Result result) {
+        out.printf("  %-40s", label);
+        for (final String uplink : UPLINKS) {
+            final CaptureSummary s = CaptureSummary.of(result.outputs().get(uplink));
+            out.printf(" %14s", s.roceFrames() + " / " + s.distinctQps());
+        }
+        out.println();
+    }
+
+    /** The same configuration with {@code SWITCH_HASH|GLOBAL ecmp_lb_mode} set (our extension, ars-flowlet). */
+    static ConfigDb withLoadBalanceMode(final ConfigDb db, final String mode) {
+        final Map<String, Map<String, Map<String, String>>> tables = new LinkedHashMap<>(db.tables());
+        final Map<String, Map<String, String>> switchHash = new LinkedHashMap<>(db.table("SWITCH_HASH"));
+        final Map<String, String> global = new LinkedHashMap<>(switchHash.getOrDefault("GLOBAL", Map.of()));
+        global.put("ecmp_lb_mode", mode);
+        switchHash.put("GLOBAL", global);
+        tables.put("SWITCH_HASH", switchHash);
+        return new ConfigDb(tables);
     }
 
     private static long firstInputNs(final Map<String, Path> inputs) {

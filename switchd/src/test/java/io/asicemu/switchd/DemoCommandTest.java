@@ -44,14 +44,19 @@ class DemoCommandTest {
             "ip.ttl", "eth.src", "eth.dst", "ip.checksum.status");
         assertThat(incast).hasSize(8000).allSatisfy(row ->
             assertThat(row).containsExactly("63", "02:ae:00:00:00:01", "02:00:00:00:00:02", "1"));
-        // h0's 64 queue pairs left through the uplinks, all of them.
-        long uplinkRoce = 0;
-        for (final String uplink : List.of("Ethernet8", "Ethernet12", "Ethernet16", "Ethernet20")) {
-            uplinkRoce += CaptureSummary.of(output.resolve(uplink + ".pcap")).roceFrames();
-        }
-        assertThat(uplinkRoce).isEqualTo(1024);
+        // h0's 64 queue pairs share one 5-tuple: the static hash puts them all on one uplink, enhanced ECMP (the BTH
+        // destination QP in the hash) spreads them over all four. tshark counts the QPs per uplink.
+        assertThat(qpsPerUplink(dir.resolve("output-static-hash"))).containsExactlyInAnyOrder(64, 0, 0, 0);
+        final List<Integer> spread = qpsPerUplink(output);
+        assertThat(spread).allSatisfy(qps -> assertThat(qps).isPositive());
+        assertThat(spread.stream().mapToInt(Integer::intValue).sum()).isEqualTo(64);
         assertThat(text.toString()).contains("SAI_IN_DROP_REASON_TTL 1");
         assertThat(Files.readString(output.resolve("counters.txt"))).contains("Ethernet4");
+    }
+
+    private static List<Integer> qpsPerUplink(final Path output) {
+        return DemoCommand.UPLINKS.stream().map(uplink -> (int) Tshark.fields(output.resolve(uplink + ".pcap"),
+            "udp.dstport == 4791 && ip.src == 10.0.0.1", "infiniband.bth.destqp").stream().distinct().count()).toList();
     }
 
     @Test
