@@ -124,6 +124,12 @@ final class Arbitration
         return rs != null && rs.primary != null && electionId != null && electionId.equals(rs.primary.electionId);
     }
 
+    /** @return true when some controller has arbitrated for this role (the default role always exists). */
+    synchronized boolean knows(final String role)
+    {
+        return role.isEmpty() || roles.containsKey(role);
+    }
+
     /** @return true when this controller is the primary of its role. */
     synchronized boolean isPrimary(final Controller c)
     {

@@ -87,6 +87,10 @@ public final class P4RuntimeService extends P4RuntimeGrpc.P4RuntimeImplBase
     private static void requirePrimary(final Device d, final String role, final P4RuntimeOuterClass.Uint128 id,
         final boolean hasId)
     {
+        if (!d.arbitration().knows(role))
+        {
+            throw error(Code.NOT_FOUND, "role '" + role + "' is unknown on device " + d.deviceId());
+        }
         if (!d.arbitration().isPrimary(role, hasId ? ElectionId.of(id) : null))
         {
             throw error(Code.PERMISSION_DENIED,

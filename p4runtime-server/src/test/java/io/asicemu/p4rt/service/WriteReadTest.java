@@ -97,6 +97,9 @@ class WriteReadTest
             () -> f.blocking.write(write(1, 2, update(Update.Type.INSERT, ROUTE))));
         assertThat(notPrimary.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
         assertThat(notPrimary.getStatus().getCode()).isNotEqualTo(Status.Code.UNKNOWN);
+        final var unknownRole = catchThrowableOfType(StatusRuntimeException.class, () -> f.blocking.write(
+            write(1, 1, update(Update.Type.INSERT, ROUTE)).toBuilder().setRole("nobody").build()));
+        assertThat(unknownRole.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND);
     }
 
     @Test
