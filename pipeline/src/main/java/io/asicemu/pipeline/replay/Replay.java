@@ -8,6 +8,7 @@ import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.counter.CountersSnapshot;
 import io.asicemu.pipeline.counter.PuntReason;
 import io.asicemu.pipeline.port.PcapFilePort;
+import io.asicemu.pipeline.port.Port;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.ManualClock;
 import java.io.IOException;
@@ -26,6 +27,10 @@ import java.util.Map;
  * Time starts at the earliest input timestamp and jumps from event to event (the next input frame, the next frame a
  * port may start, the next timer) until every input was received and every queue drained. Same inputs, same bytes
  * out. Runs on the caller's thread; not thread safe.
+ * <p>
+ * With {@link ReplayOptions#linkPartner()} {@link LinkPartnerMode#PFC} each input capture is a {@link LinkPartnerPort}:
+ * a NIC that honours the PFC frames the switch sends back on that port after the cable delay, so its frames may
+ * arrive later than recorded (in order, back to back).
  */
 public final class Replay {
     /** Safety bound on duty cycles per input frame. */
@@ -43,9 +48,10 @@ public final class Replay {
      * @param counters the counters.
      * @param cycles duty cycles run.
      * @param endNs the virtual time at the end.
+     * @param linkPartners port name → what its link partner did (empty without link partners).
      */
     public record Result(Map<String, Path> outputs, Path cpuPcap, Path countersFile, CountersSnapshot counters,
-        long cycles, long endNs) {
+        long cycles, long endNs, Map<String, LinkPartnerStats> linkPartners) {
     }
 
     /**
@@ -73,13 +79,30 @@ public final class Replay {
      */
     public static Result run(final ConfigDb db, final Map<String, Path> inputs, final Path outDir,
         final PipelineSizing sizing) {
+        return run(db, inputs, outDir, sizing, ReplayOptions.defaults());
+    }
+
+    /**
+     * Replays with options (link partners, cable delay).
+     *
+     * @param db the configuration.
+     * @param inputs SONiC port name → input pcap.
+     * @param outDir output directory (created).
+     * @param sizing table sizes.
+     * @param options link partner mode and cable delay.
+     * @return what was produced.
+     * @throws io.asicemu.pipeline.config.ConfigException if the configuration is refused.
+     * @throws IllegalArgumentException if an input names a port the configuration lacks.
+     */
+    public static Result run(final ConfigDb db, final Map<String, Path> inputs, final Path outDir,
+        final PipelineSizing sizing, final ReplayOptions options) {
         try {
             Files.createDirectories(outDir);
         } catch (final IOException e) {
             throw new UncheckedIOException(e);
         }
         final ManualClock clock = new ManualClock();
-        final Map<String, PcapFilePort> ports = new LinkedHashMap<>();
+        final Map<String, Port> ports = new LinkedHashMap<>();
         final Map<String, Path> outputs = new LinkedHashMap<>();
         try (Pipeline pipeline = Pipeline.create(clock, sizing, Map.of())) {
             final CompiledConfig probe = io.asicemu.pipeline.config.ConfigCompiler.compile(db, sizing, Map.of());
@@ -93,10 +116,10 @@ public final class Replay {
                 final Path out = outDir.resolve(name + ".pcap");
                 final long speed = Long.parseLong(db.table("PORT").get(name).get("speed").trim());
                 final int mtu = Integer.parseInt(db.table("PORT").get(name).getOrDefault("mtu", "9100").trim());
-                final PcapFilePort port = new PcapFilePort(name, inputs.get(name), out, mtu, speed);
+                final Port port = openPort(probe, name, inputs.get(name), out, mtu, speed, options);
                 ports.put(name, port);
                 outputs.put(name, out);
-                startNs = Math.min(startNs, port.nextRxTimestampNs());
+                startNs = Math.min(startNs, nextRxNs(port));
                 pipeline.control().attachPort(name, port);
             }
             clock.nowNs(startNs == Long.MAX_VALUE ? 0 : startNs);
@@ -106,36 +129,58 @@ public final class Replay {
             try (PcapWriter cpu = new PcapWriter(cpuPcap)) {
                 cycles = loop(pipeline, clock, ports, cpu);
             }
-            for (final PcapFilePort port : ports.values()) {
+            final Map<String, LinkPartnerStats> partners = new LinkedHashMap<>();
+            for (final Port port : ports.values()) {
+                if (port instanceof LinkPartnerPort lp) {
+                    partners.put(port.name(), LinkPartnerStats.of(lp));
+                }
                 port.close();
             }
             final CountersSnapshot counters = pipeline.control().counters();
             final Path countersFile = outDir.resolve("counters.txt");
             Files.writeString(countersFile, render(counters));
-            return new Result(outputs, cpuPcap, countersFile, counters, cycles, clock.nowNs());
+            return new Result(outputs, cpuPcap, countersFile, counters, cycles, clock.nowNs(), partners);
         } catch (final IOException e) {
             throw new UncheckedIOException(e);
         } finally {
-            for (final PcapFilePort port : ports.values()) {
+            for (final Port port : ports.values()) {
                 port.close();
             }
         }
     }
 
-    private static long loop(final Pipeline pipeline, final ManualClock clock, final Map<String, PcapFilePort> ports,
+    private static Port openPort(final CompiledConfig config, final String name, final Path input, final Path out,
+        final int mtu, final long speed, final ReplayOptions options) {
+        if (input == null || options.linkPartner() == LinkPartnerMode.NONE) {
+            return new PcapFilePort(name, input, out, mtu, speed);
+        }
+        return new LinkPartnerPort(name, input, out, mtu, speed, options.cableDelayNs(),
+            SwitchPriorityClassifier.of(config.tables().qos(), config.portIndex().get(name)));
+    }
+
+    private static long nextRxNs(final Port port) {
+        return port instanceof LinkPartnerPort lp ? lp.nextRxTimestampNs()
+            : ((PcapFilePort) port).nextRxTimestampNs();
+    }
+
+    private static int pendingRx(final Port port) {
+        return port instanceof LinkPartnerPort lp ? lp.pendingRx() : ((PcapFilePort) port).pendingRx();
+    }
+
+    private static long loop(final Pipeline pipeline, final ManualClock clock, final Map<String, Port> ports,
         final PcapWriter cpu) {
         final DataPlaneAgent agent = pipeline.agent();
         long frames = 0;
-        for (final PcapFilePort port : ports.values()) {
-            frames += port.pendingRx();
+        for (final Port port : ports.values()) {
+            frames += pendingRx(port);
         }
         final long maxCycles = (frames + 16) * MAX_CYCLES_PER_FRAME;
         long cycles = 0;
         agent.doWork();
         while (true) {
             long nextRx = Long.MAX_VALUE;
-            for (final PcapFilePort port : ports.values()) {
-                nextRx = Math.min(nextRx, port.nextRxTimestampNs());
+            for (final Port port : ports.values()) {
+                nextRx = Math.min(nextRx, nextRxNs(port));
             }
             if (nextRx == Long.MAX_VALUE && !agent.hasQueuedPackets()) {
                 break;
