@@ -28,6 +28,16 @@ public final class P4RuntimeServer implements AutoCloseable
             .maxInboundMetadataSize(1024 * 1024).addService(service).build();
     }
 
+    /**
+     * A server on all interfaces.
+     *
+     * @param port the TCP port ({@link #DEFAULT_PORT} unless configured otherwise).
+     */
+    public static P4RuntimeServer onPort(final int port, final P4RuntimeService service)
+    {
+        return new P4RuntimeServer(new InetSocketAddress(port), service);
+    }
+
     public P4RuntimeServer start() throws IOException
     {
         server.start();
