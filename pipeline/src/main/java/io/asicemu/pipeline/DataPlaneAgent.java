@@ -409,6 +409,11 @@ public final class DataPlaneAgent implements Agent {
         if (port.linkUp() && port.transmit(buffer.memory(), buffer.offset(handle), length, txEndNs)) {
             countOut(index, length, isNonUnicast(handle));
             transmitted[index] = true;
+            final io.asicemu.flowlet.ars.PortQuality quality = tables.portQuality();
+            if (quality != null) { // flowlet path quality: bytes sent (past load), queue left behind (future load)
+                quality.onTransmit(index, length);
+                quality.queueBytes(index, Math.max(0, tm.lastDepthBytes() - length));
+            }
         } else {
             counters.addDrop(index, DropReason.TX_RING_FULL);
             counters.addPort(index, PortStat.IF_OUT_ERRORS, 1);

@@ -390,9 +390,26 @@ public final class ConfigCompiler {
         } catch (final RuntimeException e) {
             throw new ConfigException("STATIC_ROUTE", key, "", e.getMessage());
         }
-        final PortQuality quality = settings.mode() == LoadBalanceMode.FLOWLET_QUALITY
-            ? new PortQuality(sizing.maxPorts(), flowlet.qualitySettings()) : null;
+        final PortQuality quality = settings.mode() == LoadBalanceMode.FLOWLET_QUALITY ? sharedQuality() : null;
         return new LoadBalanceGroup(settings, ports, weights, tables.hashEngine(), quality);
+    }
+
+    /** One PortQuality per switch, load scaled by ARS_INTERFACES scaling_factor or else the port speed (10G units). */
+    private PortQuality sharedQuality() {
+        if (tables.portQuality() == null) {
+            final PortQuality quality = new PortQuality(sizing.maxPorts(), flowlet.qualitySettings());
+            for (final String name : portNames) {
+                final int port = portIndex.get(name);
+                final io.asicemu.flowlet.config.ArsInterfaceConfig ars = flowlet.arsInterfaces().get(name);
+                if (ars != null) {
+                    quality.scalingFactor(port, ars.scalingFactor());
+                } else {
+                    quality.portSpeedMbps(port, tables.portSpeedMbps(port));
+                }
+            }
+            tables.portQuality(quality);
+        }
+        return tables.portQuality();
     }
 
     private int connectedRif(final String key, final IpPrefix hop) {

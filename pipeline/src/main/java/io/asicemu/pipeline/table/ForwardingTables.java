@@ -58,6 +58,7 @@ public final class ForwardingTables {
     final int[] nextHopRif;
     final boolean[] nextHopUsed;
     final LoadBalanceGroup[] groups;
+    private io.asicemu.flowlet.ars.PortQuality portQuality;
     final int[][] groupNextHops;
     HashEngine hashEngine;
 
@@ -432,6 +433,21 @@ public final class ForwardingTables {
      */
     public LoadBalanceGroup group(final int id) {
         return groups[id];
+    }
+
+    /**
+     * @return the switch's one path-quality estimator shared by its flowlet_quality groups (the data-plane agent
+     *         feeds it transmitted bytes and queue depths), or null if no group uses one.
+     */
+    public io.asicemu.flowlet.ars.PortQuality portQuality() {
+        return portQuality;
+    }
+
+    /**
+     * @param quality the shared path-quality estimator (compiler, before install).
+     */
+    public void portQuality(final io.asicemu.flowlet.ars.PortQuality quality) {
+        this.portQuality = quality;
     }
 
     /**
