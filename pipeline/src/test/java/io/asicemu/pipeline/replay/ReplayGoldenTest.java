@@ -114,6 +114,14 @@ class ReplayGoldenTest {
             }
         }
         assertThat(total).isEqualTo(256);
+        assertThat(Scapy.runResource(ReplayGoldenTest.class, "check_icrc.py", in.resolve("Ethernet0.pcap").toString()))
+            .as("inputs carry scapy-computed ICRCs").contains("valid 256 invalid 0");
+        for (final String port : member.keySet()) {
+            assertThat(Scapy.runResource(ReplayGoldenTest.class, "check_icrc.py",
+                result.outputs().get(port).toString()))
+                .as("ICRC still valid after TTL and MAC rewrite on %s", port)
+                .contains("valid " + perPort.get(port) + " invalid 0");
+        }
         assertThat(portOfFlow).hasSize(64);
         assertThat(perPort.values()).as("4-way spread of 64 flows: %s", perPort).allSatisfy(n ->
             assertThat(n).isGreaterThanOrEqualTo(4 * 4));

@@ -24,13 +24,15 @@ if scenario == "routed":
     pkts += [Ether(dst=ROUTER, src=HOST) / IP(src="10.0.1.2", dst="192.168.7.9", ttl=1) / UDP(sport=1, dport=2)]
     wrpcap(out + "/Ethernet0.pcap", stamp(pkts), nano=True)
 elif scenario == "roce":
+    from scapy.contrib.roce import BTH
     pkts = []
     for flow in range(64):
         for n in range(4):
+            # scapy's BTH computes the RoCEv2 ICRC itself (icrc=None), an oracle independent of our parser.
             pkts.append(Ether(dst=ROUTER, src=HOST)
                         / IP(src="10.0.1.2", dst="172.16.%d.%d" % (flow // 8, flow % 8 + 1), ttl=64, tos=0x68)
                         / UDP(sport=49152 + flow, dport=4791, chksum=0)
-                        / Raw(bth(0x04, 0x100 + flow, n) + bytes(16) + b"\x00\x00\x00\x00"))
+                        / BTH(opcode=0x04, dqpn=0x100 + flow, psn=n) / Raw(bytes(16)))
     wrpcap(out + "/Ethernet0.pcap", stamp(pkts, gap=2e-6), nano=True)
 elif scenario == "arp":
     pkts = [Ether(dst="ff:ff:ff:ff:ff:ff", src=HOST) / ARP(op=1, hwsrc=HOST, psrc="10.0.1.2", pdst="10.0.1.1")]
