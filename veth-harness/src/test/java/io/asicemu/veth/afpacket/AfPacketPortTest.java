@@ -170,4 +170,31 @@ class AfPacketPortTest {
             }
         }
     }
+
+    @Test
+    void shouldDropAndCountUdpSuperFrameWhenPeerSegmentsNothing() {
+        try (NetnsLab lab = NetnsLab.create()) {
+            final Netns h1 = lab.namespace("h1");
+            h1.disableIpv6();
+            final String portName = lab.switchLink("p1", h1, "eth1", Offloads.KERNEL_DEFAULT, 1500);
+            h1.addAddress("eth1", "10.79.0.1/24");
+            h1.neighbour("eth1", "10.79.0.2", DMAC);
+            try (AfPacketPort port = AfPacketPort.open(portName, AfPacketConfig.defaults())) {
+                // UDP_SEGMENT (USO): the kernel hands the veth one 8 kB super-frame, leaving segmentation to "hardware"
+                h1.python("""
+                    import socket
+                    gso = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+                    gso.setsockopt(17, 103, 1000)
+                    gso.sendto(bytes(8000), ("10.79.0.2", 9999))
+                    plain = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+                    plain.sendto(bytes(100), ("10.79.0.2", 9998))
+                    """, Duration.ofSeconds(20));
+                final List<byte[]> received = PortPump.receive(port, 2, 2_000);
+
+                assertThat(received).as("only the plain datagram is lent").hasSize(1);
+                assertThat(received.getFirst()).hasSize(14 + 20 + 8 + 100);
+                assertThat(port.rxOversizeDropCount()).as("the UDP super-frame, counted").isEqualTo(1);
+            }
+        }
+    }
 }
