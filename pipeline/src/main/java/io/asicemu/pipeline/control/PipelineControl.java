@@ -45,6 +45,8 @@ public final class PipelineControl {
     private final Map<String, Port> attached = new LinkedHashMap<>();
     private final Map<Integer, TableBatch.NextHop> nextHops = new HashMap<>();
     private final java.util.Set<Integer> groups = new java.util.HashSet<>();
+    private final Map<Integer, TableBatch.GroupSpec> groupSpecs = new HashMap<>();
+    private final Map<Integer, Integer> controllerRifPorts = new HashMap<>();
     private Map<IpPrefix, Integer> routes = new HashMap<>();
     private volatile CompiledConfig compiled;
     private volatile String[] aclNames;
@@ -102,6 +104,8 @@ public final class PipelineControl {
         routes = new HashMap<>(next.routes());
         nextHops.clear();
         groups.clear();
+        groupSpecs.clear();
+        controllerRifPorts.clear();
         for (int id = 0; id < next.nextHopCount(); id++) {
             nextHops.put(id, null);
         }
@@ -313,5 +317,31 @@ public final class PipelineControl {
 
     java.util.Set<Integer> groups() {
         return groups;
+    }
+
+    Map<Integer, TableBatch.GroupSpec> groupSpecs() {
+        return groupSpecs;
+    }
+
+    Map<Integer, Integer> controllerRifPorts() {
+        return controllerRifPorts;
+    }
+
+    void aclNames(final String[] names) {
+        aclNames = names;
+    }
+
+    /**
+     * @return the ids of the router interfaces the configuration defines (controller interfaces get higher ids).
+     */
+    public int configRouterInterfaceCount() {
+        final CompiledConfig c = compiled;
+        int count = 0;
+        if (c != null) {
+            for (final int rif : c.routerInterfaces().values()) {
+                count = Math.max(count, rif + 1);
+            }
+        }
+        return count;
     }
 }

@@ -25,11 +25,21 @@ public final class TableBatch {
     private final Set<IpPrefix> removedRoutes = new HashSet<>();
     private final Map<Integer, NextHop> stagedNextHops = new HashMap<>();
     private final Set<Integer> stagedGroups = new HashSet<>();
+    private final Map<Integer, GroupSpec> stagedSpecs = new HashMap<>();
+    private final Set<Integer> removedNextHops = new HashSet<>();
+    private final Set<Integer> removedGroups = new HashSet<>();
+    private final Map<Integer, Integer> stagedRifPorts = new HashMap<>();
+    private final Set<Integer> removedRifs = new HashSet<>();
+    private String[] stagedAclNames;
     private final List<Consumer<ForwardingTables>> edits = new ArrayList<>();
     private int updates;
 
     /** A next hop as the control model keeps it. */
     record NextHop(IpPrefix address, int rif) {
+    }
+
+    /** A controller's group as the control model keeps it (to rebuild it when a member next hop moves). */
+    record GroupSpec(String name, int[] nextHops, int[] weights) {
     }
 
     TableBatch(final PipelineControl control) {
@@ -45,7 +55,42 @@ public final class TableBatch {
     }
 
     private boolean nextHopExists(final int id) {
-        return stagedNextHops.containsKey(id) || control.nextHops().containsKey(id);
+        return !removedNextHops.contains(id)
+            && (stagedNextHops.containsKey(id) || control.nextHops().containsKey(id));
+    }
+
+    private NextHop nextHop(final int id) {
+        return stagedNextHops.containsKey(id) ? stagedNextHops.get(id) : control.nextHops().get(id);
+    }
+
+    private boolean controllerGroupExists(final int id) {
+        return !removedGroups.contains(id) && (stagedGroups.contains(id) || control.groups().contains(id));
+    }
+
+    private int[] groupMembers(final int id) {
+        final GroupSpec staged = stagedSpecs.get(id);
+        final GroupSpec spec = staged != null ? staged : control.groupSpecs().get(id);
+        return spec == null ? new int[0] : spec.nextHops();
+    }
+
+    private Integer controllerRifPort(final int rif) {
+        if (removedRifs.contains(rif)) {
+            return null;
+        }
+        final Integer staged = stagedRifPorts.get(rif);
+        return staged != null ? staged : control.controllerRifPorts().get(rif);
+    }
+
+    private boolean rifExists(final int rif) {
+        return rif >= 0 && (rif < control.configRouterInterfaceCount() || controllerRifPort(rif) != null);
+    }
+
+    /** Every route of the model after this batch's updates so far. */
+    private Map<IpPrefix, Integer> currentRoutes() {
+        final Map<IpPrefix, Integer> all = new HashMap<>(control.routes());
+        all.keySet().removeAll(removedRoutes);
+        all.putAll(stagedRoutes);
+        return all;
     }
 
     private TableException fail(final TableException.Code code, final String message) {
@@ -90,14 +135,20 @@ public final class TableBatch {
      * @return this.
      */
     public TableBatch addGroup(final int id, final String name, final int[] nextHopIds, final int[] weights) {
-        if (id < control.compiled().groupCount() || id >= control.sizing().maxGroups() || stagedGroups.contains(id)
-            || control.groups().contains(id)) {
+        if (id < control.compiled().groupCount() || id >= control.sizing().maxGroups() || controllerGroupExists(id)) {
             throw fail(TableException.Code.ALREADY_EXISTS, "group id " + id + " is taken or out of range");
         }
+        checkMembers(nextHopIds, weights);
+        removedGroups.remove(id);
+        stageGroup(id, name, nextHopIds, weights);
+        updates++;
+        return this;
+    }
+
+    private void checkMembers(final int[] nextHopIds, final int[] weights) {
         if (nextHopIds.length == 0 || nextHopIds.length != weights.length) {
             throw fail(TableException.Code.INVALID_ARGUMENT, "a group needs members with one weight each");
         }
-        final int[] ports = new int[nextHopIds.length];
         for (int m = 0; m < nextHopIds.length; m++) {
             if (!nextHopExists(nextHopIds[m])) {
                 throw fail(TableException.Code.NOT_FOUND, "next hop " + nextHopIds[m]);
@@ -105,9 +156,15 @@ public final class TableBatch {
             if (weights[m] < 1) {
                 throw fail(TableException.Code.INVALID_ARGUMENT, "weights must be >= 1");
             }
-            final NextHop hop = stagedNextHops.containsKey(nextHopIds[m]) ? stagedNextHops.get(nextHopIds[m])
-                : control.nextHops().get(nextHopIds[m]);
-            final int port = hop == null ? 0 : control.compiled().tables().routerInterfacePort(hop.rif());
+        }
+    }
+
+    /** Compiles a group's selector from its members (checked) and stages it. */
+    private void stageGroup(final int id, final String name, final int[] nextHopIds, final int[] weights) {
+        final int[] ports = new int[nextHopIds.length];
+        for (int m = 0; m < nextHopIds.length; m++) {
+            final NextHop hop = nextHop(nextHopIds[m]);
+            final int port = hop == null ? 0 : routerInterfacePort(hop.rif());
             ports[m] = Math.max(port, 0);
         }
         final io.asicemu.flowlet.GroupSettings settings;
@@ -119,14 +176,22 @@ public final class TableBatch {
         final int[] members = nextHopIds.clone();
         final int[] w = weights.clone();
         stagedGroups.add(id);
+        stagedSpecs.put(id, new GroupSpec(name, members, w));
         final io.asicemu.flowlet.LoadBalanceGroup group = new io.asicemu.flowlet.LoadBalanceGroup(settings, ports, w,
             control.compiled().tables().hashEngine(),
             settings.mode() == io.asicemu.flowlet.ecmp.LoadBalanceMode.FLOWLET_QUALITY
                 ? new io.asicemu.flowlet.ars.PortQuality(control.sizing().maxPorts(),
                     control.compiled().flowletConfig().qualitySettings()) : null);
         edits.add(t -> t.group(id, members, group));
-        updates++;
-        return this;
+    }
+
+    /** The port of a configured or controller router interface (controller ones are known before commit). */
+    private int routerInterfacePort(final int rif) {
+        final Integer controllerPort = controllerRifPort(rif);
+        if (controllerPort != null) {
+            return controllerPort;
+        }
+        return rif < control.configRouterInterfaceCount() ? control.compiled().tables().routerInterfacePort(rif) : 0;
     }
 
     /**
@@ -143,8 +208,7 @@ public final class TableBatch {
             throw fail(insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND,
                 "route " + prefix);
         }
-        if (!stagedGroups.contains(groupId) && !control.groups().contains(groupId)
-            && !(groupId >= 0 && groupId < control.compiled().groupCount())) {
+        if (!controllerGroupExists(groupId) && !(groupId >= 0 && groupId < control.compiled().groupCount())) {
             throw fail(TableException.Code.NOT_FOUND, "group " + groupId);
         }
         final int value = RouteTarget.encode(RouteTarget.GROUP, groupId);
@@ -278,6 +342,247 @@ public final class TableBatch {
         return this;
     }
 
+    /**
+     * Adds or replaces a port router interface chosen by a controller (P4Runtime's router_interface_table): the port
+     * routes frames sent to {@code mac} and routed frames leave it with {@code mac} as source.
+     *
+     * @param rif the interface id, at or above {@link PipelineControl#configRouterInterfaceCount()}.
+     * @param portName the SONiC port, without another router interface.
+     * @param mac the interface MAC.
+     * @param insert true: must not exist; false: must exist (a modify).
+     * @return this.
+     */
+    public TableBatch writeRouterInterface(final int rif, final String portName, final long mac,
+        final boolean insert) {
+        final Integer port = control.compiled().portIndex().get(portName);
+        if (port == null) {
+            throw fail(TableException.Code.NOT_FOUND, "no port " + portName);
+        }
+        if (rif < control.configRouterInterfaceCount() || rif >= control.sizing().maxRouterInterfaces()) {
+            throw fail(TableException.Code.RESOURCE_EXHAUSTED, "router interface id " + rif + " outside "
+                + control.configRouterInterfaceCount() + ".." + (control.sizing().maxRouterInterfaces() - 1));
+        }
+        final Integer existing = controllerRifPort(rif);
+        if (insert == (existing != null)) {
+            throw fail(insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND,
+                "router interface " + rif);
+        }
+        if (control.compiled().tables().portRouterInterface(port) != io.asicemu.pipeline.table.ForwardingTables.NONE
+            && control.compiled().routerInterfaces().containsKey(portName)) {
+            throw fail(TableException.Code.ALREADY_EXISTS, portName + " has a configured router interface");
+        }
+        for (final int other : allControllerRifs()) {
+            if (other != rif && port.equals(controllerRifPort(other))) {
+                throw fail(TableException.Code.ALREADY_EXISTS, portName + " has router interface " + other);
+            }
+        }
+        final int mtu = control.compiled().tables().portMtu(port);
+        removedRifs.remove(rif);
+        stagedRifPorts.put(rif, port);
+        edits.add(t -> t.routerInterface(rif, port, mac, mtu));
+        updates++;
+        return this;
+    }
+
+    private Set<Integer> allControllerRifs() {
+        final Set<Integer> all = new HashSet<>(control.controllerRifPorts().keySet());
+        all.addAll(stagedRifPorts.keySet());
+        all.removeAll(removedRifs);
+        return all;
+    }
+
+    /**
+     * Removes a controller's router interface; refused while a next hop uses it.
+     *
+     * @param rif the interface id.
+     * @return this.
+     */
+    public TableBatch removeRouterInterface(final int rif) {
+        if (controllerRifPort(rif) == null) {
+            throw fail(TableException.Code.NOT_FOUND, "router interface " + rif);
+        }
+        for (final int id : allNextHops()) {
+            if (nextHop(id) != null && nextHop(id).rif() == rif) {
+                throw fail(TableException.Code.FAILED_PRECONDITION, "next hop " + id + " uses router interface "
+                    + rif);
+            }
+        }
+        stagedRifPorts.remove(rif);
+        removedRifs.add(rif);
+        edits.add(t -> t.removeRouterInterface(rif));
+        updates++;
+        return this;
+    }
+
+    private Set<Integer> allNextHops() {
+        final Set<Integer> all = new HashSet<>(control.nextHops().keySet());
+        all.addAll(stagedNextHops.keySet());
+        all.removeAll(removedNextHops);
+        return all;
+    }
+
+    /**
+     * Defines or modifies a next hop on a router interface given by id (configured or a controller's).
+     *
+     * @param id the next-hop id.
+     * @param rif the router interface id.
+     * @param address the next hop's address (its neighbor entry gives the MAC).
+     * @param insert true: must not exist; false: must exist.
+     * @return this.
+     */
+    public TableBatch writeNextHop(final int id, final int rif, final IpPrefix address, final boolean insert) {
+        if (id < 0 || id >= control.sizing().maxNextHops()) {
+            throw fail(TableException.Code.RESOURCE_EXHAUSTED,
+                "next-hop id out of 0.." + control.sizing().maxNextHops());
+        }
+        if (insert == nextHopExists(id)) {
+            throw fail(insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND, "next hop " + id);
+        }
+        if (!rifExists(rif)) {
+            throw fail(TableException.Code.NOT_FOUND, "router interface " + rif);
+        }
+        removedNextHops.remove(id);
+        stagedNextHops.put(id, new NextHop(address, rif));
+        edits.add(t -> t.nextHop(id, address.high(), address.low(), address.v6(), rif));
+        if (!insert) {
+            refreshGroupsUsing(id);
+        }
+        updates++;
+        return this;
+    }
+
+    /** A next hop moved to another interface: groups over it rebuild their member ports. */
+    private void refreshGroupsUsing(final int nextHopId) {
+        for (final int g : allControllerGroups()) {
+            final int[] members = groupMembers(g);
+            for (final int m : members) {
+                if (m == nextHopId) {
+                    final GroupSpec spec = stagedSpecs.containsKey(g) ? stagedSpecs.get(g) : control.groupSpecs().get(g);
+                    if (spec != null) {
+                        stageGroup(g, spec.name(), spec.nextHops(), spec.weights());
+                    }
+                    break;
+                }
+            }
+        }
+    }
+
+    private Set<Integer> allControllerGroups() {
+        final Set<Integer> all = new HashSet<>(control.groups());
+        all.addAll(stagedGroups);
+        all.removeAll(removedGroups);
+        return all;
+    }
+
+    /**
+     * Removes a next hop; refused while a route or group uses it.
+     *
+     * @param id the next-hop id.
+     * @return this.
+     */
+    public TableBatch removeNextHop(final int id) {
+        if (!nextHopExists(id)) {
+            throw fail(TableException.Code.NOT_FOUND, "next hop " + id);
+        }
+        final int target = RouteTarget.encode(RouteTarget.NEXT_HOP, id);
+        for (final Map.Entry<IpPrefix, Integer> r : currentRoutes().entrySet()) {
+            if (r.getValue() == target) {
+                throw fail(TableException.Code.FAILED_PRECONDITION, "route " + r.getKey() + " uses next hop " + id);
+            }
+        }
+        for (final int g : allControllerGroups()) {
+            for (final int m : groupMembers(g)) {
+                if (m == id) {
+                    throw fail(TableException.Code.FAILED_PRECONDITION, "group " + g + " uses next hop " + id);
+                }
+            }
+        }
+        stagedNextHops.remove(id);
+        removedNextHops.add(id);
+        edits.add(t -> t.removeNextHop(id));
+        updates++;
+        return this;
+    }
+
+    /**
+     * Replaces the members and weights of a group added by {@link #addGroup}.
+     *
+     * @param id the group id.
+     * @param name the group's name for ARS settings.
+     * @param nextHopIds member next hops.
+     * @param weights member weights, 1 or more each.
+     * @return this.
+     */
+    public TableBatch modifyGroup(final int id, final String name, final int[] nextHopIds, final int[] weights) {
+        if (!controllerGroupExists(id)) {
+            throw fail(TableException.Code.NOT_FOUND, "group " + id);
+        }
+        checkMembers(nextHopIds, weights);
+        stageGroup(id, name, nextHopIds, weights);
+        updates++;
+        return this;
+    }
+
+    /**
+     * Removes a group added by {@link #addGroup}; refused while a route uses it.
+     *
+     * @param id the group id.
+     * @return this.
+     */
+    public TableBatch removeGroup(final int id) {
+        if (!controllerGroupExists(id)) {
+            throw fail(TableException.Code.NOT_FOUND, "group " + id);
+        }
+        final int target = RouteTarget.encode(RouteTarget.GROUP, id);
+        for (final Map.Entry<IpPrefix, Integer> r : currentRoutes().entrySet()) {
+            if (r.getValue() == target) {
+                throw fail(TableException.Code.FAILED_PRECONDITION, "route " + r.getKey() + " uses group " + id);
+            }
+        }
+        stagedGroups.remove(id);
+        stagedSpecs.remove(id);
+        removedGroups.add(id);
+        edits.add(t -> t.removeGroup(id));
+        updates++;
+        return this;
+    }
+
+    /**
+     * Adds or replaces a static neighbor behind a router interface given by id.
+     *
+     * @param rif the router interface id (configured or a controller's).
+     * @param address its address.
+     * @param mac its MAC.
+     * @return this.
+     */
+    public TableBatch addNeighbor(final int rif, final IpPrefix address, final long mac) {
+        if (!rifExists(rif)) {
+            throw fail(TableException.Code.NOT_FOUND, "router interface " + rif);
+        }
+        edits.add(t -> t.neighbors().put(address.high(), address.low(), address.v6(), mac, rif, true));
+        updates++;
+        return this;
+    }
+
+    /**
+     * Replaces the whole ingress ACL inside this batch (so the ACL changes with the routes, atomically); rule order
+     * by priority, ACL counters restart.
+     *
+     * @param rules the rules (port indexes in {@link io.asicemu.pipeline.table.AclRule#inPorts}).
+     * @return this.
+     */
+    public TableBatch replaceAcl(final List<io.asicemu.pipeline.table.AclRule> rules) {
+        if (rules.size() > control.sizing().aclRules()) {
+            throw fail(TableException.Code.RESOURCE_EXHAUSTED, rules.size() + " rules exceed "
+                + control.sizing().aclRules());
+        }
+        final io.asicemu.pipeline.table.AclTable table = new io.asicemu.pipeline.table.AclTable(rules);
+        stagedAclNames = table.names();
+        edits.add(t -> t.acl(table));
+        updates++;
+        return this;
+    }
+
     /** @return updates so far. */
     public int size() {
         return updates;
@@ -291,8 +596,17 @@ public final class TableBatch {
     public long commit() {
         control.routes().keySet().removeAll(removedRoutes);
         control.routes().putAll(stagedRoutes);
+        control.nextHops().keySet().removeAll(removedNextHops);
         control.nextHops().putAll(stagedNextHops);
+        control.groups().removeAll(removedGroups);
+        control.groupSpecs().keySet().removeAll(removedGroups);
         control.groups().addAll(stagedGroups);
+        control.groupSpecs().putAll(stagedSpecs);
+        control.controllerRifPorts().keySet().removeAll(removedRifs);
+        control.controllerRifPorts().putAll(stagedRifPorts);
+        if (stagedAclNames != null) {
+            control.aclNames(stagedAclNames);
+        }
         final List<Consumer<ForwardingTables>> all = List.copyOf(edits);
         return control.submit((DataPlaneAgent agent) -> {
             final ForwardingTables t = agent.tables();

@@ -297,6 +297,44 @@ public final class ForwardingTables {
     }
 
     /**
+     * Sets (adds or replaces) a port router interface at a chosen id, as a controller creates it; ids at or above
+     * {@link #routerInterfaceCount()} extend the table. The port's previous interface, if another, stays defined but
+     * no longer receives the port's frames.
+     *
+     * @param rif the interface id, below {@link PipelineSizing#maxRouterInterfaces()}.
+     * @param port the port.
+     * @param mac its MAC (the router MAC on that port).
+     * @param mtu its MTU.
+     */
+    public void routerInterface(final int rif, final int port, final long mac, final int mtu) {
+        if (rif < rifCount && rifPort[rif] != NONE && rifPort[rif] != port && portRif[rifPort[rif]] == rif) {
+            portRif[rifPort[rif]] = NONE;
+        }
+        rifMac[rif] = mac;
+        rifPort[rif] = port;
+        rifVlan[rif] = NONE;
+        rifMtu[rif] = mtu;
+        rifHasIpv4[rif] = false;
+        rifHasIpv6[rif] = false;
+        portRif[port] = rif;
+        rifCount = Math.max(rifCount, rif + 1);
+    }
+
+    /**
+     * Removes a port router interface set by {@link #routerInterface}: its port stops routing.
+     *
+     * @param rif the interface id.
+     */
+    public void removeRouterInterface(final int rif) {
+        final int port = rifPort[rif];
+        if (port != NONE && portRif[port] == rif) {
+            portRif[port] = NONE;
+        }
+        rifPort[rif] = NONE;
+        rifMac[rif] = 0;
+    }
+
+    /**
      * Gives an interface the source address for ARP/ND it sends (its first address of the family).
      *
      * @param rif the interface.
