@@ -318,7 +318,9 @@ public final class LinkPartnerPort implements Port {
             if ((enable & (1 << p)) != 0) {
                 final long quanta = s.get(U16, offset + 18 + 2L * p) & 0xffff;
                 final long pauseNs = (quanta * 512_000L + speedMbps - 1) / speedMbps;
-                addEvent(p, atNs, atNs + pauseNs);
+                if (fifoHead[p] < fifoCount[p]) { // nothing left to send on p: the pause cannot matter
+                    addEvent(p, atNs, atNs + pauseNs);
+                }
                 pauseFramesPerPriority[p]++;
             }
         }

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,6 +40,10 @@ class LosslessIncastReplayTest {
     private static final long CABLE_DELAY_NS = Math.round(CABLE_M / 198e6 * 1e9);
 
     @TempDir
+    static Path inputDir;
+    private static Map<String, Path> inputs;
+
+    @TempDir
     Path dir;
 
     static ConfigDb config() throws IOException {
@@ -47,20 +52,20 @@ class LosslessIncastReplayTest {
         }
     }
 
-    private Map<String, Path> inputs() {
-        final Path in = dir.resolve("in");
-        try {
-            Files.createDirectories(in);
-        } catch (final IOException e) {
-            throw new IllegalStateException(e);
-        }
-        assertThat(Scapy.runResource(LosslessIncastReplayTest.class, "build_incast.py", in.toString(), "3",
+    /** scapy builds the three senders' captures once for all tests. */
+    @BeforeAll
+    static void buildInputs() {
+        assertThat(Scapy.runResource(LosslessIncastReplayTest.class, "build_incast.py", inputDir.toString(), "3",
             Integer.toString(FRAMES), Integer.toString(FRAME_LEN), "3", "0", Integer.toString(GAP_NS)))
             .contains("ok");
-        final Map<String, Path> inputs = new LinkedHashMap<>();
+        final Map<String, Path> in = new LinkedHashMap<>();
         for (final String port : SENDERS) {
-            inputs.put(port, in.resolve(port + ".pcap"));
+            in.put(port, inputDir.resolve(port + ".pcap"));
         }
+        inputs = Map.copyOf(in);
+    }
+
+    private static Map<String, Path> inputs() {
         return inputs;
     }
 
@@ -87,6 +92,20 @@ class LosslessIncastReplayTest {
         return n;
     }
 
+    /** Every frame each sender got back, as hex, read by scapy (one python run for all ports). */
+    private static Map<String, List<String>> rawFrames(final Replay.Result result) {
+        final String[] files = SENDERS.stream().map(p -> result.outputs().get(p).toString()).toArray(String[]::new);
+        final String out = Scapy.run("import sys\nfrom scapy.all import rdpcap\n"
+            + "for f in sys.argv[1:]:\n    print('#')\n    for p in rdpcap(f):\n        print(bytes(p).hex())\n",
+            files);
+        final Map<String, List<String>> frames = new LinkedHashMap<>();
+        final String[] sections = out.strip().split("#", -1);
+        for (int i = 0; i < SENDERS.size(); i++) {
+            frames.put(SENDERS.get(i), sections[i + 1].strip().lines().toList());
+        }
+        return frames;
+    }
+
     @Test
     void shouldReplayLosslessIncastWithoutDropsAndEmitPfcWhenLinkPartnersHonourPause() throws IOException {
         final ConfigDb db = config();
@@ -102,6 +121,7 @@ class LosslessIncastReplayTest {
         assertThat(sum(result, "SAI_PORT_STAT_IF_OUT_DISCARDS") + sum(result, "SAI_PORT_STAT_IF_IN_DISCARDS"))
             .isZero();
 
+        final Map<String, List<String>> raw = rawFrames(result);
         final StringBuilder report = new StringBuilder("lossless 3:1 incast, link partners, cable "
             + CABLE_DELAY_NS + " ns: drops 0, delivered " + delivered.size());
         for (final String port : SENDERS) {
@@ -129,6 +149,11 @@ class LosslessIncastReplayTest {
                     xoff++;
                 }
             }
+            final String xoffHex = "0180c2000001" + ROUTER.replace(":", "") + "8808" + "0101" + "0008"
+                + "0000".repeat(3) + "ffff" + "0000".repeat(4) + "00".repeat(26);
+            final String xonHex = xoffHex.replace("ffff", "0000");
+            assertThat(raw.get(port)).as("the whole 60 B frame, §6.1 layout, zero padding")
+                .hasSize(pfc.size()).allSatisfy(hex -> assertThat(hex).isIn(xoffHex, xonHex));
             final LinkPartnerStats partner = result.linkPartners().get(port);
             assertThat(partner.pfcFramesReceived()).isEqualTo(pfc.size());
             assertThat(partner.pfcFramesPerPriority()[3]).isEqualTo(pfc.size());
