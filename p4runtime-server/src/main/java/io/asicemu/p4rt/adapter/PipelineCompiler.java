@@ -1,0 +1,339 @@
+package io.asicemu.p4rt.adapter;
+
+import java.math.BigInteger;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.asicemu.p4rt.backend.ActionCall;
+import io.asicemu.p4rt.backend.EntryAction;
+import io.asicemu.p4rt.backend.EntryKey;
+import io.asicemu.p4rt.backend.FieldMatchValue;
+import io.asicemu.p4rt.backend.P4Entity;
+import io.asicemu.p4rt.backend.UpdateKind;
+import io.asicemu.p4rt.backend.UpdateStatus;
+import io.asicemu.p4rt.backend.WriteOp;
+import io.asicemu.p4rt.adapter.PipelineTableBackend.Ids;
+import io.asicemu.p4rt.adapter.PipelineTableBackend.Refusal;
+import io.asicemu.pipeline.control.IpPrefix;
+import io.asicemu.pipeline.control.PipelineControl;
+import io.asicemu.pipeline.control.TableBatch;
+
+/**
+ * Compiles the updates of one P4Runtime batch into one {@link TableBatch}: P4 object ids (router interface, next
+ * hop, WCMP group) are mapped to pipeline ids allocated here, staged until {@link #commitIds()}. Entities the
+ * pipeline does not model add nothing. Not thread safe: one per batch, under the backend's lock.
+ */
+final class PipelineCompiler
+{
+    private final PipelineControl control;
+    private final Ids ids;
+    private final Map<Integer, Integer> rif;
+    private final Map<Integer, Integer> nextHop;
+    private final Map<Integer, Integer> group;
+    private final Map<EntryKey, P4Entity.TableEntry> acl;
+    private boolean aclChanged;
+
+    PipelineCompiler(final PipelineControl control, final Ids ids, final Map<EntryKey, P4Entity.TableEntry> acl)
+    {
+        this.control = control;
+        this.ids = ids;
+        this.rif = new HashMap<>(ids.rif);
+        this.nextHop = new HashMap<>(ids.nextHop);
+        this.group = new HashMap<>(ids.group);
+        this.acl = new LinkedHashMap<>(acl);
+    }
+
+    boolean aclChanged()
+    {
+        return aclChanged;
+    }
+
+    Map<EntryKey, P4Entity.TableEntry> aclEntries()
+    {
+        return acl;
+    }
+
+    /** Makes this batch's id mappings the backend's (after the batch was committed). */
+    void commitIds()
+    {
+        ids.rif.clear();
+        ids.rif.putAll(rif);
+        ids.nextHop.clear();
+        ids.nextHop.putAll(nextHop);
+        ids.group.clear();
+        ids.group.putAll(group);
+    }
+
+    /**
+     * Adds the pipeline edits of one update to the batch.
+     *
+     * @throws io.asicemu.pipeline.control.TableException or {@link Refusal} when the pipeline refuses it.
+     */
+    void compile(final WriteOp op, final TableBatch batch)
+    {
+        final P4Entity entity = op.entity();
+        if (entity instanceof P4Entity.TableEntry entry)
+        {
+            if (!entry.isDefault())
+            {
+                tableEntry(op.kind(), entry, batch);
+            }
+        }
+        else if (entity instanceof P4Entity.CounterCell c && ids.isPipelineCounter(c.counterId()))
+        {
+            throw new Refusal(UpdateStatus.UNIMPLEMENTED, "counter " + c.counterId()
+                + " is the pipeline's own; it cannot be written");
+        }
+        else if (entity instanceof P4Entity.DirectCounterCell d && d.key().tableId() == ids.aclIngress)
+        {
+            throw new Refusal(UpdateStatus.UNIMPLEMENTED, "ACL counters are the pipeline's own; they cannot be written");
+        }
+    }
+
+    private void tableEntry(final UpdateKind kind, final P4Entity.TableEntry entry, final TableBatch batch)
+    {
+        final int table = entry.key().tableId();
+        if (table == ids.ipv4 || table == ids.ipv6)
+        {
+            route(kind, entry, table == ids.ipv6, batch);
+        }
+        else if (table == ids.routerInterfaces)
+        {
+            routerInterface(kind, entry, batch);
+        }
+        else if (table == ids.neighbors)
+        {
+            neighbor(kind, entry, batch);
+        }
+        else if (table == ids.nextHops)
+        {
+            nextHop(kind, entry, batch);
+        }
+        else if (table == ids.wcmpGroups)
+        {
+            wcmpGroup(kind, entry, batch);
+        }
+        else if (table == ids.aclIngress)
+        {
+            if (kind == UpdateKind.DELETE)
+            {
+                acl.remove(entry.key());
+            }
+            else
+            {
+                AclCompiler.rule("check", entry, ids.model, control);
+                acl.put(entry.key(), entry);
+            }
+            aclChanged = true;
+        }
+    }
+
+    private static FieldMatchValue field(final EntryKey key, final int fieldId)
+    {
+        for (final FieldMatchValue m : key.matches())
+        {
+            if (m.fieldId() == fieldId)
+            {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    private static int exactInt(final EntryKey key, final int fieldId)
+    {
+        final FieldMatchValue m = field(key, fieldId);
+        return m == null ? 0 : m.value().intValue();
+    }
+
+    private String actionName(final ActionCall call)
+    {
+        return ids.model.action(call.actionId()).name();
+    }
+
+    private static int param(final ActionCall call, final int index)
+    {
+        return call.params().get(index).intValue();
+    }
+
+    static IpPrefix address(final BigInteger value)
+    {
+        return PipelineTableBackend.isIpv4(value) ? new IpPrefix(false, 0, value.longValue(), 32)
+            : new IpPrefix(true, value.shiftRight(64).longValue(), value.longValue(), 128);
+    }
+
+    private static int mapped(final Map<Integer, Integer> map, final int p4Id, final String what)
+    {
+        final Integer id = map.get(p4Id);
+        if (id == null)
+        {
+            throw new Refusal(UpdateStatus.NOT_FOUND, "no " + what + " " + p4Id);
+        }
+        return id;
+    }
+
+    private static int allocate(final Map<Integer, Integer> map, final int base, final int limit, final String what)
+    {
+        final Set<Integer> used = new HashSet<>(map.values());
+        for (int id = base; id < limit; id++)
+        {
+            if (!used.contains(id))
+            {
+                return id;
+            }
+        }
+        throw new Refusal(UpdateStatus.RESOURCE_EXHAUSTED, "the pipeline has no free " + what);
+    }
+
+    private void route(final UpdateKind kind, final P4Entity.TableEntry entry, final boolean v6,
+        final TableBatch batch)
+    {
+        if (exactInt(entry.key(), 1) != 0)
+        {
+            return; // only the default VRF is modelled by the pipeline; other VRFs stay in the store
+        }
+        final FieldMatchValue dst = field(entry.key(), 2);
+        final BigInteger value = dst == null ? BigInteger.ZERO : dst.value();
+        final int length = dst == null ? 0 : dst.prefixLength();
+        final IpPrefix prefix = v6 ? new IpPrefix(true, value.shiftRight(64).longValue(), value.longValue(), length)
+            : new IpPrefix(false, 0, value.longValue(), length);
+        if (kind == UpdateKind.DELETE)
+        {
+            batch.deleteRoute(prefix);
+            return;
+        }
+        final boolean insert = kind == UpdateKind.INSERT;
+        final ActionCall call = PipelineTableBackend.direct(entry).call();
+        switch (actionName(call))
+        {
+            case "ingress.routing_lookup.set_nexthop_id" ->
+                batch.writeRoute(prefix, mapped(nextHop, param(call, 0), "next hop"), false, insert);
+            case "ingress.routing_lookup.set_wcmp_group_id" ->
+                batch.writeRouteToGroup(prefix, mapped(group, param(call, 0), "WCMP group"), insert);
+            case "ingress.drop" -> batch.writeRoute(prefix, -1, true, insert);
+            default -> throw new Refusal(UpdateStatus.UNIMPLEMENTED, "the pipeline has no route action "
+                + actionName(call) + " (trap with an ACL entry)");
+        }
+    }
+
+    private void routerInterface(final UpdateKind kind, final P4Entity.TableEntry entry, final TableBatch batch)
+    {
+        final int p4Id = exactInt(entry.key(), 1);
+        if (kind == UpdateKind.DELETE)
+        {
+            batch.removeRouterInterface(mapped(rif, p4Id, "router interface"));
+            rif.remove(p4Id);
+            return;
+        }
+        final ActionCall call = PipelineTableBackend.direct(entry).call();
+        final int port = param(call, 0);
+        final List<String> ports = control.portNames();
+        if (port < 0 || port >= ports.size())
+        {
+            throw new Refusal(UpdateStatus.INVALID_ARGUMENT, "no port " + port);
+        }
+        final long mac = call.params().get(1).longValue();
+        if (kind == UpdateKind.INSERT)
+        {
+            if (rif.containsKey(p4Id))
+            {
+                throw new Refusal(UpdateStatus.ALREADY_EXISTS, "router interface " + p4Id);
+            }
+            final int id = allocate(rif, control.configRouterInterfaceCount(),
+                control.sizing().maxRouterInterfaces(), "router interface");
+            batch.writeRouterInterface(id, ports.get(port), mac, true);
+            rif.put(p4Id, id);
+        }
+        else
+        {
+            batch.writeRouterInterface(mapped(rif, p4Id, "router interface"), ports.get(port), mac, false);
+        }
+    }
+
+    private void neighbor(final UpdateKind kind, final P4Entity.TableEntry entry, final TableBatch batch)
+    {
+        final int pipelineRif = mapped(rif, exactInt(entry.key(), 1), "router interface");
+        final FieldMatchValue id = field(entry.key(), 2);
+        final IpPrefix address = address(id == null ? BigInteger.ZERO : id.value());
+        if (kind == UpdateKind.DELETE)
+        {
+            batch.removeNeighbor(address);
+            return;
+        }
+        final ActionCall call = PipelineTableBackend.direct(entry).call();
+        batch.addNeighbor(pipelineRif, address, call.params().get(0).longValue());
+    }
+
+    private void nextHop(final UpdateKind kind, final P4Entity.TableEntry entry, final TableBatch batch)
+    {
+        final int p4Id = exactInt(entry.key(), 1);
+        if (kind == UpdateKind.DELETE)
+        {
+            batch.removeNextHop(mapped(nextHop, p4Id, "next hop"));
+            nextHop.remove(p4Id);
+            return;
+        }
+        final ActionCall call = PipelineTableBackend.direct(entry).call();
+        final int pipelineRif = mapped(rif, param(call, 0), "router interface");
+        final IpPrefix address = address(call.params().get(1));
+        if (kind == UpdateKind.INSERT)
+        {
+            if (nextHop.containsKey(p4Id))
+            {
+                throw new Refusal(UpdateStatus.ALREADY_EXISTS, "next hop " + p4Id);
+            }
+            final int id = allocate(nextHop, control.compiled().nextHopCount(), control.sizing().maxNextHops(),
+                "next hop");
+            batch.writeNextHop(id, pipelineRif, address, true);
+            nextHop.put(p4Id, id);
+        }
+        else
+        {
+            batch.writeNextHop(mapped(nextHop, p4Id, "next hop"), pipelineRif, address, false);
+        }
+    }
+
+    private void wcmpGroup(final UpdateKind kind, final P4Entity.TableEntry entry, final TableBatch batch)
+    {
+        final int p4Id = exactInt(entry.key(), 1);
+        if (kind == UpdateKind.DELETE)
+        {
+            batch.removeGroup(mapped(group, p4Id, "WCMP group"));
+            group.remove(p4Id);
+            return;
+        }
+        if (!(entry.action() instanceof EntryAction.OneShot oneShot))
+        {
+            throw new Refusal(UpdateStatus.UNIMPLEMENTED,
+                "the pipeline takes WCMP groups as one-shot action sets only");
+        }
+        final int[] members = new int[oneShot.actions().size()];
+        final int[] weights = new int[members.length];
+        for (int m = 0; m < members.length; m++)
+        {
+            final EntryAction.WeightedAction a = oneShot.actions().get(m);
+            members[m] = mapped(nextHop, param(a.call(), 0), "next hop");
+            weights[m] = a.weight();
+        }
+        final String name = "wcmp_group_" + p4Id;
+        if (kind == UpdateKind.INSERT)
+        {
+            if (group.containsKey(p4Id))
+            {
+                throw new Refusal(UpdateStatus.ALREADY_EXISTS, "WCMP group " + p4Id);
+            }
+            final int id = allocate(group, control.compiled().groupCount(), control.sizing().maxGroups(),
+                "WCMP group");
+            batch.addGroup(id, name, members, weights);
+            group.put(p4Id, id);
+        }
+        else
+        {
+            batch.modifyGroup(mapped(group, p4Id, "WCMP group"), name, members, weights);
+        }
+    }
+}

@@ -1,0 +1,394 @@
+package io.asicemu.p4rt.adapter;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.asicemu.p4rt.backend.CounterValue;
+import io.asicemu.p4rt.backend.CpuPortListener;
+import io.asicemu.p4rt.backend.EntryAction;
+import io.asicemu.p4rt.backend.EntryKey;
+import io.asicemu.p4rt.backend.P4Backend;
+import io.asicemu.p4rt.backend.P4Entity;
+import io.asicemu.p4rt.backend.ReadFilter;
+import io.asicemu.p4rt.backend.UpdateOutcome;
+import io.asicemu.p4rt.backend.UpdateStatus;
+import io.asicemu.p4rt.backend.WriteOp;
+import io.asicemu.p4rt.info.IndexedResourceInfo;
+import io.asicemu.p4rt.info.P4InfoModel;
+import io.asicemu.p4rt.info.TableInfo;
+import io.asicemu.pipeline.control.PipelineControl;
+import io.asicemu.pipeline.control.TableBatch;
+import io.asicemu.pipeline.control.TableException;
+import io.asicemu.pipeline.counter.CountersSnapshot;
+import io.asicemu.pipeline.counter.DropReason;
+import io.asicemu.pipeline.table.AclRule;
+
+/**
+ * Makes P4Runtime writes program the real pipeline: every batch is validated against the pipeline's control model
+ * and compiled into one {@link TableBatch} (router interfaces, neighbors, next hops, IPv4/IPv6 routes, one-shot WCMP
+ * groups, the ingress ACL), which the data plane applies whole between packet batches; the validated entity model
+ * ({@code store}) is the control-plane model that Read answers from, and counters are read from the pipeline.
+ * Entities the pipeline does not model stay in the store only (see the module README).
+ * <p>
+ * Threading: every method may be called from any gRPC thread; writes, reads and resets are serialized on this
+ * object. Never waits for the data plane: the command is queued and applied before the data plane's next packet batch.
+ */
+public final class PipelineTableBackend implements P4Backend
+{
+    private static final BigInteger IPV4_LIMIT = BigInteger.ONE.shiftLeft(32);
+    private static final long MASK_64 = -1L;
+    private static final String ACL_RULE_PREFIX = "P4RT|acl_ingress_table|";
+
+    private final P4Backend store;
+    private final PipelineControl control;
+    private final Ids ids;
+    private final Map<EntryKey, String> aclRuleNames = new HashMap<>();
+    private long aclRuleSequence;
+
+    /**
+     * @param store   the validated entity model (P4 rules: existence, sizes, references; Read answers).
+     * @param control the pipeline's control API (configuration applied before the first write).
+     * @param model   the P4Info in force.
+     */
+    public PipelineTableBackend(final P4Backend store, final PipelineControl control, final P4InfoModel model)
+    {
+        this.store = store;
+        this.control = control;
+        this.ids = new Ids(model);
+    }
+
+    @Override
+    public synchronized List<UpdateOutcome> write(final List<WriteOp> ops, final boolean allOrNothing)
+    {
+        if (allOrNothing)
+        {
+            return writeAtomically(ops);
+        }
+        final List<UpdateOutcome> out = new ArrayList<>(ops.size());
+        for (final WriteOp op : ops)
+        {
+            out.add(writeAtomically(List.of(op)).get(0));
+        }
+        return out;
+    }
+
+    /** Validates and compiles the whole batch into the pipeline, then records it in the store; all or nothing. */
+    private List<UpdateOutcome> writeAtomically(final List<WriteOp> ops)
+    {
+        final PipelineCompiler compiler = new PipelineCompiler(control, ids, readAclEntries());
+        final TableBatch batch;
+        try
+        {
+            batch = control.batch();
+        }
+        catch (final TableException e)
+        {
+            return refuseAll(ops.size(), 0, status(e.code()), e.getMessage());
+        }
+        for (int i = 0; i < ops.size(); i++)
+        {
+            try
+            {
+                compiler.compile(ops.get(i), batch);
+            }
+            catch (final TableException e)
+            {
+                return refuseAll(ops.size(), i, status(e.code()), "pipeline: " + e.getMessage());
+            }
+            catch (final Refusal e)
+            {
+                return refuseAll(ops.size(), i, e.status, "pipeline: " + e.getMessage());
+            }
+        }
+        final Map<EntryKey, String> names = new HashMap<>(aclRuleNames);
+        long sequence = aclRuleSequence;
+        if (compiler.aclChanged())
+        {
+            final List<AclRule> rules = new ArrayList<>();
+            names.keySet().retainAll(compiler.aclEntries().keySet());
+            for (final P4Entity.TableEntry e : compiler.aclEntries().values())
+            {
+                String name = names.get(e.key());
+                if (name == null)
+                {
+                    name = ACL_RULE_PREFIX + ++sequence;
+                    names.put(e.key(), name);
+                }
+                rules.add(AclCompiler.rule(name, e, ids.model, control));
+            }
+            try
+            {
+                batch.replaceAcl(rules);
+            }
+            catch (final TableException e)
+            {
+                return refuseAll(ops.size(), ops.size() - 1, status(e.code()), "pipeline: " + e.getMessage());
+            }
+        }
+        final List<UpdateOutcome> outcomes = store.write(ops, true);
+        for (final UpdateOutcome o : outcomes)
+        {
+            if (!o.ok())
+            {
+                return outcomes;
+            }
+        }
+        batch.commit();
+        compiler.commitIds();
+        aclRuleNames.clear();
+        aclRuleNames.putAll(names);
+        aclRuleSequence = sequence;
+        return outcomes;
+    }
+
+    private Map<EntryKey, P4Entity.TableEntry> readAclEntries()
+    {
+        final Map<EntryKey, P4Entity.TableEntry> acl = new LinkedHashMap<>();
+        for (final P4Entity e : store.read(new ReadFilter.Tables(ids.aclIngress, null, false, false, false)))
+        {
+            if (e instanceof P4Entity.TableEntry t && !t.isDefault())
+            {
+                acl.put(t.key(), t);
+            }
+        }
+        return acl;
+    }
+
+    private static List<UpdateOutcome> refuseAll(final int count, final int failed, final UpdateStatus status,
+        final String message)
+    {
+        final List<UpdateOutcome> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++)
+        {
+            out.add(i == failed ? new UpdateOutcome(status, message)
+                : new UpdateOutcome(UpdateStatus.ABORTED, "not applied: update " + failed + " of the batch failed"));
+        }
+        return out;
+    }
+
+    /** The one mapping of the pipeline's outcome codes to P4Runtime's. */
+    static UpdateStatus status(final TableException.Code code)
+    {
+        return switch (code)
+        {
+            case INVALID_ARGUMENT -> UpdateStatus.INVALID_ARGUMENT;
+            case NOT_FOUND -> UpdateStatus.NOT_FOUND;
+            case ALREADY_EXISTS -> UpdateStatus.ALREADY_EXISTS;
+            case RESOURCE_EXHAUSTED -> UpdateStatus.RESOURCE_EXHAUSTED;
+            case FAILED_PRECONDITION -> UpdateStatus.FAILED_PRECONDITION;
+        };
+    }
+
+    @Override
+    public synchronized List<P4Entity> read(final ReadFilter filter)
+    {
+        final List<P4Entity> entities = store.read(filter);
+        if (!(filter instanceof ReadFilter.Counters || filter instanceof ReadFilter.Tables
+            || filter instanceof ReadFilter.DirectCounters))
+        {
+            return entities;
+        }
+        final CountersSnapshot counters = control.counters();
+        final List<P4Entity> out = new ArrayList<>(entities.size());
+        for (final P4Entity e : entities)
+        {
+            out.add(fromPipeline(e, counters));
+        }
+        return out;
+    }
+
+    /** Replaces counter values the pipeline owns by its own. */
+    private P4Entity fromPipeline(final P4Entity e, final CountersSnapshot counters)
+    {
+        if (e instanceof P4Entity.CounterCell c && ids.isPipelineCounter(c.counterId()))
+        {
+            return new P4Entity.CounterCell(c.counterId(), c.index(), counterCell(c.counterId(), c.index(), counters));
+        }
+        if (e instanceof P4Entity.TableEntry t && t.key().tableId() == ids.aclIngress && t.counter() != null)
+        {
+            return new P4Entity.TableEntry(t.key(), t.action(), t.isDefault(), t.idleTimeoutNs(), t.metadata(),
+                t.meter(), aclCounter(t.key(), counters), t.sinceLastHitNs());
+        }
+        if (e instanceof P4Entity.DirectCounterCell d && d.key().tableId() == ids.aclIngress)
+        {
+            return new P4Entity.DirectCounterCell(d.key(), aclCounter(d.key(), counters));
+        }
+        return e;
+    }
+
+    private CounterValue aclCounter(final EntryKey key, final CountersSnapshot counters)
+    {
+        final String name = aclRuleNames.get(key);
+        final Map<String, Long> stats = name == null ? null : counters.aclRules().get(name);
+        return stats == null ? CounterValue.ZERO : new CounterValue(stats.get("Bytes"), stats.get("Packets"));
+    }
+
+    private CounterValue counterCell(final int counterId, final long index, final CountersSnapshot counters)
+    {
+        if (counterId == ids.dropReasonCounter)
+        {
+            return index < DropReason.count()
+                ? new CounterValue(0, counters.drops().getOrDefault(DropReason.of((int)index).counterName(), 0L))
+                : CounterValue.ZERO;
+        }
+        final List<String> ports = control.portNames();
+        if (index >= ports.size() || ports.get((int)index) == null)
+        {
+            return CounterValue.ZERO;
+        }
+        final String port = ports.get((int)index);
+        if (counterId == ids.portInCounter)
+        {
+            return new CounterValue(counters.port(port, "SAI_PORT_STAT_IF_IN_OCTETS"),
+                counters.port(port, "SAI_PORT_STAT_IF_IN_UCAST_PKTS")
+                    + counters.port(port, "SAI_PORT_STAT_IF_IN_NON_UCAST_PKTS"));
+        }
+        return new CounterValue(counters.port(port, "SAI_PORT_STAT_IF_OUT_OCTETS"),
+            counters.port(port, "SAI_PORT_STAT_IF_OUT_UCAST_PKTS")
+                + counters.port(port, "SAI_PORT_STAT_IF_OUT_NON_UCAST_PKTS"));
+    }
+
+    @Override
+    public synchronized void reset()
+    {
+        store.reset();
+        if (control.compiled() != null)
+        {
+            control.applyConfig(control.config());
+        }
+        ids.clear();
+        aclRuleNames.clear();
+    }
+
+    @Override
+    public void packetOut(final byte[] payload, final int egressPort, final boolean submitToIngress)
+    {
+        if (submitToIngress)
+        {
+            control.cpuPort().packetOutThroughIngress(payload, egressPort);
+        }
+        else
+        {
+            control.cpuPort().packetOut(payload, egressPort);
+        }
+    }
+
+    @Override
+    public void cpuPortListener(final CpuPortListener listener)
+    {
+        store.cpuPortListener(listener);
+    }
+
+    @Override
+    public boolean portExists(final int port)
+    {
+        return port >= 0 && port < control.portNames().size();
+    }
+
+    /** A refusal the pipeline's control API has no code for (P4Runtime-only outcomes). */
+    static final class Refusal extends RuntimeException
+    {
+        private static final long serialVersionUID = 1L;
+        final UpdateStatus status;
+
+        Refusal(final UpdateStatus status, final String message)
+        {
+            super(message);
+            this.status = status;
+        }
+    }
+
+    /** P4 object ids → pipeline ids, and the P4Info ids this adapter translates. */
+    static final class Ids
+    {
+        final int ipv4;
+        final int ipv6;
+        final int routerInterfaces;
+        final int neighbors;
+        final int nextHops;
+        final int wcmpGroups;
+        final int aclIngress;
+        final int portInCounter;
+        final int portOutCounter;
+        final int dropReasonCounter;
+        final P4InfoModel model;
+        final Map<Integer, Integer> rif = new HashMap<>();
+        final Map<Integer, Integer> nextHop = new HashMap<>();
+        final Map<Integer, Integer> group = new HashMap<>();
+
+        Ids(final P4InfoModel model)
+        {
+            this.model = model;
+            ipv4 = table(model, "ingress.routing_lookup.ipv4_table");
+            ipv6 = table(model, "ingress.routing_lookup.ipv6_table");
+            routerInterfaces = table(model, "ingress.routing_resolution.router_interface_table");
+            neighbors = table(model, "ingress.routing_resolution.neighbor_table");
+            nextHops = table(model, "ingress.routing_resolution.nexthop_table");
+            wcmpGroups = table(model, "ingress.routing_resolution.wcmp_group_table");
+            aclIngress = table(model, "ingress.acl_ingress.acl_ingress_table");
+            portInCounter = counter(model, "ingress.port_in_counter");
+            portOutCounter = counter(model, "egress.port_out_counter");
+            dropReasonCounter = counter(model, "ingress.drop_reason_counter");
+        }
+
+        private static int table(final P4InfoModel model, final String name)
+        {
+            for (final TableInfo t : model.tables())
+            {
+                if (t.name().equals(name))
+                {
+                    return t.id();
+                }
+            }
+            throw new IllegalArgumentException("P4Info has no table " + name);
+        }
+
+        private static int counter(final P4InfoModel model, final String name)
+        {
+            for (final IndexedResourceInfo c : model.counters())
+            {
+                if (c.name().equals(name))
+                {
+                    return c.id();
+                }
+            }
+            throw new IllegalArgumentException("P4Info has no counter " + name);
+        }
+
+        boolean isPipelineCounter(final int counterId)
+        {
+            return counterId == portInCounter || counterId == portOutCounter || counterId == dropReasonCounter;
+        }
+
+        void clear()
+        {
+            rif.clear();
+            nextHop.clear();
+            group.clear();
+        }
+    }
+
+    static long lowBits(final BigInteger value)
+    {
+        return value.longValue() & MASK_64;
+    }
+
+    static boolean isIpv4(final BigInteger address)
+    {
+        return address.compareTo(IPV4_LIMIT) < 0;
+    }
+
+    static EntryAction.Direct direct(final P4Entity.TableEntry entry)
+    {
+        if (entry.action() instanceof EntryAction.Direct d)
+        {
+            return d;
+        }
+        throw new Refusal(UpdateStatus.UNIMPLEMENTED, "table " + entry.key().tableId()
+            + " takes direct actions only in the pipeline");
+    }
+}
