@@ -24,8 +24,6 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 public final class LiveLoop implements AutoCloseable {
     private static final int EFD_NONBLOCK = 0x800;
     private static final int EFD_CLOEXEC = 0x80000;
-    /** Longest sleep without a deadline: a safety net for commands submitted without {@link #wakeup()}. */
-    private static final long MAX_IDLE_NS = 50_000_000L;
 
     private final Agent agent;
     private final MonotonicClock clock;
@@ -112,9 +110,10 @@ public final class LiveLoop implements AutoCloseable {
 
     private void idle() {
         final long deadlineNs = nextDeadlineNs.getAsLong();
-        long timeoutNs = MAX_IDLE_NS;
+        // No timer due: sleep until a port is readable or wakeup() (a command was submitted). Idle costs nothing.
+        long timeoutNs = -1;
         if (deadlineNs != Long.MAX_VALUE) {
-            timeoutNs = Math.min(MAX_IDLE_NS, clock.toRealNs(deadlineNs - clock.nowNs()));
+            timeoutNs = clock.toRealNs(deadlineNs - clock.nowNs());
             if (timeoutNs <= 0) {
                 return;
             }

@@ -123,7 +123,13 @@ public final class PfcWatchdog
                 }
             }
         }
-        nextPollNs = startNs + pollNs;
+        boolean anyWatched = false;
+        for (final boolean w : watched)
+        {
+            anyWatched |= w;
+        }
+        // Nothing to watch, nothing to poll: an idle switch without PFC_WD sleeps instead of waking every poll.
+        nextPollNs = anyWatched ? startNs + pollNs : Long.MAX_VALUE;
     }
 
     /** @return the next poll time. */

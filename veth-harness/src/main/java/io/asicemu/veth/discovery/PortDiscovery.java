@@ -44,7 +44,7 @@ public final class PortDiscovery implements AutoCloseable {
 
     private static final Path SYS_CLASS_NET = Path.of("/sys/class/net");
     private static final int BUFFER_BYTES = 64 * 1024;
-    private static final long FALLBACK_RESCAN_NS = 1_000_000_000L;
+    private static final long FALLBACK_RESCAN_NS = 10_000_000_000L;
 
     private final Predicate<String> isDataPort;
     private final Listener listener;

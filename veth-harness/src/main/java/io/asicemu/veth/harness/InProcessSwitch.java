@@ -38,7 +38,10 @@ public final class InProcessSwitch implements AutoCloseable {
         this.pipeline = Pipeline.create(clock, sizing, sonicToLinux);
         sonicToLinux.forEach((sonic, linux) -> linuxToSonic.put(linux, sonic));
         pipeline.control().applyConfig(config);
-        this.loop = new LiveLoop(pipeline.agent(), clock, pipeline.agent()::nextDeadlineNs, sizing.maxPorts()).start();
+        this.loop = new LiveLoop(pipeline.agent(), clock, pipeline.agent()::nextDeadlineNs, sizing.maxPorts());
+        // every command submitted to the agent ends the loop's idle wait, so the loop can sleep without a bound
+        pipeline.agent().wakeUp(loop::wakeup);
+        loop.start();
         this.ports = new LinuxPorts(linuxToSonic::containsKey, portConfig, new LinuxPorts.PortSink() {
             @Override
             public void attach(final Port port) {
