@@ -18,7 +18,7 @@ import io.asicemu.pipeline.cpu.PacketInHandler;
 /**
  * Connects P4Runtime packet I/O to the real pipeline's CPU port: PacketOut goes to {@link CpuPort#packetOut} (or
  * through ingress), punted packets polled from the CPU port become PacketIn with the pipeline's punt reason. Table
- * state is delegated to {@code tables}, because the pipeline's control API does not yet expose the P4Info's tables;
+ * state is delegated to {@code tables} (in production a {@link PipelineTableBackend}, which programs the pipeline);
  * this class keeps no state of its own.
  * <p>
  * Threading: {@link #pollPacketIns} must run on one thread (the CPU port's single consumer); everything else may run

@@ -375,7 +375,15 @@ class ControllerScenarioTest
         final WriteRequest bad = program(10).toBuilder().addUpdates(update(Update.Type.INSERT,
             route(0xAC100000L, 12).setAction(direct(action(SET_WCMP_GROUP_ID, 99))))).build();
         final var refusedBatch = catchThrowableOfType(StatusRuntimeException.class, () -> stub.write(bad));
-        assertThat(StatusProto.fromThrowable(refusedBatch).getDetailsCount()).isEqualTo(bad.getUpdatesCount());
+        final com.google.rpc.Status status = StatusProto.fromThrowable(refusedBatch);
+        assertThat(status.getCode()).isEqualTo(Code.UNKNOWN.getNumber());
+        final List<Integer> codes = new ArrayList<>();
+        for (final com.google.protobuf.Any any : status.getDetailsList())
+        {
+            codes.add(any.unpack(p4.v1.P4RuntimeOuterClass.Error.class).getCanonicalCode());
+        }
+        assertThat(codes).as("route to a missing group: nothing of the batch applied").hasSize(bad.getUpdatesCount())
+            .endsWith(Code.NOT_FOUND.getNumber()).containsOnly(Code.ABORTED.getNumber(), Code.NOT_FOUND.getNumber());
         stub.write(program(10));
 
         final Map<Integer, String> round1;
