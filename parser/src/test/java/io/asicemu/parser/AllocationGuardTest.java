@@ -5,13 +5,31 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.management.ManagementFactory;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
-/** Parsing, rewriting and ICRC checks allocate nothing per packet once warm (ThreadMXBean allocated bytes). */
+/**
+ * Parsing, rewriting and ICRC checks allocate nothing per packet once warm (ThreadMXBean allocated bytes).
+ *
+ * <p>Why several rounds and not one: a single 10^6-packet window once measured 80 bytes (standalone runs: 560-680
+ * bytes in one 1000-packet slice). Those bytes come once, early in the first measured round only, while C2 is still
+ * installing the parser's methods on a loaded 2-core machine (PrintCompilation: tier-4 compiles of parse,
+ * parseTransport, NetworkOrder and Unsafe accessors, one of them made not entrant by an uncommon trap, within tens of
+ * milliseconds of that slice; still there with -XX:-DoEscapeAnalysis, so not scalar-replaced objects rematerialized
+ * by a deoptimization); later rounds of the same, fully warm loop read exactly 0. Such JIT/deoptimization work is charged to the thread once and does not grow with the packet
+ * count, whereas per-packet allocation does. So: a warm-up that takes every branch the measured loop takes (the same
+ * ring, 2x10^6 packets), then {@value #ROUNDS} rounds of {@value #PACKETS} packets; at least one round must allocate
+ * exactly 0 bytes and no round may exceed {@value #JIT_SLACK_BYTES} bytes. Any allocation on the per-packet path,
+ * even one 16-byte object every 64 Ki packets, is in every round and fails the first condition; a leak confined to
+ * some rounds (a lazily grown table) fails the second as soon as it reaches 4 KiB.
+ */
 class AllocationGuardTest {
     private static final int RING = 64;
     private static final int SLOT = 256;
+    private static final int WARM_UP_PACKETS = 2_000_000;
     private static final int PACKETS = 1_000_000;
+    private static final int ROUNDS = 5;
+    private static final long JIT_SLACK_BYTES = 4096;
 
     @Test
     void shouldAllocateNothingWhenParsingAndRewritingAMillionMixedFrames() {
@@ -22,14 +40,22 @@ class AllocationGuardTest {
         final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
         final long threadId = Thread.currentThread().threadId();
+        final long[] allocated = new long[ROUNDS];
 
-        long sink = run(ring, lengths, parser, result, 300_000);
-        final long before = threads.getThreadAllocatedBytes(threadId);
-        sink += run(ring, lengths, parser, result, PACKETS);
-        final long allocated = threads.getThreadAllocatedBytes(threadId) - before;
+        long sink = run(ring, lengths, parser, result, WARM_UP_PACKETS);
+        threads.getThreadAllocatedBytes(threadId);
+        for (int round = 0; round < ROUNDS; round++) {
+            final long before = threads.getThreadAllocatedBytes(threadId);
+            sink += run(ring, lengths, parser, result, PACKETS);
+            allocated[round] = threads.getThreadAllocatedBytes(threadId) - before;
+        }
 
         assertThat(sink).isNotZero();
-        assertThat(allocated).as("bytes allocated across %d packets", PACKETS).isZero();
+        final String rounds = Arrays.toString(allocated);
+        assertThat(allocated).as("bytes allocated per round of %d packets: %s", PACKETS, rounds).contains(0L);
+        assertThat(Arrays.stream(allocated).max().orElseThrow())
+            .as("most bytes allocated in a round of %d packets: %s", PACKETS, rounds)
+            .isLessThanOrEqualTo(JIT_SLACK_BYTES);
     }
 
     private static long run(final MemorySegment ring, final int[] lengths, final PacketParser parser,

@@ -3,13 +3,17 @@ package io.asicemu.parser;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.asicemu.parser.pcap.PcapWriter;
+import io.asicemu.testsupport.ProcessRunner;
 import io.asicemu.testsupport.Tshark;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -63,9 +67,14 @@ class TsharkDifferentialTest {
 
     private static int buildRandom(final Random random, final FrameBuilder builder, final MemorySegment ring,
         final long offset) {
+        // RoCEv2 source ports come from the range RoCE NICs use for flow entropy (0xC000..0xFFFF). Not an arbitrary
+        // 1024..61023: tshark's UDP dissector tries the LOWER of the two ports first, so a source port below 4791
+        // that has a registered dissector (3671 is KNXnet/IP, seed 7752186475727045672) takes the datagram and
+        // tshark shows no BTH. Our parser is right to classify by destination port 4791 (RoCEv2 Annex A17); the
+        // test would have misread tshark's port heuristic as a disagreement.
         builder.reset().macs(0x020000000000L | random.nextInt(1 << 24), 0x020000000000L | random.nextInt(1 << 24))
             .dscp(random.nextInt(64)).ecn(random.nextInt(4)).ttl(1 + random.nextInt(255))
-            .udpPorts(1024 + random.nextInt(60000), EtherType.ROCEV2_UDP_PORT)
+            .udpPorts(0xC000 + random.nextInt(1 << 14), EtherType.ROCEV2_UDP_PORT)
             .bth(ROCE_OPCODES[random.nextInt(ROCE_OPCODES.length)], random.nextInt(1 << 24), random.nextInt(1 << 24))
             .ackReq(random.nextBoolean()).payloadSeed(random.nextInt());
         if (random.nextBoolean()) {
@@ -83,13 +92,46 @@ class TsharkDifferentialTest {
         return switch (random.nextInt(6)) {
             case 0, 1 -> builder.buildRoce(ring, offset, random.nextInt(1024));
             case 2 -> builder.buildCnp(ring, offset, random.nextInt(1 << 24));
-            case 3 -> builder.udpPorts(1024 + random.nextInt(3000), 5000 + random.nextInt(1000)).udpChecksum(true)
+            case 3 -> builder.udpPorts(undissectedPort(random), undissectedPort(random)).udpChecksum(true)
                 .buildUdp(ring, offset, random.nextInt(1200));
             case 4 -> builder.buildArp(ring, offset, 1 + random.nextInt(2), random.nextLong() & 0xFFFF_FFFF_FFFFL,
                 random.nextInt(), 0, random.nextInt());
             default -> MacControlFrames.writePfc(ring, offset, 0x020000000001L, random.nextInt(256), new int[] {
                 random.nextInt(65536), 0, 0, 0, 0, 0, 0, random.nextInt(65536)}, false);
         };
+    }
+
+    /**
+     * A random port (1024..65535) with no dissector in tshark's "udp.port" table, so tshark shows the payload of a
+     * plain UDP frame as data. Ports tshark binds to a tunnel dissector make it dissect the payload as an inner frame
+     * and print a second value per field (3343 "msrcp" gave "eth.src" = "02:00:00:00:74:e4,48:49:4a:4b:4c:4d" for
+     * seed -873943447581205056): our parser is right to stop at the outer UDP header.
+     */
+    private static int undissectedPort(final Random random) {
+        int port;
+        do {
+            port = 1024 + random.nextInt(65536 - 1024);
+        } while (TSHARK_UDP_PORTS.contains(port));
+        return port;
+    }
+
+    /** Ports in tshark's "udp.port" dissector table (tshark -G decodes: "udp.port", port, protocol per line). */
+    private static final Set<Integer> TSHARK_UDP_PORTS = tsharkUdpPorts();
+
+    private static Set<Integer> tsharkUdpPorts() {
+        final String out = ProcessRunner.run(null, Duration.ofSeconds(60), List.of("tshark", "-G", "decodes"))
+            .requireSuccess().stdout();
+        final Set<Integer> ports = new HashSet<>();
+        for (final String line : out.split("\n")) {
+            final String[] columns = line.split("\t");
+            if (columns.length >= 2 && columns[0].equals("udp.port")) {
+                ports.add(Integer.parseInt(columns[1].trim()));
+            }
+        }
+        if (!ports.contains(EtherType.ROCEV2_UDP_PORT)) {
+            throw new IllegalStateException("tshark -G decodes lists no dissector for UDP port 4791: " + ports);
+        }
+        return ports;
     }
 
     private static final int[] ROCE_OPCODES = {RoceOpcode.RC_SEND_ONLY, RoceOpcode.RC_SEND_FIRST,
