@@ -12,15 +12,26 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.lang.management.ManagementFactory;
+import java.util.Arrays;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The cheap allocation guard of STYLE.md §2: the thread's allocated bytes across 10^6 warmed-up packets.
+ * <p>
+ * One 10^6-packet window is fragile: the parser module's identical guard once read 80 bytes that came, once, from
+ * JIT work (C2 still installing hot methods, a deoptimization) charged to the thread in the first measured round, and
+ * never in later rounds. That cost does not grow with the packet count; per-packet allocation does. So the warm-up
+ * takes every branch the measured rounds take (a first window and a window after a 2^32 ns time jump, as each round
+ * starts with one), then {@value #ROUNDS} rounds of 10^6 packets are measured: at least one must allocate exactly 0
+ * bytes (any per-packet allocation is in every round) and none may exceed {@value #JIT_SLACK_BYTES} bytes (a fixed
+ * constant, far below the 16 MB that one 16-byte object per packet would cost).
  */
 class ZeroAllocationTest
 {
     private static final int PACKETS = 1_000_000;
+    private static final int ROUNDS = 5;
+    private static final long JIT_SLACK_BYTES = 4096;
 
     @ParameterizedTest
     @EnumSource(LoadBalanceMode.class)
@@ -35,16 +46,26 @@ class ZeroAllocationTest
         final LoadBalanceGroup group = new LoadBalanceGroup(GroupSettings.of(mode), new int[] {0, 1, 2, 3, 4, 5, 6, 7},
             new int[] {1, 1, 1, 1, 2, 2, 2, 2}, engine, quality);
         final HashKey key = new HashKey();
-        run(group, quality, key, 0);
+        long sink = run(group, quality, key, 0);
+        sink += run(group, quality, key, 1L << 32);
         final long threadId = Thread.currentThread().threadId();
         threads.getThreadAllocatedBytes(threadId);
 
-        final long before = threads.getThreadAllocatedBytes(threadId);
-        final long sink = run(group, quality, key, 1L << 32);
-        final long allocated = threads.getThreadAllocatedBytes(threadId) - before;
+        final long[] allocated = new long[ROUNDS];
+        for (int round = 0; round < ROUNDS; round++)
+        {
+            final long before = threads.getThreadAllocatedBytes(threadId);
+            sink += run(group, quality, key, (2L + round) << 32);
+            allocated[round] = threads.getThreadAllocatedBytes(threadId) - before;
+        }
 
-        TestReport.line("allocation %-16s %d packets: %d bytes (checksum %d)", mode, PACKETS, allocated, sink);
-        assertThat(allocated).isZero();
+        final String rounds = Arrays.toString(allocated);
+        TestReport.line("allocation %-16s %d rounds of %d packets: %s bytes (checksum %d)", mode, ROUNDS, PACKETS,
+            rounds, sink);
+        assertThat(allocated).as("bytes allocated per round of %d packets: %s", PACKETS, rounds).contains(0L);
+        assertThat(Arrays.stream(allocated).max().orElseThrow())
+            .as("most bytes allocated in a round of %d packets: %s", PACKETS, rounds)
+            .isLessThanOrEqualTo(JIT_SLACK_BYTES);
     }
 
     private static long run(final LoadBalanceGroup group, final PortQuality quality, final HashKey key, final long t0)
