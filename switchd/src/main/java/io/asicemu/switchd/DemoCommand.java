@@ -68,7 +68,7 @@ final class DemoCommand implements Callable<Integer> {
         printUplinks(out, "enhanced_ecmp (5-tuple + BTH dest QP)", enhanced);
         out.println();
         out.println("Counters with enhanced_ecmp (COUNTERS_DB names; non-zero only):");
-        out.print(Replay.render(enhanced.counters()));
+        out.print(Replay.render(enhanced));
         out.println();
         out.println("What each port sent (read back from its output capture by the parser):");
         out.printf("  %-11s %8s %8s %6s %8s %6s %12s%n", "port", "frames", "RoCEv2", "QPs", "ECN CE", "PFC",

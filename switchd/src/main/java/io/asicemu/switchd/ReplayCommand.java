@@ -1,7 +1,11 @@
 package io.asicemu.switchd;
 
 import io.asicemu.pipeline.config.ConfigException;
+import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.replay.LinkPartnerMode;
 import io.asicemu.pipeline.replay.Replay;
+import io.asicemu.pipeline.replay.ReplayOptions;
+import io.asicemu.pipeline.table.PipelineSizing;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +34,15 @@ final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--out-dir", required = true, paramLabel = "DIR", description = "where outputs are written")
     private Path outDir;
 
+    @Option(names = "--link-partner", paramLabel = "none|pfc", defaultValue = "none",
+        description = "pfc: each input capture is a NIC that honours the PFC frames the switch sends it (default: "
+            + "${DEFAULT-VALUE}, inputs arrive at their recorded times)")
+    private String linkPartner;
+
+    @Option(names = "--cable-delay-ns", paramLabel = "NS", defaultValue = "0",
+        description = "one-way cable delay of every port in ns (default: ${DEFAULT-VALUE})")
+    private long cableDelayNs;
+
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
@@ -44,8 +57,13 @@ final class ReplayCommand implements Callable<Integer> {
             }
         }
         try {
-            final Replay.Result result = Replay.run(config, inputs, outDir);
-            out.print(Replay.render(result.counters()));
+            final ReplayOptions options = new ReplayOptions(LinkPartnerMode.parse(linkPartner), cableDelayNs);
+            final Replay.Result result = Replay.run(ConfigDb.load(config), inputs, outDir, PipelineSizing.defaults(),
+                options);
+            out.print(Replay.render(result));
+            result.linkPartners().forEach((port, partner) -> out.println(port + " link partner: "
+                + partner.pfcFramesReceived() + " PFC frames received, " + partner.delayedFrames()
+                + " frames delayed by " + partner.totalDelayNs() + " ns in total"));
             out.println("replay: " + result.cycles() + " cycles, virtual time " + result.endNs() + " ns; outputs in "
                 + outDir);
             out.flush();

@@ -50,7 +50,14 @@ class DemoCommandTest {
         final List<Integer> spread = qpsPerUplink(output);
         assertThat(spread).allSatisfy(qps -> assertThat(qps).isPositive());
         assertThat(spread.stream().mapToInt(Integer::intValue).sum()).isEqualTo(64);
-        assertThat(text.toString()).contains("SAI_IN_DROP_REASON_TTL 1");
+        assertThat(text.toString()).contains("SAI_IN_DROP_REASON_TTL 1")
+            .contains("Ethernet0 SAI_IN_DROP_REASON_IP_HEADER_ERROR 1") // the truncated frame
+            .contains("Ethernet4:3 SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS "
+                + Tshark.fields(output.resolve("Ethernet4.pcap"), "ip.dsfield.ecn == 3", "frame.number").size());
+        for (final String uplink : DemoCommand.UPLINKS) {
+            final CaptureSummary sent = CaptureSummary.of(output.resolve(uplink + ".pcap"));
+            assertThat(sent.frames()).as("%s sends only h0's RoCEv2 frames", uplink).isEqualTo(sent.roceFrames());
+        }
         assertThat(Files.readString(output.resolve("counters.txt"))).contains("Ethernet4");
     }
 

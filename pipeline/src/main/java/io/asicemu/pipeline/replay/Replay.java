@@ -11,12 +11,15 @@ import io.asicemu.pipeline.port.PcapFilePort;
 import io.asicemu.pipeline.port.Port;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.ManualClock;
+import io.asicemu.tm.counter.TmCountersSnapshot;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Deterministic offline replay, the analogue of BMv2's {@code --use-files}: runs the whole pipeline in virtual time
@@ -49,9 +52,12 @@ public final class Replay {
      * @param cycles duty cycles run.
      * @param endNs the virtual time at the end.
      * @param linkPartners port name → what its link partner did (empty without link partners).
+     * @param trafficManager the traffic manager's counters at the end (queues, PGs, PFC, watchdog; null without one).
+     * @param portNames port names by the index the traffic manager's counters use.
      */
     public record Result(Map<String, Path> outputs, Path cpuPcap, Path countersFile, CountersSnapshot counters,
-        long cycles, long endNs, Map<String, LinkPartnerStats> linkPartners) {
+        long cycles, long endNs, Map<String, LinkPartnerStats> linkPartners, TmCountersSnapshot trafficManager,
+        List<String> portNames) {
     }
 
     /**
@@ -137,9 +143,15 @@ public final class Replay {
                 port.close();
             }
             final CountersSnapshot counters = pipeline.control().counters();
+            // the data thread (here: this one) takes the traffic manager's snapshot at its next duty cycle
+            final CompletableFuture<TmCountersSnapshot> tmCounters = pipeline.control().trafficManagerCounters();
+            pipeline.agent().doWork();
+            final List<String> portNames = pipeline.control().portNames();
             final Path countersFile = outDir.resolve("counters.txt");
-            Files.writeString(countersFile, render(counters));
-            return new Result(outputs, cpuPcap, countersFile, counters, cycles, clock.nowNs(), partners);
+            final Result result = new Result(outputs, cpuPcap, countersFile, counters, cycles, clock.nowNs(), partners,
+                tmCounters.getNow(null), portNames);
+            Files.writeString(countersFile, render(result));
+            return result;
         } catch (final IOException e) {
             throw new UncheckedIOException(e);
         } finally {
@@ -203,6 +215,41 @@ public final class Replay {
     private static void drainCpu(final Pipeline pipeline, final PcapWriter cpu) {
         pipeline.control().cpuPort().poll((segment, offset, length, port, reason, timestampNs) ->
             cpu.write(segment, offset, length, timestampNs), Integer.MAX_VALUE);
+    }
+
+    /**
+     * @param result a replay's result.
+     * @return the pipeline's counters ({@link #render(CountersSnapshot)}), then the traffic manager's non-zero
+     *     counters as COUNTERS_DB names them: {@code <port>:<queue> SAI_QUEUE_STAT_…}, {@code <port>:<pg>
+     *     SAI_INGRESS_PRIORITY_GROUP_STAT_…}, {@code <port> SAI_PORT_STAT_PFC_n_…}, and stormed watchdog queues.
+     */
+    public static String render(final Result result) {
+        final StringBuilder out = new StringBuilder(render(result.counters()));
+        final TmCountersSnapshot tm = result.trafficManager();
+        if (tm == null) {
+            return out.toString();
+        }
+        final List<String> names = result.portNames();
+        for (int port = 0; port < names.size(); port++) {
+            final String name = names.get(port);
+            for (int q = 0; q < 8; q++) {
+                appendNonZero(out, name + ':' + q, tm.queueFields(port, q));
+            }
+            for (int pg = 0; pg < 8; pg++) {
+                appendNonZero(out, name + ':' + pg, tm.pgFields(port, pg));
+            }
+            appendNonZero(out, name, tm.portPfcFields(port));
+        }
+        return out.toString();
+    }
+
+    private static void appendNonZero(final StringBuilder out, final String key, final Map<String, String> fields) {
+        fields.forEach((field, value) -> {
+            final boolean quiet = value.equals("0") || value.equals("false") || value.equals("operational");
+            if (!quiet) {
+                out.append(key).append(' ').append(field).append(' ').append(value).append('\n');
+            }
+        });
     }
 
     /**

@@ -5,6 +5,7 @@ import io.asicemu.flowlet.hash.HashKey;
 import io.asicemu.parser.FrameKind;
 import io.asicemu.parser.FrameRewriter;
 import io.asicemu.parser.PacketParser;
+import io.asicemu.parser.ParseReason;
 import io.asicemu.parser.ParseResult;
 import io.asicemu.pipeline.counter.Counters;
 import io.asicemu.pipeline.counter.DropReason;
@@ -35,6 +36,8 @@ import java.lang.foreign.MemorySegment;
  */
 public final class IngressStage {
     private static final int ICMPV6 = 58;
+    private static final int IP_HEADER_ERRORS_FIRST = ParseReason.TRUNCATED_IPV4.index();
+    private static final int IP_HEADER_ERRORS_LAST = ParseReason.IPV6_EXT_HEADER_CHAIN.index();
     private static final int ND_NEIGHBOR_SOLICITATION = 135;
     private static final int ND_NEIGHBOR_ADVERTISEMENT = 136;
     private static final int ND_ROUTER_SOLICITATION = 133;
@@ -318,9 +321,15 @@ public final class IngressStage {
 
     private void route(final ForwardingTables t, final ParseResult p, final Verdict v, final long nowNs) {
         final int version = p.ipVersion();
+        final int r = p.reason().index();
+        // A broken IPv4/IPv6 header (truncated, bad IHL, lengths beyond the frame, ext-header loops) is never
+        // routed, even when the parser got as far as the addresses.
+        if (r >= IP_HEADER_ERRORS_FIRST && r <= IP_HEADER_ERRORS_LAST) {
+            v.drop(DropReason.IP_HEADER_ERROR);
+            return;
+        }
         if (version == 0) {
-            final int r = p.reason().index();
-            v.drop(r >= 8 && r <= 17 ? DropReason.IP_HEADER_ERROR : DropReason.NON_ROUTABLE);
+            v.drop(DropReason.NON_ROUTABLE);
             return;
         }
         final boolean v6 = version == 6;

@@ -76,6 +76,16 @@ class RoutingStagesTest {
     }
 
     @Test
+    void shouldDropAndCountWhenIpv4TotalLengthRunsBeyondTheFrame() {
+        final byte[] whole = toHost(ip(192, 168, 1, 1), 64, 100);
+        final byte[] truncated = java.util.Arrays.copyOf(whole, 40); // header intact, total length says 128
+        sw.send("Ethernet0", truncated);
+        sw.run();
+        assertThat(sw.take("Ethernet4")).isEmpty();
+        assertThat(sw.counter("Ethernet0", "SAI_IN_DROP_REASON_IP_HEADER_ERROR")).isEqualTo(1);
+    }
+
+    @Test
     void shouldApplyHighestPriorityAclRuleWhenSeveralMatch() {
         sw.send("Ethernet0", toHost(ip(192, 168, 7, 9), 64, 100));
         sw.send("Ethernet0", toHost(ip(192, 168, 7, 10), 64, 100));
