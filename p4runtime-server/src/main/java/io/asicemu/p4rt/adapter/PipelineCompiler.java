@@ -90,7 +90,8 @@ final class PipelineCompiler
         }
         else if (entity instanceof P4Entity.DirectCounterCell d && d.key().tableId() == ids.aclIngress)
         {
-            throw new Refusal(UpdateStatus.UNIMPLEMENTED, "ACL counters are the pipeline's own; they cannot be written");
+            throw new Refusal(UpdateStatus.UNIMPLEMENTED,
+                "ACL counters are the pipeline's own; they cannot be written");
         }
     }
 

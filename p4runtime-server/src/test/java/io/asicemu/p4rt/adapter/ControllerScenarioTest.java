@@ -68,9 +68,9 @@ import p4.v1.P4RuntimeOuterClass.WriteRequest;
  * The issue's controller scenario end to end, over a real gRPC client on loopback and the real pipeline (stepped on a
  * manual clock): A becomes primary and programs router interfaces, neighbors, next hops, a one-shot WCMP group
  * (weights 3:1) and a route into the pipeline through {@link PipelineTableBackend}; RoCEv2 frames of 512 flows follow
- * the group; an ACL entry traps ARP and A receives it as PacketIn; A's PacketOut leaves the right port; A reads the
- * pipeline's counters; B with a lower election id is refused; when A leaves, B is not promoted until it re-arbitrates
- * higher, and then B's write reaches the data path.
+ * the group (and a MODIFY to 1:1); an ACL entry traps ARP and A receives it as PacketIn; A's PacketOut leaves the
+ * right port; A reads the pipeline's counters; B with a lower election id is refused; when A leaves, B is not promoted
+ * until it re-arbitrates higher, and then B's write reaches the data path.
  */
 @Timeout(60)
 class ControllerScenarioTest
@@ -145,7 +145,8 @@ class ControllerScenarioTest
 
     private static FieldMatch exact(final int id, final long value)
     {
-        return FieldMatch.newBuilder().setFieldId(id).setExact(FieldMatch.Exact.newBuilder().setValue(v(value))).build();
+        return FieldMatch.newBuilder().setFieldId(id).setExact(FieldMatch.Exact.newBuilder().setValue(v(value)))
+            .build();
     }
 
     private static Action action(final int id, final long... params)
@@ -280,9 +281,11 @@ class ControllerScenarioTest
             .addUpdates(update(Update.Type.INSERT, TableEntry.newBuilder().setTableId(RIF_TABLE).addMatch(exact(1, 3))
                 .setAction(direct(action(SET_PORT_AND_SRC_MAC, port("Ethernet8"), UPLINK8_MAC)))))
             .addUpdates(update(Update.Type.INSERT, TableEntry.newBuilder().setTableId(NEIGHBOR_TABLE)
-                .addMatch(exact(1, 2)).addMatch(exact(2, 0x0A000202L)).setAction(direct(action(SET_DST_MAC, PEER4_MAC)))))
+                .addMatch(exact(1, 2)).addMatch(exact(2, 0x0A000202L))
+                .setAction(direct(action(SET_DST_MAC, PEER4_MAC)))))
             .addUpdates(update(Update.Type.INSERT, TableEntry.newBuilder().setTableId(NEIGHBOR_TABLE)
-                .addMatch(exact(1, 3)).addMatch(exact(2, 0x0A000302L)).setAction(direct(action(SET_DST_MAC, PEER8_MAC)))))
+                .addMatch(exact(1, 3)).addMatch(exact(2, 0x0A000302L))
+                .setAction(direct(action(SET_DST_MAC, PEER8_MAC)))))
             .addUpdates(update(Update.Type.INSERT, TableEntry.newBuilder().setTableId(NEXTHOP_TABLE)
                 .addMatch(exact(1, 10)).setAction(direct(action(SET_IP_NEXTHOP, 2, 0x0A000202L)))))
             .addUpdates(update(Update.Type.INSERT, TableEntry.newBuilder().setTableId(NEXTHOP_TABLE)
@@ -293,7 +296,8 @@ class ControllerScenarioTest
                         .setWeight(3).setWatchPort(v(port("Ethernet4"))))
                     .addActionProfileActions(ActionProfileAction.newBuilder().setAction(action(WCMP_SET_NEXTHOP_ID, 11))
                         .setWeight(1).setWatchPort(v(port("Ethernet8"))))))))
-            .addUpdates(update(Update.Type.INSERT, route(0xC0A80000L, 16).setAction(direct(action(SET_WCMP_GROUP_ID, 1)))))
+            .addUpdates(update(Update.Type.INSERT, route(0xC0A80000L, 16)
+                .setAction(direct(action(SET_WCMP_GROUP_ID, 1)))))
             .addUpdates(update(Update.Type.INSERT, arpTrapKey().setAction(direct(action(ACL_TRAP, 0, 1)))))
             .build();
     }
@@ -397,7 +401,7 @@ class ControllerScenarioTest
         assertThat(round2).as("every flow keeps its member").isEqualTo(round1);
         final long toEth4 = round1.values().stream().filter("Ethernet4"::equals).count();
         final long toEth8 = FLOWS - toEth4;
-        // weights 3:1 → 384 : 128 expected; 4 standard deviations of a binomial(512, 3/4) is 39
+        // weights 3:1 → 384 : 128 expected; 4 standard deviations of a binomial(512, 3/4) is 39 (sqrt(96) = 9.8)
         assertThat(toEth4).isBetween(384L - 39, 384L + 39);
         System.out.printf("WCMP 3:1 over %d RoCEv2 flows x 2 rounds: Ethernet4 %d, Ethernet8 %d%n", FLOWS, toEth4,
             toEth8);
@@ -432,12 +436,39 @@ class ControllerScenarioTest
         assertThat(counter(PORT_OUT_COUNTER, port("Ethernet4"))).containsExactly(2 * toEth4, 2 * toEth4 * roceLength);
         assertThat(counter(PORT_OUT_COUNTER, port("Ethernet8")))
             .containsExactly(2 * toEth8 + 1, 2 * toEth8 * roceLength + arp.length);
+        System.out.printf("counters: port_in[Ethernet0] %s, port_out[Ethernet4] %s, port_out[Ethernet8] %s%n",
+            java.util.Arrays.toString(counter(PORT_IN_COUNTER, port("Ethernet0"))),
+            java.util.Arrays.toString(counter(PORT_OUT_COUNTER, port("Ethernet4"))),
+            java.util.Arrays.toString(counter(PORT_OUT_COUNTER, port("Ethernet8"))));
         final List<Entity> acl = new ArrayList<>();
         stub.read(ReadRequest.newBuilder().setDeviceId(1).addEntities(Entity.newBuilder().setDirectCounterEntry(
             DirectCounterEntry.newBuilder().setTableEntry(arpTrapKey()))).build())
             .forEachRemaining(r -> acl.addAll(r.getEntitiesList()));
         assertThat(acl).hasSize(1);
         assertThat(acl.get(0).getDirectCounterEntry().getData().getPacketCount()).isEqualTo(1);
+
+        final TableEntry wcmp = program(10).getUpdates(7).getEntity().getTableEntry();
+        final List<Entity> readBack = new ArrayList<>();
+        stub.read(ReadRequest.newBuilder().setDeviceId(1).addEntities(Entity.newBuilder().setTableEntry(
+            TableEntry.newBuilder().setTableId(WCMP_TABLE))).build())
+            .forEachRemaining(r -> readBack.addAll(r.getEntitiesList()));
+        assertThat(readBack).extracting(Entity::getTableEntry).containsExactly(wcmp);
+
+        final ActionProfileActionSet.Builder even = wcmp.getAction().getActionProfileActionSet().toBuilder();
+        even.getActionProfileActionsBuilder(0).setWeight(1);
+        stub.write(WriteRequest.newBuilder().setDeviceId(1).setElectionId(Uint128.newBuilder().setLow(10))
+            .addUpdates(update(Update.Type.MODIFY, wcmp.toBuilder().setAction(TableAction.newBuilder()
+                .setActionProfileActionSet(even)))).build());
+        final Map<Integer, String> evenRound;
+        try (Arena arena = Arena.ofConfined())
+        {
+            evenRound = replayRound(arena);
+        }
+        final long evenToEth4 = evenRound.values().stream().filter("Ethernet4"::equals).count();
+        // weights 1:1 → 256 expected; 4 standard deviations of a binomial(512, 1/2) is 45
+        assertThat(evenRound).hasSize(FLOWS);
+        assertThat(evenToEth4).isBetween(256L - 45, 256L + 45);
+        System.out.printf("after MODIFY to 1:1: Ethernet4 %d, Ethernet8 %d%n", evenToEth4, FLOWS - evenToEth4);
 
         final WriteRequest byB = WriteRequest.newBuilder().setDeviceId(1)
             .setElectionId(Uint128.newBuilder().setLow(5))

@@ -457,7 +457,8 @@ public final class TableBatch {
             final int[] members = groupMembers(g);
             for (final int m : members) {
                 if (m == nextHopId) {
-                    final GroupSpec spec = stagedSpecs.containsKey(g) ? stagedSpecs.get(g) : control.groupSpecs().get(g);
+                    final GroupSpec spec = stagedSpecs.containsKey(g) ? stagedSpecs.get(g)
+                        : control.groupSpecs().get(g);
                     if (spec != null) {
                         stageGroup(g, spec.name(), spec.nextHops(), spec.weights());
                     }
