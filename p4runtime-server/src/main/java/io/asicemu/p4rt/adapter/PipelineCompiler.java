@@ -34,6 +34,7 @@ final class PipelineCompiler
     private final Map<Integer, Integer> rif;
     private final Map<Integer, Integer> nextHop;
     private final Map<Integer, Integer> group;
+    private final Map<IpPrefix, Integer> neighborRif;
     private final Map<EntryKey, P4Entity.TableEntry> acl;
     private boolean aclChanged;
 
@@ -44,6 +45,7 @@ final class PipelineCompiler
         this.rif = new HashMap<>(ids.rif);
         this.nextHop = new HashMap<>(ids.nextHop);
         this.group = new HashMap<>(ids.group);
+        this.neighborRif = new HashMap<>(ids.neighborRif);
         this.acl = new LinkedHashMap<>(acl);
     }
 
@@ -66,6 +68,8 @@ final class PipelineCompiler
         ids.nextHop.putAll(nextHop);
         ids.group.clear();
         ids.group.putAll(group);
+        ids.neighborRif.clear();
+        ids.neighborRif.putAll(neighborRif);
     }
 
     /**
@@ -257,14 +261,26 @@ final class PipelineCompiler
 
     private void neighbor(final UpdateKind kind, final P4Entity.TableEntry entry, final TableBatch batch)
     {
-        final int pipelineRif = mapped(rif, exactInt(entry.key(), 1), "router interface");
+        final int p4Rif = exactInt(entry.key(), 1);
+        final int pipelineRif = mapped(rif, p4Rif, "router interface");
         final FieldMatchValue id = field(entry.key(), 2);
         final IpPrefix address = address(id == null ? BigInteger.ZERO : id.value());
+        final Integer owner = neighborRif.get(address);
         if (kind == UpdateKind.DELETE)
         {
-            batch.removeNeighbor(address);
+            if (owner != null && owner == p4Rif)
+            {
+                batch.removeNeighbor(address);
+                neighborRif.remove(address);
+            }
             return;
         }
+        if (owner != null && owner != p4Rif)
+        {
+            throw new Refusal(UpdateStatus.ALREADY_EXISTS, "the pipeline keys neighbors by address: " + address
+                + " is already behind router interface " + owner);
+        }
+        neighborRif.put(address, p4Rif);
         final ActionCall call = PipelineTableBackend.direct(entry).call();
         batch.addNeighbor(pipelineRif, address, call.params().get(0).longValue());
     }

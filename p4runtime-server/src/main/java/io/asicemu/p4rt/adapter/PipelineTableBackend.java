@@ -319,6 +319,7 @@ public final class PipelineTableBackend implements P4Backend
         final Map<Integer, Integer> rif = new HashMap<>();
         final Map<Integer, Integer> nextHop = new HashMap<>();
         final Map<Integer, Integer> group = new HashMap<>();
+        final Map<io.asicemu.pipeline.control.IpPrefix, Integer> neighborRif = new HashMap<>();
 
         Ids(final P4InfoModel model)
         {
@@ -369,6 +370,7 @@ public final class PipelineTableBackend implements P4Backend
             rif.clear();
             nextHop.clear();
             group.clear();
+            neighborRif.clear();
         }
     }
 

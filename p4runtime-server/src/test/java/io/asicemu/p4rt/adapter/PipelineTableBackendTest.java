@@ -148,6 +148,23 @@ class PipelineTableBackendTest
         assertThat(storedEntries(IPV4) + storedEntries(NEXTHOP) + storedEntries(RIF)).isZero();
     }
 
+    private static WriteOp neighbor(final UpdateKind kind, final int rif)
+    {
+        return op(kind, 0x02000006, List.of(exact(1, rif), exact(2, 0x0A000202L)), 0, 0x01000008, 0x0200_0000_0202L);
+    }
+
+    @Test
+    void shouldRefuseSameNeighborAddressBehindTwoInterfacesWhenThePipelineKeysByAddress()
+    {
+        assertThat(statuses(backend.write(List.of(rif(UpdateKind.INSERT, 1, 0), rif(UpdateKind.INSERT, 2, 1),
+            neighbor(UpdateKind.INSERT, 1)), true))).containsOnly(UpdateStatus.OK);
+        final List<UpdateOutcome> out = backend.write(List.of(neighbor(UpdateKind.INSERT, 2)), true);
+        assertThat(statuses(out)).containsExactly(UpdateStatus.ALREADY_EXISTS);
+        assertThat(out.get(0).message()).contains("10.0.2.2");
+        assertThat(statuses(backend.write(List.of(neighbor(UpdateKind.DELETE, 1), neighbor(UpdateKind.INSERT, 2)),
+            true))).as("free again once deleted").containsOnly(UpdateStatus.OK);
+    }
+
     @Test
     void shouldMapEveryTableExceptionCodeToItsUpdateStatus()
     {
