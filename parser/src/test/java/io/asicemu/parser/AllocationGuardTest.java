@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
  * <p>Why several rounds and not one: a single 10^6-packet window once measured 80 bytes. In a standalone copy of this
  * loop (slices of 1000 packets) 680 bytes showed up in one slice of the first measured round in about a third of the
  * runs, and never in later rounds. JFR allocation events (600-byte TLABs) put them in ClassLoader.loadClass, called by
- * the VM with the measuring loop's back-edge as the top Java frame: the compile request for that hot loop (HotSpot
- * resolves the signature classes of a method it queues for C2 in the requesting thread) is charged to this thread
- * once, when JIT thresholds are crossed on a loaded 2-core machine. Not the parser: no parser frame, no deoptimization
- * in parser code in that slice, and it does not grow with the packet count. So: a warm-up that takes every branch
+ * the VM with the measuring loop's back-edge as the top Java frame; most likely the compile request for that hot loop
+ * (HotSpot resolves the signature classes of a method it queues for C2 in the requesting thread), charged to this
+ * thread once, whenever JIT thresholds are crossed on a loaded 2-core machine. Not the parser: no parser frame in
+ * those allocation stacks, and the amount does not grow with the packet count. So: a warm-up that takes every branch
  * the measured loop takes (the same ring, 2x10^6 packets), then {@value #ROUNDS} rounds of {@value #PACKETS} packets;
  * at least one round must allocate exactly 0 bytes and no round may exceed {@value #JIT_SLACK_BYTES} bytes. Any
  * allocation on the per-packet path, even one 16-byte object every 64 Ki packets, is in every round and fails the
