@@ -1,6 +1,7 @@
 package io.asicemu.parser;
 
 import io.asicemu.testsupport.ProcessRunner;
+import io.asicemu.testsupport.Scapy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -13,16 +14,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs the scapy scripts kept as test resources. Debian's python3-scapy lives under /usr/bin/python3; a
- * {@code python3} earlier on the PATH (pyenv) may lack it, so the system interpreter is preferred when present.
- * A missing scapy fails the test (it never skips).
+ * Runs the scapy scripts kept as test resources in a working folder (they write captures beside themselves), with
+ * test-support's interpreter choice ({@link Scapy#PYTHON}). A missing scapy fails the test (it never skips).
  */
 final class Oracles {
     private Oracles() {
-    }
-
-    static String python() {
-        return Files.isExecutable(Path.of("/usr/bin/python3")) ? "/usr/bin/python3" : "python3";
     }
 
     /** Copies resource {@code name} (beside this class) into {@code dir} and runs it with {@code args}. */
@@ -36,7 +32,7 @@ final class Oracles {
         } catch (final IOException e) {
             throw new UncheckedIOException(e);
         }
-        final List<String> command = new ArrayList<>(List.of(python(), script.toString()));
+        final List<String> command = new ArrayList<>(List.of(Scapy.PYTHON, script.toString()));
         command.addAll(List.of(args));
         return ProcessRunner.run(dir, Duration.ofSeconds(120), command).requireSuccess().stdout();
     }
