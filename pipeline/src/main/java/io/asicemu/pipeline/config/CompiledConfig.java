@@ -2,6 +2,7 @@ package io.asicemu.pipeline.config;
 
 import io.asicemu.flowlet.config.FlowletConfig;
 import io.asicemu.pipeline.control.IpPrefix;
+import io.asicemu.pipeline.control.RouteSlots;
 import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.tm.config.TmConfig;
 import java.util.List;
@@ -23,8 +24,10 @@ import java.util.Map;
  * @param routerInterfaces interface name (EthernetN or VlanN) → router interface id.
  * @param nextHopCount next-hop ids used (0..n-1).
  * @param groupCount group ids used (0..n-1).
+ * @param routeSlots every route's LPM slot (the control model copies it and allocates further slots).
  */
 public record CompiledConfig(ConfigDb db, List<String> portNames, Map<String, Integer> portIndex, PortNaming naming,
     ForwardingTables tables, TmConfig tmConfig, FlowletConfig flowletConfig, String[] aclNames,
-    Map<IpPrefix, Integer> routes, Map<String, Integer> routerInterfaces, int nextHopCount, int groupCount) {
+    Map<IpPrefix, Integer> routes, Map<String, Integer> routerInterfaces, int nextHopCount, int groupCount,
+    RouteSlots routeSlots) {
 }

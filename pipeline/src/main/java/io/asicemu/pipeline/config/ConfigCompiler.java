@@ -8,6 +8,7 @@ import io.asicemu.flowlet.ecmp.LoadBalanceMode;
 import io.asicemu.flowlet.ars.PortQuality;
 import io.asicemu.flowlet.GroupSettings;
 import io.asicemu.pipeline.control.IpPrefix;
+import io.asicemu.pipeline.control.RouteSlots;
 import io.asicemu.pipeline.control.MacAddress;
 import io.asicemu.pipeline.table.AclAction;
 import io.asicemu.pipeline.table.AclRule;
@@ -98,15 +99,19 @@ public final class ConfigCompiler {
         interfaces("VLAN_INTERFACE", true);
         neighbors();
         staticRoutes();
+        if (routes.size() > sizing.maxRoutes()) {
+            throw new ConfigException("STATIC_ROUTE", "", "", routes.size() + " routes (connected, local and static)"
+                + " exceed the route table's " + sizing.maxRoutes());
+        }
+        final RouteSlots routeSlots = new RouteSlots(sizing.maxRoutes());
         for (final Map.Entry<IpPrefix, Integer> r : routes.entrySet()) {
-            final IpPrefix p = r.getKey();
-            tables.lpm(p.v6()).add(p.high(), p.low(), p.length(), r.getValue());
+            tables.route(r.getKey(), routeSlots.assign(r.getKey()), r.getValue());
         }
         qos();
         acl();
         return new CompiledConfig(db, List.copyOf(portNames), Map.copyOf(portIndex),
             PortNaming.of(portNames, linuxOverrides), tables, tmConfig, flowlet, aclNames.toArray(new String[0]),
-            routes, Map.copyOf(rifByName), nextHopIds.size(), groupCount);
+            routes, Map.copyOf(rifByName), nextHopIds.size(), groupCount, routeSlots);
     }
 
     // ---- helpers ----

@@ -15,6 +15,11 @@ import java.nio.ByteBuffer;
  * @param length prefix length.
  */
 public record IpPrefix(boolean v6, long high, long low, int length) {
+    /** IPv4 before IPv6, then by address (unsigned), then shorter first: the order {@code show} commands list. */
+    public static final java.util.Comparator<IpPrefix> ORDER = java.util.Comparator.comparing(IpPrefix::v6)
+        .thenComparing(IpPrefix::high, Long::compareUnsigned).thenComparing(IpPrefix::low, Long::compareUnsigned)
+        .thenComparingInt(IpPrefix::length);
+
     /** Normalizes: clears host bits and checks the length. */
     public IpPrefix {
         final int max = v6 ? 128 : 32;

@@ -19,11 +19,14 @@ import io.asicemu.pipeline.table.AclTable;
 import io.asicemu.tm.counter.TmCountersSnapshot;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.concurrent.CompletableFuture;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 
@@ -48,6 +51,7 @@ public final class PipelineControl {
     private final Map<Integer, TableBatch.GroupSpec> groupSpecs = new HashMap<>();
     private final Map<Integer, Integer> controllerRifPorts = new HashMap<>();
     private Map<IpPrefix, Integer> routes = new HashMap<>();
+    private RouteSlots routeSlots;
     private volatile CompiledConfig compiled;
     private volatile String[] aclNames;
     private long submitted;
@@ -102,6 +106,7 @@ public final class PipelineControl {
         compiled = next;
         aclNames = next.aclNames();
         routes = new HashMap<>(next.routes());
+        routeSlots = next.routeSlots().copy();
         nextHops.clear();
         groups.clear();
         groupSpecs.clear();
@@ -277,6 +282,43 @@ public final class PipelineControl {
     }
 
     /**
+     * Reads every route's, next hop's and neighbor's hit counters as the data plane has them (each counts the packets
+     * forwarded through it; an entry deleted and re-added starts again at zero).
+     *
+     * @return completes at the next duty cycle.
+     */
+    public CompletableFuture<TableEntryCounters> tableEntryCounters() {
+        final CompletableFuture<TableEntryCounters> result = new CompletableFuture<>();
+        final RouteSlots slots = routeSlots;
+        if (slots == null) {
+            result.complete(new TableEntryCounters(Map.of(), Map.of(), Map.of()));
+            return result;
+        }
+        final Map<Integer, IpPrefix> bySlot = slots.bySlot();
+        final List<Integer> hops = new ArrayList<>(new TreeSet<>(nextHops.keySet()));
+        submit(a -> {
+            final ForwardingTables t = a.tables();
+            final Map<IpPrefix, TableEntryCounters.Hits> routeHits = new TreeMap<>(IpPrefix.ORDER);
+            final Map<Integer, TableEntryCounters.Hits> hopHits = new TreeMap<>();
+            final Map<IpPrefix, TableEntryCounters.Hits> neighborHits = new TreeMap<>(IpPrefix.ORDER);
+            if (t != null) {
+                bySlot.forEach((slot, prefix) ->
+                    routeHits.put(prefix, new TableEntryCounters.Hits(t.routePackets(slot), t.routeBytes(slot))));
+                for (final int id : hops) {
+                    if (t.nextHopDefined(id)) {
+                        hopHits.put(id, new TableEntryCounters.Hits(t.nextHopPackets(id), t.nextHopBytes(id)));
+                    }
+                }
+                t.neighbors().forEachCounted((high, low, v6, packets, bytes) -> neighborHits.put(
+                    new IpPrefix(v6, high, low, v6 ? 128 : 32), new TableEntryCounters.Hits(packets, bytes)));
+            }
+            result.complete(new TableEntryCounters(Collections.unmodifiableMap(routeHits),
+                Collections.unmodifiableMap(hopHits), Collections.unmodifiableMap(neighborHits)));
+        });
+        return result;
+    }
+
+    /**
      * Replaces the whole ingress ACL (P4Runtime or CLI); rule order by priority, counters restart.
      *
      * @param rules the rules (port indexes in {@link AclRule#inPorts}).
@@ -309,6 +351,10 @@ public final class PipelineControl {
 
     Map<IpPrefix, Integer> routes() {
         return routes;
+    }
+
+    RouteSlots routeSlots() {
+        return routeSlots;
     }
 
     Map<Integer, TableBatch.NextHop> nextHops() {

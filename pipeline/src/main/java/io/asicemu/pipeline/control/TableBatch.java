@@ -23,6 +23,10 @@ public final class TableBatch {
     private final PipelineControl control;
     private final Map<IpPrefix, Integer> stagedRoutes = new HashMap<>();
     private final Set<IpPrefix> removedRoutes = new HashSet<>();
+    private final Map<IpPrefix, Integer> stagedSlots = new HashMap<>();
+    private final Set<IpPrefix> releasedSlots = new HashSet<>();
+    private final java.util.ArrayDeque<Integer> batchFreeSlots = new java.util.ArrayDeque<>();
+    private int reservedSlots;
     private final Map<Integer, NextHop> stagedNextHops = new HashMap<>();
     private final Set<Integer> stagedGroups = new HashSet<>();
     private final Map<Integer, GroupSpec> stagedSpecs = new HashMap<>();
@@ -52,6 +56,38 @@ public final class TableBatch {
         }
         final Integer staged = stagedRoutes.get(p);
         return staged != null ? staged : control.routes().get(p);
+    }
+
+    /** @return the route's slot after this batch's updates so far, 0 if it has none. */
+    private int slotOf(final IpPrefix p) {
+        final Integer staged = stagedSlots.get(p);
+        if (staged != null) {
+            return staged;
+        }
+        return releasedSlots.contains(p) ? 0 : control.routeSlots().slot(p);
+    }
+
+    /** Gives a route a slot (its own if it has one, else the next free one) and stages the data-plane edit. */
+    private void stageRoute(final IpPrefix prefix, final int value) {
+        int slot = slotOf(prefix);
+        if (slot == 0) {
+            // Slots freed earlier in this batch first (so delete-then-insert fits a full table), then new ones.
+            if (!batchFreeSlots.isEmpty()) {
+                slot = batchFreeSlots.pop();
+            } else {
+                slot = control.routeSlots().peekFree(reservedSlots);
+                if (slot == 0) {
+                    throw fail(TableException.Code.RESOURCE_EXHAUSTED, "route table full ("
+                        + control.routeSlots().capacity() + " routes)");
+                }
+                reservedSlots++;
+            }
+            stagedSlots.put(prefix, slot);
+        }
+        removedRoutes.remove(prefix);
+        stagedRoutes.put(prefix, value);
+        final int routeSlot = slot;
+        edits.add(t -> t.route(prefix, routeSlot, value));
     }
 
     private boolean nextHopExists(final int id) {
@@ -211,10 +247,7 @@ public final class TableBatch {
         if (!controllerGroupExists(groupId) && !(groupId >= 0 && groupId < control.compiled().groupCount())) {
             throw fail(TableException.Code.NOT_FOUND, "group " + groupId);
         }
-        final int value = RouteTarget.encode(RouteTarget.GROUP, groupId);
-        removedRoutes.remove(prefix);
-        stagedRoutes.put(prefix, value);
-        edits.add(t -> t.lpm(prefix.v6()).add(prefix.high(), prefix.low(), prefix.length(), value));
+        stageRoute(prefix, RouteTarget.encode(RouteTarget.GROUP, groupId));
         updates++;
         return this;
     }
@@ -240,11 +273,8 @@ public final class TableBatch {
         if (!drop && !nextHopExists(nextHopId)) {
             throw fail(TableException.Code.NOT_FOUND, "next hop " + nextHopId);
         }
-        final int value = drop ? RouteTarget.encode(RouteTarget.DROP, 0)
-            : RouteTarget.encode(RouteTarget.NEXT_HOP, nextHopId);
-        removedRoutes.remove(prefix);
-        stagedRoutes.put(prefix, value);
-        edits.add(t -> t.lpm(prefix.v6()).add(prefix.high(), prefix.low(), prefix.length(), value));
+        stageRoute(prefix, drop ? RouteTarget.encode(RouteTarget.DROP, 0)
+            : RouteTarget.encode(RouteTarget.NEXT_HOP, nextHopId));
         updates++;
         return this;
     }
@@ -259,21 +289,26 @@ public final class TableBatch {
         if (route(prefix) == null) {
             throw fail(TableException.Code.NOT_FOUND, "route " + prefix);
         }
+        final int slot = slotOf(prefix);
+        if (stagedSlots.remove(prefix) == null) {
+            releasedSlots.add(prefix);
+        }
+        batchFreeSlots.push(slot);
         stagedRoutes.remove(prefix);
         removedRoutes.add(prefix);
         int coverLength = -1;
-        int coverValue = 0;
+        int coverSlot = 0;
         for (int l = prefix.length() - 1; l >= 0; l--) {
-            final Integer cover = route(prefix.truncate(l));
-            if (cover != null) {
+            final IpPrefix cover = prefix.truncate(l);
+            if (route(cover) != null) {
                 coverLength = l;
-                coverValue = cover;
+                coverSlot = slotOf(cover);
                 break;
             }
         }
         final int length = coverLength;
-        final int value = coverValue;
-        edits.add(t -> t.lpm(prefix.v6()).delete(prefix.high(), prefix.low(), prefix.length(), length, value));
+        final int cover = coverSlot;
+        edits.add(t -> t.deleteRoute(prefix, slot, length, cover));
         updates++;
         return this;
     }
@@ -597,6 +632,7 @@ public final class TableBatch {
     public long commit() {
         control.routes().keySet().removeAll(removedRoutes);
         control.routes().putAll(stagedRoutes);
+        control.routeSlots().commit(reservedSlots, stagedSlots, releasedSlots, batchFreeSlots);
         control.nextHops().keySet().removeAll(removedNextHops);
         control.nextHops().putAll(stagedNextHops);
         control.groups().removeAll(removedGroups);

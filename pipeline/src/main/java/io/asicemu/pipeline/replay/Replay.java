@@ -5,6 +5,7 @@ import io.asicemu.pipeline.DataPlaneAgent;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.CompiledConfig;
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.control.TableEntryCounters;
 import io.asicemu.pipeline.counter.CountersSnapshot;
 import io.asicemu.pipeline.counter.PuntReason;
 import io.asicemu.pipeline.port.PcapFilePort;
@@ -54,10 +55,11 @@ public final class Replay {
      * @param linkPartners port name → what its link partner did (empty without link partners).
      * @param trafficManager the traffic manager's counters at the end (queues, PGs, PFC, watchdog; null without one).
      * @param portNames port names by the index the traffic manager's counters use.
+     * @param tableEntries per-route, per-next-hop and per-neighbor hit counters at the end.
      */
     public record Result(Map<String, Path> outputs, Path cpuPcap, Path countersFile, CountersSnapshot counters,
         long cycles, long endNs, Map<String, LinkPartnerStats> linkPartners, TmCountersSnapshot trafficManager,
-        List<String> portNames) {
+        List<String> portNames, TableEntryCounters tableEntries) {
     }
 
     /**
@@ -145,11 +147,12 @@ public final class Replay {
             final CountersSnapshot counters = pipeline.control().counters();
             // the data thread (here: this one) takes the traffic manager's snapshot at its next duty cycle
             final CompletableFuture<TmCountersSnapshot> tmCounters = pipeline.control().trafficManagerCounters();
+            final CompletableFuture<TableEntryCounters> entries = pipeline.control().tableEntryCounters();
             pipeline.agent().doWork();
             final List<String> portNames = pipeline.control().portNames();
             final Path countersFile = outDir.resolve("counters.txt");
             final Result result = new Result(outputs, cpuPcap, countersFile, counters, cycles, clock.nowNs(), partners,
-                tmCounters.getNow(null), portNames);
+                tmCounters.getNow(null), portNames, entries.getNow(null));
             Files.writeString(countersFile, render(result));
             return result;
         } catch (final IOException e) {
@@ -221,10 +224,14 @@ public final class Replay {
      * @param result a replay's result.
      * @return the pipeline's counters ({@link #render(CountersSnapshot)}), then the traffic manager's non-zero
      *     counters as COUNTERS_DB names them: {@code <port>:<queue> SAI_QUEUE_STAT_…}, {@code <port>:<pg>
-     *     SAI_INGRESS_PRIORITY_GROUP_STAT_…}, {@code <port> SAI_PORT_STAT_PFC_n_…}, and stormed watchdog queues.
+     *     SAI_INGRESS_PRIORITY_GROUP_STAT_…}, {@code <port> SAI_PORT_STAT_PFC_n_…}, and stormed watchdog queues;
+     *     then the routes, next hops and neighbors that forwarded packets ({@link TableEntryCounters#render()}).
      */
     public static String render(final Result result) {
         final StringBuilder out = new StringBuilder(render(result.counters()));
+        if (result.tableEntries() != null) {
+            out.append(result.tableEntries().render());
+        }
         final TmCountersSnapshot tm = result.trafficManager();
         if (tm == null) {
             return out.toString();

@@ -298,8 +298,7 @@ public final class IngressStage {
     }
 
     private static boolean isLocal(final ForwardingTables t, final long high, final long low, final boolean v6) {
-        final int value = v6 ? t.lpm(true).lookup(high, low) : t.lpm(false).lookupV4((int) low);
-        return RouteTarget.kind(value) == RouteTarget.LOCAL;
+        return RouteTarget.kind(t.routeTargetFor(v6, high, low)) == RouteTarget.LOCAL;
     }
 
     private void bridge(final ForwardingTables t, final int port, final ParseResult p, final Verdict v) {
@@ -335,12 +334,15 @@ public final class IngressStage {
         final boolean v6 = version == 6;
         final long dstHigh = p.dstAddressHigh();
         final long dstLow = p.dstAddressLow();
-        final int value = v6 ? t.lpm(true).lookup(dstHigh, dstLow) : t.lpm(false).lookupV4((int) dstLow);
-        final int kind = RouteTarget.kind(value);
-        if (kind == 0) {
+        final int slot = t.routeSlot(v6, dstHigh, dstLow);
+        if (slot == 0) {
             v.drop(v6 ? DropReason.LPM6_MISS : DropReason.LPM4_MISS);
             return;
         }
+        final int length = p.frameLength();
+        t.countRoute(slot, length);
+        final int value = t.routeTarget(slot);
+        final int kind = RouteTarget.kind(value);
         if (kind == RouteTarget.LOCAL) {
             if (!t.standalone() || !resolver.answerEcho(routerInterfaceOf(t, v), p, v)) {
                 v.punt(PuntReason.IP2ME);
@@ -372,6 +374,7 @@ public final class IngressStage {
                 }
                 nextHop = t.groupNextHops(nextHop)[member];
             }
+            t.countNextHop(nextHop, length);
             rif = t.nextHopRif(nextHop);
             nhHigh = t.nextHopHigh(nextHop);
             nhLow = t.nextHopLow(nextHop);
@@ -383,6 +386,7 @@ public final class IngressStage {
             v.drop(DropReason.UNRESOLVED_NEXT_HOP);
             return;
         }
+        neighbors.countHit(neighbor, length);
         final long mac = neighbors.mac(neighbor);
         final int egressPort = egressPortOf(t, rif, mac);
         if (egressPort < 0) {

@@ -58,7 +58,7 @@ public final class NeighborResolver {
     }
 
     private boolean connected(final int rif, final long high, final long low, final boolean v6) {
-        final int value = v6 ? tables.lpm(true).lookup(high, low) : tables.lpm(false).lookupV4((int) low);
+        final int value = tables.routeTargetFor(v6, high, low);
         return RouteTarget.kind(value) == RouteTarget.CONNECTED && RouteTarget.id(value) == rif;
     }
 
@@ -95,7 +95,7 @@ public final class NeighborResolver {
         final long target = p.frameOffset() + p.l4Offset() + 8;
         final long high = NetworkOrder.u64(p.segment(), target);
         final long low = NetworkOrder.u64(p.segment(), target + 8);
-        return RouteTarget.kind(tables.lpm(true).lookup(high, low)) == RouteTarget.LOCAL;
+        return RouteTarget.kind(tables.routeTargetFor(true, high, low)) == RouteTarget.LOCAL;
     }
 
     void learnNd(final int rif, final ParseResult p) {

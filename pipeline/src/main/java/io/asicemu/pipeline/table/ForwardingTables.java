@@ -51,12 +51,18 @@ public final class ForwardingTables {
     // L3.
     final LpmTable lpm4 = new LpmTable(32);
     final LpmTable lpm6 = new LpmTable(128);
+    // What the route in each LPM slot points at (a RouteTarget value) and its hit counters; slot 0 = no route.
+    final int[] routeTarget;
+    final long[] routePackets;
+    final long[] routeBytes;
     final NeighborTable neighbors;
     final long[] nextHopHigh;
     final long[] nextHopLow;
     final boolean[] nextHopV6;
     final int[] nextHopRif;
     final boolean[] nextHopUsed;
+    final long[] nextHopPackets;
+    final long[] nextHopBytes;
     final LoadBalanceGroup[] groups;
     private io.asicemu.flowlet.ars.PortQuality portQuality;
     final int[][] groupNextHops;
@@ -110,6 +116,11 @@ public final class ForwardingTables {
         nextHopV6 = new boolean[sizing.maxNextHops()];
         nextHopRif = new int[sizing.maxNextHops()];
         nextHopUsed = new boolean[sizing.maxNextHops()];
+        nextHopPackets = new long[sizing.maxNextHops()];
+        nextHopBytes = new long[sizing.maxNextHops()];
+        routeTarget = new int[sizing.maxRoutes() + 1];
+        routePackets = new long[sizing.maxRoutes() + 1];
+        routeBytes = new long[sizing.maxRoutes() + 1];
         groups = new LoadBalanceGroup[sizing.maxGroups()];
         groupNextHops = new int[sizing.maxGroups()][];
         fdb = new FdbTable(sizing.fdbEntries());
@@ -402,6 +413,117 @@ public final class ForwardingTables {
         return v6 ? lpm6 : lpm4;
     }
 
+    /**
+     * Adds a route, or points an existing one elsewhere (its slot and counters stay).
+     *
+     * @param prefix the prefix.
+     * @param slot its slot from the control model's {@code RouteSlots}.
+     * @param target what it points at (a {@link RouteTarget} value).
+     */
+    public void route(final io.asicemu.pipeline.control.IpPrefix prefix, final int slot, final int target) {
+        routeTarget[slot] = target;
+        lpm(prefix.v6()).add(prefix.high(), prefix.low(), prefix.length(), slot);
+    }
+
+    /**
+     * Deletes a route and clears its slot's counters (so the slot's next route starts at zero); addresses under it
+     * fall back to the covering route.
+     *
+     * @param prefix the prefix.
+     * @param slot its slot.
+     * @param coverLength the covering route's length, or -1 if none.
+     * @param coverSlot the covering route's slot (ignored when {@code coverLength} is -1).
+     */
+    public void deleteRoute(final io.asicemu.pipeline.control.IpPrefix prefix, final int slot, final int coverLength,
+        final int coverSlot) {
+        lpm(prefix.v6()).delete(prefix.high(), prefix.low(), prefix.length(), coverLength, coverSlot);
+        routeTarget[slot] = 0;
+        routePackets[slot] = 0;
+        routeBytes[slot] = 0;
+    }
+
+    /**
+     * @param v6 the family.
+     * @param high address high bits (0 for IPv4).
+     * @param low address low bits (IPv4 in the low 32).
+     * @return the slot of the longest matching route, 0 if none.
+     */
+    public int routeSlot(final boolean v6, final long high, final long low) {
+        return v6 ? lpm6.lookup(high, low) : lpm4.lookupV4((int) low);
+    }
+
+    /**
+     * @param v6 the family.
+     * @param high address high bits (0 for IPv4).
+     * @param low address low bits (IPv4 in the low 32).
+     * @return what the longest matching route points at ({@link RouteTarget}; 0 if none); counts nothing.
+     */
+    public int routeTargetFor(final boolean v6, final long high, final long low) {
+        return routeTarget[routeSlot(v6, high, low)];
+    }
+
+    /**
+     * Counts a packet against a route (data path).
+     *
+     * @param slot the route's slot.
+     * @param bytes the frame's length.
+     */
+    public void countRoute(final int slot, final int bytes) {
+        routePackets[slot]++;
+        routeBytes[slot] += bytes;
+    }
+
+    /**
+     * Counts a packet against a next hop (data path).
+     *
+     * @param id the next hop.
+     * @param bytes the frame's length.
+     */
+    public void countNextHop(final int id, final int bytes) {
+        nextHopPackets[id]++;
+        nextHopBytes[id] += bytes;
+    }
+
+    /**
+     * @param slot a route slot from an LPM lookup (0 = no route).
+     * @return what the route points at ({@link RouteTarget}; 0 = no route).
+     */
+    public int routeTarget(final int slot) {
+        return routeTarget[slot];
+    }
+
+    /**
+     * @param slot a route slot.
+     * @return packets that matched it.
+     */
+    public long routePackets(final int slot) {
+        return routePackets[slot];
+    }
+
+    /**
+     * @param slot a route slot.
+     * @return bytes that matched it.
+     */
+    public long routeBytes(final int slot) {
+        return routeBytes[slot];
+    }
+
+    /**
+     * @param id a next-hop id.
+     * @return packets forwarded to it.
+     */
+    public long nextHopPackets(final int id) {
+        return nextHopPackets[id];
+    }
+
+    /**
+     * @param id a next-hop id.
+     * @return bytes forwarded to it.
+     */
+    public long nextHopBytes(final int id) {
+        return nextHopBytes[id];
+    }
+
     /** @return the neighbor table. */
     public NeighborTable neighbors() {
         return neighbors;
@@ -435,6 +557,8 @@ public final class ForwardingTables {
      */
     public void removeNextHop(final int id) {
         nextHopUsed[id] = false;
+        nextHopPackets[id] = 0;
+        nextHopBytes[id] = 0;
     }
 
     /**

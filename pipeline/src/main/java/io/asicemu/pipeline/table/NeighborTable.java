@@ -24,6 +24,8 @@ public final class NeighborTable {
     private final long[] macs;
     private final int[] rifs;
     private final boolean[] statics;
+    private final long[] hitPackets;
+    private final long[] hitBytes;
     private final int capacity;
     private int size;
 
@@ -41,6 +43,8 @@ public final class NeighborTable {
         macs = new long[slots];
         rifs = new int[slots];
         statics = new boolean[slots];
+        hitPackets = new long[slots];
+        hitBytes = new long[slots];
     }
 
     private static int hash(final long high, final long low, final boolean v6) {
@@ -123,6 +127,8 @@ public final class NeighborTable {
             highs[i] = high;
             lows[i] = low;
             families[i] = (byte) (v6 ? V6_TAG : 0);
+            hitPackets[i] = 0;
+            hitBytes[i] = 0;
             size++;
         }
         macs[i] = mac;
@@ -155,6 +161,8 @@ public final class NeighborTable {
                 macs[hole] = macs[i];
                 rifs[hole] = rifs[i];
                 statics[hole] = statics[i];
+                hitPackets[hole] = hitPackets[i];
+                hitBytes[hole] = hitBytes[i];
                 hole = i;
             }
             i = (i + 1) & mask;
@@ -162,6 +170,43 @@ public final class NeighborTable {
         used[hole] = false;
         size--;
         return true;
+    }
+
+    /**
+     * Counts a packet forwarded to a neighbor (data path).
+     *
+     * @param slot a slot from {@link #find}.
+     * @param bytes the frame's length.
+     */
+    public void countHit(final int slot, final int bytes) {
+        hitPackets[slot]++;
+        hitBytes[slot] += bytes;
+    }
+
+    /**
+     * Visits every entry with its hit counters (control-side dumps, on the data-plane thread).
+     *
+     * @param visitor receives each entry.
+     */
+    public void forEachCounted(final CountedVisitor visitor) {
+        for (int i = 0; i <= mask; i++) {
+            if (used[i]) {
+                visitor.entry(highs[i], lows[i], families[i] == V6_TAG, hitPackets[i], hitBytes[i]);
+            }
+        }
+    }
+
+    /** Receives neighbor addresses with their hit counters. */
+    @FunctionalInterface
+    public interface CountedVisitor {
+        /**
+         * @param high address high bits.
+         * @param low address low bits.
+         * @param v6 whether IPv6.
+         * @param packets packets forwarded to it.
+         * @param bytes bytes forwarded to it.
+         */
+        void entry(long high, long low, boolean v6, long packets, long bytes);
     }
 
     /** Removes every entry. */

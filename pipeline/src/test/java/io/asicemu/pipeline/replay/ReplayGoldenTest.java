@@ -3,6 +3,7 @@ package io.asicemu.pipeline.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.control.IpPrefix;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.testsupport.Scapy;
 import io.asicemu.testsupport.Tshark;
@@ -125,6 +126,16 @@ class ReplayGoldenTest {
         assertThat(portOfFlow).hasSize(64);
         assertThat(perPort.values()).as("4-way spread of 64 flows: %s", perPort).allSatisfy(n ->
             assertThat(n).isGreaterThanOrEqualTo(4 * 4));
+        // Per-entry counters: each member's neighbor counted what tshark saw leave its port, the route all 256.
+        final String counters = Files.readString(result.countersFile());
+        assertThat(counters).containsPattern("ROUTE 172\\.16\\.0\\.0/12 Packets 256 Bytes \\d+");
+        for (final Map.Entry<String, String> m : member.entrySet()) {
+            final String neighbor = "10.0." + (Integer.parseInt(m.getKey().substring(8)) / 4 + 1) + ".2/32";
+            assertThat(result.tableEntries().neighbors().get(IpPrefix.parse(neighbor)).packets())
+                .as("neighbor %s behind %s", neighbor, m.getKey()).isEqualTo((long) perPort.get(m.getKey()));
+        }
+        assertThat(result.tableEntries().nextHops().values().stream().mapToLong(h -> h.packets()).sum())
+            .isEqualTo(256);
     }
 
     @Test
