@@ -63,6 +63,9 @@ public final class DataPlaneAgent implements Agent {
     private final RxBatch[] batches;
     private final boolean[] transmitted;
     private final boolean[] linkState;
+    /** Indexes of the attached ports, ascending: the duty cycle's loops visit these only (64 slots, few in use). */
+    private final int[] attached;
+    private int attachedCount;
     private final ConcurrentLinkedQueue<DataPlaneCommand> commands = new ConcurrentLinkedQueue<>();
     private final MemorySegment scratch = Arena.ofAuto().allocate(128, 64);
     private final MemorySegment injectSegment;
@@ -94,6 +97,7 @@ public final class DataPlaneAgent implements Agent {
         this.batches = new RxBatch[sizing.maxPorts()];
         this.transmitted = new boolean[sizing.maxPorts()];
         this.linkState = new boolean[sizing.maxPorts()];
+        this.attached = new int[sizing.maxPorts()];
         this.injectSegment = Arena.ofAuto().allocate(sizing.bufferSlotBytes(), 64);
     }
 
@@ -164,6 +168,15 @@ public final class DataPlaneAgent implements Agent {
     public void onAttachPort(final int index, final Port port) {
         ports[index] = port;
         batches[index] = port == null ? null : new RxBatch(sizing.batchSize());
+        if (port == null && linkState[index] && tables != null) {
+            linkChanged(index, false); // the duty cycle visits attached ports only
+        }
+        attachedCount = 0;
+        for (int p = 0; p < ports.length; p++) {
+            if (ports[p] != null) {
+                attached[attachedCount++] = p;
+            }
+        }
     }
 
     /** @return the current tables (data-plane thread only; commands edit them). */
@@ -236,14 +249,13 @@ public final class DataPlaneAgent implements Agent {
         work += linkChanges();
         work += transmitDue(fromNs, nowNs);
         work += injections(nowNs);
-        for (int p = 0; p < ports.length; p++) {
-            final Port port = ports[p];
-            if (port != null) {
-                work += receive(p, port, nowNs);
-            }
+        for (int i = 0; i < attachedCount; i++) {
+            final int p = attached[i];
+            work += receive(p, ports[p], nowNs);
         }
         work += transmitDue(nowNs, nowNs);
-        for (int p = 0; p < ports.length; p++) {
+        for (int i = 0; i < attachedCount; i++) {
+            final int p = attached[i];
             if (transmitted[p]) {
                 transmitted[p] = false;
                 ports[p].flush();
@@ -276,24 +288,28 @@ public final class DataPlaneAgent implements Agent {
     /** Port up/down (link or admin): flush the port's learned MACs and take it out of (or back into) ECMP groups. */
     private int linkChanges() {
         int changes = 0;
-        for (int p = 0; p < ports.length; p++) {
-            final Port port = ports[p];
-            final boolean up = port != null && port.linkUp() && tables.portAdminUp(p);
+        for (int i = 0; i < attachedCount; i++) {
+            final int p = attached[i];
+            final boolean up = ports[p].linkUp() && tables.portAdminUp(p);
             if (up != linkState[p]) {
-                linkState[p] = up;
+                linkChanged(p, up);
                 changes++;
-                if (!up) {
-                    tables.fdb().flushDynamic(p);
-                }
-                for (int g = 0; g < sizing.maxGroups(); g++) {
-                    final io.asicemu.flowlet.LoadBalanceGroup group = tables.group(g);
-                    if (group != null) {
-                        group.portUp(p, up);
-                    }
-                }
             }
         }
         return changes;
+    }
+
+    private void linkChanged(final int p, final boolean up) {
+        linkState[p] = up;
+        if (!up) {
+            tables.fdb().flushDynamic(p);
+        }
+        for (int g = 0; g < sizing.maxGroups(); g++) {
+            final io.asicemu.flowlet.LoadBalanceGroup group = tables.group(g);
+            if (group != null) {
+                group.portUp(p, up);
+            }
+        }
     }
 
     private int receive(final int index, final Port port, final long nowNs) {
@@ -378,11 +394,12 @@ public final class DataPlaneAgent implements Agent {
     private int transmitDue(final long fromNs, final long nowNs) {
         final TrafficManager t = tm;
         int work = 0;
-        for (int p = 0; p < t.portCount(); p++) {
-            final Port port = ports[p];
-            if (port == null) {
-                continue;
+        for (int i = 0; i < attachedCount; i++) {
+            final int p = attached[i];
+            if (p >= t.portCount()) {
+                break;
             }
+            final Port port = ports[p];
             long startNs = fromNs;
             while (true) {
                 final long readyNs = t.nextTransmitNs(startNs, p);
@@ -461,10 +478,8 @@ public final class DataPlaneAgent implements Agent {
         }
         final long base = previousNowNs == Long.MIN_VALUE ? 0 : previousNowNs;
         long deadline = Math.min(tm.nextDeadlineNs(), nextAgingNs);
-        for (int p = 0; p < tm.portCount(); p++) {
-            if (ports[p] != null) {
-                deadline = Math.min(deadline, tm.nextTransmitNs(base, p));
-            }
+        for (int i = 0; i < attachedCount && attached[i] < tm.portCount(); i++) {
+            deadline = Math.min(deadline, tm.nextTransmitNs(base, attached[i]));
         }
         return deadline;
     }
