@@ -50,6 +50,7 @@ public final class PipelineControl {
     private Map<IpPrefix, Integer> routes = new HashMap<>();
     private volatile CompiledConfig compiled;
     private volatile String[] aclNames;
+    private L2Model l2 = new L2Model();
     private long submitted;
     private TmOptions tmOptions = TmOptions.defaults();
 
@@ -86,6 +87,7 @@ public final class PipelineControl {
         final TrafficManager tm = new TrafficManager(next.tmConfig(), tmOptions, agent::onPfcFrame, agent::onTmDrop,
             clock.nowNs());
         final ForwardingTables tables = next.tables();
+        final L2Model nextL2 = L2Model.of(tables, sizing.maxPorts());
         final Port[] ports = new Port[sizing.maxPorts()];
         attached.forEach((name, port) -> {
             final Integer index = next.portIndex().get(name);
@@ -101,6 +103,7 @@ public final class PipelineControl {
         });
         compiled = next;
         aclNames = next.aclNames();
+        l2 = nextL2;
         routes = new HashMap<>(next.routes());
         nextHops.clear();
         groups.clear();
@@ -325,6 +328,14 @@ public final class PipelineControl {
 
     Map<Integer, Integer> controllerRifPorts() {
         return controllerRifPorts;
+    }
+
+    L2Model l2() {
+        return l2;
+    }
+
+    void l2(final L2Model model) {
+        l2 = model;
     }
 
     void aclNames(final String[] names) {
