@@ -572,6 +572,9 @@ public final class TableBatch {
             throw fail(TableException.Code.RESOURCE_EXHAUSTED, "router interface id " + rif + " outside "
                 + control.configRouterInterfaceCount() + ".." + (control.sizing().maxRouterInterfaces() - 1));
         }
+        if (isVlanMember(port)) {
+            throw fail(TableException.Code.FAILED_PRECONDITION, portName + " is a VLAN member, not a routed port");
+        }
         final Integer existing = controllerRifPort(rif);
         if (insert == (existing != null)) {
             throw fail(insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND,
@@ -592,6 +595,16 @@ public final class TableBatch {
         edits.add(t -> t.routerInterface(rif, port, mac, mtu));
         updates++;
         return this;
+    }
+
+    private boolean isVlanMember(final int port) {
+        final L2Model m = stagedL2 != null ? stagedL2 : control.l2();
+        for (final long key : m.members.keySet()) {
+            if ((int) key == port) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Set<Integer> allControllerRifs() {

@@ -162,6 +162,20 @@ class RuntimeL2TablesTest {
     }
 
     @Test
+    void shouldRefuseARouterInterfaceOnAVlanMemberAndAMembershipOnARoutedPort() {
+        vlan10();
+        final int rif = control.configRouterInterfaceCount();
+        final TableException member = catchThrowableOfType(TableException.class,
+            () -> control.batch().writeRouterInterface(rif, "Ethernet4", 0x0200_0000_aa04L, true));
+        assertThat(member.code()).isEqualTo(TableException.Code.FAILED_PRECONDITION);
+        control.batch().removeVlanMember(100, "Ethernet12") // it leaves VLAN 100 and is routed, in one batch
+            .writeRouterInterface(rif, "Ethernet12", 0x0200_0000_aa0cL, true).commit();
+        final TableException routed = catchThrowableOfType(TableException.class,
+            () -> control.batch().writeVlanMember(10, "Ethernet12", true, true));
+        assertThat(routed.code()).as("Ethernet12 is now routed").isEqualTo(TableException.Code.FAILED_PRECONDITION);
+    }
+
+    @Test
     void shouldStopBridgingAPortWhenItsMembershipAndThenTheVlanAreRemoved() {
         vlan10();
         final TableException inUse = catchThrowableOfType(TableException.class,
