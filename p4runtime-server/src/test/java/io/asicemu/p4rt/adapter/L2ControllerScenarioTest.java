@@ -403,7 +403,7 @@ class L2ControllerScenarioTest
     }
 
     @Test
-    void shouldReportAgainAfterTheAckTimeoutAndBatchUpToMaxListSizeWhenConfigured() throws Exception
+    void shouldBatchToMaxListSizeReportAgainAfterAckTimeoutAndHoldForMaxTimeoutWhenConfigured() throws Exception
     {
         try (Controller a = new Controller())
         {
@@ -426,6 +426,19 @@ class L2ControllerScenarioTest
             send("Ethernet0", udp(HOST_B, HOST_A, 0)); // ... and back, never acked: the ack timeout passed
             assertThat(members(a.nextDigest(), 0)).containsExactly(v(10), v(HOST_A), v(port("Ethernet8")));
             assertThat(members(a.nextDigest(), 0)).containsExactly(v(10), v(HOST_A), v(port("Ethernet0")));
+
+            final long maxTimeoutNs = TimeUnit.MILLISECONDS.toNanos(250);
+            stub.write(write(digestConfig(Update.Type.MODIFY, 100, maxTimeoutNs, TimeUnit.MINUTES.toNanos(1)))
+                .build());
+            final long sentNs = System.nanoTime();
+            send("Ethernet4", udp(HOST_A, HOST_C, 0));
+            final DigestList late = a.nextDigest();
+            final long waitedNs = System.nanoTime() - sentNs;
+            assertThat(waitedNs).as("held for max_timeout_ns (list not full)").isGreaterThanOrEqualTo(maxTimeoutNs);
+            assertThat(late.getDataCount()).isEqualTo(1);
+            assertThat(members(late, 0)).containsExactly(v(10), v(HOST_C), v(port("Ethernet4")));
+            System.out.printf("max_timeout_ns %d ms: the 1-entry list came after %d ms%n", maxTimeoutNs / 1_000_000,
+                waitedNs / 1_000_000);
         }
     }
 
