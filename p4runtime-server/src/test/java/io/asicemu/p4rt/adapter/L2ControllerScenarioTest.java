@@ -503,7 +503,8 @@ class L2ControllerScenarioTest
     {
         final List<Entity> out = new ArrayList<>();
         stub.read(ReadRequest.newBuilder().setDeviceId(1).addEntities(Entity.newBuilder().setTableEntry(
-            TableEntry.newBuilder().setTableId(tableId))).build()).forEachRemaining(r -> out.addAll(r.getEntitiesList()));
+            TableEntry.newBuilder().setTableId(tableId))).build())
+            .forEachRemaining(r -> out.addAll(r.getEntitiesList()));
         return out;
     }
 
