@@ -93,6 +93,7 @@ public final class DataPlaneAgent implements Agent {
         this.egress = new EgressStage(counters, buffer);
         this.resolver = new NeighborResolver(egress);
         this.ingress = new IngressStage(counters, resolver);
+        this.ingress.learnEvents(cpu.learnEvents());
         this.ports = new Port[sizing.maxPorts()];
         this.batches = new RxBatch[sizing.maxPorts()];
         this.transmitted = new boolean[sizing.maxPorts()];

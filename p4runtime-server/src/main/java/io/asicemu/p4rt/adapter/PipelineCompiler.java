@@ -24,7 +24,8 @@ import io.asicemu.pipeline.control.TableBatch;
 
 /**
  * Compiles the updates of one P4Runtime batch into one {@link TableBatch}: P4 object ids (router interface, next
- * hop, WCMP group) are mapped to pipeline ids allocated here, staged until {@link #commitIds()}. Entities the
+ * hop, WCMP group) are mapped to pipeline ids allocated here, staged until {@link #commitIds()}; L2 tables and
+ * multicast groups go through {@link L2Compiler}. Entities the
  * pipeline does not model add nothing. Not thread safe: one per batch, under the backend's lock.
  */
 final class PipelineCompiler
@@ -87,6 +88,10 @@ final class PipelineCompiler
                 tableEntry(op.kind(), entry, batch);
             }
         }
+        else if (entity instanceof P4Entity.MulticastGroup g)
+        {
+            L2Compiler.multicastGroup(op.kind(), g, control, batch);
+        }
         else if (entity instanceof P4Entity.CounterCell c && ids.isPipelineCounter(c.counterId()))
         {
             throw new Refusal(UpdateStatus.UNIMPLEMENTED, "counter " + c.counterId()
@@ -121,6 +126,10 @@ final class PipelineCompiler
         else if (table == ids.wcmpGroups)
         {
             wcmpGroup(kind, entry, batch);
+        }
+        else if (table == ids.l2Fdb || table == ids.vlans || table == ids.vlanMembership)
+        {
+            L2Compiler.tableEntry(kind, entry, ids, control, batch);
         }
         else if (table == ids.aclIngress)
         {

@@ -2,6 +2,7 @@ package io.asicemu.p4rt.adapter;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.math.BigInteger;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
@@ -12,21 +13,30 @@ import io.asicemu.p4rt.backend.ReadFilter;
 import io.asicemu.p4rt.backend.UpdateOutcome;
 import io.asicemu.p4rt.backend.WriteOp;
 import io.asicemu.pipeline.control.PipelineControl;
+import io.asicemu.p4rt.info.DigestInfo;
+import io.asicemu.p4rt.info.FixedPipelineInfo;
 import io.asicemu.pipeline.cpu.CpuPort;
+import io.asicemu.pipeline.cpu.LearnRing;
 import io.asicemu.pipeline.cpu.PacketInHandler;
 
 /**
  * Connects P4Runtime packet I/O to the real pipeline's CPU port: PacketOut goes to {@link CpuPort#packetOut} (or
- * through ingress), punted packets polled from the CPU port become PacketIn with the pipeline's punt reason. Table
+ * through ingress), punted packets polled from the CPU port become PacketIn with the pipeline's punt reason, and the
+ * FDB's learn events (new or moved MACs) become {@code l2_learn_digest} data (vlan_id, src_mac, port). Table
  * state is delegated to {@code tables} (in production a {@link PipelineTableBackend}, which programs the pipeline);
  * this class keeps no state of its own.
  * <p>
- * Threading: {@link #pollPacketIns} must run on one thread (the CPU port's single consumer); everything else may run
+ * Threading: {@link #pollPacketIns} and {@link #pollLearnEvents} must run on one thread (the single consumer of the
+ * CPU port and of the learn ring); everything else may run
  * on gRPC threads.
  */
-public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler
+public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler, LearnRing.Handler
 {
+    /** The digest the FDB's learn events feed. */
+    static final String LEARN_DIGEST = "ingress.l2.l2_learn_digest";
+
     private final P4Backend tables;
+    private final int learnDigestId = learnDigestId();
     private final PipelineControl control;
     private volatile CpuPortListener listener;
 
@@ -90,8 +100,43 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler
         return control.cpuPort().poll(this, limit);
     }
 
+    private static int learnDigestId()
+    {
+        for (final DigestInfo d : FixedPipelineInfo.model().digests())
+        {
+            if (d.name().equals(LEARN_DIGEST))
+            {
+                return d.id();
+            }
+        }
+        throw new IllegalStateException("the P4Info has no " + LEARN_DIGEST);
+    }
+
     /**
-     * Starts the CPU port's consumer: a daemon thread that polls punted packets, parking up to 1 ms when idle.
+     * Hands up to {@code limit} FDB learn events to the P4Runtime listener as {@code l2_learn_digest} data (the
+     * digest engine batches, de-duplicates and sends them). Call from one thread only.
+     *
+     * @return how many events were handed over.
+     */
+    public int pollLearnEvents(final int limit)
+    {
+        return control.cpuPort().learnEvents().poll(this, limit);
+    }
+
+    @Override
+    public void onLearn(final int vlanId, final long mac, final int port, final long timestampNs)
+    {
+        final CpuPortListener l = listener;
+        if (l != null)
+        {
+            l.onDigest(learnDigestId, List.of(BigInteger.valueOf(vlanId), BigInteger.valueOf(mac),
+                BigInteger.valueOf(port)));
+        }
+    }
+
+    /**
+     * Starts the CPU port's consumer: a daemon thread that polls punted packets and learn events, parking up to 1 ms
+     * when idle.
      *
      * @return closing it stops the thread (and waits for it).
      */
@@ -102,7 +147,7 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler
             long parkNs = 1_000;
             while (!Thread.currentThread().isInterrupted())
             {
-                if (pollPacketIns(64) > 0)
+                if (pollPacketIns(64) + pollLearnEvents(64) > 0)
                 {
                     parkNs = 1_000;
                 }

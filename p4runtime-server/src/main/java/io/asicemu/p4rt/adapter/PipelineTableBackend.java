@@ -312,6 +312,9 @@ public final class PipelineTableBackend implements P4Backend
         final int nextHops;
         final int wcmpGroups;
         final int aclIngress;
+        final int l2Fdb;
+        final int vlans;
+        final int vlanMembership;
         final int portInCounter;
         final int portOutCounter;
         final int dropReasonCounter;
@@ -331,6 +334,9 @@ public final class PipelineTableBackend implements P4Backend
             nextHops = table(model, "ingress.routing_resolution.nexthop_table");
             wcmpGroups = table(model, "ingress.routing_resolution.wcmp_group_table");
             aclIngress = table(model, "ingress.acl_ingress.acl_ingress_table");
+            l2Fdb = table(model, "ingress.l2.l2_fdb_table");
+            vlans = table(model, "ingress.l2.vlan_table");
+            vlanMembership = table(model, "ingress.l2.vlan_membership_table");
             portInCounter = counter(model, "ingress.port_in_counter");
             portOutCounter = counter(model, "egress.port_out_counter");
             dropReasonCounter = counter(model, "ingress.drop_reason_counter");

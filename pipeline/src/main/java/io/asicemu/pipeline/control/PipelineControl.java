@@ -54,6 +54,7 @@ public final class PipelineControl {
     private RouteSlots routeSlots;
     private volatile CompiledConfig compiled;
     private volatile String[] aclNames;
+    private L2Model l2 = new L2Model();
     private long submitted;
     private TmOptions tmOptions = TmOptions.defaults();
 
@@ -90,6 +91,7 @@ public final class PipelineControl {
         final TrafficManager tm = new TrafficManager(next.tmConfig(), tmOptions, agent::onPfcFrame, agent::onTmDrop,
             clock.nowNs());
         final ForwardingTables tables = next.tables();
+        final L2Model nextL2 = L2Model.of(tables, sizing.maxPorts());
         final Port[] ports = new Port[sizing.maxPorts()];
         attached.forEach((name, port) -> {
             final Integer index = next.portIndex().get(name);
@@ -105,6 +107,7 @@ public final class PipelineControl {
         });
         compiled = next;
         aclNames = next.aclNames();
+        l2 = nextL2;
         routes = new HashMap<>(next.routes());
         routeSlots = next.routeSlots().copy();
         nextHops.clear();
@@ -371,6 +374,14 @@ public final class PipelineControl {
 
     Map<Integer, Integer> controllerRifPorts() {
         return controllerRifPorts;
+    }
+
+    L2Model l2() {
+        return l2;
+    }
+
+    void l2(final L2Model model) {
+        l2 = model;
     }
 
     void aclNames(final String[] names) {

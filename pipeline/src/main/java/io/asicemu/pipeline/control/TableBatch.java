@@ -12,7 +12,8 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * One atomic batch of table updates (a P4Runtime Write, a CLI edit): routes, next hops and neighbors. Each update is
+ * One atomic batch of table updates (a P4Runtime Write, a CLI edit): routes, next hops and neighbors; VLANs, VLAN
+ * members, static FDB entries and multicast groups. Each update is
  * validated against the current model plus the earlier updates of the same batch; {@link #commit()} either applies
  * all of them, as one command the data plane takes between packet batches, or throws a {@link TableException} for
  * the first bad update and applies nothing.
@@ -35,6 +36,7 @@ public final class TableBatch {
     private final Map<Integer, Integer> stagedRifPorts = new HashMap<>();
     private final Set<Integer> removedRifs = new HashSet<>();
     private String[] stagedAclNames;
+    private L2Model stagedL2;
     private final List<Consumer<ForwardingTables>> edits = new ArrayList<>();
     private int updates;
 
@@ -343,22 +345,45 @@ public final class TableBatch {
         return this;
     }
 
+    /** This batch's copy of the L2 model (made on the first L2 update). */
+    private L2Model l2() {
+        if (stagedL2 == null) {
+            stagedL2 = control.l2().copy();
+        }
+        return stagedL2;
+    }
+
+    private int portOf(final String portName) {
+        final Integer port = control.compiled().portIndex().get(portName);
+        if (port == null) {
+            throw fail(TableException.Code.NOT_FOUND, "no port " + portName);
+        }
+        return port;
+    }
+
+    private void requireVlan(final L2Model m, final int vlanId) {
+        if (vlanId < 1 || vlanId > 4094 || !m.vlans.containsKey(vlanId)) {
+            throw fail(TableException.Code.NOT_FOUND, "no VLAN " + vlanId);
+        }
+    }
+
     /**
-     * Adds a static FDB entry (never aged, never moved by learning).
+     * Adds or replaces a static FDB entry (never aged, never moved by learning).
      *
-     * @param vlanId the VLAN (must exist).
+     * @param vlanId the VLAN (must exist, in the model or earlier in this batch).
      * @param mac the MAC.
      * @param portName the SONiC port.
      * @return this.
      */
     public TableBatch addStaticFdb(final int vlanId, final long mac, final String portName) {
-        final Integer port = control.compiled().portIndex().get(portName);
-        if (port == null) {
-            throw fail(TableException.Code.NOT_FOUND, "no port " + portName);
+        final int port = portOf(portName);
+        final L2Model m = l2();
+        requireVlan(m, vlanId);
+        final long key = io.asicemu.pipeline.table.FdbTable.key(vlanId, mac);
+        if (!m.staticFdb.containsKey(key) && m.staticFdb.size() >= control.sizing().fdbEntries()) {
+            throw fail(TableException.Code.RESOURCE_EXHAUSTED, "the FDB holds " + control.sizing().fdbEntries());
         }
-        if (vlanId < 1 || vlanId > 4094 || !control.compiled().tables().vlanExists(vlanId)) {
-            throw fail(TableException.Code.NOT_FOUND, "no VLAN " + vlanId);
-        }
+        m.staticFdb.put(key, port);
         edits.add(t -> t.fdb().putStatic(vlanId, mac, port));
         updates++;
         return this;
@@ -372,7 +397,192 @@ public final class TableBatch {
      * @return this.
      */
     public TableBatch removeFdb(final int vlanId, final long mac) {
+        l2().staticFdb.remove(io.asicemu.pipeline.table.FdbTable.key(vlanId, mac));
         edits.add(t -> t.fdb().remove(vlanId, mac));
+        updates++;
+        return this;
+    }
+
+    /**
+     * Creates a VLAN, or with {@code insert} false changes its flood group.
+     *
+     * @param vlanId 1..4094.
+     * @param multicastGroupId the multicast group its unknown unicast, broadcast and multicast frames replicate to
+     *                         (must exist), or 0 to flood to the VLAN's members.
+     * @param insert true: must not exist; false: must exist.
+     * @return this.
+     */
+    public TableBatch writeVlan(final int vlanId, final int multicastGroupId, final boolean insert) {
+        if (vlanId < 1 || vlanId > 4094) {
+            throw fail(TableException.Code.INVALID_ARGUMENT, "VLAN ids are 1..4094, not " + vlanId);
+        }
+        final L2Model m = l2();
+        if (insert == m.vlans.containsKey(vlanId)) {
+            throw fail(insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND,
+                "VLAN " + vlanId);
+        }
+        final int slot;
+        if (multicastGroupId == 0) {
+            slot = 0;
+        } else {
+            final Integer s = m.multicastSlots.get(multicastGroupId);
+            if (s == null) {
+                throw fail(TableException.Code.NOT_FOUND, "no multicast group " + multicastGroupId);
+            }
+            slot = s;
+        }
+        m.vlans.put(vlanId, multicastGroupId);
+        edits.add(t -> {
+            t.addVlan(vlanId);
+            t.vlanFloodSlot(vlanId, slot);
+        });
+        updates++;
+        return this;
+    }
+
+    /**
+     * Removes a VLAN created by {@link #writeVlan}; refused while it has members or static FDB entries, or when the
+     * configuration defines it. Its learned FDB entries go with it.
+     *
+     * @param vlanId the VLAN.
+     * @return this.
+     */
+    public TableBatch removeVlan(final int vlanId) {
+        final L2Model m = l2();
+        requireVlan(m, vlanId);
+        if (m.configVlans.contains(vlanId)) {
+            throw fail(TableException.Code.FAILED_PRECONDITION, "VLAN " + vlanId + " is defined by the configuration");
+        }
+        if (m.hasMembers(vlanId) || m.hasStaticFdb(vlanId)) {
+            throw fail(TableException.Code.FAILED_PRECONDITION, "VLAN " + vlanId
+                + " still has members or static FDB entries");
+        }
+        m.vlans.remove(vlanId);
+        edits.add(t -> t.removeVlan(vlanId));
+        updates++;
+        return this;
+    }
+
+    /**
+     * Makes a port a member of a VLAN, or with {@code insert} false changes its tagging. A port has at most one
+     * untagged VLAN (its PVID) and a port with a router interface is routed, not bridged.
+     *
+     * @param vlanId the VLAN (must exist).
+     * @param portName the SONiC port.
+     * @param tagged whether it sends and expects 802.1Q-tagged frames in this VLAN.
+     * @param insert true: must not be a member; false: must be one.
+     * @return this.
+     */
+    public TableBatch writeVlanMember(final int vlanId, final String portName, final boolean tagged,
+        final boolean insert) {
+        final int port = portOf(portName);
+        final L2Model m = l2();
+        requireVlan(m, vlanId);
+        final long key = L2Model.memberKey(vlanId, port);
+        if (insert == m.members.containsKey(key)) {
+            throw fail(insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND,
+                portName + " in VLAN " + vlanId);
+        }
+        final Integer pvid = m.untagged.get(port);
+        if (!tagged && pvid != null && pvid != vlanId) {
+            throw fail(TableException.Code.FAILED_PRECONDITION, portName + " is already an untagged member of VLAN "
+                + pvid);
+        }
+        if (control.controllerRifPorts().containsValue(port) || stagedRifPorts.containsValue(port)
+            || control.compiled().routerInterfaces().containsKey(portName)) {
+            throw fail(TableException.Code.FAILED_PRECONDITION, portName + " has a router interface");
+        }
+        m.members.put(key, tagged);
+        if (tagged) {
+            m.untagged.remove(port, vlanId);
+        } else {
+            m.untagged.put(port, vlanId);
+        }
+        edits.add(t -> {
+            if (tagged && t.portPvid(port) == vlanId) {
+                t.removeVlanMember(vlanId, port); // untagged → tagged: the port loses its PVID
+            }
+            t.addVlanMember(vlanId, port, tagged);
+        });
+        updates++;
+        return this;
+    }
+
+    /**
+     * Takes a port out of a VLAN; the MACs learned on it in that VLAN are forgotten.
+     *
+     * @param vlanId the VLAN.
+     * @param portName the SONiC port.
+     * @return this.
+     */
+    public TableBatch removeVlanMember(final int vlanId, final String portName) {
+        final int port = portOf(portName);
+        final L2Model m = l2();
+        if (m.members.remove(L2Model.memberKey(vlanId, port)) == null) {
+            throw fail(TableException.Code.NOT_FOUND, portName + " in VLAN " + vlanId);
+        }
+        m.untagged.remove(port, vlanId);
+        edits.add(t -> t.removeVlanMember(vlanId, port));
+        updates++;
+        return this;
+    }
+
+    /**
+     * Creates or replaces a multicast group of the replication engine: one copy of a frame per replica port.
+     *
+     * @param groupId the group id (1 or more).
+     * @param portNames the replica ports (a port may appear more than once: one copy each).
+     * @param insert true: must not exist; false: must exist.
+     * @return this.
+     */
+    public TableBatch writeMulticastGroup(final int groupId, final List<String> portNames, final boolean insert) {
+        if (groupId < 1) {
+            throw fail(TableException.Code.INVALID_ARGUMENT, "multicast group ids start at 1");
+        }
+        final int[] ports = new int[portNames.size()];
+        for (int i = 0; i < ports.length; i++) {
+            ports[i] = portOf(portNames.get(i));
+        }
+        final L2Model m = l2();
+        final Integer existing = m.multicastSlots.get(groupId);
+        if (insert == (existing != null)) {
+            throw fail(insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND,
+                "multicast group " + groupId);
+        }
+        final int slot = existing != null ? existing : m.freeSlot();
+        if (slot < 0) {
+            throw fail(TableException.Code.RESOURCE_EXHAUSTED, "the pipeline holds "
+                + (io.asicemu.pipeline.table.ForwardingTables.MULTICAST_SLOTS - 1) + " multicast groups");
+        }
+        m.multicastSlots.put(groupId, slot);
+        m.multicastPorts.put(groupId, ports);
+        edits.add(t -> t.multicastGroup(slot, ports));
+        updates++;
+        return this;
+    }
+
+    /**
+     * Removes a multicast group; refused while a VLAN floods to it.
+     *
+     * @param groupId the group id.
+     * @return this.
+     */
+    public TableBatch removeMulticastGroup(final int groupId) {
+        final L2Model m = l2();
+        final Integer slot = m.multicastSlots.get(groupId);
+        if (slot == null) {
+            throw fail(TableException.Code.NOT_FOUND, "multicast group " + groupId);
+        }
+        for (final Map.Entry<Integer, Integer> vlan : m.vlans.entrySet()) {
+            if (vlan.getValue() == groupId) {
+                throw fail(TableException.Code.FAILED_PRECONDITION, "VLAN " + vlan.getKey()
+                    + " floods to multicast group " + groupId);
+            }
+        }
+        m.multicastSlots.remove(groupId);
+        m.multicastPorts.remove(groupId);
+        final int s = slot;
+        edits.add(t -> t.multicastGroup(s, null));
         updates++;
         return this;
     }
@@ -397,6 +607,9 @@ public final class TableBatch {
             throw fail(TableException.Code.RESOURCE_EXHAUSTED, "router interface id " + rif + " outside "
                 + control.configRouterInterfaceCount() + ".." + (control.sizing().maxRouterInterfaces() - 1));
         }
+        if (isVlanMember(port)) {
+            throw fail(TableException.Code.FAILED_PRECONDITION, portName + " is a VLAN member, not a routed port");
+        }
         final Integer existing = controllerRifPort(rif);
         if (insert == (existing != null)) {
             throw fail(insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND,
@@ -417,6 +630,16 @@ public final class TableBatch {
         edits.add(t -> t.routerInterface(rif, port, mac, mtu));
         updates++;
         return this;
+    }
+
+    private boolean isVlanMember(final int port) {
+        final L2Model m = stagedL2 != null ? stagedL2 : control.l2();
+        for (final long key : m.members.keySet()) {
+            if ((int) key == port) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Set<Integer> allControllerRifs() {
@@ -643,6 +866,9 @@ public final class TableBatch {
         control.controllerRifPorts().putAll(stagedRifPorts);
         if (stagedAclNames != null) {
             control.aclNames(stagedAclNames);
+        }
+        if (stagedL2 != null) {
+            control.l2(stagedL2);
         }
         final List<Consumer<ForwardingTables>> all = List.copyOf(edits);
         return control.submit((DataPlaneAgent agent) -> {

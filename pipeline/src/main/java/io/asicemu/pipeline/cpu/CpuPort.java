@@ -43,6 +43,7 @@ public final class CpuPort implements AutoCloseable {
     @SuppressWarnings("unused")
     private volatile long tail;
     private final ConcurrentLinkedQueue<Injection> injections = new ConcurrentLinkedQueue<>();
+    private final LearnRing learnEvents = new LearnRing(LearnRing.DEFAULT_CAPACITY);
 
     /** A packet the controller sends. */
     public record Injection(byte[] frame, int port, boolean throughIngress) {
@@ -110,6 +111,11 @@ public final class CpuPort implements AutoCloseable {
             HEAD.setRelease(this, h);
         }
         return n;
+    }
+
+    /** @return the FDB's learn-event ring (the data path produces, one control thread drains). */
+    public LearnRing learnEvents() {
+        return learnEvents;
     }
 
     /** @return punts waiting for the consumer. */

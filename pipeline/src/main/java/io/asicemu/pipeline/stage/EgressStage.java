@@ -12,7 +12,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * Carries out a {@link Verdict}: for each egress port (one, or every member of the VLAN for a flood) it copies the
+ * Carries out a {@link Verdict}: for each egress port (one, or for a flood every member of the VLAN, or the replicas
+ * of the VLAN's multicast flood group when it has one) it copies the
  * frame into a {@link PacketBuffer} slot while rewriting its L2 header (destination and source MAC, VLAN tag pushed,
  * kept or popped by the egress port's membership, padding to 60 bytes), then asks the traffic manager to admit it
  * to the egress queue chosen by the egress port's TC_TO_QUEUE_MAP. The only frame copy of the data path
@@ -67,6 +68,18 @@ public final class EgressStage {
         final ForwardingTables t = tables;
         int sent = 0;
         int candidates = 0;
+        final int[] replicas = v.vlan >= 0 ? t.multicastGroup(t.vlanFloodSlot(v.vlan)) : null;
+        if (replicas != null) { // the VLAN floods to its multicast group's replicas (source port pruned)
+            for (final int port : replicas) {
+                if (port != v.ingressPort) {
+                    candidates++;
+                    if (enqueue(v, port, segment, offset, length, nowNs)) {
+                        sent++;
+                    }
+                }
+            }
+            return noCandidates(v, candidates, sent);
+        }
         for (int word = 0; word < t.portWords(); word++) {
             long bits = v.vlan >= 0 ? t.vlanMemberWord(v.vlan, word) : 0;
             while (bits != 0) {
@@ -80,6 +93,10 @@ public final class EgressStage {
                 }
             }
         }
+        return noCandidates(v, candidates, sent);
+    }
+
+    private int noCandidates(final Verdict v, final int candidates, final int sent) {
         if (candidates == 0 && v.ingressPort >= 0) {
             counters.addDrop(v.ingressPort, DropReason.NO_EGRESS_PORT);
             counters.addPort(v.ingressPort, PortStat.IF_IN_DISCARDS, 1);

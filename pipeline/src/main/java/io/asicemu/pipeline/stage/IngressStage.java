@@ -51,6 +51,7 @@ public final class IngressStage {
     private final Counters counters;
     private final NeighborResolver resolver;
     private ForwardingTables tables;
+    private io.asicemu.pipeline.cpu.LearnRing learnEvents;
 
     /**
      * @param counters the counters.
@@ -67,6 +68,13 @@ public final class IngressStage {
     public void tables(final ForwardingTables current) {
         this.tables = current;
         resolver.tables(current);
+    }
+
+    /**
+     * @param ring where new and moved FDB entries are reported (null: not reported).
+     */
+    public void learnEvents(final io.asicemu.pipeline.cpu.LearnRing ring) {
+        this.learnEvents = ring;
     }
 
     /** @return the parse result of the last processed frame. */
@@ -128,7 +136,9 @@ public final class IngressStage {
             return;
         }
         if (v.vlan >= 0) {
-            t.fdb().learn(v.vlan, p.srcMac(), port, nowNs);
+            if (t.fdb().learn(v.vlan, p.srcMac(), port, nowNs) && learnEvents != null) {
+                learnEvents.offer(v.vlan, p.srcMac(), port, nowNs);
+            }
         }
         final int rule = acl(t, port, p, length);
         if (rule != AclTable.NO_MATCH) {

@@ -169,6 +169,27 @@ public final class FdbTable {
     }
 
     /**
+     * Removes the dynamic entries of a VLAN (VLAN removed) or of one port in it (membership removed).
+     *
+     * @param vlanId the VLAN.
+     * @param port the port, or -1 for every port.
+     * @return how many entries were removed.
+     */
+    public int flushVlan(final int vlanId, final int port) {
+        int removed = 0;
+        for (int i = 0; i <= mask; ) {
+            if (keys[i] != EMPTY && !statics[i] && (int) (keys[i] >>> 48) == (vlanId & 0xfff)
+                && (port < 0 || ports[i] == port)) {
+                removeAt(i);
+                removed++;
+            } else {
+                i++;
+            }
+        }
+        return removed;
+    }
+
+    /**
      * Ages a bounded slice of the table: removes dynamic entries not seen for {@code ageTimeNs}. Called from a timer;
      * successive calls sweep the whole table.
      *

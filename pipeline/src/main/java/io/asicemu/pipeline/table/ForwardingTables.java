@@ -19,6 +19,8 @@ import java.util.Arrays;
 public final class ForwardingTables {
     /** No VLAN / no router interface / no port. */
     public static final int NONE = -1;
+    /** Multicast group slots (slot 0 means "no group"), so {@code MULTICAST_SLOTS - 1} groups. */
+    public static final int MULTICAST_SLOTS = 257;
 
     private final PipelineSizing sizing;
     private final int portWords;
@@ -35,6 +37,9 @@ public final class ForwardingTables {
     final long[] vlanMembers;
     final long[] vlanTagged;
     final int[] vlanRif = new int[4096];
+    // VLAN flood groups and the replication engine's multicast groups (slot 0 = none: flood to the VLAN's members).
+    final int[] vlanFloodSlot = new int[4096];
+    final int[][] multicastPorts = new int[MULTICAST_SLOTS][];
 
     // Router interfaces.
     int rifCount;
@@ -250,6 +255,77 @@ public final class ForwardingTables {
             vlanTagged[word] &= ~bit;
             portPvid[port] = vlanId;
         }
+    }
+
+    /**
+     * Removes a VLAN: its members leave it (ports whose untagged VLAN it was have none), its flood group is cleared
+     * and its learned FDB entries go.
+     *
+     * @param vlanId a VLAN.
+     */
+    public void removeVlan(final int vlanId) {
+        for (int port = 0; port < portPvid.length; port++) {
+            if (vlanMember(vlanId, port)) {
+                removeVlanMember(vlanId, port);
+            }
+        }
+        vlanExists[vlanId] = false;
+        vlanFloodSlot[vlanId] = 0;
+        fdb.flushVlan(vlanId, NONE);
+    }
+
+    /**
+     * Takes a port out of a VLAN (if it was the port's untagged VLAN, the port has none) and forgets the MACs learned
+     * on it in that VLAN.
+     *
+     * @param vlanId a VLAN.
+     * @param port a port.
+     */
+    public void removeVlanMember(final int vlanId, final int port) {
+        final int word = vlanId * portWords + (port >>> 6);
+        final long bit = 1L << (port & 63);
+        vlanMembers[word] &= ~bit;
+        vlanTagged[word] &= ~bit;
+        if (portPvid[port] == vlanId) {
+            portPvid[port] = NONE;
+        }
+        fdb.flushVlan(vlanId, port);
+    }
+
+    /**
+     * @param vlanId a VLAN.
+     * @param slot the multicast group slot its unknown unicast, broadcast and multicast frames replicate to, or 0 to
+     *             flood to the VLAN's members.
+     */
+    public void vlanFloodSlot(final int vlanId, final int slot) {
+        vlanFloodSlot[vlanId] = slot;
+    }
+
+    /**
+     * @param vlanId a VLAN.
+     * @return its flood group slot, or 0 when it floods to its members.
+     */
+    public int vlanFloodSlot(final int vlanId) {
+        return vlanFloodSlot[vlanId];
+    }
+
+    /**
+     * Sets (or with null removes) a multicast group: the egress ports of its replicas, one copy each (a port listed
+     * twice gets two copies).
+     *
+     * @param slot 1 .. {@link #MULTICAST_SLOTS} - 1.
+     * @param ports the replica ports (not copied: the caller hands it over), or null.
+     */
+    public void multicastGroup(final int slot, final int[] ports) {
+        multicastPorts[slot] = ports;
+    }
+
+    /**
+     * @param slot a multicast group slot.
+     * @return its replica ports (do not modify), or null when the slot is free.
+     */
+    public int[] multicastGroup(final int slot) {
+        return multicastPorts[slot];
     }
 
     /**

@@ -1,0 +1,545 @@
+package io.asicemu.p4rt.adapter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.math.BigInteger;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.google.protobuf.ByteString;
+import com.google.rpc.Code;
+
+import io.asicemu.p4rt.info.FixedPipelineInfo;
+import io.asicemu.p4rt.service.Device;
+import io.asicemu.p4rt.service.P4RuntimeServer;
+import io.asicemu.p4rt.service.P4RuntimeService;
+import io.asicemu.p4rt.store.InProcessTableStore;
+import io.asicemu.parser.FrameBuilder;
+import io.asicemu.pipeline.Pipeline;
+import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.port.InMemoryPort;
+import io.asicemu.pipeline.table.PipelineSizing;
+import io.asicemu.pipeline.time.ManualClock;
+import io.asicemu.testsupport.Tshark;
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.protobuf.StatusProto;
+import io.grpc.stub.StreamObserver;
+import p4.v1.P4DataOuterClass.P4Data;
+import p4.v1.P4RuntimeGrpc;
+import p4.v1.P4RuntimeOuterClass.Action;
+import p4.v1.P4RuntimeOuterClass.DigestEntry;
+import p4.v1.P4RuntimeOuterClass.DigestList;
+import p4.v1.P4RuntimeOuterClass.DigestListAck;
+import p4.v1.P4RuntimeOuterClass.Entity;
+import p4.v1.P4RuntimeOuterClass.FieldMatch;
+import p4.v1.P4RuntimeOuterClass.MasterArbitrationUpdate;
+import p4.v1.P4RuntimeOuterClass.MulticastGroupEntry;
+import p4.v1.P4RuntimeOuterClass.PacketReplicationEngineEntry;
+import p4.v1.P4RuntimeOuterClass.ReadRequest;
+import p4.v1.P4RuntimeOuterClass.Replica;
+import p4.v1.P4RuntimeOuterClass.StreamMessageRequest;
+import p4.v1.P4RuntimeOuterClass.StreamMessageResponse;
+import p4.v1.P4RuntimeOuterClass.TableAction;
+import p4.v1.P4RuntimeOuterClass.TableEntry;
+import p4.v1.P4RuntimeOuterClass.Uint128;
+import p4.v1.P4RuntimeOuterClass.Update;
+import p4.v1.P4RuntimeOuterClass.WriteRequest;
+
+/**
+ * The L2 scenario over a real gRPC client on loopback and the real pipeline (stepped on a manual clock): a controller
+ * creates VLAN 10 with two untagged members and a tagged one; unknown unicast floods to exactly those members (tshark
+ * reads the 802.1Q tag of the tagged copy); the learned source MAC arrives as an {@code l2_learn_digest} DigestList
+ * and is not repeated before its ack or ack timeout; a static l2_fdb entry forwards to one port; a multicast group a
+ * VLAN floods to replicates to its ports; memberships naming an unknown VLAN or port are refused and change nothing.
+ */
+@Timeout(60)
+class L2ControllerScenarioTest
+{
+    private static final String CONFIG = """
+        {"PORT": {"Ethernet0": {"speed": "10000", "admin_status": "up"},
+                  "Ethernet4": {"speed": "10000", "admin_status": "up"},
+                  "Ethernet8": {"speed": "10000", "admin_status": "up"},
+                  "Ethernet12": {"speed": "10000", "admin_status": "up"}}}
+        """;
+    private static final int L2_FDB = 0x02000009;
+    private static final int VLAN_TABLE = 0x0200000a;
+    private static final int VLAN_MEMBERSHIP = 0x0200000b;
+    private static final int L2_FORWARD = 0x0100000b;
+    private static final int VLAN_ALLOW = 0x0100000c;
+    private static final int TAGGED = 0x0100000d;
+    private static final int UNTAGGED = 0x0100000e;
+    private static final int LEARN_DIGEST = 0x17000001;
+    private static final long HOST_A = 0x02_00_00_00_01_0aL;
+    private static final long HOST_B = 0x02_00_00_00_01_0bL;
+    private static final long HOST_C = 0x02_00_00_00_01_0cL;
+    private static final long ELECTION = 10;
+
+    @TempDir
+    Path dir;
+
+    private final ManualClock clock = new ManualClock(1_000_000_000L);
+    private final Map<String, InMemoryPort> ports = new java.util.LinkedHashMap<>();
+    private Pipeline pipeline;
+    private AutoCloseable poller;
+    private P4RuntimeServer server;
+    private ManagedChannel channel;
+    private P4RuntimeGrpc.P4RuntimeBlockingStub stub;
+
+    final class Controller implements AutoCloseable
+    {
+        final LinkedBlockingQueue<StreamMessageResponse> received = new LinkedBlockingQueue<>();
+        final StreamObserver<StreamMessageRequest> out = P4RuntimeGrpc.newStub(channel).streamChannel(
+            new StreamObserver<>()
+            {
+                @Override
+                public void onNext(final StreamMessageResponse value)
+                {
+                    received.add(value);
+                }
+
+                @Override
+                public void onError(final Throwable t)
+                {
+                }
+
+                @Override
+                public void onCompleted()
+                {
+                }
+            });
+
+        Controller() throws InterruptedException
+        {
+            out.onNext(StreamMessageRequest.newBuilder().setArbitration(MasterArbitrationUpdate.newBuilder()
+                .setDeviceId(1).setElectionId(Uint128.newBuilder().setLow(ELECTION))).build());
+            assertThat(next().getArbitration().getStatus().getCode()).isEqualTo(Code.OK.getNumber());
+        }
+
+        StreamMessageResponse next() throws InterruptedException
+        {
+            final StreamMessageResponse r = received.poll(10, TimeUnit.SECONDS);
+            assertThat(r).as("a stream message within 10 s").isNotNull();
+            return r;
+        }
+
+        DigestList nextDigest() throws InterruptedException
+        {
+            final StreamMessageResponse r = next();
+            assertThat(r.hasDigest()).as("a DigestList, got %s", r).isTrue();
+            return r.getDigest();
+        }
+
+        void ack(final DigestList list)
+        {
+            out.onNext(StreamMessageRequest.newBuilder().setDigestAck(DigestListAck.newBuilder()
+                .setDigestId(list.getDigestId()).setListId(list.getListId())).build());
+        }
+
+        @Override
+        public void close()
+        {
+            out.onCompleted();
+        }
+    }
+
+    @BeforeEach
+    void start() throws Exception
+    {
+        pipeline = Pipeline.create(clock, PipelineSizing.defaults(), Map.of());
+        for (final String name : List.of("Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12"))
+        {
+            final InMemoryPort port = new InMemoryPort(name);
+            ports.put(name, port);
+            pipeline.control().attachPort(name, port);
+        }
+        pipeline.control().applyConfig(ConfigDb.parse(CONFIG));
+        pipeline.agent().doWork();
+        final InProcessTableStore store = new InProcessTableStore(FixedPipelineInfo.model(),
+            pipeline.control().portNames().size(), (p, q, r) -> { });
+        final PipelineCpuPortBackend backend = new PipelineCpuPortBackend(
+            new PipelineTableBackend(store, pipeline.control(), FixedPipelineInfo.model()), pipeline.control());
+        poller = backend.startPacketInPoller();
+        final P4RuntimeService service = new P4RuntimeService();
+        service.addDevice(new Device(1, backend));
+        server = new P4RuntimeServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), service).start();
+        channel = NettyChannelBuilder.forAddress(InetAddress.getLoopbackAddress().getHostAddress(), server.port())
+            .usePlaintext().build();
+        stub = P4RuntimeGrpc.newBlockingStub(channel).withDeadlineAfter(20, TimeUnit.SECONDS);
+    }
+
+    @AfterEach
+    void stop() throws Exception
+    {
+        poller.close();
+        channel.shutdownNow();
+        channel.awaitTermination(5, TimeUnit.SECONDS);
+        server.close();
+        pipeline.close();
+        ports.values().forEach(InMemoryPort::close);
+    }
+
+    private int port(final String name)
+    {
+        return pipeline.control().portIndex(name);
+    }
+
+    private static ByteString v(final long value)
+    {
+        final byte[] raw = BigInteger.valueOf(value).toByteArray();
+        return raw.length > 1 && raw[0] == 0 ? ByteString.copyFrom(raw, 1, raw.length - 1) : ByteString.copyFrom(raw);
+    }
+
+    private static FieldMatch exact(final int id, final long value)
+    {
+        return FieldMatch.newBuilder().setFieldId(id).setExact(FieldMatch.Exact.newBuilder().setValue(v(value)))
+            .build();
+    }
+
+    private static TableAction action(final int id, final long... params)
+    {
+        final Action.Builder b = Action.newBuilder().setActionId(id);
+        for (int i = 0; i < params.length; i++)
+        {
+            b.addParamsBuilder().setParamId(i + 1).setValue(v(params[i]));
+        }
+        return TableAction.newBuilder().setAction(b).build();
+    }
+
+    private static Update insert(final TableEntry.Builder e)
+    {
+        return Update.newBuilder().setType(Update.Type.INSERT).setEntity(Entity.newBuilder().setTableEntry(e)).build();
+    }
+
+    private static TableEntry.Builder vlan(final int vlanId, final int floodGroup)
+    {
+        return TableEntry.newBuilder().setTableId(VLAN_TABLE).addMatch(exact(1, vlanId))
+            .setAction(action(VLAN_ALLOW, floodGroup));
+    }
+
+    private TableEntry.Builder member(final int vlanId, final int port, final boolean tagged)
+    {
+        return TableEntry.newBuilder().setTableId(VLAN_MEMBERSHIP).addMatch(exact(1, vlanId))
+            .addMatch(exact(2, port)).setAction(action(tagged ? TAGGED : UNTAGGED));
+    }
+
+    private static Update digestConfig(final Update.Type type, final int maxListSize, final long maxTimeoutNs,
+        final long ackTimeoutNs)
+    {
+        return Update.newBuilder().setType(type).setEntity(Entity.newBuilder().setDigestEntry(DigestEntry.newBuilder()
+            .setDigestId(LEARN_DIGEST).setConfig(DigestEntry.Config.newBuilder().setMaxListSize(maxListSize)
+                .setMaxTimeoutNs(maxTimeoutNs).setAckTimeoutNs(ackTimeoutNs)))).build();
+    }
+
+    private WriteRequest.Builder write(final Update... updates)
+    {
+        return WriteRequest.newBuilder().setDeviceId(1).setElectionId(Uint128.newBuilder().setLow(ELECTION))
+            .addAllUpdates(List.of(updates));
+    }
+
+    /** VLAN 10: Ethernet0 and Ethernet4 untagged, Ethernet8 tagged; learn digests per the given config. */
+    private void vlan10(final Update digestConfig)
+    {
+        stub.write(write(insert(vlan(10, 0)), insert(member(10, port("Ethernet0"), false)),
+            insert(member(10, port("Ethernet4"), false)), insert(member(10, port("Ethernet8"), true)), digestConfig)
+            .setAtomicity(WriteRequest.Atomicity.DATAPLANE_ATOMIC).build());
+    }
+
+    private static byte[] udp(final long dst, final long src, final int vlanId)
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment s = arena.allocate(256);
+            final FrameBuilder b = new FrameBuilder().reset().macs(dst, src);
+            if (vlanId > 0)
+            {
+                b.vlan(vlanId, 0);
+            }
+            final int length = b.ipv4(0x0A00000A, 0x0A00000B).ttl(64).udpPorts(1000, 2000).buildUdp(s, 0, 64);
+            return s.asSlice(0, length).toArray(ValueLayout.JAVA_BYTE);
+        }
+    }
+
+    /** Injects a frame, steps the data plane until every frame left (bounded). */
+    private void send(final String port, final byte[] frame)
+    {
+        assertThat(ports.get(port).inject(frame, clock.nowNs())).isTrue();
+        for (int i = 0; i < 100_000; i++)
+        {
+            pipeline.agent().doWork();
+            if (ports.get(port).pendingRx() == 0 && !pipeline.agent().hasQueuedPackets())
+            {
+                return;
+            }
+            final long next = pipeline.agent().nextDeadlineNs();
+            if (next != Long.MAX_VALUE && next > clock.nowNs())
+            {
+                clock.nowNs(next);
+            }
+        }
+        throw new IllegalStateException("the switch did not go idle");
+    }
+
+    private List<byte[]> take(final String port)
+    {
+        final InMemoryPort p = ports.get(port);
+        final List<byte[]> frames = new ArrayList<>();
+        for (int i = 0; i < p.transmittedCount(); i++)
+        {
+            frames.add(p.transmitted(i));
+        }
+        p.clearTransmitted();
+        return frames;
+    }
+
+    /** Writes frames as a classic microsecond pcap for tshark. */
+    private Path pcap(final String name, final List<byte[]> frames) throws IOException
+    {
+        int size = 24;
+        for (final byte[] f : frames)
+        {
+            size += 16 + f.length;
+        }
+        final ByteBuffer b = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
+        b.putInt(0xa1b2c3d4).putShort((short)2).putShort((short)4).putInt(0).putInt(0).putInt(65535).putInt(1);
+        int second = 1;
+        for (final byte[] f : frames)
+        {
+            b.putInt(second++).putInt(0).putInt(f.length).putInt(f.length).put(f);
+        }
+        final Path path = dir.resolve(name + ".pcap");
+        Files.write(path, b.array());
+        return path;
+    }
+
+    private static List<ByteString> members(final DigestList list, final int index)
+    {
+        final List<ByteString> out = new ArrayList<>();
+        for (final P4Data d : list.getData(index).getStruct().getMembersList())
+        {
+            out.add(d.getBitstring());
+        }
+        return out;
+    }
+
+    /** Waits until the P4Runtime side drained every learn event (it then offered them to the digest engine). */
+    private void awaitLearnEventsDrained()
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (pipeline.control().cpuPort().learnEvents().pending() > 0)
+        {
+            assertThat(System.nanoTime() - deadline).as("learn events drained within 10 s").isNegative();
+            Thread.onSpinWait();
+        }
+    }
+
+    @Test
+    void shouldFloodToExactlyTheVlanMembersAndDigestTheLearnedMacOnceUntilAckedWhenVlan10IsProgrammed()
+        throws Exception
+    {
+        try (Controller a = new Controller())
+        {
+            vlan10(digestConfig(Update.Type.INSERT, 1, 0, TimeUnit.MINUTES.toNanos(1)));
+            send("Ethernet0", udp(HOST_B, HOST_A, 0));
+
+            final List<byte[]> untagged = take("Ethernet4");
+            final List<byte[]> tagged = take("Ethernet8");
+            assertThat(take("Ethernet12")).as("not a member").isEmpty();
+            assertThat(take("Ethernet0")).as("not back to the source").isEmpty();
+            final List<List<String>> tag = Tshark.fields(pcap("eth8", tagged), null, "vlan.id", "eth.src", "eth.dst",
+                "udp.dstport");
+            assertThat(tag).containsExactly(List.of("10", "02:00:00:00:01:0a", "02:00:00:00:01:0b", "2000"));
+            final List<List<String>> plain = Tshark.fields(pcap("eth4", untagged), null, "vlan.id", "eth.src",
+                "udp.dstport");
+            assertThat(plain).containsExactly(List.of("", "02:00:00:00:01:0a", "2000"));
+            System.out.printf("flood in VLAN 10: Ethernet4 %s, Ethernet8 %s (tshark)%n", plain, tag);
+
+            final DigestList first = a.nextDigest();
+            assertThat(first.getDigestId()).isEqualTo(LEARN_DIGEST);
+            assertThat(first.getDataCount()).isEqualTo(1);
+            assertThat(members(first, 0)).containsExactly(v(10), v(HOST_A), v(port("Ethernet0")));
+
+            send("Ethernet4", udp(HOST_B, HOST_A, 0)); // HOST_A moves to Ethernet4
+            final DigestList moved = a.nextDigest();
+            assertThat(members(moved, 0)).containsExactly(v(10), v(HOST_A), v(port("Ethernet4")));
+            assertThat(moved.getListId()).isNotEqualTo(first.getListId());
+
+            send("Ethernet0", udp(HOST_B, HOST_A, 0)); // and back: the same data as the un-acked first list
+            awaitLearnEventsDrained();
+            assertThat(a.received.poll(300, TimeUnit.MILLISECONDS)).as("no repeat before the ack").isNull();
+
+            a.ack(first);
+            a.ack(first); // acks are handled in order: the StreamError for this repeat proves the first was taken
+            assertThat(a.next().getError().getCanonicalCode()).as("second ack of the same list")
+                .isEqualTo(Code.NOT_FOUND.getNumber());
+            send("Ethernet4", udp(HOST_B, HOST_A, 0)); // (10, A, Ethernet4) is still un-acked: suppressed
+            send("Ethernet0", udp(HOST_B, HOST_A, 0)); // (10, A, Ethernet0) was acked: reported again
+            final DigestList again = a.nextDigest();
+            assertThat(members(again, 0)).containsExactly(v(10), v(HOST_A), v(port("Ethernet0")));
+            awaitLearnEventsDrained();
+            assertThat(a.received.poll(300, TimeUnit.MILLISECONDS)).as("nothing else").isNull();
+        }
+    }
+
+    @Test
+    void shouldBatchToMaxListSizeReportAgainAfterAckTimeoutAndHoldForMaxTimeoutWhenConfigured() throws Exception
+    {
+        try (Controller a = new Controller())
+        {
+            final long ackTimeoutNs = TimeUnit.MILLISECONDS.toNanos(300);
+            vlan10(digestConfig(Update.Type.INSERT, 2, TimeUnit.SECONDS.toNanos(30), ackTimeoutNs));
+            send("Ethernet0", udp(HOST_B, HOST_A, 0));
+            send("Ethernet4", udp(HOST_A, HOST_B, 0));
+            final DigestList pair = a.nextDigest();
+            final long receivedNs = System.nanoTime();
+            assertThat(pair.getDataCount()).as("max_list_size 2").isEqualTo(2);
+            assertThat(members(pair, 0)).containsExactly(v(10), v(HOST_A), v(port("Ethernet0")));
+            assertThat(members(pair, 1)).containsExactly(v(10), v(HOST_B), v(port("Ethernet4")));
+
+            stub.write(write(digestConfig(Update.Type.MODIFY, 1, 0, ackTimeoutNs)).build());
+            while (System.nanoTime() - receivedNs < 2 * ackTimeoutNs)
+            {
+                assertThat(a.received.poll(10, TimeUnit.MILLISECONDS)).isNull();
+            }
+            send("Ethernet8", udp(HOST_B, HOST_A, 10)); // A moves to Ethernet8 (tagged) ...
+            send("Ethernet0", udp(HOST_B, HOST_A, 0)); // ... and back, never acked: the ack timeout passed
+            assertThat(members(a.nextDigest(), 0)).containsExactly(v(10), v(HOST_A), v(port("Ethernet8")));
+            assertThat(members(a.nextDigest(), 0)).containsExactly(v(10), v(HOST_A), v(port("Ethernet0")));
+
+            final long maxTimeoutNs = TimeUnit.MILLISECONDS.toNanos(250);
+            stub.write(write(digestConfig(Update.Type.MODIFY, 100, maxTimeoutNs, TimeUnit.MINUTES.toNanos(1)))
+                .build());
+            final long sentNs = System.nanoTime();
+            send("Ethernet4", udp(HOST_A, HOST_C, 0));
+            final DigestList late = a.nextDigest();
+            final long waitedNs = System.nanoTime() - sentNs;
+            assertThat(waitedNs).as("held for max_timeout_ns (list not full)").isGreaterThanOrEqualTo(maxTimeoutNs);
+            assertThat(late.getDataCount()).isEqualTo(1);
+            assertThat(members(late, 0)).containsExactly(v(10), v(HOST_C), v(port("Ethernet4")));
+            System.out.printf("max_timeout_ns %d ms: the 1-entry list came after %d ms%n", maxTimeoutNs / 1_000_000,
+                waitedNs / 1_000_000);
+        }
+    }
+
+    @Test
+    void shouldForwardByStaticFdbAndReplicateByMulticastGroupWhenProgrammed() throws Exception
+    {
+        try (Controller a = new Controller())
+        {
+            vlan10(digestConfig(Update.Type.INSERT, 1, 0, TimeUnit.MINUTES.toNanos(1)));
+            stub.write(write(insert(TableEntry.newBuilder().setTableId(L2_FDB).addMatch(exact(1, 10))
+                .addMatch(exact(2, HOST_C)).setAction(action(L2_FORWARD, port("Ethernet4"))))).build());
+            send("Ethernet0", udp(HOST_C, HOST_A, 0));
+            assertThat(take("Ethernet4")).as("static entry").hasSize(1);
+            assertThat(take("Ethernet8")).isEmpty();
+            assertThat(take("Ethernet12")).isEmpty();
+
+            final Update group = Update.newBuilder().setType(Update.Type.INSERT).setEntity(Entity.newBuilder()
+                .setPacketReplicationEngineEntry(PacketReplicationEngineEntry.newBuilder().setMulticastGroupEntry(
+                    MulticastGroupEntry.newBuilder().setMulticastGroupId(5)
+                        .addReplicas(Replica.newBuilder().setPort(v(port("Ethernet4"))).setInstance(0))
+                        .addReplicas(Replica.newBuilder().setPort(v(port("Ethernet12"))).setInstance(0))
+                        .addReplicas(Replica.newBuilder().setPort(v(port("Ethernet12"))).setInstance(1)))))
+                .build();
+            stub.write(write(group, insert(vlan(20, 5)), insert(member(20, port("Ethernet0"), true)),
+                insert(member(20, port("Ethernet12"), true))).setAtomicity(WriteRequest.Atomicity.DATAPLANE_ATOMIC)
+                .build());
+            send("Ethernet0", udp(HOST_B, HOST_A, 20));
+            final List<List<String>> four = Tshark.fields(pcap("g4", take("Ethernet4")), null, "vlan.id", "eth.dst");
+            final List<List<String>> twelve = Tshark.fields(pcap("g12", take("Ethernet12")), null, "vlan.id",
+                "eth.dst");
+            assertThat(four).as("replica on a port outside VLAN 20: untagged")
+                .containsExactly(List.of("", "02:00:00:00:01:0b"));
+            assertThat(twelve).as("two replicas (instances 0 and 1), tagged member of VLAN 20")
+                .containsExactly(List.of("20", "02:00:00:00:01:0b"), List.of("20", "02:00:00:00:01:0b"));
+            assertThat(take("Ethernet8")).as("not a replica").isEmpty();
+            System.out.printf("multicast group 5: Ethernet4 %s, Ethernet12 %s (tshark)%n", four, twelve);
+        }
+    }
+
+    private List<Integer> refusedCodes(final WriteRequest request)
+    {
+        final StatusRuntimeException e = catchThrowableOfType(StatusRuntimeException.class,
+            () -> stub.write(request));
+        final com.google.rpc.Status status = StatusProto.fromThrowable(e);
+        assertThat(status.getCode()).isEqualTo(Code.UNKNOWN.getNumber());
+        final List<Integer> codes = new ArrayList<>();
+        for (final com.google.protobuf.Any any : status.getDetailsList())
+        {
+            try
+            {
+                codes.add(any.unpack(p4.v1.P4RuntimeOuterClass.Error.class).getCanonicalCode());
+            }
+            catch (final com.google.protobuf.InvalidProtocolBufferException ex)
+            {
+                throw new AssertionError(ex);
+            }
+        }
+        return codes;
+    }
+
+    private List<Entity> readTable(final int tableId)
+    {
+        final List<Entity> out = new ArrayList<>();
+        stub.read(ReadRequest.newBuilder().setDeviceId(1).addEntities(Entity.newBuilder().setTableEntry(
+            TableEntry.newBuilder().setTableId(tableId))).build())
+            .forEachRemaining(r -> out.addAll(r.getEntitiesList()));
+        return out;
+    }
+
+    @Test
+    void shouldRefuseWithCanonicalCodesAndChangeNothingWhenAMembershipNamesAnUnknownVlanOrPort() throws Exception
+    {
+        try (Controller a = new Controller())
+        {
+            final List<Integer> noVlan = refusedCodes(write(insert(vlan(30, 0)),
+                insert(member(31, port("Ethernet0"), false))).setAtomicity(WriteRequest.Atomicity.DATAPLANE_ATOMIC)
+                .build());
+            assertThat(noVlan).containsExactly(Code.ABORTED.getNumber(), Code.NOT_FOUND.getNumber());
+            final List<Integer> noPort = refusedCodes(write(insert(vlan(30, 0)), insert(member(30, 77, false)))
+                .setAtomicity(WriteRequest.Atomicity.DATAPLANE_ATOMIC).build());
+            assertThat(noPort).containsExactly(Code.ABORTED.getNumber(), Code.INVALID_ARGUMENT.getNumber());
+            final List<Integer> noGroup = refusedCodes(write(insert(vlan(30, 9))).build());
+            assertThat(noGroup).as("flood group 9 does not exist").containsExactly(Code.NOT_FOUND.getNumber());
+            assertThat(readTable(VLAN_TABLE)).isEmpty();
+            assertThat(readTable(VLAN_MEMBERSHIP)).isEmpty();
+
+            send("Ethernet0", udp(HOST_B, HOST_A, 30));
+            for (final String p : ports.keySet())
+            {
+                assertThat(take(p)).as("VLAN 30 does not exist in the data path: nothing leaves " + p).isEmpty();
+            }
+            final List<Integer> continued = refusedCodes(write(insert(vlan(30, 0)),
+                insert(member(30, port("Ethernet4"), false)), insert(member(30, 77, false)))
+                .setAtomicity(WriteRequest.Atomicity.CONTINUE_ON_ERROR).build());
+            assertThat(continued).containsExactly(Code.OK.getNumber(), Code.OK.getNumber(),
+                Code.INVALID_ARGUMENT.getNumber());
+            assertThat(readTable(VLAN_MEMBERSHIP)).hasSize(1);
+            final List<Integer> inUse = refusedCodes(write(Update.newBuilder().setType(Update.Type.DELETE)
+                .setEntity(Entity.newBuilder().setTableEntry(vlan(30, 0))).build()).build());
+            assertThat(inUse).as("VLAN 30 still has a member").containsExactly(Code.FAILED_PRECONDITION.getNumber());
+            assertThat(readTable(VLAN_TABLE)).hasSize(1);
+        }
+    }
+}
