@@ -50,6 +50,7 @@ public final class PipelineControl {
     private Map<IpPrefix, Integer> routes = new HashMap<>();
     private volatile CompiledConfig compiled;
     private volatile String[] aclNames;
+    private volatile String[] egressAclNames;
     private long submitted;
     private TmOptions tmOptions = TmOptions.defaults();
 
@@ -101,6 +102,7 @@ public final class PipelineControl {
         });
         compiled = next;
         aclNames = next.aclNames();
+        egressAclNames = null;
         routes = new HashMap<>(next.routes());
         nextHops.clear();
         groups.clear();
@@ -216,7 +218,9 @@ public final class PipelineControl {
         final CompiledConfig c = compiled;
         final String[] names = c == null ? new String[0] : c.portNames().toArray(new String[0]);
         final String[] acl = aclNames;
-        return agent.counters().snapshot(names, acl == null ? new String[0] : acl);
+        final String[] egressAcl = egressAclNames;
+        return agent.counters().snapshot(names, acl == null ? new String[0] : acl,
+            egressAcl == null ? new String[0] : egressAcl);
     }
 
     /**
@@ -329,6 +333,10 @@ public final class PipelineControl {
 
     void aclNames(final String[] names) {
         aclNames = names;
+    }
+
+    void egressAclNames(final String[] names) {
+        egressAclNames = names;
     }
 
     /**

@@ -19,6 +19,8 @@ import java.util.Arrays;
 public final class ForwardingTables {
     /** No VLAN / no router interface / no port. */
     public static final int NONE = -1;
+    /** CPU queues, each policed by its CoPP meter. */
+    public static final int CPU_QUEUES = 8;
 
     private final PipelineSizing sizing;
     private final int portWords;
@@ -65,6 +67,9 @@ public final class ForwardingTables {
     // L2, ACL, QoS.
     final FdbTable fdb;
     AclTable acl = AclTable.empty();
+    AclEgressTable egressAcl = AclEgressTable.empty();
+    AclMirrorSessions mirrorSessions = AclMirrorSessions.empty();
+    AclMeters coppMeters = new AclMeters(new AclMeterConfig[CPU_QUEUES], true);
     final QosMaps qos;
 
     long routerMac;
@@ -508,6 +513,42 @@ public final class ForwardingTables {
     /** @return the ACL. */
     public AclTable acl() {
         return acl;
+    }
+
+    /**
+     * @param table the new egress ACL.
+     */
+    public void egressAcl(final AclEgressTable table) {
+        egressAcl = table;
+    }
+
+    /** @return the egress ACL. */
+    public AclEgressTable egressAcl() {
+        return egressAcl;
+    }
+
+    /**
+     * @param sessions the new clone (mirror) sessions.
+     */
+    public void mirrorSessions(final AclMirrorSessions sessions) {
+        mirrorSessions = sessions;
+    }
+
+    /** @return the clone (mirror) sessions. */
+    public AclMirrorSessions mirrorSessions() {
+        return mirrorSessions;
+    }
+
+    /**
+     * @param meters the CoPP meters, one per CPU queue ({@link #CPU_QUEUES} cells, packets).
+     */
+    public void coppMeters(final AclMeters meters) {
+        coppMeters = meters;
+    }
+
+    /** @return the CoPP meters, one per CPU queue. */
+    public AclMeters coppMeters() {
+        return coppMeters;
     }
 
     /** @return the QoS maps. */
