@@ -7,10 +7,10 @@ import java.util.List;
 /**
  * The ingress ACL stage's table: rules compiled into parallel primitive arrays, sorted by priority (highest first;
  * equal priorities keep insertion order), matched by a linear ternary scan that stops at the first hit, which is what
- * a TCAM's priority encoder returns. Immutable once built: a change builds a new table that replaces this one
- * between batches.
+ * a TCAM's priority encoder returns. Rules are immutable once built: a change builds a new table that replaces this
+ * one between batches. The rules' direct meters ({@link #meters()}, cell = rule index) start full with each new table.
  * <p>
- * Thread safe to read (immutable); matched on the data-plane thread.
+ * Rules are thread safe to read (immutable); matched, and its meters' buckets written, on the data-plane thread only.
  */
 public final class AclTable {
     /** No rule matched. */
