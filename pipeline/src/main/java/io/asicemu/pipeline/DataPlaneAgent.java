@@ -32,7 +32,8 @@ import org.agrona.concurrent.Agent;
  *  timers: traffic manager (PFC refresh, watchdog), FDB aging
  *  TX phase A: frames queued earlier start between the previous cycle and now (exact serialization times)
  *  CPU injections (PacketOut)
- *  for each port: RX batch → IngressStage → EgressStage (copy + rewrite → TM admit) → release batch
+ *  for each port: RX batch → IngressStage → [mirror copies] → [CoPP meter → CPU] → EgressStage (copy + rewrite
+ *                 → egress ACL → TM admit) → release batch
  *  TX phase B: idle ports start this cycle's frames at now
  *  flush ports; return the work count
  * </pre>
@@ -333,15 +334,18 @@ public final class DataPlaneAgent implements Agent {
         final long nowNs) {
         final Verdict v = verdict;
         ingress.process(port, segment, offset, length, nowNs, v);
+        if (v.mirrorSession >= 0) {
+            egress.mirror(v, segment, offset, length, nowNs);
+        }
         if (v.copyReason != null) {
-            punt(port, segment, offset, length, v.copyReason.index(), nowNs);
+            punt(port, segment, offset, length, v.copyReason.index(), v.cpuQueue, nowNs);
         }
         if (v.action == Verdict.UNICAST || v.action == Verdict.FLOOD) {
             ingress.rewrite(v);
         }
         switch (v.action) {
             case Verdict.UNICAST, Verdict.FLOOD -> egress.send(v, segment, offset, length, nowNs);
-            case Verdict.PUNT -> punt(port, segment, offset, length, v.punt.index(), nowNs);
+            case Verdict.PUNT -> punt(port, segment, offset, length, v.punt.index(), v.cpuQueue, nowNs);
             case Verdict.CONSUMED -> consumed(port, nowNs);
             default -> {
                 counters.addDrop(port, v.drop == null ? DropReason.MALFORMED_FRAME : v.drop);
@@ -351,7 +355,12 @@ public final class DataPlaneAgent implements Agent {
     }
 
     private void punt(final int port, final MemorySegment segment, final long offset, final int length,
-        final int reason, final long nowNs) {
+        final int reason, final int cpuQueue, final long nowNs) {
+        if (tables.coppMeters().color(cpuQueue, length, nowNs) == io.asicemu.pipeline.table.AclMeters.RED) {
+            counters.addDrop(port, DropReason.COPP_METER_RED); // CoPP: the CPU queue's meter polices punts
+            counters.addPort(port, PortStat.IF_IN_DISCARDS, 1);
+            return;
+        }
         if (cpu.punt(segment, offset, length, port, reason, nowNs)) {
             counters.addPunt(port, io.asicemu.pipeline.counter.PuntReason.of(reason));
         } else {

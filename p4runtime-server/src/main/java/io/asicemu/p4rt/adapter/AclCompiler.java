@@ -14,9 +14,10 @@ import io.asicemu.pipeline.table.AclAction;
 import io.asicemu.pipeline.table.AclRule;
 
 /**
- * Compiles one entry of {@code acl_ingress_table} into the pipeline's {@link AclRule}. The pipeline matches IP
- * addresses by prefix and protocol/DSCP exactly, so other ternary masks are refused (INVALID_ARGUMENT), as is the
- * mirror action (no mirror sessions in the pipeline: UNIMPLEMENTED). Stateless.
+ * Compiles one entry of {@code acl_ingress_table} into the pipeline's {@link AclRule}, with its direct meter (RFC 2698
+ * trTCM, bytes; red is dropped), the CPU queue of trap/copy (policed by that queue's CoPP meter) and the clone
+ * session of mirror. The pipeline matches IP addresses by prefix and protocol/DSCP exactly, so other ternary masks
+ * are refused (INVALID_ARGUMENT). Stateless.
  */
 final class AclCompiler
 {
@@ -37,14 +38,17 @@ final class AclCompiler
         switch (model.action(call.actionId()).name())
         {
             case "ingress.acl_ingress.acl_drop" -> rule.action(AclAction.DROP);
-            case "ingress.acl_ingress.acl_trap" -> rule.action(AclAction.TRAP);
-            case "ingress.acl_ingress.acl_copy" -> rule.action(AclAction.COPY);
+            case "ingress.acl_ingress.acl_trap" -> rule.action(AclAction.TRAP)
+                .cpuQueue(call.params().get(0).intValue());
+            case "ingress.acl_ingress.acl_copy" -> rule.action(AclAction.COPY)
+                .cpuQueue(call.params().get(0).intValue());
+            case "ingress.acl_ingress.acl_mirror" -> rule.mirror(call.params().get(0).intValue());
             case "ingress.acl_ingress.acl_set_tc" -> rule.setTc(call.params().get(0).intValue());
             case "ingress.acl_ingress.acl_set_dscp" -> rule.setDscp(call.params().get(0).intValue());
             default -> throw new Refusal(UpdateStatus.UNIMPLEMENTED, "the pipeline has no ACL action "
                 + model.action(call.actionId()).name());
         }
-        return rule;
+        return rule.meter(PipelineCompiler.meterConfig(entry.meter()));
     }
 
     private static void match(final AclRule rule, final String field, final FieldMatchValue m,

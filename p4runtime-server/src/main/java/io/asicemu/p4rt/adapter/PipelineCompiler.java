@@ -7,11 +7,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 import io.asicemu.p4rt.backend.ActionCall;
 import io.asicemu.p4rt.backend.EntryAction;
 import io.asicemu.p4rt.backend.EntryKey;
 import io.asicemu.p4rt.backend.FieldMatchValue;
+import io.asicemu.p4rt.backend.MeterSettings;
 import io.asicemu.p4rt.backend.P4Entity;
 import io.asicemu.p4rt.backend.UpdateKind;
 import io.asicemu.p4rt.backend.UpdateStatus;
@@ -21,12 +23,16 @@ import io.asicemu.p4rt.adapter.PipelineTableBackend.Refusal;
 import io.asicemu.pipeline.control.IpPrefix;
 import io.asicemu.pipeline.control.PipelineControl;
 import io.asicemu.pipeline.control.TableBatch;
+import io.asicemu.pipeline.table.AclMeterConfig;
+import io.asicemu.pipeline.table.AclMirrorSessions;
+import io.asicemu.pipeline.table.ForwardingTables;
 
 /**
  * Compiles the updates of one P4Runtime batch into one {@link TableBatch}: P4 object ids (router interface, next
  * hop, WCMP group) are mapped to pipeline ids allocated here, staged until {@link #commitIds()}; L2 tables and
- * multicast groups go through {@link L2Compiler}. Entities the
- * pipeline does not model add nothing. Not thread safe: one per batch, under the backend's lock.
+ * multicast groups go through {@link L2Compiler}; the ingress and egress ACLs (with direct meters), the CoPP meters and
+ * the clone sessions are tracked whole and rebuilt when the batch changes them. Entities the pipeline does not model
+ * add nothing. Not thread safe: one per batch, under the backend's lock.
  */
 final class PipelineCompiler
 {
@@ -37,9 +43,21 @@ final class PipelineCompiler
     private final Map<Integer, Integer> group;
     private final Map<IpPrefix, Integer> neighborRif;
     private final Map<EntryKey, P4Entity.TableEntry> acl;
+    private final Map<EntryKey, P4Entity.TableEntry> egressAcl;
+    private final MeterSettings[] copp;
+    private final Map<Integer, P4Entity.CloneSession> clones;
     private boolean aclChanged;
+    private boolean egressAclChanged;
+    private boolean coppChanged;
+    private boolean clonesChanged;
 
-    PipelineCompiler(final PipelineControl control, final Ids ids, final Map<EntryKey, P4Entity.TableEntry> acl)
+    /** What the model holds before the batch, for the pipeline objects rebuilt whole when they change. */
+    record Model(Map<EntryKey, P4Entity.TableEntry> acl, Map<EntryKey, P4Entity.TableEntry> egressAcl,
+        MeterSettings[] copp, Map<Integer, P4Entity.CloneSession> clones)
+    {
+    }
+
+    PipelineCompiler(final PipelineControl control, final Ids ids, final Model model)
     {
         this.control = control;
         this.ids = ids;
@@ -47,7 +65,10 @@ final class PipelineCompiler
         this.nextHop = new HashMap<>(ids.nextHop);
         this.group = new HashMap<>(ids.group);
         this.neighborRif = new HashMap<>(ids.neighborRif);
-        this.acl = new LinkedHashMap<>(acl);
+        this.acl = new LinkedHashMap<>(model.acl());
+        this.egressAcl = new LinkedHashMap<>(model.egressAcl());
+        this.copp = model.copp().clone();
+        this.clones = new TreeMap<>(model.clones());
     }
 
     boolean aclChanged()
@@ -58,6 +79,73 @@ final class PipelineCompiler
     Map<EntryKey, P4Entity.TableEntry> aclEntries()
     {
         return acl;
+    }
+
+    boolean egressAclChanged()
+    {
+        return egressAclChanged;
+    }
+
+    Map<EntryKey, P4Entity.TableEntry> egressAclEntries()
+    {
+        return egressAcl;
+    }
+
+    /** @return the CoPP meter of every CPU queue after the batch, or null if the batch did not change them. */
+    AclMeterConfig[] coppMeters()
+    {
+        if (!coppChanged)
+        {
+            return null;
+        }
+        final AclMeterConfig[] configs = new AclMeterConfig[ForwardingTables.CPU_QUEUES];
+        for (int q = 0; q < configs.length && q < copp.length; q++)
+        {
+            configs[q] = meterConfig(copp[q]);
+        }
+        return configs;
+    }
+
+    /** @return the clone sessions after the batch, or null if the batch did not change them. */
+    Map<Integer, AclMirrorSessions.Session> mirrorSessions()
+    {
+        if (!clonesChanged)
+        {
+            return null;
+        }
+        final Map<Integer, AclMirrorSessions.Session> sessions = new TreeMap<>();
+        for (final P4Entity.CloneSession s : clones.values())
+        {
+            final int[] ports = new int[s.replicas().size()];
+            for (int r = 0; r < ports.length; r++)
+            {
+                ports[r] = s.replicas().get(r).port();
+            }
+            sessions.put(s.sessionId(), new AclMirrorSessions.Session(ports, s.truncateBytes()));
+        }
+        return sessions;
+    }
+
+    /**
+     * The pipeline's meter settings for P4Runtime's (RFC 2698: PIR >= CIR, both bursts > 0).
+     *
+     * @return null for the default meter (everything green).
+     * @throws Refusal INVALID_ARGUMENT for settings the meter cannot take.
+     */
+    static AclMeterConfig meterConfig(final MeterSettings settings)
+    {
+        if (settings == null)
+        {
+            return null;
+        }
+        try
+        {
+            return new AclMeterConfig(settings.cir(), settings.cburst(), settings.pir(), settings.pburst());
+        }
+        catch (final IllegalArgumentException e)
+        {
+            throw new Refusal(UpdateStatus.INVALID_ARGUMENT, e.getMessage());
+        }
     }
 
     /** Makes this batch's id mappings the backend's (after the batch was committed). */
@@ -97,11 +185,57 @@ final class PipelineCompiler
             throw new Refusal(UpdateStatus.UNIMPLEMENTED, "counter " + c.counterId()
                 + " is the pipeline's own; it cannot be written");
         }
-        else if (entity instanceof P4Entity.DirectCounterCell d && d.key().tableId() == ids.aclIngress)
+        else if (entity instanceof P4Entity.DirectCounterCell d
+            && (d.key().tableId() == ids.aclIngress || d.key().tableId() == ids.aclEgress))
         {
             throw new Refusal(UpdateStatus.UNIMPLEMENTED,
                 "ACL counters are the pipeline's own; they cannot be written");
         }
+        else if (entity instanceof P4Entity.MeterCell m && m.meterId() == ids.cpuQueueMeter)
+        {
+            meterConfig(m.settings());
+            if (m.index() >= 0 && m.index() < copp.length)
+            {
+                copp[(int)m.index()] = m.settings();
+                coppChanged = true;
+            }
+        }
+        else if (entity instanceof P4Entity.DirectMeterCell m && m.key().tableId() == ids.aclIngress)
+        {
+            meterConfig(m.settings());
+            final P4Entity.TableEntry e = acl.get(m.key());
+            if (e != null) // a missing entry is the model's NOT_FOUND
+            {
+                acl.put(e.key(), new P4Entity.TableEntry(e.key(), e.action(), e.isDefault(), e.idleTimeoutNs(),
+                    e.metadata(), m.settings(), e.counter(), e.sinceLastHitNs()));
+                aclChanged = true;
+            }
+        }
+        else if (entity instanceof P4Entity.CloneSession c)
+        {
+            cloneSession(op.kind(), c);
+        }
+    }
+
+    private void cloneSession(final UpdateKind kind, final P4Entity.CloneSession c)
+    {
+        if (kind == UpdateKind.DELETE)
+        {
+            clones.remove(c.sessionId());
+        }
+        else
+        {
+            for (final P4Entity.Replica r : c.replicas())
+            {
+                if (r.port() < 0 || r.port() >= control.portNames().size())
+                {
+                    throw new Refusal(UpdateStatus.INVALID_ARGUMENT, "clone session " + c.sessionId()
+                        + ": no port " + r.port());
+                }
+            }
+            clones.put(c.sessionId(), c);
+        }
+        clonesChanged = true;
     }
 
     private void tableEntry(final UpdateKind kind, final P4Entity.TableEntry entry, final TableBatch batch)
@@ -143,6 +277,19 @@ final class PipelineCompiler
                 acl.put(entry.key(), entry);
             }
             aclChanged = true;
+        }
+        else if (table == ids.aclEgress)
+        {
+            if (kind == UpdateKind.DELETE)
+            {
+                egressAcl.remove(entry.key());
+            }
+            else
+            {
+                AclEgressCompiler.rule("check", entry, ids.model, control);
+                egressAcl.put(entry.key(), entry);
+            }
+            egressAclChanged = true;
         }
     }
 

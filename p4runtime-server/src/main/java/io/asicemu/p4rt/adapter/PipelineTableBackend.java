@@ -11,6 +11,7 @@ import io.asicemu.p4rt.backend.CounterValue;
 import io.asicemu.p4rt.backend.CpuPortListener;
 import io.asicemu.p4rt.backend.EntryAction;
 import io.asicemu.p4rt.backend.EntryKey;
+import io.asicemu.p4rt.backend.MeterSettings;
 import io.asicemu.p4rt.backend.P4Backend;
 import io.asicemu.p4rt.backend.P4Entity;
 import io.asicemu.p4rt.backend.ReadFilter;
@@ -25,12 +26,14 @@ import io.asicemu.pipeline.control.TableBatch;
 import io.asicemu.pipeline.control.TableException;
 import io.asicemu.pipeline.counter.CountersSnapshot;
 import io.asicemu.pipeline.counter.DropReason;
+import io.asicemu.pipeline.table.AclEgressRule;
 import io.asicemu.pipeline.table.AclRule;
+import io.asicemu.pipeline.table.ForwardingTables;
 
 /**
  * Makes P4Runtime writes program the real pipeline: every batch is validated against the pipeline's control model
  * and compiled into one {@link TableBatch} (router interfaces, neighbors, next hops, IPv4/IPv6 routes, one-shot WCMP
- * groups, the ingress ACL), which the data plane applies whole between packet batches; the validated entity model
+ * groups, the ingress ACL with its direct meters, the egress ACL, the CoPP meters, clone sessions), which the data plane applies whole between packet batches; the validated entity model
  * ({@code store}) is the control-plane model that Read answers from, and counters are read from the pipeline.
  * Entities the pipeline does not model stay in the store only (see the module README).
  * <p>
@@ -42,11 +45,13 @@ public final class PipelineTableBackend implements P4Backend
     private static final BigInteger IPV4_LIMIT = BigInteger.ONE.shiftLeft(32);
     private static final long MASK_64 = -1L;
     private static final String ACL_RULE_PREFIX = "P4RT|acl_ingress_table|";
+    private static final String EGRESS_ACL_RULE_PREFIX = "P4RT|acl_egress_table|";
 
     private final P4Backend store;
     private final PipelineControl control;
     private final Ids ids;
     private final Map<EntryKey, String> aclRuleNames = new HashMap<>();
+    private final Map<EntryKey, String> egressAclRuleNames = new HashMap<>();
     private long aclRuleSequence;
 
     /**
@@ -79,7 +84,8 @@ public final class PipelineTableBackend implements P4Backend
     /** Validates and compiles the whole batch into the pipeline, then records it in the store; all or nothing. */
     private List<UpdateOutcome> writeAtomically(final List<WriteOp> ops)
     {
-        final PipelineCompiler compiler = new PipelineCompiler(control, ids, readAclEntries());
+        final PipelineCompiler compiler = new PipelineCompiler(control, ids, new PipelineCompiler.Model(
+            readAclEntries(ids.aclIngress), readAclEntries(ids.aclEgress), readCoppMeters(), readCloneSessions()));
         final TableBatch batch;
         try
         {
@@ -129,6 +135,26 @@ public final class PipelineTableBackend implements P4Backend
                 return refuseAll(ops.size(), ops.size() - 1, status(e.code()), "pipeline: " + e.getMessage());
             }
         }
+        final Map<EntryKey, String> egressNames = new HashMap<>(egressAclRuleNames);
+        try
+        {
+            if (compiler.egressAclChanged())
+            {
+                sequence = egressAcl(compiler, batch, egressNames, sequence);
+            }
+            if (compiler.coppMeters() != null)
+            {
+                batch.coppMeters(compiler.coppMeters());
+            }
+            if (compiler.mirrorSessions() != null)
+            {
+                batch.replaceMirrorSessions(compiler.mirrorSessions());
+            }
+        }
+        catch (final TableException e)
+        {
+            return refuseAll(ops.size(), ops.size() - 1, status(e.code()), "pipeline: " + e.getMessage());
+        }
         final List<UpdateOutcome> outcomes = store.write(ops, true);
         for (final UpdateOutcome o : outcomes)
         {
@@ -141,14 +167,38 @@ public final class PipelineTableBackend implements P4Backend
         compiler.commitIds();
         aclRuleNames.clear();
         aclRuleNames.putAll(names);
+        egressAclRuleNames.clear();
+        egressAclRuleNames.putAll(egressNames);
         aclRuleSequence = sequence;
         return outcomes;
     }
 
-    private Map<EntryKey, P4Entity.TableEntry> readAclEntries()
+    /** Stages the whole egress ACL after the batch; returns the rule name sequence. */
+    private long egressAcl(final PipelineCompiler compiler, final TableBatch batch, final Map<EntryKey, String> names,
+        final long sequenceBefore)
+    {
+        long sequence = sequenceBefore;
+        final List<AclEgressRule> rules = new ArrayList<>();
+        names.keySet().retainAll(compiler.egressAclEntries().keySet());
+        for (final P4Entity.TableEntry e : compiler.egressAclEntries().values())
+        {
+            String name = names.get(e.key());
+            if (name == null)
+            {
+                name = EGRESS_ACL_RULE_PREFIX + ++sequence;
+                names.put(e.key(), name);
+            }
+            rules.add(AclEgressCompiler.rule(name, e, ids.model, control));
+        }
+        batch.replaceEgressAcl(rules);
+        return sequence;
+    }
+
+    /** The entries of an ACL table in the model, with their direct meters. */
+    private Map<EntryKey, P4Entity.TableEntry> readAclEntries(final int tableId)
     {
         final Map<EntryKey, P4Entity.TableEntry> acl = new LinkedHashMap<>();
-        for (final P4Entity e : store.read(new ReadFilter.Tables(ids.aclIngress, null, false, false, false)))
+        for (final P4Entity e : store.read(new ReadFilter.Tables(tableId, null, false, false, true)))
         {
             if (e instanceof P4Entity.TableEntry t && !t.isDefault())
             {
@@ -156,6 +206,32 @@ public final class PipelineTableBackend implements P4Backend
             }
         }
         return acl;
+    }
+
+    private MeterSettings[] readCoppMeters()
+    {
+        final MeterSettings[] cells = new MeterSettings[ForwardingTables.CPU_QUEUES];
+        for (final P4Entity e : store.read(new ReadFilter.Meters(ids.cpuQueueMeter, -1)))
+        {
+            if (e instanceof P4Entity.MeterCell m && m.index() < cells.length)
+            {
+                cells[(int)m.index()] = m.settings();
+            }
+        }
+        return cells;
+    }
+
+    private Map<Integer, P4Entity.CloneSession> readCloneSessions()
+    {
+        final Map<Integer, P4Entity.CloneSession> sessions = new HashMap<>();
+        for (final P4Entity e : store.read(new ReadFilter.CloneSessions(0)))
+        {
+            if (e instanceof P4Entity.CloneSession c)
+            {
+                sessions.put(c.sessionId(), c);
+            }
+        }
+        return sessions;
     }
 
     private static List<UpdateOutcome> refuseAll(final int count, final int failed, final UpdateStatus status,
@@ -208,21 +284,26 @@ public final class PipelineTableBackend implements P4Backend
         {
             return new P4Entity.CounterCell(c.counterId(), c.index(), counterCell(c.counterId(), c.index(), counters));
         }
-        if (e instanceof P4Entity.TableEntry t && t.key().tableId() == ids.aclIngress && t.counter() != null)
+        if (e instanceof P4Entity.TableEntry t && isAcl(t.key().tableId()) && t.counter() != null && !t.isDefault())
         {
             return new P4Entity.TableEntry(t.key(), t.action(), t.isDefault(), t.idleTimeoutNs(), t.metadata(),
                 t.meter(), aclCounter(t.key(), counters), t.sinceLastHitNs());
         }
-        if (e instanceof P4Entity.DirectCounterCell d && d.key().tableId() == ids.aclIngress)
+        if (e instanceof P4Entity.DirectCounterCell d && isAcl(d.key().tableId()))
         {
             return new P4Entity.DirectCounterCell(d.key(), aclCounter(d.key(), counters));
         }
         return e;
     }
 
+    private boolean isAcl(final int tableId)
+    {
+        return tableId == ids.aclIngress || tableId == ids.aclEgress;
+    }
+
     private CounterValue aclCounter(final EntryKey key, final CountersSnapshot counters)
     {
-        final String name = aclRuleNames.get(key);
+        final String name = (key.tableId() == ids.aclEgress ? egressAclRuleNames : aclRuleNames).get(key);
         final Map<String, Long> stats = name == null ? null : counters.aclRules().get(name);
         return stats == null ? CounterValue.ZERO : new CounterValue(stats.get("Bytes"), stats.get("Packets"));
     }
@@ -262,6 +343,7 @@ public final class PipelineTableBackend implements P4Backend
         }
         ids.clear();
         aclRuleNames.clear();
+        egressAclRuleNames.clear();
     }
 
     @Override
@@ -315,6 +397,8 @@ public final class PipelineTableBackend implements P4Backend
         final int l2Fdb;
         final int vlans;
         final int vlanMembership;
+        final int aclEgress;
+        final int cpuQueueMeter;
         final int portInCounter;
         final int portOutCounter;
         final int dropReasonCounter;
@@ -337,6 +421,8 @@ public final class PipelineTableBackend implements P4Backend
             l2Fdb = table(model, "ingress.l2.l2_fdb_table");
             vlans = table(model, "ingress.l2.vlan_table");
             vlanMembership = table(model, "ingress.l2.vlan_membership_table");
+            aclEgress = table(model, "egress.acl_egress.acl_egress_table");
+            cpuQueueMeter = meter(model, "ingress.copp.cpu_queue_meter");
             portInCounter = counter(model, "ingress.port_in_counter");
             portOutCounter = counter(model, "egress.port_out_counter");
             dropReasonCounter = counter(model, "ingress.drop_reason_counter");
@@ -364,6 +450,18 @@ public final class PipelineTableBackend implements P4Backend
                 }
             }
             throw new IllegalArgumentException("P4Info has no counter " + name);
+        }
+
+        private static int meter(final P4InfoModel model, final String name)
+        {
+            for (final IndexedResourceInfo m : model.meters())
+            {
+                if (m.name().equals(name))
+                {
+                    return m.id();
+                }
+            }
+            throw new IllegalArgumentException("P4Info has no meter " + name);
         }
 
         boolean isPipelineCounter(final int counterId)

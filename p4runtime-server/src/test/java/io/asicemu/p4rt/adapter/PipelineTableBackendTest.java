@@ -142,7 +142,7 @@ class PipelineTableBackendTest
             .as("non-prefix address mask").containsExactly(UpdateStatus.INVALID_ARGUMENT);
         assertThat(statuses(backend.write(List.of(op(UpdateKind.INSERT, ACL_IN, List.of(new FieldMatchValue(3,
             MatchKind.TERNARY, BigInteger.valueOf(0x0800), BigInteger.valueOf(0xFFFF), 0, BigInteger.ZERO)), 5,
-            0x01000014, 1)), true))).as("mirror").containsExactly(UpdateStatus.UNIMPLEMENTED);
+            0x01000014, 1)), true))).as("mirror (to clone session 1)").containsExactly(UpdateStatus.OK);
         assertThat(statuses(backend.write(List.of(route(UpdateKind.DELETE, 0, 0), nextHop(UpdateKind.DELETE, 10, 1),
             rif(UpdateKind.DELETE, 1, 1)), true))).containsOnly(UpdateStatus.OK);
         assertThat(storedEntries(IPV4) + storedEntries(NEXTHOP) + storedEntries(RIF)).isZero();

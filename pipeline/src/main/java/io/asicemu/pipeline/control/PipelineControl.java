@@ -55,6 +55,7 @@ public final class PipelineControl {
     private volatile CompiledConfig compiled;
     private volatile String[] aclNames;
     private L2Model l2 = new L2Model();
+    private volatile String[] egressAclNames;
     private long submitted;
     private TmOptions tmOptions = TmOptions.defaults();
 
@@ -108,6 +109,7 @@ public final class PipelineControl {
         compiled = next;
         aclNames = next.aclNames();
         l2 = nextL2;
+        egressAclNames = null;
         routes = new HashMap<>(next.routes());
         routeSlots = next.routeSlots().copy();
         nextHops.clear();
@@ -224,7 +226,9 @@ public final class PipelineControl {
         final CompiledConfig c = compiled;
         final String[] names = c == null ? new String[0] : c.portNames().toArray(new String[0]);
         final String[] acl = aclNames;
-        return agent.counters().snapshot(names, acl == null ? new String[0] : acl);
+        final String[] egressAcl = egressAclNames;
+        return agent.counters().snapshot(names, acl == null ? new String[0] : acl,
+            egressAcl == null ? new String[0] : egressAcl);
     }
 
     /**
@@ -386,6 +390,10 @@ public final class PipelineControl {
 
     void aclNames(final String[] names) {
         aclNames = names;
+    }
+
+    void egressAclNames(final String[] names) {
+        egressAclNames = names;
     }
 
     /**

@@ -37,6 +37,7 @@ public final class TableBatch {
     private final Set<Integer> removedRifs = new HashSet<>();
     private String[] stagedAclNames;
     private L2Model stagedL2;
+    private String[] stagedEgressAclNames;
     private final List<Consumer<ForwardingTables>> edits = new ArrayList<>();
     private int updates;
 
@@ -842,6 +843,65 @@ public final class TableBatch {
         return this;
     }
 
+    /**
+     * Replaces the whole egress ACL inside this batch (atomically with the other updates); rule order by priority,
+     * egress ACL counters restart.
+     *
+     * @param rules the rules (port indexes in {@link io.asicemu.pipeline.table.AclEgressRule#outPorts}).
+     * @return this.
+     */
+    public TableBatch replaceEgressAcl(final List<io.asicemu.pipeline.table.AclEgressRule> rules) {
+        if (rules.size() > control.sizing().aclRules()) {
+            throw fail(TableException.Code.RESOURCE_EXHAUSTED, rules.size() + " egress rules exceed "
+                + control.sizing().aclRules());
+        }
+        final io.asicemu.pipeline.table.AclEgressTable table = new io.asicemu.pipeline.table.AclEgressTable(rules);
+        stagedEgressAclNames = table.names();
+        edits.add(t -> t.egressAcl(table));
+        updates++;
+        return this;
+    }
+
+    /**
+     * Replaces every clone (mirror) session inside this batch; ACL mirror rules find theirs by id.
+     *
+     * @param sessions session id → ports and truncation.
+     * @return this.
+     */
+    public TableBatch replaceMirrorSessions(
+        final Map<Integer, io.asicemu.pipeline.table.AclMirrorSessions.Session> sessions) {
+        for (final Map.Entry<Integer, io.asicemu.pipeline.table.AclMirrorSessions.Session> e : sessions.entrySet()) {
+            for (final int port : e.getValue().ports()) {
+                if (port < 0 || port >= control.sizing().maxPorts()) {
+                    throw fail(TableException.Code.INVALID_ARGUMENT, "mirror session " + e.getKey() + ": no port "
+                        + port);
+                }
+            }
+        }
+        final io.asicemu.pipeline.table.AclMirrorSessions table =
+            new io.asicemu.pipeline.table.AclMirrorSessions(sessions);
+        edits.add(t -> t.mirrorSessions(table));
+        updates++;
+        return this;
+    }
+
+    /**
+     * Sets the CoPP meters (packets per second, one per CPU queue) inside this batch; their buckets start full.
+     *
+     * @param configs one per CPU queue ({@link ForwardingTables#CPU_QUEUES}); null: that queue is not policed.
+     * @return this.
+     */
+    public TableBatch coppMeters(final io.asicemu.pipeline.table.AclMeterConfig[] configs) {
+        if (configs.length != ForwardingTables.CPU_QUEUES) {
+            throw fail(TableException.Code.INVALID_ARGUMENT, "one CoPP meter per CPU queue ("
+                + ForwardingTables.CPU_QUEUES + ")");
+        }
+        final io.asicemu.pipeline.table.AclMeters meters = new io.asicemu.pipeline.table.AclMeters(configs, true);
+        edits.add(t -> t.coppMeters(meters));
+        updates++;
+        return this;
+    }
+
     /** @return updates so far. */
     public int size() {
         return updates;
@@ -870,11 +930,18 @@ public final class TableBatch {
         if (stagedL2 != null) {
             control.l2(stagedL2);
         }
+        final boolean egressAclReplaced = stagedEgressAclNames != null;
+        if (egressAclReplaced) {
+            control.egressAclNames(stagedEgressAclNames);
+        }
         final List<Consumer<ForwardingTables>> all = List.copyOf(edits);
         return control.submit((DataPlaneAgent agent) -> {
             final ForwardingTables t = agent.tables();
             for (final Consumer<ForwardingTables> edit : all) {
                 edit.accept(t);
+            }
+            if (egressAclReplaced) {
+                agent.counters().resetEgressAcl();
             }
         });
     }

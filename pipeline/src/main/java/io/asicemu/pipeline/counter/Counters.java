@@ -21,6 +21,8 @@ public final class Counters {
     private final long[] portPunts;
     private final long[] aclPackets;
     private final long[] aclBytes;
+    private final long[] egressAclPackets;
+    private final long[] egressAclBytes;
 
     /**
      * @param portCount the most ports.
@@ -34,6 +36,8 @@ public final class Counters {
         portPunts = new long[portCount * PuntReason.count()];
         aclPackets = new long[aclRuleCapacity];
         aclBytes = new long[aclRuleCapacity];
+        egressAclPackets = new long[aclRuleCapacity];
+        egressAclBytes = new long[aclRuleCapacity];
     }
 
     /** @return the most ports. */
@@ -88,6 +92,39 @@ public final class Counters {
     public void addAclHit(final int rule, final int bytes) {
         add(aclPackets, rule, 1);
         add(aclBytes, rule, bytes);
+    }
+
+    /**
+     * @param rule an egress ACL rule's counter index.
+     * @param bytes the packet's length as it leaves.
+     */
+    public void addEgressAclHit(final int rule, final int bytes) {
+        add(egressAclPackets, rule, 1);
+        add(egressAclBytes, rule, bytes);
+    }
+
+    /** Zeroes the egress ACL rule counters (data-plane thread, when a new egress ACL replaces the old one). */
+    public void resetEgressAcl() {
+        for (int i = 0; i < aclRuleCapacity; i++) {
+            LONGS.setOpaque(egressAclPackets, i, 0L);
+            LONGS.setOpaque(egressAclBytes, i, 0L);
+        }
+    }
+
+    /**
+     * @param rule an egress ACL rule counter index.
+     * @return packets that hit it.
+     */
+    public long egressAclPackets(final int rule) {
+        return get(egressAclPackets, rule);
+    }
+
+    /**
+     * @param rule an egress ACL rule counter index.
+     * @return bytes that hit it.
+     */
+    public long egressAclBytes(final int rule) {
+        return get(egressAclBytes, rule);
     }
 
     /**
@@ -165,6 +202,19 @@ public final class Counters {
      * @return the snapshot.
      */
     public CountersSnapshot snapshot(final String[] portNames, final String[] aclRuleNames) {
-        return CountersSnapshot.of(this, portNames, aclRuleNames);
+        return CountersSnapshot.of(this, portNames, aclRuleNames, new String[0]);
+    }
+
+    /**
+     * Copies every counter, the egress ACL's rules among the ACL rules (any thread; allocates).
+     *
+     * @param portNames the names of ports 0..n-1 (null entries are skipped).
+     * @param aclRuleNames the names of ingress ACL counter indexes.
+     * @param egressAclRuleNames the names of egress ACL counter indexes.
+     * @return the snapshot.
+     */
+    public CountersSnapshot snapshot(final String[] portNames, final String[] aclRuleNames,
+        final String[] egressAclRuleNames) {
+        return CountersSnapshot.of(this, portNames, aclRuleNames, egressAclRuleNames);
     }
 }

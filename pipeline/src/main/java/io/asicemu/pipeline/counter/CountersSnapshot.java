@@ -10,14 +10,15 @@ import java.util.Map;
  * {@code COUNTERS:<table>:<rule>} does), and switch-wide drop and punt totals by reason name.
  *
  * @param ports port name → (counter name → value), in port order.
- * @param aclRules {@code TABLE|RULE} → {"Packets": n, "Bytes": n}.
+ * @param aclRules {@code TABLE|RULE} → {"Packets": n, "Bytes": n}, ingress and egress ACL rules.
  * @param drops drop reason counter name → total over all ports.
  * @param punts punt reason (trap) name → total over all ports.
  */
 public record CountersSnapshot(Map<String, Map<String, Long>> ports, Map<String, Map<String, Long>> aclRules,
     Map<String, Long> drops, Map<String, Long> punts) {
 
-    static CountersSnapshot of(final Counters counters, final String[] portNames, final String[] aclRuleNames) {
+    static CountersSnapshot of(final Counters counters, final String[] portNames, final String[] aclRuleNames,
+        final String[] egressAclRuleNames) {
         final Map<String, Map<String, Long>> ports = new LinkedHashMap<>();
         final Map<String, Long> drops = new LinkedHashMap<>();
         final Map<String, Long> punts = new LinkedHashMap<>();
@@ -51,6 +52,12 @@ public record CountersSnapshot(Map<String, Map<String, Long>> ports, Map<String,
         for (int i = 0; i < Math.min(aclRuleNames.length, counters.aclRuleCapacity()); i++) {
             if (aclRuleNames[i] != null) {
                 acl.put(aclRuleNames[i], Map.of("Packets", counters.aclPackets(i), "Bytes", counters.aclBytes(i)));
+            }
+        }
+        for (int i = 0; i < Math.min(egressAclRuleNames.length, counters.aclRuleCapacity()); i++) {
+            if (egressAclRuleNames[i] != null) {
+                acl.put(egressAclRuleNames[i], Map.of("Packets", counters.egressAclPackets(i),
+                    "Bytes", counters.egressAclBytes(i)));
             }
         }
         return new CountersSnapshot(Collections.unmodifiableMap(ports), Collections.unmodifiableMap(acl),

@@ -51,7 +51,13 @@ public enum DropReason {
     /** WRED dropped the packet at dequeue (not ECN-capable, or above the drop threshold). */
     WRED("ASICEMU_OUT_DROP_REASON_WRED"),
     /** The PFC watchdog's drop action on a stormed queue. */
-    PFC_WATCHDOG("ASICEMU_OUT_DROP_REASON_PFC_WATCHDOG");
+    PFC_WATCHDOG("ASICEMU_OUT_DROP_REASON_PFC_WATCHDOG"),
+    /** The ingress ACL rule's meter (RFC 2698 trTCM) marked the packet red. */
+    ACL_METER_RED("ASICEMU_IN_DROP_REASON_ACL_METER_RED"),
+    /** An egress ACL rule dropped the packet (counted on the egress port). */
+    EGRESS_ACL_DROP("ASICEMU_OUT_DROP_REASON_EGRESS_ACL"),
+    /** The CPU queue's CoPP meter marked the punted or copied packet red. */
+    COPP_METER_RED("ASICEMU_IN_DROP_REASON_COPP_METER_RED");
 
     private static final DropReason[] VALUES = values();
     private final String counterName;

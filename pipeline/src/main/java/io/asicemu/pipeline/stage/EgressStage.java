@@ -6,6 +6,8 @@ import io.asicemu.pipeline.counter.Counters;
 import io.asicemu.pipeline.counter.DropReason;
 import io.asicemu.pipeline.counter.PortStat;
 import io.asicemu.pipeline.port.Port;
+import io.asicemu.pipeline.table.AclEgressTable;
+import io.asicemu.pipeline.table.AclMirrorSessions;
 import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.tm.TrafficManager;
 import java.lang.foreign.MemorySegment;
@@ -16,7 +18,8 @@ import java.lang.foreign.ValueLayout;
  * of the VLAN's multicast flood group when it has one) it copies the
  * frame into a {@link PacketBuffer} slot while rewriting its L2 header (destination and source MAC, VLAN tag pushed,
  * kept or popped by the egress port's membership, padding to 60 bytes), then asks the traffic manager to admit it
- * to the egress queue chosen by the egress port's TC_TO_QUEUE_MAP. The only frame copy of the data path
+ * to the egress queue chosen by the egress port's TC_TO_QUEUE_MAP, unless the egress ACL (looked up after that queue
+ * choice) drops the copy. Mirror copies of ACL mirror rules go the same way ({@link #mirror}). The only frame copy of the data path
  * (RX memory → packet buffer) happens here.
  * <p>
  * Not thread safe: data-plane thread only; allocates nothing.
@@ -122,6 +125,10 @@ public final class EgressStage {
         if (outLength > buffer.slotBytes()) {
             return egressDrop(port, DropReason.EXCEEDS_L2_MTU);
         }
+        final int queue = t.qos().queue(port, v.tc);
+        if (t.egressAcl().size() != 0 && egressAclDrops(t, v, port, segment, offset, outLength)) {
+            return egressDrop(port, DropReason.EGRESS_ACL_DROP);
+        }
         final int handle = buffer.allocate();
         if (handle == PacketBuffer.NONE) {
             return egressDrop(port, DropReason.BUFFER_FULL);
@@ -144,7 +151,6 @@ public final class EgressStage {
         buffer.ipVersion[handle] = v.ipVersion;
         buffer.l3Offset[handle] = v.l3Offset < 0 ? -1 : v.l3Offset - v.l2Length + header;
         buffer.nonUnicast[handle] = (v.dstMac & 0x0100_0000_0000L) != 0;
-        final int queue = t.qos().queue(port, v.tc);
         final int inPort = v.ingressPort >= 0 && v.ingressPort < tm.portCount() ? v.ingressPort : port;
         final int result = tm.admit(nowNs, inPort, v.pg, port, queue, outLength, v.ipVersion == 0 ? 0 : v.ecn,
             handle);
@@ -153,6 +159,89 @@ public final class EgressStage {
             return egressDrop(port, DropReason.BUFFER_FULL);
         }
         return true;
+    }
+
+    /**
+     * The egress ACL for one copy, after the queue choice: matches the egress port and the packet as it leaves (DSCP
+     * after any rewrite), counts the hit and says whether the rule drops it.
+     */
+    private boolean egressAclDrops(final ForwardingTables t, final Verdict v, final int port,
+        final MemorySegment segment, final long offset, final int outLength) {
+        final AclEgressTable acl = t.egressAcl();
+        final int etherType = NetworkOrder.u16(segment, offset + v.l2Length);
+        int dst = 0;
+        int dscp = 0;
+        if (v.l3Offset >= 0 && v.ipVersion == 4) {
+            final long ip = offset + v.l3Offset;
+            dscp = NetworkOrder.u8(segment, ip + 1) >>> 2;
+            dst = NetworkOrder.u32(segment, ip + 16);
+        } else if (v.l3Offset >= 0 && v.ipVersion == 6) {
+            dscp = (NetworkOrder.u16(segment, offset + v.l3Offset) >>> 6) & 0x3f;
+        }
+        final int rule = acl.match(port, etherType, v.l3Offset >= 0 ? v.ipVersion : 0, dst, v.ipProtocol, dscp);
+        if (rule == AclEgressTable.NO_MATCH) {
+            return false;
+        }
+        if (rule < counters.aclRuleCapacity()) {
+            counters.addEgressAclHit(rule, outLength);
+        }
+        return acl.drops(rule);
+    }
+
+    /**
+     * Sends copies of the frame as received (before any rewrite) to a mirror session's ports, cut to the session's
+     * length, through each port's queue for the packet's traffic class. The original is not touched.
+     *
+     * @param v the decision (its {@link Verdict#mirrorSession}, TC and PG).
+     * @param segment memory holding the frame.
+     * @param offset its offset.
+     * @param length its length.
+     * @param nowNs the time.
+     * @return how many copies were admitted.
+     */
+    public int mirror(final Verdict v, final MemorySegment segment, final long offset, final int length,
+        final long nowNs) {
+        final ForwardingTables t = tables;
+        final AclMirrorSessions sessions = t.mirrorSessions();
+        final int session = v.mirrorSession;
+        final int truncate = sessions.truncateBytes(session);
+        final int copyLength = truncate > 0 ? Math.min(length, truncate) : length;
+        final int outLength = Math.max(MIN_FRAME, copyLength);
+        int sent = 0;
+        for (int c = 0; c < sessions.portCount(session); c++) {
+            final int port = sessions.port(session, c);
+            final Port p = port < ports.length ? ports[port] : null;
+            if (p == null || !p.linkUp() || !t.portAdminUp(port) || port >= tm.portCount()) {
+                egressDrop(port, DropReason.EGRESS_LINK_DOWN);
+                continue;
+            }
+            final int handle = outLength > buffer.slotBytes() ? PacketBuffer.NONE : buffer.allocate();
+            if (handle == PacketBuffer.NONE) {
+                egressDrop(port, DropReason.BUFFER_FULL);
+                continue;
+            }
+            final MemorySegment mem = buffer.memory();
+            final long at = buffer.offset(handle);
+            MemorySegment.copy(segment, offset, mem, at, copyLength);
+            for (long pad = at + copyLength; pad < at + MIN_FRAME; pad++) {
+                mem.set(ValueLayout.JAVA_BYTE, pad, (byte) 0);
+            }
+            buffer.length[handle] = outLength;
+            buffer.ingressPort[handle] = v.ingressPort;
+            buffer.egressPort[handle] = port;
+            buffer.ipVersion[handle] = 0; // a mirror copy is never ECN-marked: it is a copy of what was seen
+            buffer.l3Offset[handle] = -1;
+            buffer.nonUnicast[handle] = (NetworkOrder.u8(segment, offset) & 1) != 0;
+            final int inPort = v.ingressPort >= 0 && v.ingressPort < tm.portCount() ? v.ingressPort : port;
+            if (tm.admit(nowNs, inPort, v.pg, port, t.qos().queue(port, v.tc), outLength, 0, handle)
+                != TrafficManager.ADMITTED) {
+                buffer.release(handle);
+                egressDrop(port, DropReason.BUFFER_FULL);
+                continue;
+            }
+            sent++;
+        }
+        return sent;
     }
 
     private boolean egressDrop(final int port, final DropReason reason) {

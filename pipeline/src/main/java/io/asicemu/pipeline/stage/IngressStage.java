@@ -11,7 +11,7 @@ import io.asicemu.pipeline.counter.Counters;
 import io.asicemu.pipeline.counter.DropReason;
 import io.asicemu.pipeline.counter.PortStat;
 import io.asicemu.pipeline.counter.PuntReason;
-import io.asicemu.pipeline.table.AclAction;
+import io.asicemu.pipeline.table.AclMeters;
 import io.asicemu.pipeline.table.AclKey;
 import io.asicemu.pipeline.table.AclTable;
 import io.asicemu.pipeline.table.FdbTable;
@@ -24,7 +24,7 @@ import java.lang.foreign.MemorySegment;
  * The ingress half of the pipeline for one received frame:
  * <pre>
  *  parse → port state, L2 MTU → VLAN (tag, PVID, membership) → FDB learn
- *        → ACL (drop / trap / copy, set TC / DSCP) → QoS (DSCP or dot1p → TC → PG)
+ *        → ACL (meter: red drops; drop / trap / copy / mirror, set TC / DSCP) → QoS (DSCP or dot1p → TC → PG)
  *        → ARP/ND for the switch (answered in standalone mode, else punted)
  *        → router MAC?  L3: TTL, LPM → next hop | group (ars-flowlet member) | connected → neighbor → L3 MTU
  *                       → in-place TTL/DSCP rewrite
@@ -141,19 +141,8 @@ public final class IngressStage {
             }
         }
         final int rule = acl(t, port, p, length);
-        if (rule != AclTable.NO_MATCH) {
-            final AclAction action = t.acl().action(rule);
-            if (action == AclAction.DROP) {
-                v.drop(DropReason.ACL_DROP);
-                return;
-            }
-            if (action == AclAction.TRAP) {
-                v.punt(PuntReason.ACL_TRAP);
-                return;
-            }
-            if (action == AclAction.COPY) {
-                v.copyReason = PuntReason.ACL_COPY;
-            }
+        if (rule != AclTable.NO_MATCH && !aclAction(t, rule, length, nowNs, v)) {
+            return;
         }
         final boolean isIp = p.ipVersion() != 0;
         v.tc = rule != AclTable.NO_MATCH && t.acl().setTc(rule) >= 0 ? t.acl().setTc(rule)
@@ -161,6 +150,7 @@ public final class IngressStage {
         v.pg = t.qos().priorityGroup(port, v.tc);
         v.ecn = p.ecn();
         v.ipVersion = p.ipVersion();
+        v.ipProtocol = p.protocol();
         final int setDscp = rule != AclTable.NO_MATCH ? t.acl().setDscp(rule) : -1;
         final int rif = v.vlan >= 0 ? t.vlanRouterInterface(v.vlan) : t.portRouterInterface(port);
         if (rif != ForwardingTables.NONE && controlPlane(t, rif, port, p, v, nowNs)) {
@@ -174,6 +164,38 @@ public final class IngressStage {
         } else {
             v.drop(DropReason.NO_EGRESS_PORT);
         }
+    }
+
+    /**
+     * Carries out the matched ACL rule's meter and action; returns false if that decided the packet (drop, trap).
+     * A red packet of the rule's meter (RFC 2698) is dropped before its action runs.
+     */
+    private static boolean aclAction(final ForwardingTables t, final int rule, final int length, final long nowNs,
+        final Verdict v) {
+        final AclTable acl = t.acl();
+        if (acl.meters().color(rule, length, nowNs) == AclMeters.RED) {
+            v.drop(DropReason.ACL_METER_RED);
+            return false;
+        }
+        switch (acl.action(rule)) {
+            case DROP -> {
+                v.drop(DropReason.ACL_DROP);
+                return false;
+            }
+            case TRAP -> {
+                v.cpuQueue = acl.cpuQueue(rule);
+                v.punt(PuntReason.ACL_TRAP);
+                return false;
+            }
+            case COPY -> {
+                v.cpuQueue = acl.cpuQueue(rule);
+                v.copyReason = PuntReason.ACL_COPY;
+            }
+            case MIRROR -> v.mirrorSession = t.mirrorSessions().find(acl.mirrorSession(rule));
+            default -> {
+            }
+        }
+        return true;
     }
 
     /**

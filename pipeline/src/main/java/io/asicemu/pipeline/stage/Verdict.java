@@ -56,6 +56,12 @@ public final class Verdict {
     public boolean decrementTtl;
     /** DSCP to write (ACL SET_DSCP), or -1. */
     public int setDscp;
+    /** IP protocol / next header after extension headers (for the egress ACL), -1 if not IP. */
+    public int ipProtocol;
+    /** The CPU queue of a punt or copy (its CoPP meter polices it). */
+    public int cpuQueue;
+    /** The mirror session index (in the tables' {@code AclMirrorSessions}) a copy goes to, or -1. */
+    public int mirrorSession;
 
     /** Clears for a new packet. */
     public void reset(final int port) {
@@ -77,6 +83,9 @@ public final class Verdict {
         l3Offset = -1;
         decrementTtl = false;
         setDscp = -1;
+        ipProtocol = -1;
+        cpuQueue = 0;
+        mirrorSession = -1;
     }
 
     /**

@@ -38,6 +38,9 @@ public final class AclRule {
     AclAction action = AclAction.FORWARD;
     int setTc = -1;
     int setDscp = -1;
+    int cpuQueue;
+    int mirrorSession = -1;
+    AclMeterConfig meter;
 
     /**
      * @param name the rule's name, {@code TABLE|RULE}.
@@ -288,6 +291,36 @@ public final class AclRule {
      */
     public AclRule setDscp(final int value) {
         setDscp = value;
+        return this;
+    }
+
+    /**
+     * @param queue the CPU queue a trapped or copied packet goes to (its CoPP meter polices it).
+     * @return this.
+     */
+    public AclRule cpuQueue(final int queue) {
+        cpuQueue = queue;
+        return this;
+    }
+
+    /**
+     * Makes the rule mirror: a copy goes to the clone session's ports, the original is forwarded.
+     *
+     * @param sessionId the clone session id.
+     * @return this.
+     */
+    public AclRule mirror(final int sessionId) {
+        action = AclAction.MIRROR;
+        mirrorSession = sessionId;
+        return this;
+    }
+
+    /**
+     * @param config the rule's direct meter (red packets are dropped), or null for none.
+     * @return this.
+     */
+    public AclRule meter(final AclMeterConfig config) {
+        meter = config;
         return this;
     }
 }

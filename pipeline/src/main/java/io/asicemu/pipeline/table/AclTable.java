@@ -7,10 +7,10 @@ import java.util.List;
 /**
  * The ingress ACL stage's table: rules compiled into parallel primitive arrays, sorted by priority (highest first;
  * equal priorities keep insertion order), matched by a linear ternary scan that stops at the first hit, which is what
- * a TCAM's priority encoder returns. Immutable once built: a change builds a new table that replaces this one
- * between batches.
+ * a TCAM's priority encoder returns. Rules are immutable once built: a change builds a new table that replaces this
+ * one between batches. The rules' direct meters ({@link #meters()}, cell = rule index) start full with each new table.
  * <p>
- * Thread safe to read (immutable); matched on the data-plane thread.
+ * Rules are thread safe to read (immutable); matched, and its meters' buckets written, on the data-plane thread only.
  */
 public final class AclTable {
     /** No rule matched. */
@@ -49,6 +49,9 @@ public final class AclTable {
     private final AclAction[] actions;
     private final int[] setTc;
     private final int[] setDscp;
+    private final int[] cpuQueue;
+    private final int[] mirrorSession;
+    private final AclMeters meters;
 
     /** @return a table without rules. */
     public static AclTable empty() {
@@ -61,6 +64,16 @@ public final class AclTable {
      * @param rules the rules, any order.
      */
     public AclTable(final List<AclRule> rules) {
+        this(rules, false);
+    }
+
+    /**
+     * Compiles rules with their direct meters; the rule at index i of the sorted order gets counter and meter cell i.
+     *
+     * @param rules the rules, any order.
+     * @param meterPackets whether the rules' meters count packets (else bytes).
+     */
+    public AclTable(final List<AclRule> rules, final boolean meterPackets) {
         final List<AclRule> sorted = new ArrayList<>(rules);
         sorted.sort(Comparator.comparingInt(AclRule::priority).reversed());
         count = sorted.size();
@@ -95,6 +108,9 @@ public final class AclTable {
         actions = new AclAction[count];
         setTc = new int[count];
         setDscp = new int[count];
+        cpuQueue = new int[count];
+        mirrorSession = new int[count];
+        final AclMeterConfig[] meterConfigs = new AclMeterConfig[count];
         for (int i = 0; i < count; i++) {
             final AclRule r = sorted.get(i);
             names[i] = r.name;
@@ -128,7 +144,11 @@ public final class AclTable {
             actions[i] = r.action;
             setTc[i] = r.setTc;
             setDscp[i] = r.setDscp;
+            cpuQueue[i] = r.cpuQueue;
+            mirrorSession[i] = r.mirrorSession;
+            meterConfigs[i] = r.meter;
         }
+        meters = new AclMeters(meterConfigs, meterPackets);
     }
 
     /** @return the number of rules. */
@@ -171,6 +191,27 @@ public final class AclTable {
      */
     public int setDscp(final int rule) {
         return setDscp[rule];
+    }
+
+    /**
+     * @param rule a rule index.
+     * @return the CPU queue of its trap or copy.
+     */
+    public int cpuQueue(final int rule) {
+        return cpuQueue[rule];
+    }
+
+    /**
+     * @param rule a rule index.
+     * @return the clone session id it mirrors to, or -1.
+     */
+    public int mirrorSession(final int rule) {
+        return mirrorSession[rule];
+    }
+
+    /** @return the rules' direct meters (cell = rule index; data-plane thread marks packets). */
+    public AclMeters meters() {
+        return meters;
     }
 
     /**

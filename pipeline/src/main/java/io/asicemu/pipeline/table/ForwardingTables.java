@@ -21,6 +21,8 @@ public final class ForwardingTables {
     public static final int NONE = -1;
     /** Multicast group slots (slot 0 means "no group"), so {@code MULTICAST_SLOTS - 1} groups. */
     public static final int MULTICAST_SLOTS = 257;
+    /** CPU queues, each policed by its CoPP meter. */
+    public static final int CPU_QUEUES = 8;
 
     private final PipelineSizing sizing;
     private final int portWords;
@@ -76,6 +78,9 @@ public final class ForwardingTables {
     // L2, ACL, QoS.
     final FdbTable fdb;
     AclTable acl = AclTable.empty();
+    AclEgressTable egressAcl = AclEgressTable.empty();
+    AclMirrorSessions mirrorSessions = AclMirrorSessions.empty();
+    AclMeters coppMeters = new AclMeters(new AclMeterConfig[CPU_QUEUES], true);
     final QosMaps qos;
 
     long routerMac;
@@ -708,6 +713,42 @@ public final class ForwardingTables {
     /** @return the ACL. */
     public AclTable acl() {
         return acl;
+    }
+
+    /**
+     * @param table the new egress ACL.
+     */
+    public void egressAcl(final AclEgressTable table) {
+        egressAcl = table;
+    }
+
+    /** @return the egress ACL. */
+    public AclEgressTable egressAcl() {
+        return egressAcl;
+    }
+
+    /**
+     * @param sessions the new clone (mirror) sessions.
+     */
+    public void mirrorSessions(final AclMirrorSessions sessions) {
+        mirrorSessions = sessions;
+    }
+
+    /** @return the clone (mirror) sessions. */
+    public AclMirrorSessions mirrorSessions() {
+        return mirrorSessions;
+    }
+
+    /**
+     * @param meters the CoPP meters, one per CPU queue ({@link #CPU_QUEUES} cells, packets).
+     */
+    public void coppMeters(final AclMeters meters) {
+        coppMeters = meters;
+    }
+
+    /** @return the CoPP meters, one per CPU queue. */
+    public AclMeters coppMeters() {
+        return coppMeters;
     }
 
     /** @return the QoS maps. */
