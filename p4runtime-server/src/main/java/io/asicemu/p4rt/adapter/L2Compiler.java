@@ -13,6 +13,7 @@ import io.asicemu.p4rt.backend.UpdateKind;
 import io.asicemu.p4rt.backend.UpdateStatus;
 import io.asicemu.pipeline.control.PipelineControl;
 import io.asicemu.pipeline.control.TableBatch;
+import io.asicemu.pipeline.table.FdbTable;
 
 /**
  * Compiles the L2 entities of a P4Runtime batch into its {@link TableBatch}: {@code ingress.l2.vlan_table}
@@ -93,6 +94,15 @@ final class L2Compiler
             ports.add(portName(control, r.port()));
         }
         batch.writeMulticastGroup(group.groupId(), ports, kind == UpdateKind.INSERT);
+    }
+
+    /**
+     * @param key an {@code l2_fdb_table} entry's key.
+     * @return the pipeline FDB's key of that entry ({@code FdbTable.key(vlan_id, dst_mac)}).
+     */
+    static long fdbKey(final EntryKey key)
+    {
+        return FdbTable.key((int)exact(key, 1), exact(key, 2));
     }
 
     private static ActionCall call(final P4Entity.TableEntry entry, final Ids ids, final String only)

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 import io.asicemu.p4rt.backend.CpuPortListener;
+import io.asicemu.p4rt.backend.EntryKey;
 import io.asicemu.p4rt.backend.P4Backend;
 import io.asicemu.p4rt.backend.P4Entity;
 import io.asicemu.p4rt.backend.ReadFilter;
@@ -34,6 +35,8 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler,
 {
     /** The digest the FDB's learn events feed. */
     static final String LEARN_DIGEST = "ingress.l2.l2_learn_digest";
+    /** How often the poller checks idle timeouts (the finest idle-timeout resolution it gives). */
+    static final long IDLE_CHECK_NS = 100_000_000L;
 
     private final P4Backend tables;
     private final int learnDigestId = learnDigestId();
@@ -82,6 +85,18 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler,
     {
         this.listener = listener;
         tables.cpuPortListener(listener);
+    }
+
+    @Override
+    public void entryHit(final EntryKey key)
+    {
+        tables.entryHit(key);
+    }
+
+    @Override
+    public int checkIdleTimeouts()
+    {
+        return tables.checkIdleTimeouts();
     }
 
     @Override
@@ -135,8 +150,9 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler,
     }
 
     /**
-     * Starts the CPU port's consumer: a daemon thread that polls punted packets and learn events, parking up to 1 ms
-     * when idle.
+     * Starts the CPU port's consumer: a daemon thread that hands punted packets and learn events up as they come, and
+     * every {@link #IDLE_CHECK_NS} checks the idle timeouts of table entries. Between those it parks: the data plane
+     * unparks it when it adds to an empty ring ({@link CpuPort#consumer}), so an idle switch costs nothing here.
      *
      * @return closing it stops the thread (and waits for it).
      */
@@ -144,19 +160,23 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler,
     {
         final Thread thread = Thread.ofPlatform().daemon().name("p4rt-packet-in").unstarted(() ->
         {
-            long parkNs = 1_000;
+            control.cpuPort().consumer(Thread.currentThread());
+            long nextIdleCheckNs = System.nanoTime() + IDLE_CHECK_NS;
             while (!Thread.currentThread().isInterrupted())
             {
-                if (pollPacketIns(64) + pollLearnEvents(64) > 0)
+                final int handed = pollPacketIns(64) + pollLearnEvents(64);
+                final long now = System.nanoTime();
+                if (now - nextIdleCheckNs >= 0)
                 {
-                    parkNs = 1_000;
+                    checkIdleTimeouts();
+                    nextIdleCheckNs = now + IDLE_CHECK_NS;
                 }
-                else
+                else if (handed == 0)
                 {
-                    LockSupport.parkNanos(parkNs);
-                    parkNs = Math.min(parkNs * 2, 1_000_000);
+                    LockSupport.parkNanos(nextIdleCheckNs - now);
                 }
             }
+            control.cpuPort().consumer(null);
         });
         thread.start();
         return () ->

@@ -6,6 +6,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.asicemu.p4rt.backend.CounterValue;
 import io.asicemu.p4rt.backend.CpuPortListener;
@@ -28,6 +31,7 @@ import io.asicemu.pipeline.counter.CountersSnapshot;
 import io.asicemu.pipeline.counter.DropReason;
 import io.asicemu.pipeline.table.AclEgressRule;
 import io.asicemu.pipeline.table.AclRule;
+import io.asicemu.pipeline.table.FdbTable;
 import io.asicemu.pipeline.table.ForwardingTables;
 
 /**
@@ -53,6 +57,9 @@ public final class PipelineTableBackend implements P4Backend
     private final Map<EntryKey, String> aclRuleNames = new HashMap<>();
     private final Map<EntryKey, String> egressAclRuleNames = new HashMap<>();
     private long aclRuleSequence;
+    /** The pipeline's last-hit stamp of each watched static FDB entry at the previous idle check. */
+    private final Map<Long, Long> lastFdbHits = new HashMap<>();
+    private static final long HIT_READ_TIMEOUT_MS = 1_000;
 
     /**
      * @param store   the validated entity model (P4 rules: existence, sizes, references; Read answers).
@@ -369,6 +376,64 @@ public final class PipelineTableBackend implements P4Backend
     public boolean portExists(final int port)
     {
         return port >= 0 && port < control.portNames().size();
+    }
+
+    @Override
+    public void entryHit(final EntryKey key)
+    {
+        store.entryHit(key);
+    }
+
+    /**
+     * Brings the idle timers of {@code l2_fdb_table} entries (the table with NOTIFY_CONTROL) up to date from the
+     * pipeline's FDB, which stamps a static entry whenever a packet matches it, then lets the model notify the entries
+     * idle for their timeout. Waits for the data plane's next duty cycle (at most {@link #HIT_READ_TIMEOUT_MS}); called
+     * by the packet-in poller, never on the data path.
+     */
+    @Override
+    public int checkIdleTimeouts()
+    {
+        final Map<Long, EntryKey> watched = new HashMap<>();
+        synchronized (this)
+        {
+            for (final P4Entity e : store.read(new ReadFilter.Tables(ids.l2Fdb, null, false, false, false)))
+            {
+                if (e instanceof P4Entity.TableEntry t && !t.isDefault() && t.idleTimeoutNs() > 0)
+                {
+                    watched.put(L2Compiler.fdbKey(t.key()), t.key());
+                }
+            }
+        }
+        if (!watched.isEmpty())
+        {
+            final Map<Long, Long> hits;
+            try
+            {
+                hits = control.staticFdbHits().get(HIT_READ_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            }
+            catch (final TimeoutException | ExecutionException e)
+            {
+                return 0; // the data plane is not running (or is stepped by hand): nothing new to learn
+            }
+            catch (final InterruptedException e)
+            {
+                Thread.currentThread().interrupt();
+                return 0;
+            }
+            synchronized (this)
+            {
+                watched.forEach((fdbKey, key) ->
+                {
+                    final Long hit = hits.get(fdbKey);
+                    if (hit != null && hit != FdbTable.NEVER_HIT && !hit.equals(lastFdbHits.put(fdbKey, hit)))
+                    {
+                        store.entryHit(key);
+                    }
+                });
+                lastFdbHits.keySet().retainAll(watched.keySet());
+            }
+        }
+        return store.checkIdleTimeouts();
     }
 
     /** A refusal the pipeline's control API has no code for (P4Runtime-only outcomes). */

@@ -37,4 +37,19 @@ public interface P4Backend
 
     /** @return true when the data port exists (for PacketOut and watch_port validation). */
     boolean portExists(int port);
+
+    /**
+     * The data path matched a table entry: restarts its idle timer (tables with {@code idle_timeout_behavior}).
+     *
+     * @param key the entry.
+     */
+    void entryHit(EntryKey key);
+
+    /**
+     * Sends an {@code IdleTimeoutNotification} (through the listener) for every entry whose idle timeout passed since
+     * its last hit or notification, and restarts their timers (spec: notify once per timeout period).
+     *
+     * @return how many entries were reported.
+     */
+    int checkIdleTimeouts();
 }

@@ -881,8 +881,8 @@ public final class InProcessTableStore implements P4Backend
         }
     }
 
-    /** Records a lookup hit on an entry, as the data path does (restarts its idle timer). */
-    public synchronized void hit(final EntryKey key)
+    @Override
+    public synchronized void entryHit(final EntryKey key)
     {
         final long[] last = lastHitNs.get(key);
         if (last != null)
@@ -896,6 +896,7 @@ public final class InProcessTableStore implements P4Backend
      *
      * @return how many entries were reported.
      */
+    @Override
     public int checkIdleTimeouts()
     {
         final List<TableEntry> idle = new ArrayList<>();

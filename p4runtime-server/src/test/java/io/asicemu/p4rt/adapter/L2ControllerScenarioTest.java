@@ -51,6 +51,7 @@ import p4.v1.P4RuntimeGrpc;
 import p4.v1.P4RuntimeOuterClass.Action;
 import p4.v1.P4RuntimeOuterClass.DigestEntry;
 import p4.v1.P4RuntimeOuterClass.DigestList;
+import p4.v1.P4RuntimeOuterClass.IdleTimeoutNotification;
 import p4.v1.P4RuntimeOuterClass.DigestListAck;
 import p4.v1.P4RuntimeOuterClass.Entity;
 import p4.v1.P4RuntimeOuterClass.FieldMatch;
@@ -475,6 +476,60 @@ class L2ControllerScenarioTest
                 .containsExactly(List.of("20", "02:00:00:00:01:0b"), List.of("20", "02:00:00:00:01:0b"));
             assertThat(take("Ethernet8")).as("not a replica").isEmpty();
             System.out.printf("multicast group 5: Ethernet4 %s, Ethernet12 %s (tshark)%n", four, twelve);
+        }
+    }
+
+    /**
+     * Steps the data plane (1 ms of emulated time per step, so hits get new stamps) for {@code wallMs} and returns the
+     * idle-timeout notifications the controller got meanwhile (other stream messages are skipped).
+     */
+    private List<IdleTimeoutNotification> stepAndCollectIdle(final Controller c, final long wallMs,
+        final byte[] frameEachStep) throws InterruptedException
+    {
+        final List<IdleTimeoutNotification> out = new ArrayList<>();
+        final long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(wallMs);
+        while (System.nanoTime() - end < 0)
+        {
+            if (frameEachStep != null)
+            {
+                send("Ethernet0", frameEachStep);
+                take("Ethernet4");
+            }
+            clock.advanceNs(1_000_000);
+            pipeline.agent().doWork();
+            for (StreamMessageResponse r = c.received.poll(); r != null; r = c.received.poll())
+            {
+                if (r.hasIdleTimeoutNotification())
+                {
+                    out.add(r.getIdleTimeoutNotification());
+                }
+            }
+            Thread.sleep(5);
+        }
+        return out;
+    }
+
+    @Test
+    void shouldNotifyAnIdleStaticFdbEntryOnlyAfterPacketsStopMatchingItForItsIdleTimeout() throws Exception
+    {
+        try (Controller a = new Controller())
+        {
+            vlan10(digestConfig(Update.Type.INSERT, 1, 0, TimeUnit.MINUTES.toNanos(1)));
+            final long idleNs = TimeUnit.MILLISECONDS.toNanos(400);
+            stub.write(write(insert(TableEntry.newBuilder().setTableId(L2_FDB).addMatch(exact(1, 10))
+                .addMatch(exact(2, HOST_C)).setAction(action(L2_FORWARD, port("Ethernet4")))
+                .setIdleTimeoutNs(idleNs))).build());
+            assertThat(stepAndCollectIdle(a, 1_200, udp(HOST_C, HOST_A, 0)))
+                .as("hit every ~5 ms for 1.2 s (3 timeouts): never idle").isEmpty();
+            final long quietFrom = System.nanoTime();
+            final List<IdleTimeoutNotification> idle = stepAndCollectIdle(a, 1_000, null);
+            assertThat(idle).as("one notification per 400 ms idle period, first after >= 400 ms")
+                .hasSizeBetween(1, 3);
+            final TableEntry entry = idle.get(0).getTableEntry(0);
+            assertThat(entry.getTableId()).isEqualTo(L2_FDB);
+            assertThat(entry.getIdleTimeoutNs()).isEqualTo(idleNs);
+            assertThat(entry.getMatchList()).containsExactlyInAnyOrder(exact(1, 10), exact(2, HOST_C));
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - quietFrom)).isGreaterThanOrEqualTo(400);
         }
     }
 

@@ -174,7 +174,7 @@ class PacketIoTest
         assertThat(note.getTableEntry(0).getMetadata()).isEqualTo(bytes(0xAB));
         assertThat(f.store1.checkIdleTimeouts()).as("timer restarted after notifying").isZero();
         f.clockNs.addAndGet(500_000_000L);
-        f.store1.hit(new io.asicemu.p4rt.backend.EntryKey(L2_FDB, List.of(
+        f.store1.entryHit(new io.asicemu.p4rt.backend.EntryKey(L2_FDB, List.of(
             io.asicemu.p4rt.backend.FieldMatchValue.exact(1, BigInteger.TEN),
             io.asicemu.p4rt.backend.FieldMatchValue.exact(2, BigInteger.valueOf(0x020000000001L))), 0));
         f.clockNs.addAndGet(999_999_999L);

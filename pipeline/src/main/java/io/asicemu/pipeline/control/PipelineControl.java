@@ -271,6 +271,24 @@ public final class PipelineControl {
     }
 
     /**
+     * Reads when each static FDB entry was last matched by a packet (the idle timers of controller-written entries).
+     *
+     * @return {@code FdbTable.key(vlan, mac)} → last-hit time on the data plane's clock ({@code FdbTable.NEVER_HIT}
+     *         if never); completes at the next duty cycle.
+     */
+    public CompletableFuture<Map<Long, Long>> staticFdbHits() {
+        final CompletableFuture<Map<Long, Long>> result = new CompletableFuture<>();
+        submit(a -> {
+            final Map<Long, Long> hits = new HashMap<>();
+            if (a.tables() != null) {
+                a.tables().fdb().forEachStaticHit(hits::put);
+            }
+            result.complete(Map.copyOf(hits));
+        });
+        return result;
+    }
+
+    /**
      * Lists the neighbors (static and learned) as the data plane has them.
      *
      * @return completes at the next duty cycle.

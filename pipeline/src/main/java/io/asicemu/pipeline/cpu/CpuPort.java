@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The CPU port: punted packets (with ingress port and reason) go up through a single-producer single-consumer ring
@@ -44,6 +45,7 @@ public final class CpuPort implements AutoCloseable {
     private volatile long tail;
     private final ConcurrentLinkedQueue<Injection> injections = new ConcurrentLinkedQueue<>();
     private final LearnRing learnEvents = new LearnRing(LearnRing.DEFAULT_CAPACITY);
+    private volatile Thread consumer;
 
     /** A packet the controller sends. */
     public record Injection(byte[] frame, int port, boolean throughIngress) {
@@ -77,7 +79,8 @@ public final class CpuPort implements AutoCloseable {
     public boolean punt(final MemorySegment segment, final long offset, final int length, final int ingressPort,
         final int reason, final long nowNs) {
         final long t = (long) TAIL.getOpaque(this);
-        if (t - (long) HEAD.getAcquire(this) == slots) {
+        final long h = (long) HEAD.getAcquire(this);
+        if (t - h == slots) {
             return false;
         }
         final int slot = (int) (t % slots);
@@ -88,6 +91,12 @@ public final class CpuPort implements AutoCloseable {
         reasons[slot] = reason;
         timestampsNs[slot] = nowNs;
         TAIL.setRelease(this, t + 1);
+        if (t == h) { // the consumer drained the ring and may be parked: wake it (a consumer that has not, polls again)
+            final Thread c = consumer;
+            if (c != null) {
+                LockSupport.unpark(c);
+            }
+        }
         return true;
     }
 
@@ -111,6 +120,17 @@ public final class CpuPort implements AutoCloseable {
             HEAD.setRelease(this, h);
         }
         return n;
+    }
+
+    /**
+     * Names the one thread that drains the punt ring and the learn ring, so that it may park without a timeout when
+     * both are empty: the data plane unparks it when it adds to an empty ring (idle costs nothing).
+     *
+     * @param thread the consumer, or null.
+     */
+    public void consumer(final Thread thread) {
+        consumer = thread;
+        learnEvents.consumer(thread);
     }
 
     /** @return the FDB's learn-event ring (the data path produces, one control thread drains). */

@@ -2,6 +2,7 @@ package io.asicemu.pipeline.cpu;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The FDB's learn-event outlet: when the data path learns a new (VLAN, MAC, port) or sees a MAC move, it puts one
@@ -43,6 +44,7 @@ public final class LearnRing {
     private volatile long tail;
     @SuppressWarnings("unused")
     private volatile long dropped;
+    private volatile Thread consumer;
 
     /** Receives drained learn events. */
     @FunctionalInterface
@@ -87,7 +89,8 @@ public final class LearnRing {
      */
     public boolean offer(final int vlanId, final long mac, final int port, final long nowNs) {
         final long t = (long) TAIL.getOpaque(this);
-        if (t - (long) HEAD.getAcquire(this) > mask) {
+        final long h = (long) HEAD.getAcquire(this);
+        if (t - h > mask) {
             DROPPED.setOpaque(this, (long) DROPPED.getOpaque(this) + 1);
             return false;
         }
@@ -97,6 +100,12 @@ public final class LearnRing {
         ports[slot] = port;
         timesNs[slot] = nowNs;
         TAIL.setRelease(this, t + 1);
+        if (t == h) { // was empty: the consumer may be parked
+            final Thread c = consumer;
+            if (c != null) {
+                LockSupport.unpark(c);
+            }
+        }
         return true;
     }
 
@@ -119,6 +128,13 @@ public final class LearnRing {
             HEAD.setRelease(this, h);
         }
         return n;
+    }
+
+    /**
+     * @param thread the one consumer thread, unparked when an event lands in an empty ring (null: none).
+     */
+    public void consumer(final Thread thread) {
+        consumer = thread;
     }
 
     /** @return events waiting for the consumer (any thread). */

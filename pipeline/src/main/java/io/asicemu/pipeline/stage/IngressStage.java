@@ -160,7 +160,7 @@ public final class IngressStage {
         if (rif != ForwardingTables.NONE && p.dstMac() == t.rifMac(rif)) {
             route(t, p, v, nowNs);
         } else if (v.vlan >= 0) {
-            bridge(t, port, p, v);
+            bridge(t, port, p, v, nowNs);
         } else {
             v.drop(DropReason.NO_EGRESS_PORT);
         }
@@ -333,13 +333,14 @@ public final class IngressStage {
         return RouteTarget.kind(t.routeTargetFor(v6, high, low)) == RouteTarget.LOCAL;
     }
 
-    private void bridge(final ForwardingTables t, final int port, final ParseResult p, final Verdict v) {
+    private void bridge(final ForwardingTables t, final int port, final ParseResult p, final Verdict v,
+        final long nowNs) {
         final long dst = p.dstMac();
         if ((dst & 0x0100_0000_0000L) != 0) {
             v.action = Verdict.FLOOD;
             return;
         }
-        final int out = t.fdb().lookup(v.vlan, dst);
+        final int out = t.fdb().lookup(v.vlan, dst, nowNs);
         if (out == FdbTable.MISSING) {
             v.action = Verdict.FLOOD;
         } else if (out == port) {

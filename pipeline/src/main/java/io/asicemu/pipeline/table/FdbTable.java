@@ -11,6 +11,8 @@ package io.asicemu.pipeline.table;
 public final class FdbTable {
     /** Returned by {@link #lookup} when the (VLAN, MAC) is unknown. */
     public static final int MISSING = -1;
+    /** The last-hit time of a static entry no packet has matched yet. */
+    public static final long NEVER_HIT = Long.MIN_VALUE;
     private static final long EMPTY = -1L;
 
     private final int mask;
@@ -75,6 +77,26 @@ public final class FdbTable {
     }
 
     /**
+     * Forwarding lookup: as {@link #lookup(int, long)}, and a static entry records the hit (its idle timer, for
+     * controllers that asked to hear of idle entries; dynamic entries age by their source, not by hits).
+     *
+     * @param vlanId the VLAN.
+     * @param mac the destination MAC.
+     * @param nowNs the time.
+     * @return the port, or {@link #MISSING}.
+     */
+    public int lookup(final int vlanId, final long mac, final long nowNs) {
+        final int i = find(key(vlanId, mac));
+        if (i < 0) {
+            return MISSING;
+        }
+        if (statics[i]) {
+            lastSeenNs[i] = nowNs;
+        }
+        return ports[i];
+    }
+
+    /**
      * Learns (or refreshes, or moves) a dynamic entry; a static entry for the same key is left alone.
      *
      * @param vlanId the VLAN.
@@ -127,6 +149,9 @@ public final class FdbTable {
             i = -1 - i;
             keys[i] = key;
             size++;
+            lastSeenNs[i] = NEVER_HIT;
+        } else if (!statics[i]) {
+            lastSeenNs[i] = NEVER_HIT;
         }
         ports[i] = port;
         statics[i] = true;
@@ -233,6 +258,29 @@ public final class FdbTable {
                 visitor.entry((int) (keys[i] >>> 48), keys[i] & 0xffff_ffff_ffffL, ports[i], statics[i]);
             }
         }
+    }
+
+    /**
+     * Visits every static entry with the time a packet last matched it ({@link #NEVER_HIT} if none has).
+     *
+     * @param visitor receives the entry's {@link #key} and its last-hit time.
+     */
+    public void forEachStaticHit(final HitVisitor visitor) {
+        for (int i = 0; i <= mask; i++) {
+            if (keys[i] != EMPTY && statics[i]) {
+                visitor.entry(keys[i], lastSeenNs[i]);
+            }
+        }
+    }
+
+    /** Receives static FDB entries' last-hit times. */
+    @FunctionalInterface
+    public interface HitVisitor {
+        /**
+         * @param key the entry's {@link #key(int, long)}.
+         * @param lastHitNs when a packet last matched it, or {@link #NEVER_HIT}.
+         */
+        void entry(long key, long lastHitNs);
     }
 
     /** Receives FDB entries. */
