@@ -65,7 +65,7 @@ public final class ForwardingTables {
     // L2, ACL, QoS.
     final FdbTable fdb;
     AclTable acl = AclTable.empty();
-    final QosMaps qos;
+    QosMaps qos;
 
     long routerMac;
     boolean standalone = true;
@@ -513,6 +513,15 @@ public final class ForwardingTables {
     /** @return the QoS maps. */
     public QosMaps qos() {
         return qos;
+    }
+
+    /**
+     * Swaps in other QoS maps (runtime QoS map entries, data-plane thread between packet batches).
+     *
+     * @param maps the maps now in force.
+     */
+    public void qos(final QosMaps maps) {
+        this.qos = maps;
     }
 
     /**
