@@ -316,7 +316,7 @@ public final class PipelineControl {
             throw new TableException(TableException.Code.FAILED_PRECONDITION, 0, "no configuration applied");
         }
         if (knobs == null || knobs.compiled() != c) {
-            knobs = new RuntimeKnobs(c, sizing.maxGroups());
+            knobs = new RuntimeKnobs(c, sizing.maxGroups(), this);
         }
         return knobs;
     }

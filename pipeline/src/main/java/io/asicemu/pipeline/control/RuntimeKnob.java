@@ -24,6 +24,12 @@ public enum RuntimeKnob {
     FLOWLET_IDLE_TIME_NS(Scope.SWITCH),
     /** ECMP hash seed (u32); index 0. */
     HASH_SEED(Scope.SWITCH),
+    /**
+     * Selection mode of a next-hop group, index = pipeline group id: 0 hash (enhanced_ecmp: the RDMA hash object
+     * for RoCEv2 when one is configured; a static_hash group also reads 0), 1 flowlet_quality, 2 flowlet_random,
+     * 3 per_packet_spray.
+     */
+    GROUP_SELECTION_MODE(Scope.GROUP),
     /** DSCP → TC entry on every port (-1 = none: the configured maps apply); index DSCP 0..63. */
     DSCP_TO_TC(Scope.DSCP),
     /** PCP → TC entry on every port (-1 = none); index PCP 0..7. */
@@ -35,7 +41,7 @@ public enum RuntimeKnob {
 
     /** What the index counts. */
     enum Scope {
-        QUEUE, PORT, SWITCH, DSCP, EIGHT
+        QUEUE, PORT, SWITCH, DSCP, EIGHT, GROUP
     }
 
     private final Scope scope;
@@ -48,12 +54,9 @@ public enum RuntimeKnob {
         return scope;
     }
 
-    /**
-     * @param ports ports of the configuration in force.
-     * @return number of indexes.
-     */
-    public int size(final int ports) {
+    int size(final int ports, final int groups) {
         return switch (scope) {
+            case GROUP -> groups;
             case QUEUE -> ports * 8;
             case PORT -> ports;
             case SWITCH -> 1;

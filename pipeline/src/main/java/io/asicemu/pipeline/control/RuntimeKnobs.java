@@ -2,6 +2,8 @@ package io.asicemu.pipeline.control;
 
 import io.asicemu.flowlet.GroupSettings;
 import io.asicemu.flowlet.LoadBalanceGroup;
+import io.asicemu.flowlet.ars.PortQuality;
+import io.asicemu.flowlet.ecmp.LoadBalanceMode;
 import io.asicemu.pipeline.DataPlaneAgent;
 import io.asicemu.pipeline.config.CompiledConfig;
 import io.asicemu.pipeline.table.ForwardingTables;
@@ -38,13 +40,16 @@ public final class RuntimeKnobs {
     private final int pollMs;
     private final QosMaps baseQos;
     private final int maxGroups;
+    private final PipelineControl control;
+    private final BitSet modeWritten = new BitSet();
 
-    RuntimeKnobs(final CompiledConfig compiled, final int maxGroups) {
+    RuntimeKnobs(final CompiledConfig compiled, final int maxGroups, final PipelineControl control) {
         this.maxGroups = maxGroups;
+        this.control = control;
         this.compiled = compiled;
         this.ports = compiled.portNames().size();
         for (final RuntimeKnob k : KNOBS) {
-            values[k.ordinal()] = new long[k.size(ports)];
+            values[k.ordinal()] = new long[k.size(ports, maxGroups)];
             if (k.isQosMap()) {
                 java.util.Arrays.fill(values[k.ordinal()], -1);
             }
@@ -101,7 +106,7 @@ public final class RuntimeKnobs {
      * @return how many indexes it has in this configuration.
      */
     public int size(final RuntimeKnob k) {
-        return k.size(ports);
+        return k.size(ports, maxGroups);
     }
 
     /**
@@ -110,7 +115,58 @@ public final class RuntimeKnobs {
      * @return the value in force (the committed model; the data plane has it once the batch's command ran).
      */
     public long value(final RuntimeKnob k, final int index) {
+        if (k == RuntimeKnob.GROUP_SELECTION_MODE && !modeWritten.get(index)) {
+            final GroupSettings s = configuredGroupSettings(index);
+            return s == null ? 0 : modeCode(s.mode());
+        }
         return values[k.ordinal()][index];
+    }
+
+    /** Settings the configuration gives a defined group (before runtime changes), or null. */
+    private GroupSettings configuredGroupSettings(final int group) {
+        final TableBatch.GroupSpec spec = control.groupSpecs().get(group);
+        if (spec != null) {
+            return compiled.flowletConfig().groupSettings(spec.name());
+        }
+        if (group < compiled.groupCount() && compiled.tables().group(group) != null) {
+            return compiled.tables().group(group).settings();
+        }
+        return null;
+    }
+
+    private boolean groupDefined(final int group, final java.util.Set<Integer> stagedGroups) {
+        return group < compiled.groupCount() || control.groups().contains(group) || stagedGroups.contains(group);
+    }
+
+    static int modeCode(final LoadBalanceMode mode) {
+        return switch (mode) {
+            case STATIC_HASH, ENHANCED_ECMP -> 0;
+            case FLOWLET_QUALITY -> 1;
+            case FLOWLET_RANDOM -> 2;
+            case PER_PACKET_SPRAY -> 3;
+        };
+    }
+
+    static LoadBalanceMode mode(final long code) {
+        return switch ((int) code) {
+            case 1 -> LoadBalanceMode.FLOWLET_QUALITY;
+            case 2 -> LoadBalanceMode.FLOWLET_RANDOM;
+            case 3 -> LoadBalanceMode.PER_PACKET_SPRAY;
+            default -> LoadBalanceMode.ENHANCED_ECMP;
+        };
+    }
+
+    /**
+     * @param k a knob.
+     * @param index an index within {@link #size}.
+     * @return false when the index has nothing to tune (a PG without BUFFER_PG profile, a port without PFC_WD).
+     */
+    public boolean applicable(final RuntimeKnob k, final int index) {
+        return switch (k) {
+            case PFC_XOFF_BYTES, PFC_XON_BYTES -> pgProfile.get(index);
+            case PFC_WATCHDOG_DETECTION_MS, PFC_WATCHDOG_RESTORATION_MS -> watched.get(index);
+            default -> true;
+        };
     }
 
     /** Value as seen inside a batch: its staged changes first. */
@@ -127,7 +183,7 @@ public final class RuntimeKnobs {
      *     (a PG without BUFFER_PG profile, a port without PFC_WD entry).
      */
     void check(final RuntimeKnob k, final int index, final long value, final Map<Long, Long> staged,
-        final int update) {
+        final java.util.Set<Integer> stagedGroups, final int update) {
         if (index < 0 || index >= size(k)) {
             throw new TableException(TableException.Code.INVALID_ARGUMENT, update,
                 k + " index " + index + " is outside 0.." + (size(k) - 1));
@@ -166,6 +222,12 @@ public final class RuntimeKnobs {
                 GroupSettings.MAX_IDLE_TIME_NS, update);
             case HASH_SEED -> range(k, value, 0, U32, update);
             case DSCP_TO_TC, DOT1P_TO_TC, TC_TO_QUEUE, TC_TO_PG -> range(k, value, -1, 7, update);
+            case GROUP_SELECTION_MODE -> {
+                range(k, value, 0, 3, update);
+                if (!groupDefined(index, stagedGroups)) {
+                    throw new TableException(TableException.Code.NOT_FOUND, update, "group " + index);
+                }
+            }
         }
     }
 
@@ -209,6 +271,25 @@ public final class RuntimeKnobs {
                     edits.add(a -> a.tables().hashEngine().seed(seed));
                 }
                 case DSCP_TO_TC, DOT1P_TO_TC, TC_TO_QUEUE, TC_TO_PG -> qos = true;
+                case GROUP_SELECTION_MODE -> {
+                    modeWritten.set(index);
+                    final LoadBalanceMode mode = mode(e.getValue());
+                    final PortQuality spare = mode == LoadBalanceMode.FLOWLET_QUALITY
+                        ? new PortQuality(control.sizing().maxPorts(), compiled.flowletConfig().qualitySettings())
+                        : null;
+                    edits.add(a -> {
+                        final LoadBalanceGroup g = a.tables().group(index);
+                        if (g == null) {
+                            return;
+                        }
+                        PortQuality quality = a.tables().portQuality();
+                        if (quality == null && spare != null) {
+                            quality = spare;
+                            a.tables().portQuality(spare);
+                        }
+                        g.mode(mode, quality);
+                    });
+                }
             }
         }
         wred.stream().forEach(qi -> {
@@ -241,9 +322,23 @@ public final class RuntimeKnobs {
      * @param settings the settings the configuration gives the group.
      * @return them with the idle time in force.
      */
-    GroupSettings groupSettings(final GroupSettings settings) {
+    GroupSettings groupSettings(final GroupSettings settings, final int group) {
         final long idle = value(RuntimeKnob.FLOWLET_IDLE_TIME_NS, 0);
-        return idle == settings.idleTimeNs() ? settings : settings.withFlowlet(settings.flowletTableSize(), idle);
+        GroupSettings s = idle == settings.idleTimeNs() ? settings
+            : settings.withFlowlet(settings.flowletTableSize(), idle);
+        if (modeWritten.get(group)) {
+            s = s.withMode(mode(values[RuntimeKnob.GROUP_SELECTION_MODE.ordinal()][group]));
+        }
+        return s;
+    }
+
+    /**
+     * Groups removed by a committed batch forget their written selection mode.
+     *
+     * @param groups the removed group ids.
+     */
+    void groupsRemoved(final java.util.Set<Integer> groups) {
+        groups.forEach(modeWritten::clear);
     }
 
     private int[] ints(final RuntimeKnob k) {

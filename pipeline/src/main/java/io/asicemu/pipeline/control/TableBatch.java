@@ -170,7 +170,7 @@ public final class TableBatch {
         }
         final io.asicemu.flowlet.GroupSettings settings;
         try {
-            settings = control.runtimeKnobs().groupSettings(control.compiled().flowletConfig().groupSettings(name));
+            settings = control.runtimeKnobs().groupSettings(control.compiled().flowletConfig().groupSettings(name), id);
         } catch (final RuntimeException e) {
             throw fail(TableException.Code.INVALID_ARGUMENT, e.getMessage());
         }
@@ -599,7 +599,7 @@ public final class TableBatch {
      *     port/PG has nothing to tune (no BUFFER_PG profile, no PFC_WD entry).
      */
     public TableBatch setKnob(final RuntimeKnob knob, final int index, final long value) {
-        control.runtimeKnobs().check(knob, index, value, stagedKnobs, updates);
+        control.runtimeKnobs().check(knob, index, value, stagedKnobs, stagedGroups, updates);
         stagedKnobs.put(RuntimeKnobs.key(knob, index), value);
         updates++;
         return this;
@@ -667,6 +667,7 @@ public final class TableBatch {
             control.aclNames(stagedAclNames);
         }
         final List<Consumer<ForwardingTables>> all = List.copyOf(edits);
+        control.runtimeKnobs().groupsRemoved(removedGroups);
         final List<Consumer<DataPlaneAgent>> knobEdits = control.runtimeKnobs().commit(stagedKnobs);
         return control.submit((DataPlaneAgent agent) -> {
             final ForwardingTables t = agent.tables();

@@ -283,4 +283,28 @@ class RuntimeKnobsTest {
             assertThat(moves(sw)).isZero();
         }
     }
+
+    @Test
+    void shouldSwitchAGroupFromHashToFlowletWhenSelectionModeIsWritten() {
+        try (SwitchFixture sw = new SwitchFixture(FLOWLET_CONFIG.replace("flowlet_random", "enhanced_ecmp"))) {
+            final PipelineControl control = sw.pipeline.control();
+            assertThat(control.runtimeKnobs().value(RuntimeKnob.GROUP_SELECTION_MODE, 0)).as("hash").isZero();
+            control.batch().setKnob(RuntimeKnob.FLOWLET_IDLE_TIME_NS, 0, 50_000).commit();
+            assertThat(moves(sw)).as("hashing never moves a flow").isZero();
+
+            control.batch().setKnob(RuntimeKnob.GROUP_SELECTION_MODE, 0, 2).commit();
+            assertThat(control.runtimeKnobs().value(RuntimeKnob.GROUP_SELECTION_MODE, 0)).isEqualTo(2);
+            assertThat(moves(sw)).as("flowlet_random: every 100 µs gap exceeds 50 µs").isPositive();
+
+            control.batch().setKnob(RuntimeKnob.GROUP_SELECTION_MODE, 0, 0).commit();
+            assertThat(moves(sw)).isZero();
+
+            assertThatThrownBy(() -> control.batch().setKnob(RuntimeKnob.GROUP_SELECTION_MODE, 7, 1))
+                .isInstanceOfSatisfying(TableException.class,
+                    e -> assertThat(e.code()).isEqualTo(TableException.Code.NOT_FOUND));
+            assertThatThrownBy(() -> control.batch().setKnob(RuntimeKnob.GROUP_SELECTION_MODE, 0, 4))
+                .isInstanceOfSatisfying(TableException.class,
+                    e -> assertThat(e.code()).isEqualTo(TableException.Code.INVALID_ARGUMENT));
+        }
+    }
 }
