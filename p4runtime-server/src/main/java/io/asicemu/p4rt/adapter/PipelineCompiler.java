@@ -152,13 +152,26 @@ final class PipelineCompiler
 
     /**
      * A register write: index = port * 8 + queue (ECN), port * 8 + PG (PFC), port (watchdog), 0 (ARS), as the P4
-     * source documents; no index = every index the pipeline has (PGs without a BUFFER_PG profile and ports without a
+     * source documents, and the P4 wcmp_group_id for the group selection mode; no index = every index the pipeline has (PGs without a BUFFER_PG profile and ports without a
      * PFC_WD entry are skipped).
      */
     private void register(final P4Entity.RegisterCell r, final TableBatch batch)
     {
         final RuntimeKnob knob = ids.registerKnobs.get(r.registerId());
         final long value = r.value().longValue();
+        if (knob == RuntimeKnob.GROUP_SELECTION_MODE)
+        {
+            if (r.index() >= 0)
+            {
+                batch.setKnob(knob, mapped(group, (int)r.index(), "WCMP group"), value);
+                return;
+            }
+            for (final int id : group.values())
+            {
+                batch.setKnob(knob, id, value);
+            }
+            return;
+        }
         if (r.index() >= 0)
         {
             batch.setKnob(knob, (int)r.index(), value);

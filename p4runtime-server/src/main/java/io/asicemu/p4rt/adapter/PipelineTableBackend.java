@@ -217,12 +217,21 @@ public final class PipelineTableBackend implements P4Backend
     private P4Entity register(final P4Entity.RegisterCell r, final RuntimeKnobs knobs)
     {
         final RuntimeKnob knob = ids.registerKnobs.get(r.registerId());
-        if (knob == null || r.index() >= knobs.size(knob))
+        int index = (int)r.index();
+        if (knob == RuntimeKnob.GROUP_SELECTION_MODE)
+        {
+            final Integer group = ids.group.get(index);
+            if (group == null)
+            {
+                return r;
+            }
+            index = group;
+        }
+        if (knob == null || index >= knobs.size(knob))
         {
             return r;
         }
-        return new P4Entity.RegisterCell(r.registerId(), r.index(),
-            BigInteger.valueOf(knobs.value(knob, (int)r.index())));
+        return new P4Entity.RegisterCell(r.registerId(), r.index(), BigInteger.valueOf(knobs.value(knob, index)));
     }
 
     /** Replaces counter values the pipeline owns by its own. */
@@ -371,7 +380,8 @@ public final class PipelineTableBackend implements P4Backend
                 "tm.pfc_watchdog_detection_time_ms", RuntimeKnob.PFC_WATCHDOG_DETECTION_MS,
                 "tm.pfc_watchdog_restoration_time_ms", RuntimeKnob.PFC_WATCHDOG_RESTORATION_MS,
                 "ars.flowlet_idle_time_ns", RuntimeKnob.FLOWLET_IDLE_TIME_NS,
-                "ars.hash_seed", RuntimeKnob.HASH_SEED);
+                "ars.hash_seed", RuntimeKnob.HASH_SEED,
+                "ars.group_selection_mode", RuntimeKnob.GROUP_SELECTION_MODE);
             for (final IndexedResourceInfo r : model.registers())
             {
                 final RuntimeKnob knob = registers.get(r.name());
