@@ -64,7 +64,7 @@ class RuntimeKnobsTest {
         return future.get();
     }
 
-    /** Marked frames of a burst when Kmin = Kmax = k·C and Pmax = 100 %: depths N·C .. (N − k)·C, i.e. k + 1 frames. */
+    /** Marked frames of a burst when Kmin = Kmax = k·C and Pmax = 100 %: the first N − k + 1 frames. */
     private static long expectedMarks(final long kmaxCells) {
         long marked = 0;
         for (int i = 0; i < N; i++) {
@@ -305,6 +305,41 @@ class RuntimeKnobsTest {
             assertThatThrownBy(() -> control.batch().setKnob(RuntimeKnob.GROUP_SELECTION_MODE, 0, 4))
                 .isInstanceOfSatisfying(TableException.class,
                     e -> assertThat(e.code()).isEqualTo(TableException.Code.INVALID_ARGUMENT));
+        }
+    }
+
+    /** XON end time minus the end of the first egress frame of a lossless burst (both ports' TX timestamps). */
+    private static long xonAfterFirstFrameNs(final SwitchFixture sw) {
+        burst(sw, 3);
+        final var eth0 = sw.port("Ethernet0");
+        long xon = -1;
+        for (int i = 0; i < eth0.transmittedCount(); i++) {
+            final byte[] f = eth0.transmitted(i);
+            if ((f[12] & 0xff) == 0x88 && (f[13] & 0xff) == 0x08 && f[24] == 0 && f[25] == 0) {
+                xon = eth0.transmittedTimestampNs(i);
+            }
+        }
+        assertThat(xon).as("an XON frame").isPositive();
+        final long first = sw.port("Ethernet4").transmittedTimestampNs(0);
+        sw.take("Ethernet0");
+        sw.take("Ethernet4");
+        return xon - first;
+    }
+
+    @Test
+    void shouldSendXonAtTheNewCrossingWhenPfcXonIsWritten() {
+        try (SwitchFixture sw = new SwitchFixture(config(LOSSLESS))) {
+            final PipelineControl control = sw.pipeline.control();
+            final int in = control.portIndex("Ethernet0");
+            // 15 frames admitted; a dequeue releases one (C); XON when the PG holds <= xon, i.e. at the release
+            // of frame A - xon/C (1-based): 15 - 2 = 13 with xon 2C, 15 - 9 = 6 with xon 9C.
+            final long before = xonAfterFirstFrameNs(sw);
+            control.batch().setPfcThresholds(in, 3, 5 * C, 9 * C).commit();
+            final long after = xonAfterFirstFrameNs(sw);
+            // Dequeues start one 10G frame time apart: (1042 + 24) B * 8 / 10 Gb/s = 852.8 ns.
+            final double frameNs = (LENGTH + 24) * 8 / 10.0;
+            assertThat((double) (before - after))
+                .isCloseTo((13 - 6) * frameNs, org.assertj.core.data.Offset.offset(1.0));
         }
     }
 }
