@@ -127,4 +127,20 @@ class RegisterGroupModeTest
         assertThat(write(register(FLOWLET_IDLE, 0, 40_000_000))).containsExactly(UpdateStatus.INVALID_ARGUMENT);
         assertThat(read(FLOWLET_IDLE, 0)).isEqualTo(64_000);
     }
+
+    @Test
+    void shouldWriteEveryIndexThePipelineHasWhenIndexIsUnset()
+    {
+        final int ecnProb = 0x16000003;
+        final int pfcXoff = 0x16000004;
+        assertThat(write(register(ecnProb, -1, 7), register(pfcXoff, -1, 4096)))
+            .as("no PG has a BUFFER_PG profile here: the xoff wildcard has nothing to set")
+            .containsExactly(UpdateStatus.OK, UpdateStatus.OK);
+        final int queues = pipeline.control().portNames().size() * 8;
+        for (int q = 0; q < queues; q++)
+        {
+            assertThat(read(ecnProb, q)).isEqualTo(7);
+        }
+        assertThat(pipeline.control().runtimeKnobs().value(RuntimeKnob.PFC_XOFF_BYTES, 0)).isZero();
+    }
 }
