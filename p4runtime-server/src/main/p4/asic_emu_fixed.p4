@@ -340,7 +340,23 @@ control egress(inout headers_t hdr, inout local_metadata_t local_metadata, inout
     }
     apply { /* the staged order is drawn in the pipeline module's javadoc */ }
 }
-// Traffic-manager and ARS parameters a controller can tune (P4 registers).
+// Traffic-manager and ARS parameters a controller can tune (P4 registers). Writes are RegisterEntry MODIFY and take
+// effect in the running data plane without resetting any table; a read before any write answers the value the
+// CONFIG_DB gives. Index definitions (port = the pipeline's port index, as in packet_in/packet_out):
+//   ecn_* (2048)            index = port * 8 + egress queue; min/max in bytes for all colours (max 0 = the whole
+//                           buffer), probability 0..100 %, min <= max; a queue without WRED_PROFILE gets one with
+//                           all colours enabled and ecn_all. SONiC semantics: marking at dequeue, 100 % at >= max.
+//   pfc_xoff/xon (2048)     index = port * 8 + ingress PG; BUFFER_PROFILE xoff (headroom above reserved + shared,
+//                           whose crossing sends XOFF) and xon; the PG needs a BUFFER_PG profile.
+//   pfc_watchdog_* (256)    index = port, ms; detection 100..5000, restoration 100..60000 or 0 = never, both
+//                           >= PFC_WD|GLOBAL POLL_INTERVAL; the port needs a PFC_WD entry.
+//   flowlet_idle_time_ns(1) every group's flowlet idle time, 16000..32000000 ns.
+//   hash_seed (1)           the ECMP hash seed.
+//   group_selection_mode    index = wcmp_group_id (< 512): 0 hash, 1 flowlet_quality, 2 flowlet_random,
+//                           3 per_packet_spray.
+// An index past the chip's ports or a value out of range is INVALID_ARGUMENT; a missing profile/entry is
+// FAILED_PRECONDITION; an unknown group is NOT_FOUND. The QoS map tables (qos.*) apply on every port, over the
+// CONFIG_DB maps; deleting an entry restores the configured value.
 control tm_and_ars_registers() {
     @name("tm.ecn_min_threshold_bytes") @id(0x16000001)
     register<bit<32>>(2048) ecn_min_threshold_bytes;

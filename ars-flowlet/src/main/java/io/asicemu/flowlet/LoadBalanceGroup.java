@@ -41,11 +41,11 @@ public final class LoadBalanceGroup
     private static final int TABLE_FULL_FALLBACKS = GroupCounter.FLOWLET_TABLE_FULL_FALLBACKS.ordinal();
     private static final int NO_MEMBER_DROPS = GroupCounter.ARS_PACKET_DROPS.ordinal();
 
-    private final GroupSettings settings;
+    private GroupSettings settings;
     private final EcmpMembers members;
     private final HashEngine hashEngine;
-    private final PortQuality quality;
-    private final FlowletTable flowlets;
+    private PortQuality quality;
+    private FlowletTable flowlets;
     private final SplitMix64 random;
     private final long[] memberSelections;
     private final long[] memberBytes;
@@ -176,6 +176,53 @@ public final class LoadBalanceGroup
             }
         }
         return ties == 1 ? tieScratch[0] : tieScratch[random.nextInt(ties)];
+    }
+
+    /**
+     * Runtime change of the flowlet idle time (P4Runtime register ars.flowlet_idle_time_ns; SAI ARS IDLE_TIME).
+     * Data-plane thread, between packet batches. The flowlet table keeps its flows; the next packet of each is
+     * judged against the new gap, as a group configured with this idle time would judge it. Outside flowlet modes
+     * only the settings change (they apply if the mode becomes a flowlet mode).
+     *
+     * @param idleTimeNs 16 µs..32 ms ({@link GroupSettings} limits).
+     * @throws IllegalArgumentException outside the limits (nothing changes).
+     */
+    public void idleTimeNs(final long idleTimeNs)
+    {
+        final GroupSettings next = settings.withFlowlet(settings.flowletTableSize(), idleTimeNs);
+        if (flowlets != null)
+        {
+            flowlets.idleTimeNs(idleTimeNs);
+        }
+        settings = next;
+    }
+
+    /**
+     * Runtime change of the selection mode (P4Runtime register ars.group_selection_mode). Data-plane thread, between
+     * packet batches; entering a flowlet mode allocates a fresh flowlet table (as a newly configured group has) and
+     * the group's PRNG restarts from its seed, so the group then behaves as one built with this mode.
+     *
+     * @param mode        the new mode.
+     * @param portQuality the switch's port quality (required for FLOWLET_QUALITY, else may be null).
+     * @throws IllegalArgumentException FLOWLET_QUALITY without port quality (nothing changes).
+     */
+    public void mode(final LoadBalanceMode mode, final PortQuality portQuality)
+    {
+        if (mode == LoadBalanceMode.FLOWLET_QUALITY && portQuality == null && quality == null)
+        {
+            throw new IllegalArgumentException("FLOWLET_QUALITY needs port quality");
+        }
+        if (mode == settings.mode())
+        {
+            return;
+        }
+        if (portQuality != null)
+        {
+            quality = portQuality;
+        }
+        settings = settings.withMode(mode);
+        flowlets = mode.flowlet() ? new FlowletTable(settings.flowletTableSize(), settings.idleTimeNs()) : null;
+        random.reseed(settings.randomSeed());
     }
 
     /**

@@ -223,6 +223,52 @@ public final class TrafficManager
     }
 
     /**
+     * Runtime WRED/ECN change of one egress queue (P4Runtime registers tm.ecn_*): Kmin, Kmax and Pmax for all three
+     * colours, as re-configuring the queue's WRED_PROFILE would give (see {@link WredTable#setThresholds}). Call on
+     * the data-plane thread between packet batches; allocates nothing. Values are validated by the caller.
+     *
+     * @param port        egress port.
+     * @param queue       queue 0..7.
+     * @param minBytes    Kmin.
+     * @param maxBytes    Kmax (0 = the maximum buffer size).
+     * @param probPercent Pmax 0..100.
+     */
+    public void setWred(final int port, final int queue, final long minBytes, final long maxBytes,
+        final int probPercent)
+    {
+        wred.setThresholds(port * 8 + queue, minBytes, maxBytes, probPercent);
+    }
+
+    /**
+     * Runtime PFC threshold change of one ingress PG (P4Runtime registers tm.pfc_xoff_bytes / tm.pfc_xon_bytes): the
+     * BUFFER_PROFILE {@code xoff} (headroom above the PG's reserved + shared limit; spilling past that limit is
+     * still what sends XOFF) and {@code xon} (XON when the PG's occupancy falls to it). Data-plane thread, between
+     * packet batches; allocates nothing.
+     *
+     * @param port      ingress port.
+     * @param pg        PG 0..7.
+     * @param xoffBytes headroom bytes.
+     * @param xonBytes  XON threshold bytes.
+     */
+    public void setPfcThresholds(final int port, final int pg, final long xoffBytes, final long xonBytes)
+    {
+        buffers.setPgHeadroomLimit(port * 8 + pg, xoffBytes);
+        generator.setXon(port * 8 + pg, xonBytes);
+    }
+
+    /**
+     * Runtime PFC watchdog times of a port's watched queues (see {@link PfcWatchdog#setTimes}). Data-plane thread.
+     *
+     * @param port          port.
+     * @param detectionMs   detection_time.
+     * @param restorationMs restoration_time, -1 = never.
+     */
+    public void setWatchdogTimes(final int port, final int detectionMs, final int restorationMs)
+    {
+        watchdog.setTimes(port, detectionMs, restorationMs);
+    }
+
+    /**
      * Admit a green packet; see {@link #admit(long, int, int, int, int, int, int, int, int)}.
      *
      * @param nowNs   emulated time.

@@ -40,7 +40,7 @@ public final class FlowletTable
     private final long[] tags;
     private final int[] members;
     private final long[] lastSeenNs;
-    private final long idleTimeNs;
+    private long idleTimeNs;
     private final int probes;
     private int occupied;
 
@@ -166,6 +166,21 @@ public final class FlowletTable
     public int capacity()
     {
         return tags.length;
+    }
+
+    /**
+     * Runtime change of the idle time (data-plane thread, between packet batches): from the next packet on, a gap
+     * longer than this ends a flowlet. Flows already in the table keep their member and last-seen time.
+     *
+     * @param newIdleTimeNs idle time, positive.
+     */
+    public void idleTimeNs(final long newIdleTimeNs)
+    {
+        if (newIdleTimeNs < 1)
+        {
+            throw new IllegalArgumentException("idle time must be positive");
+        }
+        this.idleTimeNs = newIdleTimeNs;
     }
 
     /**

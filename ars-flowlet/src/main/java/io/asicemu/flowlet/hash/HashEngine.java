@@ -62,7 +62,7 @@ public final class HashEngine
     private final HashAlgorithm algorithm;
     private final long fieldMask;
     private final long rdmaFieldMask;
-    private final int seed;
+    private int seed;
     private final int offset;
     private final SplitMix64 random;
     private final byte[] scratch = new byte[MAX_KEY_BYTES];
@@ -186,6 +186,17 @@ public final class HashEngine
     public long rdmaFieldMask()
     {
         return rdmaFieldMask;
+    }
+
+    /**
+     * Runtime change of the seed (P4Runtime register ars.hash_seed; SONiC's ECMP hash seed). Data-plane thread,
+     * between packet batches; the same as building the engine with this seed.
+     *
+     * @param newSeed hash seed (u32 as an int).
+     */
+    public void seed(final int newSeed)
+    {
+        this.seed = newSeed;
     }
 
     /**

@@ -22,6 +22,8 @@ import io.asicemu.p4rt.adapter.PipelineTableBackend.Ids;
 import io.asicemu.p4rt.adapter.PipelineTableBackend.Refusal;
 import io.asicemu.pipeline.control.IpPrefix;
 import io.asicemu.pipeline.control.PipelineControl;
+import io.asicemu.pipeline.control.RuntimeKnob;
+import io.asicemu.pipeline.control.RuntimeKnobs;
 import io.asicemu.pipeline.control.TableBatch;
 import io.asicemu.pipeline.table.AclMeterConfig;
 import io.asicemu.pipeline.table.AclMirrorSessions;
@@ -180,6 +182,10 @@ final class PipelineCompiler
         {
             L2Compiler.multicastGroup(op.kind(), g, control, batch);
         }
+        else if (entity instanceof P4Entity.RegisterCell r && ids.registerKnobs.containsKey(r.registerId()))
+        {
+            register(r, batch);
+        }
         else if (entity instanceof P4Entity.CounterCell c && ids.isPipelineCounter(c.counterId()))
         {
             throw new Refusal(UpdateStatus.UNIMPLEMENTED, "counter " + c.counterId()
@@ -265,6 +271,13 @@ final class PipelineCompiler
         {
             L2Compiler.tableEntry(kind, entry, ids, control, batch);
         }
+        else if (ids.qosTables.containsKey(table))
+        {
+            final RuntimeKnob knob = ids.qosTables.get(table);
+            final int key = exactInt(entry.key(), 1);
+            batch.setKnob(knob, key,
+                kind == UpdateKind.DELETE ? -1 : param(PipelineTableBackend.direct(entry).call(), 0));
+        }
         else if (table == ids.aclIngress)
         {
             if (kind == UpdateKind.DELETE)
@@ -290,6 +303,43 @@ final class PipelineCompiler
                 egressAcl.put(entry.key(), entry);
             }
             egressAclChanged = true;
+        }
+    }
+
+    /**
+     * A register write: index = port * 8 + queue (ECN), port * 8 + PG (PFC), port (watchdog), 0 (ARS), as the P4
+     * source documents, and the P4 wcmp_group_id for the group selection mode; no index = every index the pipeline has (PGs without a BUFFER_PG profile and ports without a
+     * PFC_WD entry are skipped).
+     */
+    private void register(final P4Entity.RegisterCell r, final TableBatch batch)
+    {
+        final RuntimeKnob knob = ids.registerKnobs.get(r.registerId());
+        final long value = r.value().longValue();
+        if (knob == RuntimeKnob.GROUP_SELECTION_MODE)
+        {
+            if (r.index() >= 0)
+            {
+                batch.setKnob(knob, mapped(group, (int)r.index(), "WCMP group"), value);
+                return;
+            }
+            for (final int id : group.values())
+            {
+                batch.setKnob(knob, id, value);
+            }
+            return;
+        }
+        if (r.index() >= 0)
+        {
+            batch.setKnob(knob, (int)r.index(), value);
+            return;
+        }
+        final RuntimeKnobs knobs = control.runtimeKnobs();
+        for (int i = 0; i < knobs.size(knob); i++)
+        {
+            if (knobs.applicable(knob, i))
+            {
+                batch.setKnob(knob, i, value);
+            }
         }
     }
 

@@ -25,6 +25,8 @@ import io.asicemu.p4rt.info.IndexedResourceInfo;
 import io.asicemu.p4rt.info.P4InfoModel;
 import io.asicemu.p4rt.info.TableInfo;
 import io.asicemu.pipeline.control.PipelineControl;
+import io.asicemu.pipeline.control.RuntimeKnob;
+import io.asicemu.pipeline.control.RuntimeKnobs;
 import io.asicemu.pipeline.control.TableBatch;
 import io.asicemu.pipeline.control.TableException;
 import io.asicemu.pipeline.counter.CountersSnapshot;
@@ -270,6 +272,16 @@ public final class PipelineTableBackend implements P4Backend
     public synchronized List<P4Entity> read(final ReadFilter filter)
     {
         final List<P4Entity> entities = store.read(filter);
+        if (filter instanceof ReadFilter.Registers && control.compiled() != null)
+        {
+            final RuntimeKnobs knobs = control.runtimeKnobs();
+            final List<P4Entity> out = new ArrayList<>(entities.size());
+            for (final P4Entity e : entities)
+            {
+                out.add(e instanceof P4Entity.RegisterCell r ? register(r, knobs) : e);
+            }
+            return out;
+        }
         if (!(filter instanceof ReadFilter.Counters || filter instanceof ReadFilter.Tables
             || filter instanceof ReadFilter.DirectCounters))
         {
@@ -282,6 +294,27 @@ public final class PipelineTableBackend implements P4Backend
             out.add(fromPipeline(e, counters));
         }
         return out;
+    }
+
+    /** A register the pipeline backs reads the value in force there (CONFIG_DB's until a write changes it). */
+    private P4Entity register(final P4Entity.RegisterCell r, final RuntimeKnobs knobs)
+    {
+        final RuntimeKnob knob = ids.registerKnobs.get(r.registerId());
+        int index = (int)r.index();
+        if (knob == RuntimeKnob.GROUP_SELECTION_MODE)
+        {
+            final Integer group = ids.group.get(index);
+            if (group == null)
+            {
+                return r;
+            }
+            index = group;
+        }
+        if (knob == null || index >= knobs.size(knob))
+        {
+            return r;
+        }
+        return new P4Entity.RegisterCell(r.registerId(), r.index(), BigInteger.valueOf(knobs.value(knob, index)));
     }
 
     /** Replaces counter values the pipeline owns by its own. */
@@ -472,6 +505,10 @@ public final class PipelineTableBackend implements P4Backend
         final Map<Integer, Integer> nextHop = new HashMap<>();
         final Map<Integer, Integer> group = new HashMap<>();
         final Map<io.asicemu.pipeline.control.IpPrefix, Integer> neighborRif = new HashMap<>();
+        /** P4 register id → the pipeline's runtime setting it tunes. */
+        final Map<Integer, RuntimeKnob> registerKnobs = new HashMap<>();
+        /** QoS map table id → the pipeline's runtime setting its entries set. */
+        final Map<Integer, RuntimeKnob> qosTables = new HashMap<>();
 
         Ids(final P4InfoModel model)
         {
@@ -491,6 +528,29 @@ public final class PipelineTableBackend implements P4Backend
             portInCounter = counter(model, "ingress.port_in_counter");
             portOutCounter = counter(model, "egress.port_out_counter");
             dropReasonCounter = counter(model, "ingress.drop_reason_counter");
+            final Map<String, RuntimeKnob> registers = Map.of(
+                "tm.ecn_min_threshold_bytes", RuntimeKnob.ECN_MIN_THRESHOLD_BYTES,
+                "tm.ecn_max_threshold_bytes", RuntimeKnob.ECN_MAX_THRESHOLD_BYTES,
+                "tm.ecn_max_probability_percent", RuntimeKnob.ECN_MAX_PROBABILITY_PERCENT,
+                "tm.pfc_xoff_bytes", RuntimeKnob.PFC_XOFF_BYTES,
+                "tm.pfc_xon_bytes", RuntimeKnob.PFC_XON_BYTES,
+                "tm.pfc_watchdog_detection_time_ms", RuntimeKnob.PFC_WATCHDOG_DETECTION_MS,
+                "tm.pfc_watchdog_restoration_time_ms", RuntimeKnob.PFC_WATCHDOG_RESTORATION_MS,
+                "ars.flowlet_idle_time_ns", RuntimeKnob.FLOWLET_IDLE_TIME_NS,
+                "ars.hash_seed", RuntimeKnob.HASH_SEED,
+                "ars.group_selection_mode", RuntimeKnob.GROUP_SELECTION_MODE);
+            for (final IndexedResourceInfo r : model.registers())
+            {
+                final RuntimeKnob knob = registers.get(r.name());
+                if (knob != null)
+                {
+                    registerKnobs.put(r.id(), knob);
+                }
+            }
+            qosTables.put(table(model, "ingress.qos.dscp_to_tc_table"), RuntimeKnob.DSCP_TO_TC);
+            qosTables.put(table(model, "ingress.qos.dot1p_to_tc_table"), RuntimeKnob.DOT1P_TO_TC);
+            qosTables.put(table(model, "ingress.qos.tc_to_queue_table"), RuntimeKnob.TC_TO_QUEUE);
+            qosTables.put(table(model, "ingress.qos.tc_to_pg_table"), RuntimeKnob.TC_TO_PG);
         }
 
         private static int table(final P4InfoModel model, final String name)

@@ -58,6 +58,7 @@ public final class PipelineControl {
     private volatile String[] egressAclNames;
     private long submitted;
     private TmOptions tmOptions = TmOptions.defaults();
+    private RuntimeKnobs knobs;
 
     /**
      * @param agent the data-plane agent.
@@ -367,6 +368,24 @@ public final class PipelineControl {
     /** @return the CPU port (PacketIn poll, PacketOut). */
     public CpuPort cpuPort() {
         return agent.cpuPort();
+    }
+
+    /**
+     * The runtime settings (P4Runtime registers, QoS map entries) in force: CONFIG_DB's values until a batch changes
+     * them with {@link TableBatch#setKnob}; a new {@link #applyConfig} starts again from its CONFIG_DB.
+     *
+     * @return the model (control thread).
+     * @throws TableException FAILED_PRECONDITION before any configuration.
+     */
+    public RuntimeKnobs runtimeKnobs() {
+        final CompiledConfig c = compiled;
+        if (c == null) {
+            throw new TableException(TableException.Code.FAILED_PRECONDITION, 0, "no configuration applied");
+        }
+        if (knobs == null || knobs.compiled() != c) {
+            knobs = new RuntimeKnobs(c, sizing.maxGroups(), this);
+        }
+        return knobs;
     }
 
     /** @return the table sizes. */

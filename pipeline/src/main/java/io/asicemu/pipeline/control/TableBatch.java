@@ -39,6 +39,7 @@ public final class TableBatch {
     private L2Model stagedL2;
     private String[] stagedEgressAclNames;
     private final List<Consumer<ForwardingTables>> edits = new ArrayList<>();
+    private final Map<Long, Long> stagedKnobs = new java.util.LinkedHashMap<>();
     private int updates;
 
     /** A next hop as the control model keeps it. */
@@ -208,7 +209,7 @@ public final class TableBatch {
         }
         final io.asicemu.flowlet.GroupSettings settings;
         try {
-            settings = control.compiled().flowletConfig().groupSettings(name);
+            settings = control.runtimeKnobs().groupSettings(control.compiled().flowletConfig().groupSettings(name), id);
         } catch (final RuntimeException e) {
             throw fail(TableException.Code.INVALID_ARGUMENT, e.getMessage());
         }
@@ -863,6 +864,26 @@ public final class TableBatch {
     }
 
     /**
+     * Changes a runtime setting (a P4Runtime register or QoS map entry, see {@link RuntimeKnob}) without touching
+     * any table: the traffic manager, the ars-flowlet groups or the QoS maps take it in this batch's command.
+     * Validated against {@link PipelineControl#runtimeKnobs()} plus this batch's earlier changes (so a batch raising
+     * both ECN thresholds sets the max first).
+     *
+     * @param knob the setting.
+     * @param index its index ({@link RuntimeKnob}).
+     * @param value the new value.
+     * @return this.
+     * @throws TableException INVALID_ARGUMENT for an index or value out of range, FAILED_PRECONDITION when the
+     *     port/PG has nothing to tune (no BUFFER_PG profile, no PFC_WD entry).
+     */
+    public TableBatch setKnob(final RuntimeKnob knob, final int index, final long value) {
+        control.runtimeKnobs().check(knob, index, value, stagedKnobs, stagedGroups, updates);
+        stagedKnobs.put(RuntimeKnobs.key(knob, index), value);
+        updates++;
+        return this;
+    }
+
+    /**
      * Replaces every clone (mirror) session inside this batch; ACL mirror rules find theirs by id.
      *
      * @param sessions session id → ports and truncation.
@@ -902,6 +923,43 @@ public final class TableBatch {
         return this;
     }
 
+    /**
+     * WRED/ECN thresholds and Pmax of an egress queue (all colours), as one update each.
+     *
+     * @param port the port index.
+     * @param queue 0..7.
+     * @param minBytes Kmin.
+     * @param maxBytes Kmax (0 = maximum buffer size).
+     * @param probPercent Pmax 0..100.
+     * @return this.
+     */
+    public TableBatch setWred(final int port, final int queue, final long minBytes, final long maxBytes,
+        final int probPercent) {
+        final int i = port * 8 + queue;
+        if (maxBytes != 0 && maxBytes < control.runtimeKnobs().value(RuntimeKnob.ECN_MIN_THRESHOLD_BYTES, i)) {
+            setKnob(RuntimeKnob.ECN_MIN_THRESHOLD_BYTES, i, minBytes);
+            setKnob(RuntimeKnob.ECN_MAX_THRESHOLD_BYTES, i, maxBytes);
+        } else {
+            setKnob(RuntimeKnob.ECN_MAX_THRESHOLD_BYTES, i, maxBytes);
+            setKnob(RuntimeKnob.ECN_MIN_THRESHOLD_BYTES, i, minBytes);
+        }
+        return setKnob(RuntimeKnob.ECN_MAX_PROBABILITY_PERCENT, i, probPercent);
+    }
+
+    /**
+     * PFC xoff (headroom) and xon of an ingress PG.
+     *
+     * @param port the port index.
+     * @param pg 0..7.
+     * @param xoffBytes xoff.
+     * @param xonBytes xon.
+     * @return this.
+     */
+    public TableBatch setPfcThresholds(final int port, final int pg, final long xoffBytes, final long xonBytes) {
+        setKnob(RuntimeKnob.PFC_XOFF_BYTES, port * 8 + pg, xoffBytes);
+        return setKnob(RuntimeKnob.PFC_XON_BYTES, port * 8 + pg, xonBytes);
+    }
+
     /** @return updates so far. */
     public int size() {
         return updates;
@@ -935,6 +993,8 @@ public final class TableBatch {
             control.egressAclNames(stagedEgressAclNames);
         }
         final List<Consumer<ForwardingTables>> all = List.copyOf(edits);
+        control.runtimeKnobs().groupsRemoved(removedGroups);
+        final List<Consumer<DataPlaneAgent>> knobEdits = control.runtimeKnobs().commit(stagedKnobs);
         return control.submit((DataPlaneAgent agent) -> {
             final ForwardingTables t = agent.tables();
             for (final Consumer<ForwardingTables> edit : all) {
@@ -942,6 +1002,9 @@ public final class TableBatch {
             }
             if (egressAclReplaced) {
                 agent.counters().resetEgressAcl();
+            }
+            for (final Consumer<DataPlaneAgent> edit : knobEdits) {
+                edit.accept(agent);
             }
         });
     }

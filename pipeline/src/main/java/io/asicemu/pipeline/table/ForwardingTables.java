@@ -81,7 +81,7 @@ public final class ForwardingTables {
     AclEgressTable egressAcl = AclEgressTable.empty();
     AclMirrorSessions mirrorSessions = AclMirrorSessions.empty();
     AclMeters coppMeters = new AclMeters(new AclMeterConfig[CPU_QUEUES], true);
-    final QosMaps qos;
+    QosMaps qos;
 
     long routerMac;
     boolean standalone = true;
@@ -754,6 +754,15 @@ public final class ForwardingTables {
     /** @return the QoS maps. */
     public QosMaps qos() {
         return qos;
+    }
+
+    /**
+     * Swaps in other QoS maps (runtime QoS map entries, data-plane thread between packet batches).
+     *
+     * @param maps the maps now in force.
+     */
+    public void qos(final QosMaps maps) {
+        this.qos = maps;
     }
 
     /**

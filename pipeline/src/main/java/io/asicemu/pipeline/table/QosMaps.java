@@ -41,6 +41,53 @@ public final class QosMaps {
         }
     }
 
+    private QosMaps(final QosMaps base) {
+        maxPorts = base.maxPorts;
+        dscpToTc = base.dscpToTc.clone();
+        hasDscp = base.hasDscp.clone();
+        dot1pToTc = base.dot1pToTc.clone();
+        hasDot1p = base.hasDot1p.clone();
+        tcToQueue = base.tcToQueue.clone();
+        tcToPg = base.tcToPg.clone();
+    }
+
+    /**
+     * A copy with switch-wide entries (P4Runtime's QoS map tables) over these maps: an entry applies on every port
+     * and replaces what the port's configured map gives for that key; a DSCP (PCP) entry makes every port classify
+     * by DSCP (PCP), keys without an entry then keep the port's configured value (0 where the port had no map).
+     * Control path (allocates); this object is not changed.
+     *
+     * @param dscp 64 TCs by DSCP, -1 = no entry.
+     * @param dot1p 8 TCs by PCP, -1 = no entry.
+     * @param queue 8 queues by TC 0..7, -1 = no entry.
+     * @param pg 8 PGs by TC 0..7, -1 = no entry.
+     * @return the new maps.
+     */
+    public QosMaps withEntries(final int[] dscp, final int[] dot1p, final int[] queue, final int[] pg) {
+        final QosMaps m = new QosMaps(this);
+        for (int p = 0; p < maxPorts; p++) {
+            for (int d = 0; d < 64; d++) {
+                if (dscp[d] >= 0) {
+                    m.dscpToTc[p * 64 + d] = (byte) dscp[d];
+                    m.hasDscp[p] = true;
+                }
+            }
+            for (int d = 0; d < 8; d++) {
+                if (dot1p[d] >= 0) {
+                    m.dot1pToTc[p * 8 + d] = (byte) dot1p[d];
+                    m.hasDot1p[p] = true;
+                }
+                if (queue[d] >= 0) {
+                    m.tcToQueue[p * TC_COUNT + d] = (byte) queue[d];
+                }
+                if (pg[d] >= 0) {
+                    m.tcToPg[p * TC_COUNT + d] = (byte) pg[d];
+                }
+            }
+        }
+        return m;
+    }
+
     /**
      * @param port a port.
      * @param map 64 TCs indexed by DSCP, or null to unbind.

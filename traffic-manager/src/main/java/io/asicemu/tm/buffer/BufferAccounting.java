@@ -120,6 +120,27 @@ public final class BufferAccounting
     }
 
     /**
+     * Runtime change of a PG's headroom limit (profile {@code xoff}); bytes already in headroom stay charged.
+     * Data-plane thread, between packet batches.
+     *
+     * @param pgIndex       port*8+pg.
+     * @param headroomBytes new xoff.
+     */
+    public void setPgHeadroomLimit(final int pgIndex, final long headroomBytes)
+    {
+        pgHeadroomLimit[pgIndex] = headroomBytes;
+    }
+
+    /**
+     * @param pgIndex port*8+pg.
+     * @return true when the PG has a BUFFER_PG profile (a pool).
+     */
+    public boolean hasPgProfile(final int pgIndex)
+    {
+        return pgPool[pgIndex] >= 0;
+    }
+
+    /**
      * Assign a profile to an egress queue (control path, before traffic).
      *
      * @param queueIndex    port*8+queue.

@@ -216,6 +216,24 @@ public final class PfcGenerator
     }
 
     /**
+     * Runtime change of a PG's {@code xon} (data-plane thread, between packet batches). A PG in XOFF now resumes at
+     * the new value (or, with {@code xon_offset}, at max(new xon, occupancy at XOFF − xon_offset)).
+     *
+     * @param pgIndex  port*8+pg.
+     * @param xonBytes new xon.
+     */
+    public void setXon(final int pgIndex, final long xonBytes)
+    {
+        final long old = pgXon[pgIndex];
+        pgXon[pgIndex] = xonBytes;
+        if (pgXoff[pgIndex])
+        {
+            pgXonThreshold[pgIndex] = pgXonOffset[pgIndex] > 0 && pgXonThreshold[pgIndex] > old
+                ? Math.max(xonBytes, pgXonThreshold[pgIndex]) : xonBytes;
+        }
+    }
+
+    /**
      * @param pgIndex port*8+pg.
      * @return true while the PG is in XOFF.
      */

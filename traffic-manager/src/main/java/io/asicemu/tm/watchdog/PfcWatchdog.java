@@ -132,6 +132,38 @@ public final class PfcWatchdog
         nextPollNs = anyWatched ? startNs + pollNs : Long.MAX_VALUE;
     }
 
+    /**
+     * Runtime change of a port's detection and restoration times (P4Runtime registers; data-plane thread, between
+     * packet batches). As if PFC_WD were re-configured: a watched queue that is not stormed restarts its detection
+     * count (time_left = detection_time), a stormed one restarts its restoration count. Ports without a PFC_WD
+     * entry are left alone.
+     *
+     * @param port          port.
+     * @param detectionMs   detection_time.
+     * @param restorationMs restoration_time, -1 = never restore.
+     */
+    public void setTimes(final int port, final int detectionMs, final int restorationMs)
+    {
+        for (int q = 0; q < 8; q++)
+        {
+            final int i = port * 8 + q;
+            if (!watched[i])
+            {
+                continue;
+            }
+            detectionUs[i] = detectionMs * 1000L;
+            restorationUs[i] = restorationMs < 0 ? -1 : restorationMs * 1000L;
+            if (stormed[i])
+            {
+                restoreLeftUs[i] = restorationUs[i];
+            }
+            else
+            {
+                timeLeftUs[i] = detectionUs[i];
+            }
+        }
+    }
+
     /** @return the next poll time. */
     public long nextDeadlineNs()
     {

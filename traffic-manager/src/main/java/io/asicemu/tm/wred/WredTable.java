@@ -82,6 +82,34 @@ public final class WredTable
     }
 
     /**
+     * Runtime change of a queue's thresholds and Pmax, the same for all three colours (P4Runtime registers;
+     * data-plane thread, between packet batches; no allocation). Equivalent to re-configuring the queue with a
+     * WRED_PROFILE carrying these values for green, yellow and red: a queue that had a profile keeps its
+     * {@code wred_*_enable} and {@code ecn} settings, a queue without one gets all colours enabled and
+     * {@code ecn_all} (the AZURE_LOSSLESS shape). The EWMA average, if any, is kept.
+     *
+     * @param q           port*8+queue.
+     * @param minBytes    Kmin.
+     * @param maxBytes    Kmax (0 = the maximum buffer size, as SAI).
+     * @param probPercent Pmax 0..100.
+     */
+    public void setThresholds(final int q, final long minBytes, final long maxBytes, final int probPercent)
+    {
+        if (!configured[q])
+        {
+            configured[q] = true;
+            enabledMask[q] = 7;
+            ecnMask[q] = 7;
+        }
+        for (int c = 0; c < 3; c++)
+        {
+            min[q * 3 + c] = minBytes;
+            max[q * 3 + c] = maxBytes == 0 ? Long.MAX_VALUE : maxBytes;
+            pmax[q * 3 + c] = probPercent / 100.0;
+        }
+    }
+
+    /**
      * @param q port*8+queue.
      * @return true when the queue has a WRED profile with any colour enabled.
      */
