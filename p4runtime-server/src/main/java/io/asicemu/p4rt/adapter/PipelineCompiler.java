@@ -18,6 +18,7 @@ import io.asicemu.p4rt.backend.P4Entity;
 import io.asicemu.p4rt.backend.UpdateKind;
 import io.asicemu.p4rt.backend.UpdateStatus;
 import io.asicemu.p4rt.backend.WriteOp;
+import io.asicemu.p4rt.info.MatchKind;
 import io.asicemu.p4rt.adapter.PipelineTableBackend.Ids;
 import io.asicemu.p4rt.adapter.PipelineTableBackend.Refusal;
 import io.asicemu.pipeline.control.IpPrefix;
@@ -48,6 +49,8 @@ final class PipelineCompiler
     private final Map<EntryKey, P4Entity.TableEntry> egressAcl;
     private final MeterSettings[] copp;
     private final Map<Integer, P4Entity.CloneSession> clones;
+    private final Map<EntryKey, P4Entity.TableEntry> l3Admit;
+    private boolean l3AdmitChanged;
     private boolean aclChanged;
     private boolean egressAclChanged;
     private boolean coppChanged;
@@ -55,7 +58,7 @@ final class PipelineCompiler
 
     /** What the model holds before the batch, for the pipeline objects rebuilt whole when they change. */
     record Model(Map<EntryKey, P4Entity.TableEntry> acl, Map<EntryKey, P4Entity.TableEntry> egressAcl,
-        MeterSettings[] copp, Map<Integer, P4Entity.CloneSession> clones)
+        MeterSettings[] copp, Map<Integer, P4Entity.CloneSession> clones, Map<EntryKey, P4Entity.TableEntry> l3Admit)
     {
     }
 
@@ -71,6 +74,58 @@ final class PipelineCompiler
         this.egressAcl = new LinkedHashMap<>(model.egressAcl());
         this.copp = model.copp().clone();
         this.clones = new TreeMap<>(model.clones());
+        this.l3Admit = new LinkedHashMap<>(model.l3Admit());
+    }
+
+    /**
+     * Stages the whole L3 admit table into the batch if this batch changed it: each entry is a (masked) destination
+     * MAC on one port ({@code in_port} given) or on any.
+     */
+    void stageL3Admit(final TableBatch batch)
+    {
+        if (!l3AdmitChanged)
+        {
+            return;
+        }
+        final int n = l3Admit.size();
+        final long[] macs = new long[n];
+        final long[] masks = new long[n];
+        final String[] ports = new String[n];
+        int i = 0;
+        for (final P4Entity.TableEntry e : l3Admit.values())
+        {
+            masks[i] = 0xffff_ffff_ffffL;
+            for (final FieldMatchValue m : e.key().matches())
+            {
+                if (m.fieldId() == 1)
+                {
+                    macs[i] = m.value().longValue();
+                    masks[i] = m.kind() == MatchKind.TERNARY ? m.mask().longValue() : 0xffff_ffff_ffffL;
+                }
+            }
+            ports[i] = l3AdmitPort(e.key());
+            i++;
+        }
+        batch.replaceL3Admit(macs, masks, ports);
+    }
+
+    /** @return the port name of an l3_admit entry's {@code in_port}, or null when it has none (any port). */
+    private String l3AdmitPort(final EntryKey key)
+    {
+        for (final FieldMatchValue m : key.matches())
+        {
+            if (m.fieldId() == 2)
+            {
+                final List<String> names = control.portNames();
+                final int port = m.value().intValue();
+                if (port < 0 || port >= names.size() || names.get(port) == null)
+                {
+                    throw new Refusal(UpdateStatus.INVALID_ARGUMENT, "l3_admit: no port " + port);
+                }
+                return names.get(port);
+            }
+        }
+        return null;
     }
 
     boolean aclChanged()
@@ -290,6 +345,19 @@ final class PipelineCompiler
                 acl.put(entry.key(), entry);
             }
             aclChanged = true;
+        }
+        else if (table == ids.l3Admit)
+        {
+            if (kind == UpdateKind.DELETE)
+            {
+                l3Admit.remove(entry.key());
+            }
+            else
+            {
+                l3AdmitPort(entry.key()); // refuses an unknown port at this update
+                l3Admit.put(entry.key(), entry);
+            }
+            l3AdmitChanged = true;
         }
         else if (table == ids.aclEgress)
         {

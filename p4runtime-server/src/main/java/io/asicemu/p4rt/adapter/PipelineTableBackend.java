@@ -94,7 +94,8 @@ public final class PipelineTableBackend implements P4Backend
     private List<UpdateOutcome> writeAtomically(final List<WriteOp> ops)
     {
         final PipelineCompiler compiler = new PipelineCompiler(control, ids, new PipelineCompiler.Model(
-            readAclEntries(ids.aclIngress), readAclEntries(ids.aclEgress), readCoppMeters(), readCloneSessions()));
+            readAclEntries(ids.aclIngress), readAclEntries(ids.aclEgress), readCoppMeters(), readCloneSessions(),
+            readAclEntries(ids.l3Admit)));
         final TableBatch batch;
         try
         {
@@ -118,6 +119,14 @@ public final class PipelineTableBackend implements P4Backend
             {
                 return refuseAll(ops.size(), i, e.status, "pipeline: " + e.getMessage());
             }
+        }
+        try
+        {
+            compiler.stageL3Admit(batch);
+        }
+        catch (final TableException e)
+        {
+            return refuseAll(ops.size(), ops.size() - 1, status(e.code()), "pipeline: " + e.getMessage());
         }
         final Map<EntryKey, String> names = new HashMap<>(aclRuleNames);
         long sequence = aclRuleSequence;
@@ -496,6 +505,7 @@ public final class PipelineTableBackend implements P4Backend
         final int vlans;
         final int vlanMembership;
         final int aclEgress;
+        final int l3Admit;
         final int cpuQueueMeter;
         final int portInCounter;
         final int portOutCounter;
@@ -524,6 +534,7 @@ public final class PipelineTableBackend implements P4Backend
             vlans = table(model, "ingress.l2.vlan_table");
             vlanMembership = table(model, "ingress.l2.vlan_membership_table");
             aclEgress = table(model, "egress.acl_egress.acl_egress_table");
+            l3Admit = table(model, "ingress.l3_admit.l3_admit_table");
             cpuQueueMeter = meter(model, "ingress.copp.cpu_queue_meter");
             portInCounter = counter(model, "ingress.port_in_counter");
             portOutCounter = counter(model, "egress.port_out_counter");

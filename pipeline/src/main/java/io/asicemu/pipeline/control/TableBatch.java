@@ -960,6 +960,39 @@ public final class TableBatch {
         return setKnob(RuntimeKnob.PFC_XON_BYTES, port * 8 + pg, xonBytes);
     }
 
+    /**
+     * Replaces the L3 admit entries inside this batch: frames to a matching destination MAC (masked; on one port or
+     * any) are routed on a port or VLAN that has a router interface, besides frames to the interface's own MAC.
+     *
+     * @param macs destination MACs.
+     * @param masks their masks.
+     * @param portNames the port of each entry, or null for any port.
+     * @return this.
+     */
+    public TableBatch replaceL3Admit(final long[] macs, final long[] masks, final String[] portNames) {
+        if (macs.length > ForwardingTables.L3_ADMIT_ENTRIES) {
+            throw fail(TableException.Code.RESOURCE_EXHAUSTED, macs.length + " L3 admit entries exceed "
+                + ForwardingTables.L3_ADMIT_ENTRIES);
+        }
+        final int[] ports = new int[portNames.length];
+        for (int i = 0; i < ports.length; i++) {
+            if (portNames[i] == null) {
+                ports[i] = -1;
+                continue;
+            }
+            final Integer index = control.compiled().portIndex().get(portNames[i]);
+            if (index == null) {
+                throw fail(TableException.Code.INVALID_ARGUMENT, "no port " + portNames[i]);
+            }
+            ports[i] = index;
+        }
+        final long[] m = macs.clone();
+        final long[] k = masks.clone();
+        edits.add(t -> t.l3Admit(m, k, ports));
+        updates++;
+        return this;
+    }
+
     /** @return updates so far. */
     public int size() {
         return updates;

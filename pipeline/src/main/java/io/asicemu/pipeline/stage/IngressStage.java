@@ -157,7 +157,7 @@ public final class IngressStage {
             return;
         }
         v.setDscp = setDscp;
-        if (rif != ForwardingTables.NONE && p.dstMac() == t.rifMac(rif)) {
+        if (rif != ForwardingTables.NONE && (p.dstMac() == t.rifMac(rif) || t.l3Admitted(p.dstMac(), port))) {
             route(t, p, v, nowNs);
         } else if (v.vlan >= 0) {
             bridge(t, port, p, v, nowNs);

@@ -21,6 +21,8 @@ public final class ForwardingTables {
     public static final int NONE = -1;
     /** Multicast group slots (slot 0 means "no group"), so {@code MULTICAST_SLOTS - 1} groups. */
     public static final int MULTICAST_SLOTS = 257;
+    /** L3 admit entries (extra "my MAC" matches besides the router interfaces' own MACs). */
+    public static final int L3_ADMIT_ENTRIES = 64;
     /** CPU queues, each policed by its CoPP meter. */
     public static final int CPU_QUEUES = 8;
 
@@ -82,6 +84,12 @@ public final class ForwardingTables {
     AclMirrorSessions mirrorSessions = AclMirrorSessions.empty();
     AclMeters coppMeters = new AclMeters(new AclMeterConfig[CPU_QUEUES], true);
     QosMaps qos;
+
+    // L3 admit: frames whose destination MAC matches (mac & mask), on the port (or any port: -1), are routed.
+    final long[] admitMac = new long[L3_ADMIT_ENTRIES];
+    final long[] admitMask = new long[L3_ADMIT_ENTRIES];
+    final int[] admitPort = new int[L3_ADMIT_ENTRIES];
+    int admitCount;
 
     long routerMac;
     boolean standalone = true;
@@ -154,6 +162,41 @@ public final class ForwardingTables {
      */
     public void routerMac(final long mac) {
         routerMac = mac;
+    }
+
+    /**
+     * Replaces the L3 admit entries (P4Runtime {@code l3_admit_table}).
+     *
+     * @param macs destination MACs.
+     * @param masks their masks (ternary).
+     * @param ports the port each applies to, or -1 for any.
+     */
+    public void l3Admit(final long[] macs, final long[] masks, final int[] ports) {
+        if (macs.length > L3_ADMIT_ENTRIES) {
+            throw new IllegalArgumentException("more than " + L3_ADMIT_ENTRIES + " L3 admit entries");
+        }
+        admitCount = macs.length;
+        for (int i = 0; i < macs.length; i++) {
+            admitMac[i] = macs[i] & masks[i];
+            admitMask[i] = masks[i];
+            admitPort[i] = ports[i];
+        }
+    }
+
+    /**
+     * Data path: whether an L3 admit entry routes a frame the router interface's own MAC did not claim.
+     *
+     * @param dstMac the destination MAC.
+     * @param port the ingress port.
+     * @return true if an entry matches.
+     */
+    public boolean l3Admitted(final long dstMac, final int port) {
+        for (int i = 0; i < admitCount; i++) {
+            if ((dstMac & admitMask[i]) == admitMac[i] && (admitPort[i] < 0 || admitPort[i] == port)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** @return the router MAC. */
