@@ -1,6 +1,7 @@
 package io.asicemu.p4rt.adapter;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import io.asicemu.testsupport.Rfc2698Oracle;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.lang.foreign.Arena;

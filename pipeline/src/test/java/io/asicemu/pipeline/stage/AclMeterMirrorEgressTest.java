@@ -1,6 +1,7 @@
 package io.asicemu.pipeline.stage;
 
 import static io.asicemu.pipeline.Frames.HOST_A;
+import io.asicemu.testsupport.Rfc2698Oracle;
 import static io.asicemu.pipeline.Frames.ip;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

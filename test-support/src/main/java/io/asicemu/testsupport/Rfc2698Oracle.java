@@ -1,4 +1,4 @@
-package io.asicemu.pipeline.stage;
+package io.asicemu.testsupport;
 
 import java.math.BigDecimal;
 
@@ -7,10 +7,10 @@ import java.math.BigDecimal;
  * between packets Tc grows by CIR × dt (up to CBS) and Tp by PIR × dt (up to PBS); a packet of size B is red if
  * Tp - B &lt; 0, else yellow if Tc - B &lt; 0 (Tp -= B), else green (Tp -= B, Tc -= B).
  */
-final class Rfc2698Oracle {
-    static final int GREEN = 0;
-    static final int YELLOW = 1;
-    static final int RED = 2;
+public final class Rfc2698Oracle {
+    public static final int GREEN = 0;
+    public static final int YELLOW = 1;
+    public static final int RED = 2;
     private static final BigDecimal NS_PER_SECOND = BigDecimal.valueOf(1_000_000_000L);
     private final BigDecimal cir;
     private final BigDecimal cbs;
@@ -20,7 +20,7 @@ final class Rfc2698Oracle {
     private BigDecimal tp;
     private long lastNs = Long.MIN_VALUE;
 
-    Rfc2698Oracle(final long cir, final long cbs, final long pir, final long pbs) {
+    public Rfc2698Oracle(final long cir, final long cbs, final long pir, final long pbs) {
         this.cir = BigDecimal.valueOf(cir);
         this.cbs = BigDecimal.valueOf(cbs);
         this.pir = BigDecimal.valueOf(pir);
@@ -29,7 +29,7 @@ final class Rfc2698Oracle {
         tp = this.pbs;
     }
 
-    int color(final long size, final long nowNs) {
+    public int color(final long size, final long nowNs) {
         if (lastNs != Long.MIN_VALUE) {
             final BigDecimal seconds = BigDecimal.valueOf(nowNs - lastNs).divide(NS_PER_SECOND);
             tc = tc.add(cir.multiply(seconds)).min(cbs);
