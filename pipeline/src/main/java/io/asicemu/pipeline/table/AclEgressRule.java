@@ -43,18 +43,7 @@ public final class AclEgressRule {
      * @return this.
      */
     public AclEgressRule outPorts(final int... ports) {
-        if (ports == null || ports.length == 0) {
-            outPorts = null;
-            return this;
-        }
-        int max = 0;
-        for (final int p : ports) {
-            max = Math.max(max, p);
-        }
-        outPorts = new long[max / 64 + 1];
-        for (final int p : ports) {
-            outPorts[p >>> 6] |= 1L << (p & 63);
-        }
+        outPorts = AclRule.portBitmap(ports);
         return this;
     }
 

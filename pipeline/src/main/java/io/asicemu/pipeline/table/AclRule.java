@@ -71,19 +71,27 @@ public final class AclRule {
      * @return this.
      */
     public AclRule inPorts(final int... ports) {
+        inPorts = portBitmap(ports);
+        return this;
+    }
+
+    /**
+     * @param ports port indexes; empty or null: all.
+     * @return a bitmap of them (bit p of word p / 64), or null for all ports.
+     */
+    static long[] portBitmap(final int... ports) {
         if (ports == null || ports.length == 0) {
-            inPorts = null;
-            return this;
+            return null;
         }
         int max = 0;
         for (final int p : ports) {
             max = Math.max(max, p);
         }
-        inPorts = new long[max / 64 + 1];
+        final long[] bitmap = new long[max / 64 + 1];
         for (final int p : ports) {
-            inPorts[p >>> 6] |= 1L << (p & 63);
+            bitmap[p >>> 6] |= 1L << (p & 63);
         }
-        return this;
+        return bitmap;
     }
 
     /**
