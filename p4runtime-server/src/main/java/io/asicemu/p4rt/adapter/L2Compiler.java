@@ -19,7 +19,7 @@ import io.asicemu.pipeline.table.FdbTable;
  * Compiles the L2 entities of a P4Runtime batch into its {@link TableBatch}: {@code ingress.l2.vlan_table}
  * (vlan_allow(flood_group) → a VLAN flooding to its members, or to multicast group {@code flood_group} when not 0),
  * {@code ingress.l2.vlan_membership_table} (make_tagged_member / make_untagged_member), {@code ingress.l2.l2_fdb_table}
- * (l2_forward(port) → a static FDB entry) and the replication engine's multicast group entries (replica ports).
+ * (l2_forward(port) → a static FDB entry; drop → a static entry that discards) and the replication engine's multicast group entries (replica ports).
  * Ports are the pipeline's port indexes (as in router_interface_table); an index without a port is
  * INVALID_ARGUMENT, a missing VLAN or multicast group NOT_FOUND (the pipeline's codes). Not thread safe: used under
  * the backend's lock.
@@ -27,6 +27,7 @@ import io.asicemu.pipeline.table.FdbTable;
 final class L2Compiler
 {
     private static final String L2_FORWARD = "ingress.l2.l2_forward";
+    private static final String DROP = "ingress.drop";
     private static final String VLAN_ALLOW = "ingress.l2.vlan_allow";
     private static final String TAGGED = "ingress.l2.make_tagged_member";
     private static final String UNTAGGED = "ingress.l2.make_untagged_member";
@@ -75,7 +76,17 @@ final class L2Compiler
                 batch.removeFdb(vlan, mac);
                 return;
             }
-            final ActionCall call = call(entry, ids, L2_FORWARD);
+            final ActionCall call = PipelineTableBackend.direct(entry).call();
+            final String action = ids.model.action(call.actionId()).name();
+            if (action.equals(DROP))
+            {
+                batch.addStaticFdbDrop(vlan, mac);
+                return;
+            }
+            if (!action.equals(L2_FORWARD))
+            {
+                throw new Refusal(UpdateStatus.UNIMPLEMENTED, "the pipeline has no l2_fdb action " + action);
+            }
             batch.addStaticFdb(vlan, mac, portName(control, call.params().get(0).intValue()));
         }
     }

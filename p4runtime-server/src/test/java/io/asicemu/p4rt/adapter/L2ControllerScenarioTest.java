@@ -88,6 +88,7 @@ class L2ControllerScenarioTest
     private static final int VLAN_TABLE = 0x0200000a;
     private static final int VLAN_MEMBERSHIP = 0x0200000b;
     private static final int L2_FORWARD = 0x0100000b;
+    private static final int DROP = 0x01000002;
     private static final int VLAN_ALLOW = 0x0100000c;
     private static final int TAGGED = 0x0100000d;
     private static final int UNTAGGED = 0x0100000e;
@@ -530,6 +531,27 @@ class L2ControllerScenarioTest
             assertThat(entry.getIdleTimeoutNs()).isEqualTo(idleNs);
             assertThat(entry.getMatchList()).containsExactlyInAnyOrder(exact(1, 10), exact(2, HOST_C));
             assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - quietFrom)).isGreaterThanOrEqualTo(400);
+        }
+    }
+
+    @Test
+    void shouldDiscardFramesToAStaticFdbEntryWhoseActionIsDropAndCountTheReason() throws Exception
+    {
+        try (Controller a = new Controller())
+        {
+            vlan10(digestConfig(Update.Type.INSERT, 1, 0, TimeUnit.MINUTES.toNanos(1)));
+            send("Ethernet0", udp(HOST_B, HOST_A, 0));
+            assertThat(take("Ethernet4")).as("unknown unicast floods").hasSize(1);
+            take("Ethernet8");
+            stub.write(write(insert(TableEntry.newBuilder().setTableId(L2_FDB).addMatch(exact(1, 10))
+                .addMatch(exact(2, HOST_B)).setAction(action(DROP)))).build());
+            send("Ethernet0", udp(HOST_B, HOST_A, 0));
+            send("Ethernet0", udp(HOST_B, HOST_A, 0));
+            assertThat(take("Ethernet4")).isEmpty();
+            assertThat(take("Ethernet8")).isEmpty();
+            assertThat(pipeline.control().counters().port("Ethernet0",
+                "SAI_IN_DROP_REASON_FDB_AND_BLACKHOLE_DISCARDS")).isEqualTo(2);
+            assertThat(readTable(L2_FDB)).hasSize(1);
         }
     }
 

@@ -9,6 +9,7 @@ import io.asicemu.pipeline.config.ConfigException;
 import io.asicemu.pipeline.counter.CountersSnapshot;
 import io.asicemu.pipeline.cpu.CpuPort;
 import io.asicemu.pipeline.port.Port;
+import io.asicemu.pipeline.table.FdbTable;
 import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.Clock;
@@ -264,7 +265,8 @@ public final class PipelineControl {
             final List<FdbEntry> entries = new ArrayList<>();
             if (a.tables() != null) {
                 a.tables().fdb().forEach((vlan, mac, port, isStatic) ->
-                    entries.add(new FdbEntry(vlan, mac, port < names.size() ? names.get(port) : "?", isStatic)));
+                    entries.add(new FdbEntry(vlan, mac, port == FdbTable.DROP_PORT ? "drop"
+                        : port >= 0 && port < names.size() ? names.get(port) : "?", isStatic)));
             }
             result.complete(List.copyOf(entries));
         });

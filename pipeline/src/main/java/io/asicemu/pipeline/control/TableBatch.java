@@ -392,6 +392,27 @@ public final class TableBatch {
     }
 
     /**
+     * Adds or replaces a static FDB entry whose action is drop: frames bridged or routed to this MAC in this VLAN are
+     * discarded ({@code SAI_IN_DROP_REASON_FDB_AND_BLACKHOLE_DISCARDS}).
+     *
+     * @param vlanId the VLAN.
+     * @param mac the MAC.
+     * @return this.
+     */
+    public TableBatch addStaticFdbDrop(final int vlanId, final long mac) {
+        final L2Model m = l2();
+        requireVlan(m, vlanId);
+        final long key = io.asicemu.pipeline.table.FdbTable.key(vlanId, mac);
+        if (!m.staticFdb.containsKey(key) && m.staticFdb.size() >= control.sizing().fdbEntries()) {
+            throw fail(TableException.Code.RESOURCE_EXHAUSTED, "the FDB holds " + control.sizing().fdbEntries());
+        }
+        m.staticFdb.put(key, io.asicemu.pipeline.table.FdbTable.DROP_PORT);
+        edits.add(t -> t.fdb().putStatic(vlanId, mac, io.asicemu.pipeline.table.FdbTable.DROP_PORT));
+        updates++;
+        return this;
+    }
+
+    /**
      * Removes an FDB entry, static or learned.
      *
      * @param vlanId the VLAN.

@@ -57,7 +57,9 @@ public enum DropReason {
     /** An egress ACL rule dropped the packet (counted on the egress port). */
     EGRESS_ACL_DROP("ASICEMU_OUT_DROP_REASON_EGRESS_ACL"),
     /** The CPU queue's CoPP meter marked the punted or copied packet red. */
-    COPP_METER_RED("ASICEMU_IN_DROP_REASON_COPP_METER_RED");
+    COPP_METER_RED("ASICEMU_IN_DROP_REASON_COPP_METER_RED"),
+    /** A static FDB entry whose action is drop (P4Runtime l2_fdb_table drop) matched the destination. */
+    FDB_DROP("SAI_IN_DROP_REASON_FDB_AND_BLACKHOLE_DISCARDS");
 
     private static final DropReason[] VALUES = values();
     private final String counterName;

@@ -343,6 +343,8 @@ public final class IngressStage {
         final int out = t.fdb().lookup(v.vlan, dst, nowNs);
         if (out == FdbTable.MISSING) {
             v.action = Verdict.FLOOD;
+        } else if (out == FdbTable.DROP_PORT) {
+            v.drop(DropReason.FDB_DROP);
         } else if (out == port) {
             v.drop(DropReason.L2_LOOPBACK_FILTER);
         } else {
@@ -422,6 +424,10 @@ public final class IngressStage {
         neighbors.countHit(neighbor, length);
         final long mac = neighbors.mac(neighbor);
         final int egressPort = egressPortOf(t, rif, mac);
+        if (egressPort == FdbTable.DROP_PORT) {
+            v.drop(DropReason.FDB_DROP);
+            return;
+        }
         if (egressPort < 0) {
             resolver.resolve(rif, nhHigh, nhLow, v6, nowNs);
             v.drop(DropReason.UNRESOLVED_NEXT_HOP);

@@ -11,6 +11,8 @@ package io.asicemu.pipeline.table;
 public final class FdbTable {
     /** Returned by {@link #lookup} when the (VLAN, MAC) is unknown. */
     public static final int MISSING = -1;
+    /** The "port" of a static entry whose action is drop: frames to it are discarded. */
+    public static final int DROP_PORT = -2;
     /** The last-hit time of a static entry no packet has matched yet. */
     public static final long NEVER_HIT = Long.MIN_VALUE;
     private static final long EMPTY = -1L;
