@@ -29,6 +29,7 @@ import io.asicemu.pipeline.control.TableBatch;
 import io.asicemu.pipeline.table.AclMeterConfig;
 import io.asicemu.pipeline.table.AclMirrorSessions;
 import io.asicemu.pipeline.table.ForwardingTables;
+import io.asicemu.pipeline.table.RouteTarget;
 
 /**
  * Compiles the updates of one P4Runtime batch into one {@link TableBatch}: P4 object ids (router interface, next
@@ -231,6 +232,10 @@ final class PipelineCompiler
             if (!entry.isDefault())
             {
                 tableEntry(op.kind(), entry, batch);
+            }
+            else if (entry.key().tableId() == ids.ipv4 || entry.key().tableId() == ids.ipv6)
+            {
+                defaultRoute(entry, entry.key().tableId() == ids.ipv6, batch);
             }
         }
         else if (entity instanceof P4Entity.MulticastGroup g)
@@ -495,6 +500,30 @@ final class PipelineCompiler
                 batch.writeRouteToGroup(prefix, mapped(group, param(call, 0), "WCMP group"), insert);
             case "ingress.drop" -> batch.writeRoute(prefix, -1, true, insert);
             default -> throw new Refusal(UpdateStatus.UNIMPLEMENTED, "the pipeline has no route action "
+                + actionName(call) + " (trap with an ACL entry)");
+        }
+    }
+
+    /**
+     * The default entry of ipv4_table / ipv6_table: what a packet matching no route does (set_nexthop_id,
+     * set_wcmp_group_id, drop; no action restores the P4 program's default, drop).
+     */
+    private void defaultRoute(final P4Entity.TableEntry entry, final boolean v6, final TableBatch batch)
+    {
+        if (entry.action() == null)
+        {
+            batch.writeDefaultRoute(v6, RouteTarget.DROP, 0);
+            return;
+        }
+        final ActionCall call = PipelineTableBackend.direct(entry).call();
+        switch (actionName(call))
+        {
+            case "ingress.routing_lookup.set_nexthop_id" ->
+                batch.writeDefaultRoute(v6, RouteTarget.NEXT_HOP, mapped(nextHop, param(call, 0), "next hop"));
+            case "ingress.routing_lookup.set_wcmp_group_id" ->
+                batch.writeDefaultRoute(v6, RouteTarget.GROUP, mapped(group, param(call, 0), "WCMP group"));
+            case "ingress.drop" -> batch.writeDefaultRoute(v6, RouteTarget.DROP, 0);
+            default -> throw new Refusal(UpdateStatus.UNIMPLEMENTED, "the pipeline has no default route action "
                 + actionName(call) + " (trap with an ACL entry)");
         }
     }

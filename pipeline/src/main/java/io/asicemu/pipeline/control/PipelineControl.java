@@ -53,6 +53,7 @@ public final class PipelineControl {
     private final Map<Integer, Integer> controllerRifPorts = new HashMap<>();
     private Map<IpPrefix, Integer> routes = new HashMap<>();
     private RouteSlots routeSlots;
+    private final int[] defaultRoutes = new int[2];
     private volatile CompiledConfig compiled;
     private volatile String[] aclNames;
     private L2Model l2 = new L2Model();
@@ -114,6 +115,8 @@ public final class PipelineControl {
         egressAclNames = null;
         routes = new HashMap<>(next.routes());
         routeSlots = next.routeSlots().copy();
+        defaultRoutes[0] = 0;
+        defaultRoutes[1] = 0;
         nextHops.clear();
         groups.clear();
         groupSpecs.clear();
@@ -401,6 +404,11 @@ public final class PipelineControl {
 
     RouteSlots routeSlots() {
         return routeSlots;
+    }
+
+    /** @return what an IPv4 ([0]) and IPv6 ([1]) LPM miss does (RouteTarget values; 0 = drop); live, control-side. */
+    int[] defaultRoutes() {
+        return defaultRoutes;
     }
 
     Map<Integer, TableBatch.NextHop> nextHops() {

@@ -28,6 +28,7 @@ public final class TableBatch {
     private final Set<IpPrefix> releasedSlots = new HashSet<>();
     private final java.util.ArrayDeque<Integer> batchFreeSlots = new java.util.ArrayDeque<>();
     private int reservedSlots;
+    private final int[] defaultRoutes;
     private final Map<Integer, NextHop> stagedNextHops = new HashMap<>();
     private final Set<Integer> stagedGroups = new HashSet<>();
     private final Map<Integer, GroupSpec> stagedSpecs = new HashMap<>();
@@ -52,6 +53,48 @@ public final class TableBatch {
 
     TableBatch(final PipelineControl control) {
         this.control = control;
+        this.defaultRoutes = control.defaultRoutes().clone();
+    }
+
+    /**
+     * Sets what packets that match no route do (P4Runtime's default entry of ipv4_table / ipv6_table): forward to a
+     * next hop or through a group, or drop as an LPM miss. A more specific route, a /0 included, still wins.
+     *
+     * @param v6 the family.
+     * @param kind {@link RouteTarget#NEXT_HOP}, {@link RouteTarget#GROUP} or {@link RouteTarget#DROP}.
+     * @param id the next hop or group (ignored for DROP).
+     * @return this.
+     */
+    public TableBatch writeDefaultRoute(final boolean v6, final int kind, final int id) {
+        final int target;
+        if (kind == RouteTarget.NEXT_HOP) {
+            if (!nextHopExists(id)) {
+                throw fail(TableException.Code.NOT_FOUND, "next hop " + id);
+            }
+            target = RouteTarget.encode(kind, id);
+        } else if (kind == RouteTarget.GROUP) {
+            if (!controllerGroupExists(id) && !(id >= 0 && id < control.compiled().groupCount())) {
+                throw fail(TableException.Code.NOT_FOUND, "group " + id);
+            }
+            target = RouteTarget.encode(kind, id);
+        } else if (kind == RouteTarget.DROP) {
+            target = 0;
+        } else {
+            throw fail(TableException.Code.INVALID_ARGUMENT, "a default route forwards or drops");
+        }
+        defaultRoutes[v6 ? 1 : 0] = target;
+        edits.add(t -> t.defaultRoute(v6, target));
+        updates++;
+        return this;
+    }
+
+    private void refuseIfDefaultRouteUses(final int target, final String what) {
+        for (int f = 0; f < 2; f++) {
+            if (defaultRoutes[f] == target) {
+                throw fail(TableException.Code.FAILED_PRECONDITION, "the IPv" + (f == 0 ? 4 : 6)
+                    + " default route uses " + what);
+            }
+        }
     }
 
     private Integer route(final IpPrefix p) {
@@ -772,6 +815,7 @@ public final class TableBatch {
                 throw fail(TableException.Code.FAILED_PRECONDITION, "route " + r.getKey() + " uses next hop " + id);
             }
         }
+        refuseIfDefaultRouteUses(target, "next hop " + id);
         for (final int g : allControllerGroups()) {
             for (final int m : groupMembers(g)) {
                 if (m == id) {
@@ -821,6 +865,7 @@ public final class TableBatch {
                 throw fail(TableException.Code.FAILED_PRECONDITION, "route " + r.getKey() + " uses group " + id);
             }
         }
+        refuseIfDefaultRouteUses(target, "group " + id);
         stagedGroups.remove(id);
         stagedSpecs.remove(id);
         removedGroups.add(id);
@@ -1028,6 +1073,7 @@ public final class TableBatch {
         control.routes().keySet().removeAll(removedRoutes);
         control.routes().putAll(stagedRoutes);
         control.routeSlots().commit(reservedSlots, stagedSlots, releasedSlots, batchFreeSlots);
+        System.arraycopy(defaultRoutes, 0, control.defaultRoutes(), 0, 2);
         control.nextHops().keySet().removeAll(removedNextHops);
         control.nextHops().putAll(stagedNextHops);
         control.groups().removeAll(removedGroups);

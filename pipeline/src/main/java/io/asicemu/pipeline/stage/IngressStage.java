@@ -370,13 +370,18 @@ public final class IngressStage {
         final long dstHigh = p.dstAddressHigh();
         final long dstLow = p.dstAddressLow();
         final int slot = t.routeSlot(v6, dstHigh, dstLow);
-        if (slot == 0) {
-            v.drop(v6 ? DropReason.LPM6_MISS : DropReason.LPM4_MISS);
-            return;
-        }
         final int length = p.frameLength();
-        t.countRoute(slot, length);
-        final int value = t.routeTarget(slot);
+        final int value;
+        if (slot != 0) {
+            t.countRoute(slot, length);
+            value = t.routeTarget(slot);
+        } else {
+            value = t.defaultRoute(v6);
+            if (value == 0) {
+                v.drop(v6 ? DropReason.LPM6_MISS : DropReason.LPM4_MISS);
+                return;
+            }
+        }
         final int kind = RouteTarget.kind(value);
         if (kind == RouteTarget.LOCAL) {
             if (!t.standalone() || !resolver.answerEcho(routerInterfaceOf(t, v), p, v)) {

@@ -64,6 +64,9 @@ public final class ForwardingTables {
     final int[] routeTarget;
     final long[] routePackets;
     final long[] routeBytes;
+    // What an LPM miss does (a controller's default entry of ipv4_table / ipv6_table): a RouteTarget, 0 = drop.
+    int defaultRoute4;
+    int defaultRoute6;
     final NeighborTable neighbors;
     final long[] nextHopHigh;
     final long[] nextHopLow;
@@ -564,6 +567,28 @@ public final class ForwardingTables {
         routeTarget[slot] = 0;
         routePackets[slot] = 0;
         routeBytes[slot] = 0;
+    }
+
+    /**
+     * Sets what a packet that matches no route does (the LPM table's default action).
+     *
+     * @param v6 the family.
+     * @param target a {@link RouteTarget} value (next hop or group), or 0 to drop as an LPM miss.
+     */
+    public void defaultRoute(final boolean v6, final int target) {
+        if (v6) {
+            defaultRoute6 = target;
+        } else {
+            defaultRoute4 = target;
+        }
+    }
+
+    /**
+     * @param v6 the family.
+     * @return what an LPM miss does ({@link RouteTarget}; 0 = drop).
+     */
+    public int defaultRoute(final boolean v6) {
+        return v6 ? defaultRoute6 : defaultRoute4;
     }
 
     /**

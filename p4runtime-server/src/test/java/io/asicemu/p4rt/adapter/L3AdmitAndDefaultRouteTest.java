@@ -31,9 +31,12 @@ import io.asicemu.pipeline.port.InMemoryPort;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.ManualClock;
 
-/** {@code l3_admit_table} programs the pipeline: extra destination MACs (masked, per port or any) are routed. */
+/**
+ * {@code l3_admit_table} programs the pipeline: extra destination MACs (masked, per port or any) are routed; the
+ * default entry of {@code ipv4_table} is what a packet matching no route does.
+ */
 @Timeout(30)
-class L3AdmitTest
+class L3AdmitAndDefaultRouteTest
 {
     private static final String CONFIG = """
         {"PORT": {"Ethernet0": {"speed": "10000", "admin_status": "up"},
@@ -54,7 +57,7 @@ class L3AdmitTest
     private final InMemoryPort eth4 = new InMemoryPort("Ethernet4");
     private final PipelineTableBackend backend;
 
-    L3AdmitTest()
+    L3AdmitAndDefaultRouteTest()
     {
         pipeline.control().attachPort("Ethernet0", eth0);
         pipeline.control().attachPort("Ethernet4", eth4);
@@ -123,11 +126,17 @@ class L3AdmitTest
     /** Sends one UDP frame to 192.168.1.1 with the given destination MAC into Ethernet0; true if it was routed. */
     private boolean routed(final long dstMac)
     {
+        return routed(dstMac, 0xC0A80101);
+    }
+
+    /** Sends one UDP frame to an address, to the interface's MAC, into Ethernet0; true if it left Ethernet4. */
+    private boolean routed(final long dstMac, final int dstIp)
+    {
         try (Arena arena = Arena.ofConfined())
         {
             final MemorySegment s = arena.allocate(256);
             final int length = new FrameBuilder().reset().macs(dstMac, 0x02_00_00_00_01_02L)
-                .ipv4(0x0A000102, 0xC0A80101).ttl(64).udpPorts(1000, 2000).buildUdp(s, 0, 32);
+                .ipv4(0x0A000102, dstIp).ttl(64).udpPorts(1000, 2000).buildUdp(s, 0, 32);
             assertThat(eth0.inject(s.asSlice(0, length).toArray(ValueLayout.JAVA_BYTE), clock.nowNs())).isTrue();
         }
         for (int i = 0; i < 100; i++)
@@ -170,5 +179,41 @@ class L3AdmitTest
         assertThat(statuses(backend.write(List.of(admit(UpdateKind.INSERT, ANYCAST_GATEWAY, 0xffff_ffff_ffffL, -1,
             10)), true))).containsExactly(UpdateStatus.OK);
         assertThat(routed(ANYCAST_GATEWAY)).as("any port").isTrue();
+    }
+
+    private static WriteOp defaultRoute(final int actionId, final long... params)
+    {
+        final List<BigInteger> values = new ArrayList<>();
+        for (final long p : params)
+        {
+            values.add(BigInteger.valueOf(p));
+        }
+        return new WriteOp(UpdateKind.MODIFY, new P4Entity.TableEntry(new EntryKey(IPV4, List.of(), 0),
+            new EntryAction.Direct(new ActionCall(actionId, values)), true, 0, new byte[0], null, null));
+    }
+
+    @Test
+    void shouldForwardPacketsMatchingNoRouteByTheDefaultEntryAndProtectItsNextHop()
+    {
+        assertThat(routed(RIF0_MAC, 0x08080808)).as("no route, default drop").isFalse();
+        assertThat(statuses(backend.write(List.of(defaultRoute(0x01000005, 99)), true)))
+            .as("unknown next hop").containsExactly(UpdateStatus.NOT_FOUND);
+        assertThat(statuses(backend.write(List.of(defaultRoute(0x01000005, 10)), true)))
+            .containsExactly(UpdateStatus.OK);
+        assertThat(routed(RIF0_MAC, 0x08080808)).as("default route to next hop 10").isTrue();
+        assertThat(routed(RIF0_MAC, 0xC0A80101)).as("the /16 still routes").isTrue();
+        assertThat(statuses(backend.write(List.of(op(UpdateKind.DELETE, NEXTHOP, List.of(exact(1, 10)), 0,
+            0x01000009, 2, 0x0A000202L)), true))).as("still used by the /16 and the default")
+            .containsExactly(UpdateStatus.FAILED_PRECONDITION);
+        assertThat(statuses(backend.write(List.of(op(UpdateKind.DELETE, IPV4, List.of(exact(1, 0),
+            new FieldMatchValue(2, MatchKind.LPM, BigInteger.valueOf(0xC0A80000L), BigInteger.ZERO, 16,
+                BigInteger.ZERO)), 0, 0x01000005, 10)), true))).containsExactly(UpdateStatus.OK);
+        assertThat(statuses(backend.write(List.of(op(UpdateKind.DELETE, NEXTHOP, List.of(exact(1, 10)), 0,
+            0x01000009, 2, 0x0A000202L)), true))).as("the default entry still uses it")
+            .containsExactly(UpdateStatus.FAILED_PRECONDITION);
+        assertThat(routed(RIF0_MAC, 0xC0A80101)).as("192.168.1.1 now takes the default").isTrue();
+        assertThat(statuses(backend.write(List.of(defaultRoute(0x01000002)), true))).containsExactly(UpdateStatus.OK);
+        assertThat(routed(RIF0_MAC, 0x08080808)).as("default drop again").isFalse();
+        assertThat(pipeline.control().counters().port("Ethernet0", "SAI_IN_DROP_REASON_LPM4_MISS")).isEqualTo(2);
     }
 }
