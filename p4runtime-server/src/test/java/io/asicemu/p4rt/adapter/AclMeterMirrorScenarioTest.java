@@ -1,5 +1,8 @@
 package io.asicemu.p4rt.adapter;
 
+import static io.asicemu.p4rt.adapter.LoopbackRig.exact;
+import static io.asicemu.p4rt.adapter.LoopbackRig.v;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import io.asicemu.testsupport.Rfc2698Oracle;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -7,9 +10,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.math.BigInteger;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -22,42 +22,28 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import com.google.protobuf.ByteString;
 import com.google.rpc.Code;
 
-import io.asicemu.p4rt.info.FixedPipelineInfo;
-import io.asicemu.p4rt.service.Device;
-import io.asicemu.p4rt.service.P4RuntimeServer;
-import io.asicemu.p4rt.service.P4RuntimeService;
-import io.asicemu.p4rt.store.InProcessTableStore;
 import io.asicemu.parser.FrameBuilder;
 import io.asicemu.pipeline.Pipeline;
-import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.counter.DropReason;
 import io.asicemu.pipeline.port.InMemoryPort;
-import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.ManualClock;
-import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.protobuf.StatusProto;
-import io.grpc.stub.StreamObserver;
 import p4.v1.P4RuntimeGrpc;
 import p4.v1.P4RuntimeOuterClass.Action;
 import p4.v1.P4RuntimeOuterClass.CloneSessionEntry;
-import p4.v1.P4RuntimeOuterClass.CounterData;
 import p4.v1.P4RuntimeOuterClass.DirectCounterEntry;
 import p4.v1.P4RuntimeOuterClass.DirectMeterEntry;
 import p4.v1.P4RuntimeOuterClass.Entity;
 import p4.v1.P4RuntimeOuterClass.FieldMatch;
 import p4.v1.P4RuntimeOuterClass.Index;
-import p4.v1.P4RuntimeOuterClass.MasterArbitrationUpdate;
 import p4.v1.P4RuntimeOuterClass.MeterConfig;
 import p4.v1.P4RuntimeOuterClass.MeterEntry;
 import p4.v1.P4RuntimeOuterClass.PacketReplicationEngineEntry;
 import p4.v1.P4RuntimeOuterClass.ReadRequest;
 import p4.v1.P4RuntimeOuterClass.Replica;
-import p4.v1.P4RuntimeOuterClass.StreamMessageRequest;
 import p4.v1.P4RuntimeOuterClass.StreamMessageResponse;
 import p4.v1.P4RuntimeOuterClass.TableAction;
 import p4.v1.P4RuntimeOuterClass.TableEntry;
@@ -100,60 +86,27 @@ class AclMeterMirrorScenarioTest
     private static final long HOST_RIF_MAC = 0x02_00_00_00_aa_00L;
     private static final long HOST_MAC = 0x02_00_00_00_01_02L;
 
-    private final ManualClock clock = new ManualClock(1_000_000_000L);
+    private ManualClock clock;
     private final Arena arena = Arena.ofConfined();
+    private LoopbackRig rig;
     private Pipeline pipeline;
-    private final Map<String, InMemoryPort> ports = new java.util.LinkedHashMap<>();
+    private Map<String, InMemoryPort> ports;
     private PipelineCpuPortBackend backend;
-    private P4RuntimeServer server;
-    private ManagedChannel channel;
     private P4RuntimeGrpc.P4RuntimeBlockingStub stub;
-    private final LinkedBlockingQueue<StreamMessageResponse> received = new LinkedBlockingQueue<>();
-    private StreamObserver<StreamMessageRequest> stream;
+    private LoopbackRig.Controller controller;
+    private LinkedBlockingQueue<StreamMessageResponse> received;
 
     @BeforeEach
     void start() throws Exception
     {
-        pipeline = Pipeline.create(clock, PipelineSizing.defaults(), Map.of());
-        for (final String name : new String[] {"Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12"})
-        {
-            final InMemoryPort p = new InMemoryPort(name);
-            ports.put(name, p);
-            pipeline.control().attachPort(name, p);
-        }
-        pipeline.control().applyConfig(ConfigDb.parse(CONFIG));
-        pipeline.agent().doWork();
-        final InProcessTableStore store = new InProcessTableStore(FixedPipelineInfo.model(),
-            pipeline.control().portNames().size(), (p, q, r) -> { });
-        backend = new PipelineCpuPortBackend(new PipelineTableBackend(store, pipeline.control(),
-            FixedPipelineInfo.model()), pipeline.control());
-        final P4RuntimeService service = new P4RuntimeService();
-        service.addDevice(new Device(1, backend));
-        server = new P4RuntimeServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), service).start();
-        channel = NettyChannelBuilder.forAddress(InetAddress.getLoopbackAddress().getHostAddress(), server.port())
-            .usePlaintext().build();
-        stub = P4RuntimeGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
-        stream = P4RuntimeGrpc.newStub(channel).streamChannel(new StreamObserver<>()
-        {
-            @Override
-            public void onNext(final StreamMessageResponse value)
-            {
-                received.add(value);
-            }
-
-            @Override
-            public void onError(final Throwable t)
-            {
-            }
-
-            @Override
-            public void onCompleted()
-            {
-            }
-        });
-        stream.onNext(StreamMessageRequest.newBuilder().setArbitration(MasterArbitrationUpdate.newBuilder()
-            .setDeviceId(1).setElectionId(Uint128.newBuilder().setLow(10))).build());
-        assertThat(next().getArbitration().getStatus().getCode()).isEqualTo(Code.OK.getNumber());
+        rig = new LoopbackRig(CONFIG, false);
+        pipeline = rig.pipeline;
+        clock = rig.clock;
+        ports = rig.ports;
+        backend = rig.backend;
+        stub = rig.stub;
+        controller = rig.controller(10);
+        received = controller.received;
         write(routing());
         step();
     }
@@ -161,37 +114,19 @@ class AclMeterMirrorScenarioTest
     @AfterEach
     void stop() throws Exception
     {
-        stream.onCompleted();
-        channel.shutdownNow();
-        channel.awaitTermination(5, TimeUnit.SECONDS);
-        server.close();
-        pipeline.close();
-        ports.values().forEach(InMemoryPort::close);
+        controller.close();
+        rig.close();
         arena.close();
     }
 
     private StreamMessageResponse next() throws InterruptedException
     {
-        final StreamMessageResponse r = received.poll(10, TimeUnit.SECONDS);
-        assertThat(r).as("a stream message within 10 s").isNotNull();
-        return r;
+        return controller.next();
     }
 
     private int port(final String name)
     {
         return pipeline.control().portIndex(name);
-    }
-
-    private static ByteString v(final long value)
-    {
-        final byte[] raw = BigInteger.valueOf(value).toByteArray();
-        return raw.length > 1 && raw[0] == 0 ? ByteString.copyFrom(raw, 1, raw.length - 1) : ByteString.copyFrom(raw);
-    }
-
-    private static FieldMatch exact(final int id, final long value)
-    {
-        return FieldMatch.newBuilder().setFieldId(id).setExact(FieldMatch.Exact.newBuilder().setValue(v(value)))
-            .build();
     }
 
     private static FieldMatch ternary(final int id, final long value, final long mask)

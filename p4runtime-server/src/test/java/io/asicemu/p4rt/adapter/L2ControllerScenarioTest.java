@@ -1,5 +1,8 @@
 package io.asicemu.p4rt.adapter;
 
+import static io.asicemu.p4rt.adapter.LoopbackRig.exact;
+import static io.asicemu.p4rt.adapter.LoopbackRig.v;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -7,9 +10,6 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.math.BigInteger;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -17,7 +17,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
@@ -29,23 +28,13 @@ import org.junit.jupiter.api.io.TempDir;
 import com.google.protobuf.ByteString;
 import com.google.rpc.Code;
 
-import io.asicemu.p4rt.info.FixedPipelineInfo;
-import io.asicemu.p4rt.service.Device;
-import io.asicemu.p4rt.service.P4RuntimeServer;
-import io.asicemu.p4rt.service.P4RuntimeService;
-import io.asicemu.p4rt.store.InProcessTableStore;
 import io.asicemu.parser.FrameBuilder;
 import io.asicemu.pipeline.Pipeline;
-import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.port.InMemoryPort;
-import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.ManualClock;
 import io.asicemu.testsupport.Tshark;
-import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.protobuf.StatusProto;
-import io.grpc.stub.StreamObserver;
 import p4.v1.P4DataOuterClass.P4Data;
 import p4.v1.P4RuntimeGrpc;
 import p4.v1.P4RuntimeOuterClass.Action;
@@ -54,8 +43,6 @@ import p4.v1.P4RuntimeOuterClass.DigestList;
 import p4.v1.P4RuntimeOuterClass.IdleTimeoutNotification;
 import p4.v1.P4RuntimeOuterClass.DigestListAck;
 import p4.v1.P4RuntimeOuterClass.Entity;
-import p4.v1.P4RuntimeOuterClass.FieldMatch;
-import p4.v1.P4RuntimeOuterClass.MasterArbitrationUpdate;
 import p4.v1.P4RuntimeOuterClass.MulticastGroupEntry;
 import p4.v1.P4RuntimeOuterClass.PacketReplicationEngineEntry;
 import p4.v1.P4RuntimeOuterClass.ReadRequest;
@@ -101,122 +88,49 @@ class L2ControllerScenarioTest
     @TempDir
     Path dir;
 
-    private final ManualClock clock = new ManualClock(1_000_000_000L);
-    private final Map<String, InMemoryPort> ports = new java.util.LinkedHashMap<>();
+    private LoopbackRig rig;
+    private ManualClock clock;
     private Pipeline pipeline;
-    private AutoCloseable poller;
-    private P4RuntimeServer server;
-    private ManagedChannel channel;
+    private Map<String, InMemoryPort> ports;
     private P4RuntimeGrpc.P4RuntimeBlockingStub stub;
-
-    final class Controller implements AutoCloseable
-    {
-        final LinkedBlockingQueue<StreamMessageResponse> received = new LinkedBlockingQueue<>();
-        final StreamObserver<StreamMessageRequest> out = P4RuntimeGrpc.newStub(channel).streamChannel(
-            new StreamObserver<>()
-            {
-                @Override
-                public void onNext(final StreamMessageResponse value)
-                {
-                    received.add(value);
-                }
-
-                @Override
-                public void onError(final Throwable t)
-                {
-                }
-
-                @Override
-                public void onCompleted()
-                {
-                }
-            });
-
-        Controller() throws InterruptedException
-        {
-            out.onNext(StreamMessageRequest.newBuilder().setArbitration(MasterArbitrationUpdate.newBuilder()
-                .setDeviceId(1).setElectionId(Uint128.newBuilder().setLow(ELECTION))).build());
-            assertThat(next().getArbitration().getStatus().getCode()).isEqualTo(Code.OK.getNumber());
-        }
-
-        StreamMessageResponse next() throws InterruptedException
-        {
-            final StreamMessageResponse r = received.poll(10, TimeUnit.SECONDS);
-            assertThat(r).as("a stream message within 10 s").isNotNull();
-            return r;
-        }
-
-        DigestList nextDigest() throws InterruptedException
-        {
-            final StreamMessageResponse r = next();
-            assertThat(r.hasDigest()).as("a DigestList, got %s", r).isTrue();
-            return r.getDigest();
-        }
-
-        void ack(final DigestList list)
-        {
-            out.onNext(StreamMessageRequest.newBuilder().setDigestAck(DigestListAck.newBuilder()
-                .setDigestId(list.getDigestId()).setListId(list.getListId())).build());
-        }
-
-        @Override
-        public void close()
-        {
-            out.onCompleted();
-        }
-    }
 
     @BeforeEach
     void start() throws Exception
     {
-        pipeline = Pipeline.create(clock, PipelineSizing.defaults(), Map.of());
-        for (final String name : List.of("Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12"))
-        {
-            final InMemoryPort port = new InMemoryPort(name);
-            ports.put(name, port);
-            pipeline.control().attachPort(name, port);
-        }
-        pipeline.control().applyConfig(ConfigDb.parse(CONFIG));
-        pipeline.agent().doWork();
-        final InProcessTableStore store = new InProcessTableStore(FixedPipelineInfo.model(),
-            pipeline.control().portNames().size(), (p, q, r) -> { });
-        final PipelineCpuPortBackend backend = new PipelineCpuPortBackend(
-            new PipelineTableBackend(store, pipeline.control(), FixedPipelineInfo.model()), pipeline.control());
-        poller = backend.startPacketInPoller();
-        final P4RuntimeService service = new P4RuntimeService();
-        service.addDevice(new Device(1, backend));
-        server = new P4RuntimeServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), service).start();
-        channel = NettyChannelBuilder.forAddress(InetAddress.getLoopbackAddress().getHostAddress(), server.port())
-            .usePlaintext().build();
-        stub = P4RuntimeGrpc.newBlockingStub(channel).withDeadlineAfter(20, TimeUnit.SECONDS);
+        rig = new LoopbackRig(CONFIG, true);
+        clock = rig.clock;
+        pipeline = rig.pipeline;
+        ports = rig.ports;
+        stub = rig.stub;
     }
 
     @AfterEach
     void stop() throws Exception
     {
-        poller.close();
-        channel.shutdownNow();
-        channel.awaitTermination(5, TimeUnit.SECONDS);
-        server.close();
-        pipeline.close();
-        ports.values().forEach(InMemoryPort::close);
+        rig.close();
+    }
+
+    private LoopbackRig.Controller controller() throws InterruptedException
+    {
+        return rig.controller(ELECTION);
+    }
+
+    private static DigestList nextDigest(final LoopbackRig.Controller c) throws InterruptedException
+    {
+        final StreamMessageResponse r = c.next();
+        assertThat(r.hasDigest()).as("a DigestList, got %s", r).isTrue();
+        return r.getDigest();
+    }
+
+    private static void ack(final LoopbackRig.Controller c, final DigestList list)
+    {
+        c.out.onNext(StreamMessageRequest.newBuilder().setDigestAck(DigestListAck.newBuilder()
+            .setDigestId(list.getDigestId()).setListId(list.getListId())).build());
     }
 
     private int port(final String name)
     {
         return pipeline.control().portIndex(name);
-    }
-
-    private static ByteString v(final long value)
-    {
-        final byte[] raw = BigInteger.valueOf(value).toByteArray();
-        return raw.length > 1 && raw[0] == 0 ? ByteString.copyFrom(raw, 1, raw.length - 1) : ByteString.copyFrom(raw);
-    }
-
-    private static FieldMatch exact(final int id, final long value)
-    {
-        return FieldMatch.newBuilder().setFieldId(id).setExact(FieldMatch.Exact.newBuilder().setValue(v(value)))
-            .build();
     }
 
     private static TableAction action(final int id, final long... params)
@@ -360,7 +274,7 @@ class L2ControllerScenarioTest
     void shouldFloodToExactlyTheVlanMembersAndDigestTheLearnedMacOnceUntilAckedWhenVlan10IsProgrammed()
         throws Exception
     {
-        try (Controller a = new Controller())
+        try (LoopbackRig.Controller a = controller())
         {
             vlan10(digestConfig(Update.Type.INSERT, 1, 0, TimeUnit.MINUTES.toNanos(1)));
             send("Ethernet0", udp(HOST_B, HOST_A, 0));
@@ -377,13 +291,13 @@ class L2ControllerScenarioTest
             assertThat(plain).containsExactly(List.of("", "02:00:00:00:01:0a", "2000"));
             System.out.printf("flood in VLAN 10: Ethernet4 %s, Ethernet8 %s (tshark)%n", plain, tag);
 
-            final DigestList first = a.nextDigest();
+            final DigestList first = nextDigest(a);
             assertThat(first.getDigestId()).isEqualTo(LEARN_DIGEST);
             assertThat(first.getDataCount()).isEqualTo(1);
             assertThat(members(first, 0)).containsExactly(v(10), v(HOST_A), v(port("Ethernet0")));
 
             send("Ethernet4", udp(HOST_B, HOST_A, 0)); // HOST_A moves to Ethernet4
-            final DigestList moved = a.nextDigest();
+            final DigestList moved = nextDigest(a);
             assertThat(members(moved, 0)).containsExactly(v(10), v(HOST_A), v(port("Ethernet4")));
             assertThat(moved.getListId()).isNotEqualTo(first.getListId());
 
@@ -391,13 +305,13 @@ class L2ControllerScenarioTest
             awaitLearnEventsDrained();
             assertThat(a.received.poll(300, TimeUnit.MILLISECONDS)).as("no repeat before the ack").isNull();
 
-            a.ack(first);
-            a.ack(first); // acks are handled in order: the StreamError for this repeat proves the first was taken
+            ack(a, first);
+            ack(a, first); // acks are handled in order: the StreamError for this repeat proves the first was taken
             assertThat(a.next().getError().getCanonicalCode()).as("second ack of the same list")
                 .isEqualTo(Code.NOT_FOUND.getNumber());
             send("Ethernet4", udp(HOST_B, HOST_A, 0)); // (10, A, Ethernet4) is still un-acked: suppressed
             send("Ethernet0", udp(HOST_B, HOST_A, 0)); // (10, A, Ethernet0) was acked: reported again
-            final DigestList again = a.nextDigest();
+            final DigestList again = nextDigest(a);
             assertThat(members(again, 0)).containsExactly(v(10), v(HOST_A), v(port("Ethernet0")));
             awaitLearnEventsDrained();
             assertThat(a.received.poll(300, TimeUnit.MILLISECONDS)).as("nothing else").isNull();
@@ -407,13 +321,13 @@ class L2ControllerScenarioTest
     @Test
     void shouldBatchToMaxListSizeReportAgainAfterAckTimeoutAndHoldForMaxTimeoutWhenConfigured() throws Exception
     {
-        try (Controller a = new Controller())
+        try (LoopbackRig.Controller a = controller())
         {
             final long ackTimeoutNs = TimeUnit.MILLISECONDS.toNanos(300);
             vlan10(digestConfig(Update.Type.INSERT, 2, TimeUnit.SECONDS.toNanos(30), ackTimeoutNs));
             send("Ethernet0", udp(HOST_B, HOST_A, 0));
             send("Ethernet4", udp(HOST_A, HOST_B, 0));
-            final DigestList pair = a.nextDigest();
+            final DigestList pair = nextDigest(a);
             final long receivedNs = System.nanoTime();
             assertThat(pair.getDataCount()).as("max_list_size 2").isEqualTo(2);
             assertThat(members(pair, 0)).containsExactly(v(10), v(HOST_A), v(port("Ethernet0")));
@@ -426,15 +340,15 @@ class L2ControllerScenarioTest
             }
             send("Ethernet8", udp(HOST_B, HOST_A, 10)); // A moves to Ethernet8 (tagged) ...
             send("Ethernet0", udp(HOST_B, HOST_A, 0)); // ... and back, never acked: the ack timeout passed
-            assertThat(members(a.nextDigest(), 0)).containsExactly(v(10), v(HOST_A), v(port("Ethernet8")));
-            assertThat(members(a.nextDigest(), 0)).containsExactly(v(10), v(HOST_A), v(port("Ethernet0")));
+            assertThat(members(nextDigest(a), 0)).containsExactly(v(10), v(HOST_A), v(port("Ethernet8")));
+            assertThat(members(nextDigest(a), 0)).containsExactly(v(10), v(HOST_A), v(port("Ethernet0")));
 
             final long maxTimeoutNs = TimeUnit.MILLISECONDS.toNanos(250);
             stub.write(write(digestConfig(Update.Type.MODIFY, 100, maxTimeoutNs, TimeUnit.MINUTES.toNanos(1)))
                 .build());
             final long sentNs = System.nanoTime();
             send("Ethernet4", udp(HOST_A, HOST_C, 0));
-            final DigestList late = a.nextDigest();
+            final DigestList late = nextDigest(a);
             final long waitedNs = System.nanoTime() - sentNs;
             assertThat(waitedNs).as("held for max_timeout_ns (list not full)").isGreaterThanOrEqualTo(maxTimeoutNs);
             assertThat(late.getDataCount()).isEqualTo(1);
@@ -447,7 +361,7 @@ class L2ControllerScenarioTest
     @Test
     void shouldForwardByStaticFdbAndReplicateByMulticastGroupWhenProgrammed() throws Exception
     {
-        try (Controller a = new Controller())
+        try (LoopbackRig.Controller a = controller())
         {
             vlan10(digestConfig(Update.Type.INSERT, 1, 0, TimeUnit.MINUTES.toNanos(1)));
             stub.write(write(insert(TableEntry.newBuilder().setTableId(L2_FDB).addMatch(exact(1, 10))
@@ -484,7 +398,7 @@ class L2ControllerScenarioTest
      * Steps the data plane (1 ms of emulated time per step, so hits get new stamps) for {@code wallMs} and returns the
      * idle-timeout notifications the controller got meanwhile (other stream messages are skipped).
      */
-    private List<IdleTimeoutNotification> stepAndCollectIdle(final Controller c, final long wallMs,
+    private List<IdleTimeoutNotification> stepAndCollectIdle(final LoopbackRig.Controller c, final long wallMs,
         final byte[] frameEachStep) throws InterruptedException
     {
         final List<IdleTimeoutNotification> out = new ArrayList<>();
@@ -513,7 +427,7 @@ class L2ControllerScenarioTest
     @Test
     void shouldNotifyAnIdleStaticFdbEntryOnlyAfterPacketsStopMatchingItForItsIdleTimeout() throws Exception
     {
-        try (Controller a = new Controller())
+        try (LoopbackRig.Controller a = controller())
         {
             vlan10(digestConfig(Update.Type.INSERT, 1, 0, TimeUnit.MINUTES.toNanos(1)));
             final long idleNs = TimeUnit.MILLISECONDS.toNanos(400);
@@ -537,7 +451,7 @@ class L2ControllerScenarioTest
     @Test
     void shouldDiscardFramesToAStaticFdbEntryWhoseActionIsDropAndCountTheReason() throws Exception
     {
-        try (Controller a = new Controller())
+        try (LoopbackRig.Controller a = controller())
         {
             vlan10(digestConfig(Update.Type.INSERT, 1, 0, TimeUnit.MINUTES.toNanos(1)));
             send("Ethernet0", udp(HOST_B, HOST_A, 0));
@@ -588,7 +502,7 @@ class L2ControllerScenarioTest
     @Test
     void shouldRefuseWithCanonicalCodesAndChangeNothingWhenAMembershipNamesAnUnknownVlanOrPort() throws Exception
     {
-        try (Controller a = new Controller())
+        try (LoopbackRig.Controller a = controller())
         {
             final List<Integer> noVlan = refusedCodes(write(insert(vlan(30, 0)),
                 insert(member(31, port("Ethernet0"), false))).setAtomicity(WriteRequest.Atomicity.DATAPLANE_ATOMIC)

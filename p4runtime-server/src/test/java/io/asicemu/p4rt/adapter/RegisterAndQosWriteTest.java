@@ -1,5 +1,7 @@
 package io.asicemu.p4rt.adapter;
 
+import static io.asicemu.p4rt.adapter.LoopbackRig.v;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -7,54 +9,35 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import com.google.protobuf.ByteString;
 import com.google.rpc.Code;
 
-import io.asicemu.p4rt.info.FixedPipelineInfo;
-import io.asicemu.p4rt.service.Device;
-import io.asicemu.p4rt.service.P4RuntimeServer;
-import io.asicemu.p4rt.service.P4RuntimeService;
-import io.asicemu.p4rt.store.InProcessTableStore;
 import io.asicemu.parser.FrameBuilder;
 import io.asicemu.pipeline.Pipeline;
-import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.port.InMemoryPort;
-import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.ManualClock;
 import io.asicemu.tm.TmOptions;
 import io.asicemu.tm.counter.QueueStat;
 import io.asicemu.tm.counter.TmCountersSnapshot;
-import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.protobuf.StatusProto;
-import io.grpc.stub.StreamObserver;
 import p4.v1.P4RuntimeGrpc;
 import p4.v1.P4RuntimeOuterClass.Action;
 import p4.v1.P4RuntimeOuterClass.Entity;
 import p4.v1.P4RuntimeOuterClass.FieldMatch;
 import p4.v1.P4RuntimeOuterClass.Index;
-import p4.v1.P4RuntimeOuterClass.MasterArbitrationUpdate;
 import p4.v1.P4DataOuterClass.P4Data;
 import p4.v1.P4RuntimeOuterClass.ReadRequest;
 import p4.v1.P4RuntimeOuterClass.ReadResponse;
 import p4.v1.P4RuntimeOuterClass.RegisterEntry;
-import p4.v1.P4RuntimeOuterClass.StreamMessageRequest;
-import p4.v1.P4RuntimeOuterClass.StreamMessageResponse;
 import p4.v1.P4RuntimeOuterClass.TableAction;
 import p4.v1.P4RuntimeOuterClass.TableEntry;
 import p4.v1.P4RuntimeOuterClass.Uint128;
@@ -111,84 +94,35 @@ class RegisterAndQosWriteTest
     private static final int SET_TC = 0x01000016;
     private static final int SET_QUEUE = 0x01000017;
 
-    private final ManualClock clock = new ManualClock(1_000_000_000L);
+    private ManualClock clock;
     private final Arena arena = Arena.ofConfined();
+    private LoopbackRig rig;
     private Pipeline pipeline;
     private InMemoryPort eth0;
     private InMemoryPort eth4;
-    private AutoCloseable poller;
-    private P4RuntimeServer server;
-    private ManagedChannel channel;
     private P4RuntimeGrpc.P4RuntimeBlockingStub stub;
-    private StreamObserver<StreamMessageRequest> stream;
-    private final LinkedBlockingQueue<StreamMessageResponse> received = new LinkedBlockingQueue<>();
+    private LoopbackRig.Controller controller;
     private int eth4Index;
 
     @BeforeEach
     void start() throws Exception
     {
-        pipeline = Pipeline.create(clock, PipelineSizing.defaults(), Map.of());
-        eth0 = new InMemoryPort("Ethernet0");
-        eth4 = new InMemoryPort("Ethernet4");
-        pipeline.control().attachPort("Ethernet0", eth0);
-        pipeline.control().attachPort("Ethernet4", eth4);
-        pipeline.control().applyConfig(ConfigDb.parse(CONFIG));
-        pipeline.agent().doWork();
-        eth4Index = pipeline.control().portIndex("Ethernet4");
-        final InProcessTableStore store = new InProcessTableStore(FixedPipelineInfo.model(),
-            pipeline.control().portNames().size(), (p, q, r) -> { });
-        final PipelineCpuPortBackend backend = new PipelineCpuPortBackend(
-            new PipelineTableBackend(store, pipeline.control(), FixedPipelineInfo.model()), pipeline.control());
-        poller = backend.startPacketInPoller();
-        final P4RuntimeService service = new P4RuntimeService();
-        service.addDevice(new Device(1, backend));
-        server = new P4RuntimeServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), service).start();
-        channel = NettyChannelBuilder.forAddress(InetAddress.getLoopbackAddress().getHostAddress(), server.port())
-            .usePlaintext().build();
-        stub = P4RuntimeGrpc.newBlockingStub(channel).withDeadlineAfter(20, TimeUnit.SECONDS);
-        stream = P4RuntimeGrpc.newStub(channel).streamChannel(new StreamObserver<>()
-        {
-            @Override
-            public void onNext(final StreamMessageResponse value)
-            {
-                received.add(value);
-            }
-
-            @Override
-            public void onError(final Throwable t)
-            {
-            }
-
-            @Override
-            public void onCompleted()
-            {
-            }
-        });
-        stream.onNext(StreamMessageRequest.newBuilder().setArbitration(MasterArbitrationUpdate.newBuilder()
-            .setDeviceId(1).setElectionId(Uint128.newBuilder().setLow(1))).build());
-        final StreamMessageResponse r = received.poll(10, TimeUnit.SECONDS);
-        assertThat(r).isNotNull();
-        assertThat(r.getArbitration().getStatus().getCode()).isEqualTo(Code.OK_VALUE);
+        rig = new LoopbackRig(CONFIG, true);
+        pipeline = rig.pipeline;
+        clock = rig.clock;
+        eth0 = rig.ports.get("Ethernet0");
+        eth4 = rig.ports.get("Ethernet4");
+        eth4Index = rig.port("Ethernet4");
+        stub = rig.stub;
+        controller = rig.controller(1);
     }
 
     @AfterEach
     void stop() throws Exception
     {
-        stream.onCompleted();
-        poller.close();
-        channel.shutdownNow();
-        channel.awaitTermination(5, TimeUnit.SECONDS);
-        server.close();
-        pipeline.close();
-        eth0.close();
-        eth4.close();
+        controller.close();
+        rig.close();
         arena.close();
-    }
-
-    private static ByteString v(final long value)
-    {
-        final byte[] raw = BigInteger.valueOf(value).toByteArray();
-        return raw.length > 1 && raw[0] == 0 ? ByteString.copyFrom(raw, 1, raw.length - 1) : ByteString.copyFrom(raw);
     }
 
     private static Update register(final int id, final long index, final long value)
