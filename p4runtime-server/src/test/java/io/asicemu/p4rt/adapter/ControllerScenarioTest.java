@@ -1,5 +1,8 @@
 package io.asicemu.p4rt.adapter;
 
+import static io.asicemu.p4rt.adapter.LoopbackRig.exact;
+import static io.asicemu.p4rt.adapter.LoopbackRig.v;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -7,13 +10,10 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
@@ -24,24 +24,14 @@ import org.junit.jupiter.api.Timeout;
 import com.google.protobuf.ByteString;
 import com.google.rpc.Code;
 
-import io.asicemu.p4rt.info.FixedPipelineInfo;
-import io.asicemu.p4rt.service.Device;
-import io.asicemu.p4rt.service.P4RuntimeServer;
-import io.asicemu.p4rt.service.P4RuntimeService;
-import io.asicemu.p4rt.store.InProcessTableStore;
 import io.asicemu.parser.FrameBuilder;
 import io.asicemu.pipeline.Pipeline;
-import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.counter.PuntReason;
 import io.asicemu.pipeline.port.InMemoryPort;
-import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.ManualClock;
-import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.protobuf.StatusProto;
-import io.grpc.stub.StreamObserver;
 import p4.v1.P4RuntimeGrpc;
 import p4.v1.P4RuntimeOuterClass.Action;
 import p4.v1.P4RuntimeOuterClass.ActionProfileAction;
@@ -52,7 +42,6 @@ import p4.v1.P4RuntimeOuterClass.DirectCounterEntry;
 import p4.v1.P4RuntimeOuterClass.Entity;
 import p4.v1.P4RuntimeOuterClass.FieldMatch;
 import p4.v1.P4RuntimeOuterClass.Index;
-import p4.v1.P4RuntimeOuterClass.MasterArbitrationUpdate;
 import p4.v1.P4RuntimeOuterClass.PacketMetadata;
 import p4.v1.P4RuntimeOuterClass.PacketOut;
 import p4.v1.P4RuntimeOuterClass.ReadRequest;
@@ -103,14 +92,12 @@ class ControllerScenarioTest
     private static final long HOST_MAC = 0x02_00_00_00_01_02L;
     private static final int FLOWS = 512;
 
-    private final ManualClock clock = new ManualClock(1_000_000_000L);
+    private LoopbackRig rig;
+    private ManualClock clock;
     private Pipeline pipeline;
     private InMemoryPort eth0;
     private InMemoryPort eth4;
     private InMemoryPort eth8;
-    private AutoCloseable poller;
-    private P4RuntimeServer server;
-    private ManagedChannel channel;
     private P4RuntimeGrpc.P4RuntimeBlockingStub stub;
 
     /** ARP request who-has 10.0.1.1 tell 10.0.1.2, from the host (60 bytes). */
@@ -135,18 +122,6 @@ class ControllerScenarioTest
             .ipv4(0x0A000102 + flow % 200, 0xC0A80001 + ((flow / 8) << 8) + flow % 8).ttl(64)
             .udpPorts(49152 + flow, 4791).bth(0x04, 0x100 + flow, flow).buildRoce(s, 0, 64);
         return s.asSlice(0, length).toArray(ValueLayout.JAVA_BYTE);
-    }
-
-    private static ByteString v(final long value)
-    {
-        final byte[] raw = BigInteger.valueOf(value).toByteArray();
-        return raw.length > 1 && raw[0] == 0 ? ByteString.copyFrom(raw, 1, raw.length - 1) : ByteString.copyFrom(raw);
-    }
-
-    private static FieldMatch exact(final int id, final long value)
-    {
-        return FieldMatch.newBuilder().setFieldId(id).setExact(FieldMatch.Exact.newBuilder().setValue(v(value)))
-            .build();
     }
 
     private static Action action(final int id, final long... params)
@@ -182,86 +157,22 @@ class ControllerScenarioTest
             .setFieldId(3).setTernary(FieldMatch.Ternary.newBuilder().setValue(v(0x0806)).setMask(v(0xffff))));
     }
 
-    final class Controller implements AutoCloseable
-    {
-        final LinkedBlockingQueue<StreamMessageResponse> received = new LinkedBlockingQueue<>();
-        final StreamObserver<StreamMessageRequest> out = P4RuntimeGrpc.newStub(channel).streamChannel(
-            new StreamObserver<>()
-            {
-                @Override
-                public void onNext(final StreamMessageResponse value)
-                {
-                    received.add(value);
-                }
-
-                @Override
-                public void onError(final Throwable t)
-                {
-                }
-
-                @Override
-                public void onCompleted()
-                {
-                }
-            });
-
-        int arbitrate(final long electionId) throws InterruptedException
-        {
-            out.onNext(StreamMessageRequest.newBuilder().setArbitration(MasterArbitrationUpdate.newBuilder()
-                .setDeviceId(1).setElectionId(Uint128.newBuilder().setLow(electionId))).build());
-            return next().getArbitration().getStatus().getCode();
-        }
-
-        StreamMessageResponse next() throws InterruptedException
-        {
-            final StreamMessageResponse r = received.poll(10, TimeUnit.SECONDS);
-            assertThat(r).as("a stream message within 10 s").isNotNull();
-            return r;
-        }
-
-        @Override
-        public void close()
-        {
-            out.onCompleted();
-        }
-    }
-
     @BeforeEach
     void start() throws Exception
     {
-        pipeline = Pipeline.create(clock, PipelineSizing.defaults(), Map.of());
-        eth0 = new InMemoryPort("Ethernet0");
-        eth4 = new InMemoryPort("Ethernet4");
-        eth8 = new InMemoryPort("Ethernet8");
-        pipeline.control().attachPort("Ethernet0", eth0);
-        pipeline.control().attachPort("Ethernet4", eth4);
-        pipeline.control().attachPort("Ethernet8", eth8);
-        pipeline.control().applyConfig(ConfigDb.parse(CONFIG));
-        pipeline.agent().doWork();
-        final InProcessTableStore store = new InProcessTableStore(FixedPipelineInfo.model(),
-            pipeline.control().portNames().size(), (p, q, r) -> { });
-        final PipelineCpuPortBackend backend = new PipelineCpuPortBackend(
-            new PipelineTableBackend(store, pipeline.control(), FixedPipelineInfo.model()), pipeline.control());
-        poller = backend.startPacketInPoller();
-        final P4RuntimeService service = new P4RuntimeService();
-        service.addDevice(new Device(1, backend));
-        server = new P4RuntimeServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), service).start();
-        channel = NettyChannelBuilder.forAddress(InetAddress.getLoopbackAddress().getHostAddress(), server.port())
-            .usePlaintext().build();
-        stub = P4RuntimeGrpc.newBlockingStub(channel).withDeadlineAfter(20, TimeUnit.SECONDS);
+        rig = new LoopbackRig(CONFIG, true);
+        clock = rig.clock;
+        pipeline = rig.pipeline;
+        eth0 = rig.ports.get("Ethernet0");
+        eth4 = rig.ports.get("Ethernet4");
+        eth8 = rig.ports.get("Ethernet8");
+        stub = rig.stub;
     }
 
     @AfterEach
     void stop() throws Exception
     {
-        poller.close();
-        channel.shutdownNow();
-        channel.awaitTermination(5, TimeUnit.SECONDS);
-        server.close();
-        pipeline.close();
-        eth0.close();
-        eth4.close();
-        eth8.close();
+        rig.close();
     }
 
     private int port(final String name)
@@ -371,9 +282,9 @@ class ControllerScenarioTest
     @Test
     void shouldForwardOverWcmpPuntArpAndArbitrateWhenControllersProgramThePipeline() throws Exception
     {
-        final Controller a = new Controller();
+        final LoopbackRig.Controller a = rig.stream();
         assertThat(a.arbitrate(10)).isEqualTo(Code.OK.getNumber());
-        final Controller b = new Controller();
+        final LoopbackRig.Controller b = rig.stream();
         assertThat(b.arbitrate(5)).isEqualTo(Code.ALREADY_EXISTS.getNumber());
 
         final WriteRequest bad = program(10).toBuilder().addUpdates(update(Update.Type.INSERT,

@@ -99,7 +99,15 @@ final class LoopbackRig implements AutoCloseable
     /** @return a controller's StreamChannel, arbitrated for device 1 with this election id (asserted primary). */
     Controller controller(final long electionId) throws InterruptedException
     {
-        return new Controller(electionId);
+        final Controller c = new Controller();
+        assertThat(c.arbitrate(electionId)).as("primary").isEqualTo(Code.OK.getNumber());
+        return c;
+    }
+
+    /** @return a controller's StreamChannel, not yet arbitrated. */
+    Controller stream()
+    {
+        return new Controller();
     }
 
     /** One controller's stream: what the server sent, in order. */
@@ -126,11 +134,16 @@ final class LoopbackRig implements AutoCloseable
                 }
             });
 
-        private Controller(final long electionId) throws InterruptedException
+        private Controller()
+        {
+        }
+
+        /** @return the status code of the arbitration answer for device 1 with this election id. */
+        int arbitrate(final long electionId) throws InterruptedException
         {
             out.onNext(StreamMessageRequest.newBuilder().setArbitration(MasterArbitrationUpdate.newBuilder()
                 .setDeviceId(1).setElectionId(Uint128.newBuilder().setLow(electionId))).build());
-            assertThat(next().getArbitration().getStatus().getCode()).isEqualTo(Code.OK.getNumber());
+            return next().getArbitration().getStatus().getCode();
         }
 
         /** @return the next stream message (waits up to 10 s). */
