@@ -1,14 +1,17 @@
 package io.asicemu.p4rt.adapter;
 
 import java.math.BigInteger;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeoutException;
 
 import io.asicemu.p4rt.backend.CounterValue;
 import io.asicemu.p4rt.backend.CpuPortListener;
+import io.asicemu.p4rt.backend.DataPlaneTimeoutException;
 import io.asicemu.p4rt.backend.EntryAction;
 import io.asicemu.p4rt.backend.EntryKey;
 import io.asicemu.p4rt.backend.P4Backend;
@@ -35,7 +38,10 @@ import io.asicemu.pipeline.table.AclRule;
  * Entities the pipeline does not model stay in the store only (see the module README).
  * <p>
  * Threading: every method may be called from any gRPC thread; writes, reads and resets are serialized on this
- * object. Never waits for the data plane: the command is queued and applied before the data plane's next packet batch.
+ * object. With an apply timeout (production: the data plane runs on its own thread), a write returns only after the
+ * data plane applied its batch, so the very next packet sees it; a data plane that does not apply it in time ends the
+ * write with {@link DataPlaneTimeoutException} (the batch stays queued and recorded: it will still be applied). Without
+ * one (tests that step the agent on their own thread) the command is queued and applied at the next duty cycle.
  */
 public final class PipelineTableBackend implements P4Backend
 {
@@ -47,7 +53,9 @@ public final class PipelineTableBackend implements P4Backend
     private final PipelineControl control;
     private final Ids ids;
     private final Map<EntryKey, String> aclRuleNames = new HashMap<>();
+    private final Duration applyTimeout;
     private long aclRuleSequence;
+    private long lastCommit = -1;
 
     /**
      * @param store   the validated entity model (P4 rules: existence, sizes, references; Read answers).
@@ -56,30 +64,68 @@ public final class PipelineTableBackend implements P4Backend
      */
     public PipelineTableBackend(final P4Backend store, final PipelineControl control, final P4InfoModel model)
     {
+        this(store, control, model, null);
+    }
+
+    /**
+     * @param store        the validated entity model.
+     * @param control      the pipeline's control API.
+     * @param model        the P4Info in force.
+     * @param applyTimeout how long a write waits for the data plane to apply its batch (the agent must run on its
+     *                     own thread), or null not to wait.
+     */
+    public PipelineTableBackend(final P4Backend store, final PipelineControl control, final P4InfoModel model,
+        final Duration applyTimeout)
+    {
         this.store = store;
         this.control = control;
         this.ids = new Ids(model);
+        this.applyTimeout = applyTimeout;
     }
 
     @Override
     public synchronized List<UpdateOutcome> write(final List<WriteOp> ops, final boolean allOrNothing)
     {
+        lastCommit = -1;
+        final List<UpdateOutcome> out;
         if (allOrNothing)
         {
-            return writeAtomically(ops);
+            out = writeAtomically(ops);
         }
-        final List<UpdateOutcome> out = new ArrayList<>(ops.size());
-        for (final WriteOp op : ops)
+        else
         {
-            out.add(writeAtomically(List.of(op)).get(0));
+            out = new ArrayList<>(ops.size());
+            for (final WriteOp op : ops)
+            {
+                out.add(writeAtomically(List.of(op)).get(0));
+            }
         }
+        awaitDataPlane();
         return out;
+    }
+
+    /** Waits until the data plane applied the last batch committed by this write (one wait per write). */
+    private void awaitDataPlane()
+    {
+        if (applyTimeout == null || lastCommit < 0)
+        {
+            return;
+        }
+        try
+        {
+            control.awaitApplied(lastCommit, applyTimeout);
+        }
+        catch (final TimeoutException e)
+        {
+            throw new DataPlaneTimeoutException("the data plane did not apply the write within " + applyTimeout
+                + "; it stays queued and recorded and will be applied", e);
+        }
     }
 
     /** Validates and compiles the whole batch into the pipeline, then records it in the store; all or nothing. */
     private List<UpdateOutcome> writeAtomically(final List<WriteOp> ops)
     {
-        final PipelineCompiler compiler = new PipelineCompiler(control, ids, readAclEntries());
+        final PipelineCompiler compiler = new PipelineCompiler(control, ids, readAclEntries(), store);
         final TableBatch batch;
         try
         {
@@ -137,7 +183,7 @@ public final class PipelineTableBackend implements P4Backend
                 return outcomes;
             }
         }
-        batch.commit();
+        lastCommit = batch.commit();
         compiler.commitIds();
         aclRuleNames.clear();
         aclRuleNames.putAll(names);
@@ -312,6 +358,7 @@ public final class PipelineTableBackend implements P4Backend
         final int nextHops;
         final int wcmpGroups;
         final int aclIngress;
+        final int wcmpSelector;
         final int portInCounter;
         final int portOutCounter;
         final int dropReasonCounter;
@@ -331,6 +378,7 @@ public final class PipelineTableBackend implements P4Backend
             nextHops = table(model, "ingress.routing_resolution.nexthop_table");
             wcmpGroups = table(model, "ingress.routing_resolution.wcmp_group_table");
             aclIngress = table(model, "ingress.acl_ingress.acl_ingress_table");
+            wcmpSelector = profile(model, wcmpGroups);
             portInCounter = counter(model, "ingress.port_in_counter");
             portOutCounter = counter(model, "egress.port_out_counter");
             dropReasonCounter = counter(model, "ingress.drop_reason_counter");
@@ -346,6 +394,18 @@ public final class PipelineTableBackend implements P4Backend
                 }
             }
             throw new IllegalArgumentException("P4Info has no table " + name);
+        }
+
+        private static int profile(final P4InfoModel model, final int tableId)
+        {
+            for (final io.asicemu.p4rt.info.ActionProfileInfo p : model.actionProfiles())
+            {
+                if (p.tableIds().contains(tableId))
+                {
+                    return p.id();
+                }
+            }
+            throw new IllegalArgumentException("P4Info has no action profile for table " + tableId);
         }
 
         private static int counter(final P4InfoModel model, final String name)

@@ -38,8 +38,11 @@ public final class TableBatch {
     record NextHop(IpPrefix address, int rif) {
     }
 
-    /** A controller's group as the control model keeps it (to rebuild it when a member next hop moves). */
-    record GroupSpec(String name, int[] nextHops, int[] weights) {
+    /**
+     * A controller's group as the control model keeps it (to rebuild it when a member next hop moves);
+     * {@code watchPorts} null when no member watches a port.
+     */
+    record GroupSpec(String name, int[] nextHops, int[] weights, int[] watchPorts) {
     }
 
     TableBatch(final PipelineControl control) {
@@ -135,12 +138,29 @@ public final class TableBatch {
      * @return this.
      */
     public TableBatch addGroup(final int id, final String name, final int[] nextHopIds, final int[] weights) {
+        return addGroup(id, name, nextHopIds, weights, null);
+    }
+
+    /**
+     * Defines a group whose members may each watch a port (P4Runtime {@code watch_port}): a member takes traffic only
+     * while its egress port and its watch port are up.
+     *
+     * @param id the group id.
+     * @param name the group's name for ARS settings.
+     * @param nextHopIds member next hops (defined earlier, or in this batch).
+     * @param weights member weights, 1 or more each.
+     * @param watchPorts per member a port index or -1 (none); null: no member watches a port.
+     * @return this.
+     */
+    public TableBatch addGroup(final int id, final String name, final int[] nextHopIds, final int[] weights,
+        final int[] watchPorts) {
         if (id < control.compiled().groupCount() || id >= control.sizing().maxGroups() || controllerGroupExists(id)) {
             throw fail(TableException.Code.ALREADY_EXISTS, "group id " + id + " is taken or out of range");
         }
         checkMembers(nextHopIds, weights);
+        checkWatchPorts(nextHopIds, watchPorts);
         removedGroups.remove(id);
-        stageGroup(id, name, nextHopIds, weights);
+        stageGroup(id, name, nextHopIds, weights, watchPorts);
         updates++;
         return this;
     }
@@ -159,8 +179,23 @@ public final class TableBatch {
         }
     }
 
+    private void checkWatchPorts(final int[] nextHopIds, final int[] watchPorts) {
+        if (watchPorts == null) {
+            return;
+        }
+        if (watchPorts.length != nextHopIds.length) {
+            throw fail(TableException.Code.INVALID_ARGUMENT, "one watch port (or -1) per member");
+        }
+        for (final int port : watchPorts) {
+            if (port < -1 || port >= control.portNames().size()) {
+                throw fail(TableException.Code.INVALID_ARGUMENT, "no watch port " + port);
+            }
+        }
+    }
+
     /** Compiles a group's selector from its members (checked) and stages it. */
-    private void stageGroup(final int id, final String name, final int[] nextHopIds, final int[] weights) {
+    private void stageGroup(final int id, final String name, final int[] nextHopIds, final int[] weights,
+        final int[] watchPorts) {
         final int[] ports = new int[nextHopIds.length];
         for (int m = 0; m < nextHopIds.length; m++) {
             final NextHop hop = nextHop(nextHopIds[m]);
@@ -175,14 +210,15 @@ public final class TableBatch {
         }
         final int[] members = nextHopIds.clone();
         final int[] w = weights.clone();
+        final int[] watch = watchPorts == null ? null : watchPorts.clone();
         stagedGroups.add(id);
-        stagedSpecs.put(id, new GroupSpec(name, members, w));
+        stagedSpecs.put(id, new GroupSpec(name, members, w, watch));
         final io.asicemu.flowlet.LoadBalanceGroup group = new io.asicemu.flowlet.LoadBalanceGroup(settings, ports, w,
             control.compiled().tables().hashEngine(),
             settings.mode() == io.asicemu.flowlet.ecmp.LoadBalanceMode.FLOWLET_QUALITY
                 ? new io.asicemu.flowlet.ars.PortQuality(control.sizing().maxPorts(),
                     control.compiled().flowletConfig().qualitySettings()) : null);
-        edits.add(t -> t.group(id, members, group));
+        edits.add(t -> t.group(id, members, group, watch));
     }
 
     /** The port of a configured or controller router interface (controller ones are known before commit). */
@@ -460,7 +496,7 @@ public final class TableBatch {
                     final GroupSpec spec = stagedSpecs.containsKey(g) ? stagedSpecs.get(g)
                         : control.groupSpecs().get(g);
                     if (spec != null) {
-                        stageGroup(g, spec.name(), spec.nextHops(), spec.weights());
+                        stageGroup(g, spec.name(), spec.nextHops(), spec.weights(), spec.watchPorts());
                     }
                     break;
                 }
@@ -515,11 +551,27 @@ public final class TableBatch {
      * @return this.
      */
     public TableBatch modifyGroup(final int id, final String name, final int[] nextHopIds, final int[] weights) {
+        return modifyGroup(id, name, nextHopIds, weights, null);
+    }
+
+    /**
+     * Replaces the members, weights and watch ports of a group added by {@link #addGroup}.
+     *
+     * @param id the group id.
+     * @param name the group's name for ARS settings.
+     * @param nextHopIds member next hops.
+     * @param weights member weights, 1 or more each.
+     * @param watchPorts per member a port index or -1 (none); null: no member watches a port.
+     * @return this.
+     */
+    public TableBatch modifyGroup(final int id, final String name, final int[] nextHopIds, final int[] weights,
+        final int[] watchPorts) {
         if (!controllerGroupExists(id)) {
             throw fail(TableException.Code.NOT_FOUND, "group " + id);
         }
         checkMembers(nextHopIds, weights);
-        stageGroup(id, name, nextHopIds, weights);
+        checkWatchPorts(nextHopIds, watchPorts);
+        stageGroup(id, name, nextHopIds, weights, watchPorts);
         updates++;
         return this;
     }
