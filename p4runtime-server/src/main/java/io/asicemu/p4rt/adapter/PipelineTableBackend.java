@@ -94,14 +94,46 @@ public final class PipelineTableBackend implements P4Backend
         }
         else
         {
-            out = new ArrayList<>(ops.size());
-            for (final WriteOp op : ops)
-            {
-                out.add(writeAtomically(List.of(op)).get(0));
-            }
+            out = writeEach(ops);
         }
         awaitDataPlane();
         return out;
+    }
+
+    /**
+     * CONTINUE_ON_ERROR: first tries the whole batch as one atomic pipeline command (the common case: every update
+     * valid gives exactly the state that applying them one by one gives, with one compile, one store write and one
+     * data-plane command instead of one per update); if any update fails nothing was applied, and the updates are
+     * then applied one by one, each atomic on its own.
+     */
+    private List<UpdateOutcome> writeEach(final List<WriteOp> ops)
+    {
+        if (ops.size() > 1)
+        {
+            final List<UpdateOutcome> whole = writeAtomically(ops);
+            if (allOk(whole))
+            {
+                return whole;
+            }
+        }
+        final List<UpdateOutcome> out = new ArrayList<>(ops.size());
+        for (final WriteOp op : ops)
+        {
+            out.add(writeAtomically(List.of(op)).get(0));
+        }
+        return out;
+    }
+
+    private static boolean allOk(final List<UpdateOutcome> outcomes)
+    {
+        for (final UpdateOutcome o : outcomes)
+        {
+            if (!o.ok())
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Waits until the data plane applied the last batch committed by this write (one wait per write). */
