@@ -73,7 +73,7 @@ final class RunCommand implements Callable<Integer> {
         } catch (final ConfigException e) {
             err.println("run: configuration refused: " + e.getMessage());
             return 2;
-        } catch (final IOException | IllegalArgumentException e) {
+        } catch (final IOException | java.io.UncheckedIOException | IllegalArgumentException e) {
             err.println("run: " + e.getMessage());
             return 2;
         } catch (final InterruptedException e) {

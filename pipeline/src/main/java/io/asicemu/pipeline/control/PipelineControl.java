@@ -48,6 +48,8 @@ public final class PipelineControl {
     private final Map<Integer, TableBatch.GroupSpec> groupSpecs = new HashMap<>();
     private final Map<Integer, Integer> controllerRifPorts = new HashMap<>();
     private Map<IpPrefix, Integer> routes = new HashMap<>();
+    private final int[] routeLengths4 = new int[33];
+    private final int[] routeLengths6 = new int[129];
     private volatile CompiledConfig compiled;
     private volatile String[] aclNames;
     private long submitted;
@@ -102,6 +104,9 @@ public final class PipelineControl {
         compiled = next;
         aclNames = next.aclNames();
         routes = new HashMap<>(next.routes());
+        java.util.Arrays.fill(routeLengths4, 0);
+        java.util.Arrays.fill(routeLengths6, 0);
+        routes.keySet().forEach(p -> countRoute(p, 1));
         nextHops.clear();
         groups.clear();
         groupSpecs.clear();
@@ -309,6 +314,15 @@ public final class PipelineControl {
 
     Map<IpPrefix, Integer> routes() {
         return routes;
+    }
+
+    /** Keeps the per-length route counts in step with {@link #routes()} (a delete probes only lengths in use). */
+    void countRoute(final IpPrefix prefix, final int delta) {
+        (prefix.v6() ? routeLengths6 : routeLengths4)[prefix.length()] += delta;
+    }
+
+    int routeLengthCount(final boolean v6, final int length) {
+        return (v6 ? routeLengths6 : routeLengths4)[length];
     }
 
     Map<Integer, TableBatch.NextHop> nextHops() {

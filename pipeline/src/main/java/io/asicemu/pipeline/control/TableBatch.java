@@ -23,6 +23,8 @@ public final class TableBatch {
     private final PipelineControl control;
     private final Map<IpPrefix, Integer> stagedRoutes = new HashMap<>();
     private final Set<IpPrefix> removedRoutes = new HashSet<>();
+    private final java.util.BitSet stagedLengths4 = new java.util.BitSet(33);
+    private final java.util.BitSet stagedLengths6 = new java.util.BitSet(129);
     private final Map<Integer, NextHop> stagedNextHops = new HashMap<>();
     private final Set<Integer> stagedGroups = new HashSet<>();
     private final Map<Integer, GroupSpec> stagedSpecs = new HashMap<>();
@@ -249,7 +251,7 @@ public final class TableBatch {
         }
         final int value = RouteTarget.encode(RouteTarget.GROUP, groupId);
         removedRoutes.remove(prefix);
-        stagedRoutes.put(prefix, value);
+        stageRoute(prefix, value);
         edits.add(t -> t.lpm(prefix.v6()).add(prefix.high(), prefix.low(), prefix.length(), value));
         updates++;
         return this;
@@ -279,10 +281,20 @@ public final class TableBatch {
         final int value = drop ? RouteTarget.encode(RouteTarget.DROP, 0)
             : RouteTarget.encode(RouteTarget.NEXT_HOP, nextHopId);
         removedRoutes.remove(prefix);
-        stagedRoutes.put(prefix, value);
+        stageRoute(prefix, value);
         edits.add(t -> t.lpm(prefix.v6()).add(prefix.high(), prefix.low(), prefix.length(), value));
         updates++;
         return this;
+    }
+
+    private void stageRoute(final IpPrefix prefix, final int value) {
+        stagedRoutes.put(prefix, value);
+        (prefix.v6() ? stagedLengths6 : stagedLengths4).set(prefix.length());
+    }
+
+    /** @return whether a route of this length may exist (in the model or staged by this batch). */
+    private boolean lengthInUse(final boolean v6, final int length) {
+        return control.routeLengthCount(v6, length) > 0 || (v6 ? stagedLengths6 : stagedLengths4).get(length);
     }
 
     /**
@@ -300,6 +312,9 @@ public final class TableBatch {
         int coverLength = -1;
         int coverValue = 0;
         for (int l = prefix.length() - 1; l >= 0; l--) {
+            if (!lengthInUse(prefix.v6(), l)) {
+                continue;
+            }
             final Integer cover = route(prefix.truncate(l));
             if (cover != null) {
                 coverLength = l;
@@ -647,8 +662,16 @@ public final class TableBatch {
      * @return the command's sequence number (see {@link PipelineControl#awaitApplied}).
      */
     public long commit() {
-        control.routes().keySet().removeAll(removedRoutes);
-        control.routes().putAll(stagedRoutes);
+        for (final IpPrefix p : removedRoutes) {
+            if (control.routes().remove(p) != null) {
+                control.countRoute(p, -1);
+            }
+        }
+        for (final Map.Entry<IpPrefix, Integer> r : stagedRoutes.entrySet()) {
+            if (control.routes().put(r.getKey(), r.getValue()) == null) {
+                control.countRoute(r.getKey(), 1);
+            }
+        }
         control.nextHops().keySet().removeAll(removedNextHops);
         control.nextHops().putAll(stagedNextHops);
         control.groups().removeAll(removedGroups);
