@@ -27,6 +27,7 @@ import picocli.CommandLine.Option;
 @Command(name = "run", mixinStandardHelpOptions = true,
     description = "Run the switch live on Linux interfaces and serve P4Runtime until SIGTERM.")
 final class RunCommand implements Callable<Integer> {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RunCommand.class);
     @Option(names = "--config", required = true, paramLabel = "config_db.json", description = "SONiC CONFIG_DB JSON")
     private Path config;
 
@@ -67,7 +68,9 @@ final class RunCommand implements Callable<Integer> {
                 Thread.currentThread().interrupt();
             }
         }, "asic-emu-shutdown");
-        try (LiveSwitch sw = start()) {
+        LiveSwitch sw = null;
+        try {
+            sw = start();
             Runtime.getRuntime().addShutdownHook(hook);
             stop.await();
         } catch (final ConfigException e) {
@@ -79,7 +82,15 @@ final class RunCommand implements Callable<Integer> {
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            stopped.countDown();
+            try {
+                if (sw != null) {
+                    sw.close();
+                }
+            } catch (final RuntimeException | Error e) {
+                LOG.error("run: shutdown failed", e);
+            } finally {
+                stopped.countDown();
+            }
         }
         return 0;
     }

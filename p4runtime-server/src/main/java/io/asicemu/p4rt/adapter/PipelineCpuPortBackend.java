@@ -91,31 +91,30 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler
     }
 
     /**
-     * Starts the CPU port's consumer: a daemon thread that polls punted packets, parking up to 1 ms when idle.
+     * Starts the CPU port's consumer: a daemon thread that hands punted packets over and blocks while there are none
+     * (the data plane unparks it on the next punt), so an idle switch costs nothing here.
      *
      * @return closing it stops the thread (and waits for it).
      */
     public AutoCloseable startPacketInPoller()
     {
+        final CpuPort cpu = control.cpuPort();
         final Thread thread = Thread.ofPlatform().daemon().name("p4rt-packet-in").unstarted(() ->
         {
-            long parkNs = 1_000;
             while (!Thread.currentThread().isInterrupted())
             {
-                if (pollPacketIns(64) > 0)
+                if (pollPacketIns(64) == 0 && cpu.prepareToWait())
                 {
-                    parkNs = 1_000;
-                }
-                else
-                {
-                    LockSupport.parkNanos(parkNs);
-                    parkNs = Math.min(parkNs * 2, 1_000_000);
+                    LockSupport.park(this);
+                    cpu.doneWaiting();
                 }
             }
         });
+        cpu.puntWakeUp(() -> LockSupport.unpark(thread));
         thread.start();
         return () ->
         {
+            cpu.puntWakeUp(null);
             thread.interrupt();
             thread.join(5_000);
         };

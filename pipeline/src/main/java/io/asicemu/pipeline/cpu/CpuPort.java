@@ -43,6 +43,8 @@ public final class CpuPort implements AutoCloseable {
     @SuppressWarnings("unused")
     private volatile long tail;
     private final ConcurrentLinkedQueue<Injection> injections = new ConcurrentLinkedQueue<>();
+    private volatile boolean consumerWaiting;
+    private volatile Runnable puntWakeUp;
 
     /** A packet the controller sends. */
     public record Injection(byte[] frame, int port, boolean throughIngress) {
@@ -87,7 +89,45 @@ public final class CpuPort implements AutoCloseable {
         reasons[slot] = reason;
         timestampsNs[slot] = nowNs;
         TAIL.setRelease(this, t + 1);
+        VarHandle.fullFence(); // the tail store before the waiting read (pairs with prepareToWait)
+        if (consumerWaiting) {
+            final Runnable wake = puntWakeUp;
+            if (wake != null) {
+                wake.run();
+            }
+        }
         return true;
+    }
+
+    /**
+     * Sets what a punt runs when the consumer announced it waits ({@link #prepareToWait}), e.g. unparking it; so the
+     * consumer can block while idle instead of polling.
+     *
+     * @param wakeUp run on the data-plane thread; must be cheap and never block.
+     */
+    public void puntWakeUp(final Runnable wakeUp) {
+        this.puntWakeUp = wakeUp;
+    }
+
+    /**
+     * Consumer thread: announces it is about to block.
+     *
+     * @return true if the ring is still empty (block now; the next punt runs the wake-up), false if a punt arrived
+     *         (poll again instead).
+     */
+    public boolean prepareToWait() {
+        consumerWaiting = true;
+        VarHandle.fullFence();
+        if (pending() > 0) {
+            consumerWaiting = false;
+            return false;
+        }
+        return true;
+    }
+
+    /** Consumer thread: it stopped blocking (after {@link #prepareToWait} returned true). */
+    public void doneWaiting() {
+        consumerWaiting = false;
     }
 
     /**
