@@ -77,6 +77,7 @@ public final class DataPlaneAgent implements Agent {
     private TrafficManager tm;
     private long previousNowNs = Long.MIN_VALUE;
     private long nextAgingNs;
+    private int seenGroupEpoch = -1;
 
     /**
      * @param clock the time source, read once per cycle.
@@ -157,6 +158,7 @@ public final class DataPlaneAgent implements Agent {
         tables = newTables;
         tm = newTm;
         java.util.Arrays.fill(linkState, false); // every port "comes up" again for the new groups
+        seenGroupEpoch = -1;
         ingress.tables(newTables);
         egress.use(newTables, newTm, ports);
     }
@@ -172,6 +174,7 @@ public final class DataPlaneAgent implements Agent {
         batches[index] = port == null ? null : new RxBatch(sizing.batchSize());
         if (port == null && linkState[index] && tables != null) {
             linkChanged(index, false); // the duty cycle visits attached ports only
+            applyWatchPorts();
         }
         attachedCount = 0;
         for (int p = 0; p < ports.length; p++) {
@@ -298,6 +301,10 @@ public final class DataPlaneAgent implements Agent {
                 changes++;
             }
         }
+        if (changes > 0 || tables.groupEpoch() != seenGroupEpoch) {
+            seenGroupEpoch = tables.groupEpoch();
+            applyWatchPorts();
+        }
         return changes;
     }
 
@@ -310,6 +317,25 @@ public final class DataPlaneAgent implements Agent {
             final io.asicemu.flowlet.LoadBalanceGroup group = tables.group(g);
             if (group != null) {
                 group.portUp(p, up);
+            }
+        }
+    }
+
+    /** Members with a watch port are live only while their egress port and their watch port are both up. */
+    private void applyWatchPorts() {
+        for (int g = 0; g < sizing.maxGroups(); g++) {
+            final int[] watch = tables.groupWatchPorts(g);
+            final io.asicemu.flowlet.LoadBalanceGroup group = tables.group(g);
+            if (watch == null || group == null) {
+                continue;
+            }
+            for (int m = 0; m < watch.length; m++) {
+                final int own = group.memberPort(m);
+                final boolean live = own >= 0 && own < linkState.length && linkState[own]
+                    && (watch[m] < 0 || watch[m] < linkState.length && linkState[watch[m]]);
+                if (group.members().isUp(m) != live) {
+                    group.memberUp(m, live);
+                }
             }
         }
     }

@@ -20,11 +20,17 @@ import org.openjdk.jmh.annotations.TearDown;
 
 import com.google.protobuf.ByteString;
 
+import io.asicemu.p4rt.adapter.PipelineTableBackend;
+import io.asicemu.p4rt.backend.P4Backend;
 import io.asicemu.p4rt.info.FixedPipelineInfo;
 import io.asicemu.p4rt.service.Device;
 import io.asicemu.p4rt.service.P4RuntimeServer;
 import io.asicemu.p4rt.service.P4RuntimeService;
 import io.asicemu.p4rt.store.InProcessTableStore;
+import io.asicemu.pipeline.Pipeline;
+import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.table.PipelineSizing;
+import io.asicemu.pipeline.time.MonotonicClock;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
@@ -43,9 +49,11 @@ import p4.v1.P4RuntimeOuterClass.Update;
 import p4.v1.P4RuntimeOuterClass.WriteRequest;
 
 /**
- * P4Runtime Write and Read through a real gRPC client and server over loopback (Netty), backed by the in-process
- * table store. {@code writeBatch}: one INSERT batch of {@code batchSize} IPv4 routes then one DELETE batch of the
- * same routes, so one op = 2 × batchSize entries. {@code read100k}: a wildcard Read of 100 000 installed routes.
+ * P4Runtime Write and Read through a real gRPC client and server over loopback (Netty). {@code backend=store}: the
+ * in-process table store alone; {@code backend=pipeline}: the production backend ({@link PipelineTableBackend} over
+ * the store and a real pipeline whose data-plane agent runs on its own thread; every Write returns only after the
+ * data plane applied it). {@code writeBatch}: one INSERT batch of {@code batchSize} IPv4 routes then one DELETE batch
+ * of the same routes, so one op = 2 × batchSize entries. {@code read100k}: a wildcard Read of 100 000 installed routes.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -57,8 +65,24 @@ public class P4RuntimeWriteReadBenchmark
     private static final long DEVICE = 1;
     private static final int READ_ENTRIES = 100_000;
 
+    private static final int RIF_TABLE = 0x02000005;
+    private static final int NEIGHBOR_TABLE = 0x02000006;
+    private static final int NEXTHOP_TABLE = 0x02000007;
+    private static final int SET_PORT_AND_SRC_MAC = 0x01000007;
+    private static final int SET_DST_MAC = 0x01000008;
+    private static final int SET_IP_NEXTHOP = 0x01000009;
+    private static final String CONFIG = "{\"DEVICE_METADATA\": {\"localhost\": {\"mac\": \"02:00:00:00:00:01\"}}, "
+        + "\"PORT\": {\"Ethernet0\": {\"speed\": \"100000\", \"admin_status\": \"up\"}}}";
+
     @Param({"1", "100", "1000"})
     int batchSize;
+
+    @Param({"store", "pipeline"})
+    String backend;
+
+    private Pipeline pipeline;
+    private Thread dataPlane;
+    private volatile boolean running = true;
 
     private P4RuntimeServer server;
     private ManagedChannel channel;
@@ -86,7 +110,53 @@ public class P4RuntimeWriteReadBenchmark
                 .setValue(canonical(prefix)).setPrefixLen(24)))
             .setAction(TableAction.newBuilder().setAction(p4.v1.P4RuntimeOuterClass.Action.newBuilder()
                 .setActionId(SET_NEXTHOP).addParams(p4.v1.P4RuntimeOuterClass.Action.Param.newBuilder()
-                    .setParamId(1).setValue(canonical(index & 0xFFFF))))))).build();
+                    .setParamId(1).setValue(canonical(1))))))).build();
+    }
+
+    private static Update entry(final int table, final long key, final int action, final long... params)
+    {
+        final p4.v1.P4RuntimeOuterClass.Action.Builder a = p4.v1.P4RuntimeOuterClass.Action.newBuilder()
+            .setActionId(action);
+        for (int i = 0; i < params.length; i++)
+        {
+            a.addParams(p4.v1.P4RuntimeOuterClass.Action.Param.newBuilder().setParamId(i + 1)
+                .setValue(canonical(params[i])));
+        }
+        final TableEntry.Builder e = TableEntry.newBuilder().setTableId(table).addMatch(FieldMatch.newBuilder()
+            .setFieldId(1).setExact(FieldMatch.Exact.newBuilder().setValue(canonical(key))));
+        if (table == NEIGHBOR_TABLE)
+        {
+            e.addMatch(FieldMatch.newBuilder().setFieldId(2).setExact(FieldMatch.Exact.newBuilder()
+                .setValue(canonical(0x0A0A0A02L))));
+        }
+        return Update.newBuilder().setType(Update.Type.INSERT).setEntity(Entity.newBuilder().setTableEntry(e
+            .setAction(TableAction.newBuilder().setAction(a)))).build();
+    }
+
+    /** The device's backend: the store alone, or the production backend over a pipeline run on its own thread. */
+    private P4Backend newBackend()
+    {
+        if (backend.equals("store"))
+        {
+            return new InProcessTableStore(FixedPipelineInfo.model(), 64, (p, q, r) -> { });
+        }
+        pipeline = Pipeline.create(new MonotonicClock(), PipelineSizing.defaults(), java.util.Map.of());
+        pipeline.control().applyConfig(ConfigDb.parse(CONFIG));
+        dataPlane = Thread.ofPlatform().name("data-plane").unstarted(() ->
+        {
+            while (running)
+            {
+                if (pipeline.agent().doWork() == 0)
+                {
+                    java.util.concurrent.locks.LockSupport.park();
+                }
+            }
+        });
+        pipeline.agent().wakeUp(() -> java.util.concurrent.locks.LockSupport.unpark(dataPlane));
+        dataPlane.start();
+        return new PipelineTableBackend(new InProcessTableStore(FixedPipelineInfo.model(),
+            pipeline.control().portNames().size(), (p, q, r) -> { }), pipeline.control(), FixedPipelineInfo.model(),
+            java.time.Duration.ofSeconds(30));
     }
 
     private WriteRequest batch(final Update.Type type, final int from, final int count)
@@ -104,7 +174,7 @@ public class P4RuntimeWriteReadBenchmark
     public void start() throws Exception
     {
         final P4RuntimeService service = new P4RuntimeService();
-        service.addDevice(new Device(DEVICE, new InProcessTableStore(FixedPipelineInfo.model(), 64, (p, q, r) -> { })));
+        service.addDevice(new Device(DEVICE, newBackend()));
         server = new P4RuntimeServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), service).start();
         channel = NettyChannelBuilder.forAddress(InetAddress.getLoopbackAddress().getHostAddress(), server.port())
             .usePlaintext().maxInboundMessageSize(P4RuntimeServer.MAX_INBOUND_BYTES).build();
@@ -134,6 +204,10 @@ public class P4RuntimeWriteReadBenchmark
         {
             throw new IllegalStateException("no arbitration answer");
         }
+        stub.write(WriteRequest.newBuilder().setDeviceId(DEVICE).setElectionId(Uint128.newBuilder().setLow(1))
+            .addUpdates(entry(RIF_TABLE, 1, SET_PORT_AND_SRC_MAC, 0, 0x020000000101L))
+            .addUpdates(entry(NEIGHBOR_TABLE, 1, SET_DST_MAC, 0x020000000202L))
+            .addUpdates(entry(NEXTHOP_TABLE, 1, SET_IP_NEXTHOP, 1, 0x0A0A0A02L)).build());
         for (int i = 0; i < READ_ENTRIES; i += 1000)
         {
             stub.write(batch(Update.Type.INSERT, i, 1000));
@@ -149,6 +223,13 @@ public class P4RuntimeWriteReadBenchmark
         channel.shutdownNow();
         channel.awaitTermination(5, TimeUnit.SECONDS);
         server.close();
+        if (pipeline != null)
+        {
+            running = false;
+            java.util.concurrent.locks.LockSupport.unpark(dataPlane);
+            dataPlane.join(5_000);
+            pipeline.close();
+        }
     }
 
     /** One op = {@code 2 × batchSize} entries written (insert then delete). */

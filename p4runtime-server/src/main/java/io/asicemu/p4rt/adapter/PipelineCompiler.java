@@ -14,7 +14,9 @@ import io.asicemu.p4rt.backend.EntryAction;
 import io.asicemu.p4rt.backend.EntryKey;
 import io.asicemu.p4rt.backend.FieldMatchValue;
 import io.asicemu.p4rt.backend.MeterSettings;
+import io.asicemu.p4rt.backend.P4Backend;
 import io.asicemu.p4rt.backend.P4Entity;
+import io.asicemu.p4rt.backend.ReadFilter;
 import io.asicemu.p4rt.backend.UpdateKind;
 import io.asicemu.p4rt.backend.UpdateStatus;
 import io.asicemu.p4rt.backend.WriteOp;
@@ -34,9 +36,12 @@ import io.asicemu.pipeline.table.RouteTarget;
 /**
  * Compiles the updates of one P4Runtime batch into one {@link TableBatch}: P4 object ids (router interface, next
  * hop, WCMP group) are mapped to pipeline ids allocated here, staged until {@link #commitIds()}; L2 tables and
- * multicast groups go through {@link L2Compiler}; the ingress and egress ACLs (with direct meters), the CoPP meters and
- * the clone sessions are tracked whole and rebuilt when the batch changes them. Entities the pipeline does not model
- * add nothing. Not thread safe: one per batch, under the backend's lock.
+ * multicast groups go through {@link L2Compiler}; the ingress and egress ACLs (with direct meters), the CoPP meters,
+ * the clone sessions and the L3 admit table are tracked whole and rebuilt when the batch changes them. A
+ * wcmp_group_table entry becomes one pipeline group whether it holds a one-shot set, an action-profile group or a
+ * single member; members and groups of the selector are tracked here (read from the entity model on first use, then
+ * staged) so that modifying a member or a group rebuilds the pipeline groups of the entries that use it. Entities the
+ * pipeline does not model add nothing. Not thread safe: one per batch, under the backend's lock.
  */
 final class PipelineCompiler
 {
@@ -52,6 +57,10 @@ final class PipelineCompiler
     private final Map<Integer, P4Entity.CloneSession> clones;
     private final Map<EntryKey, P4Entity.TableEntry> l3Admit;
     private boolean l3AdmitChanged;
+    private final P4Backend model;
+    private Map<Integer, P4Entity.ProfileMember> profileMembers;
+    private Map<Integer, P4Entity.ProfileGroup> profileGroups;
+    private Map<Integer, EntryAction> wcmpEntries;
     private boolean aclChanged;
     private boolean egressAclChanged;
     private boolean coppChanged;
@@ -63,19 +72,20 @@ final class PipelineCompiler
     {
     }
 
-    PipelineCompiler(final PipelineControl control, final Ids ids, final Model model)
+    PipelineCompiler(final PipelineControl control, final Ids ids, final Model before, final P4Backend model)
     {
         this.control = control;
         this.ids = ids;
+        this.model = model;
         this.rif = new HashMap<>(ids.rif);
         this.nextHop = new HashMap<>(ids.nextHop);
         this.group = new HashMap<>(ids.group);
         this.neighborRif = new HashMap<>(ids.neighborRif);
-        this.acl = new LinkedHashMap<>(model.acl());
-        this.egressAcl = new LinkedHashMap<>(model.egressAcl());
-        this.copp = model.copp().clone();
-        this.clones = new TreeMap<>(model.clones());
-        this.l3Admit = new LinkedHashMap<>(model.l3Admit());
+        this.acl = new LinkedHashMap<>(before.acl());
+        this.egressAcl = new LinkedHashMap<>(before.egressAcl());
+        this.copp = before.copp().clone();
+        this.clones = new TreeMap<>(before.clones());
+        this.l3Admit = new LinkedHashMap<>(before.l3Admit());
     }
 
     /**
@@ -245,6 +255,14 @@ final class PipelineCompiler
         else if (entity instanceof P4Entity.RegisterCell r && ids.registerKnobs.containsKey(r.registerId()))
         {
             register(r, batch);
+        }
+        else if (entity instanceof P4Entity.ProfileMember m && m.profileId() == ids.wcmpSelector)
+        {
+            profileMember(op.kind(), m, batch);
+        }
+        else if (entity instanceof P4Entity.ProfileGroup g && g.profileId() == ids.wcmpSelector)
+        {
+            profileGroup(op.kind(), g, batch);
         }
         else if (entity instanceof P4Entity.CounterCell c && ids.isPipelineCounter(c.counterId()))
         {
@@ -620,26 +638,15 @@ final class PipelineCompiler
     private void wcmpGroup(final UpdateKind kind, final P4Entity.TableEntry entry, final TableBatch batch)
     {
         final int p4Id = exactInt(entry.key(), 1);
+        loadProfiles();
         if (kind == UpdateKind.DELETE)
         {
             batch.removeGroup(mapped(group, p4Id, "WCMP group"));
             group.remove(p4Id);
+            wcmpEntries.remove(p4Id);
             return;
         }
-        if (!(entry.action() instanceof EntryAction.OneShot oneShot))
-        {
-            throw new Refusal(UpdateStatus.UNIMPLEMENTED,
-                "the pipeline takes WCMP groups as one-shot action sets only");
-        }
-        final int[] members = new int[oneShot.actions().size()];
-        final int[] weights = new int[members.length];
-        for (int m = 0; m < members.length; m++)
-        {
-            final EntryAction.WeightedAction a = oneShot.actions().get(m);
-            members[m] = mapped(nextHop, param(a.call(), 0), "next hop");
-            weights[m] = a.weight();
-        }
-        final String name = "wcmp_group_" + p4Id;
+        final Members m = resolve(entry.action());
         if (kind == UpdateKind.INSERT)
         {
             if (group.containsKey(p4Id))
@@ -648,12 +655,189 @@ final class PipelineCompiler
             }
             final int id = allocate(group, control.compiled().groupCount(), control.sizing().maxGroups(),
                 "WCMP group");
-            batch.addGroup(id, name, members, weights);
+            batch.addGroup(id, groupName(p4Id), m.nextHops, m.weights, m.watchPorts);
             group.put(p4Id, id);
         }
         else
         {
-            batch.modifyGroup(mapped(group, p4Id, "WCMP group"), name, members, weights);
+            batch.modifyGroup(mapped(group, p4Id, "WCMP group"), groupName(p4Id), m.nextHops, m.weights,
+                m.watchPorts);
+        }
+        wcmpEntries.put(p4Id, entry.action());
+    }
+
+    private static String groupName(final int p4Id)
+    {
+        return "wcmp_group_" + p4Id;
+    }
+
+    /** A pipeline group's members: next hops, weights, watch ports (null when none is watched). */
+    private record Members(int[] nextHops, int[] weights, int[] watchPorts)
+    {
+    }
+
+    /** The members of a WCMP entry's action (one-shot set, action-profile group or single member). */
+    private Members resolve(final EntryAction action)
+    {
+        final int n;
+        final int[] nextHops;
+        final int[] weights;
+        final int[] watch;
+        switch (action)
+        {
+            case EntryAction.OneShot oneShot ->
+            {
+                n = oneShot.actions().size();
+                nextHops = new int[n];
+                weights = new int[n];
+                watch = new int[n];
+                for (int m = 0; m < n; m++)
+                {
+                    final EntryAction.WeightedAction a = oneShot.actions().get(m);
+                    nextHops[m] = mapped(nextHop, nextHopParam(a.call()), "next hop");
+                    weights[m] = a.weight();
+                    watch[m] = a.watchPort();
+                }
+            }
+            case EntryAction.Group g ->
+            {
+                final P4Entity.ProfileGroup pg = profileGroups.get(g.groupId());
+                if (pg == null)
+                {
+                    throw new Refusal(UpdateStatus.NOT_FOUND, "no action profile group " + g.groupId());
+                }
+                n = pg.members().size();
+                nextHops = new int[n];
+                weights = new int[n];
+                watch = new int[n];
+                for (int m = 0; m < n; m++)
+                {
+                    final P4Entity.GroupMember gm = pg.members().get(m);
+                    nextHops[m] = memberNextHop(gm.memberId());
+                    weights[m] = gm.weight();
+                    watch[m] = gm.watchPort();
+                }
+            }
+            case EntryAction.Member m ->
+            {
+                n = 1;
+                nextHops = new int[] {memberNextHop(m.memberId())};
+                weights = new int[] {1};
+                watch = new int[] {-1};
+            }
+            case EntryAction.Direct d -> throw new Refusal(UpdateStatus.INVALID_ARGUMENT,
+                "the WCMP table takes a one-shot set, a member or a group, not a direct action");
+        }
+        boolean watched = false;
+        for (int m = 0; m < n; m++)
+        {
+            watched |= watch[m] >= 0;
+        }
+        return new Members(nextHops, weights, watched ? watch : null);
+    }
+
+    private int memberNextHop(final int memberId)
+    {
+        final P4Entity.ProfileMember pm = profileMembers.get(memberId);
+        if (pm == null)
+        {
+            throw new Refusal(UpdateStatus.NOT_FOUND, "no action profile member " + memberId);
+        }
+        return mapped(nextHop, nextHopParam(pm.action()), "next hop");
+    }
+
+    private static int nextHopParam(final ActionCall call)
+    {
+        if (call.params().isEmpty())
+        {
+            throw new Refusal(UpdateStatus.INVALID_ARGUMENT, "a WCMP member's action must name a next hop");
+        }
+        return param(call, 0);
+    }
+
+    /** Reads the selector's members and groups and the WCMP entries from the entity model, once per batch. */
+    private void loadProfiles()
+    {
+        if (wcmpEntries != null)
+        {
+            return;
+        }
+        profileMembers = new HashMap<>();
+        profileGroups = new HashMap<>();
+        wcmpEntries = new HashMap<>();
+        for (final P4Entity e : model.read(new ReadFilter.Members(ids.wcmpSelector, 0)))
+        {
+            final P4Entity.ProfileMember m = (P4Entity.ProfileMember)e;
+            profileMembers.put(m.memberId(), m);
+        }
+        for (final P4Entity e : model.read(new ReadFilter.Groups(ids.wcmpSelector, 0)))
+        {
+            final P4Entity.ProfileGroup g = (P4Entity.ProfileGroup)e;
+            profileGroups.put(g.groupId(), g);
+        }
+        for (final P4Entity e : model.read(new ReadFilter.Tables(ids.wcmpGroups, null, false, false, false)))
+        {
+            if (e instanceof P4Entity.TableEntry t && !t.isDefault())
+            {
+                wcmpEntries.put(exactInt(t.key(), 1), t.action());
+            }
+        }
+    }
+
+    private void profileMember(final UpdateKind kind, final P4Entity.ProfileMember m, final TableBatch batch)
+    {
+        loadProfiles();
+        if (kind == UpdateKind.DELETE)
+        {
+            profileMembers.remove(m.memberId());
+            return; // the entity model refuses deleting a member in use
+        }
+        mapped(nextHop, nextHopParam(m.action()), "next hop");
+        profileMembers.put(m.memberId(), m);
+        if (kind == UpdateKind.MODIFY)
+        {
+            rebuildUsers(m.memberId(), -1, batch);
+        }
+    }
+
+    private void profileGroup(final UpdateKind kind, final P4Entity.ProfileGroup g, final TableBatch batch)
+    {
+        loadProfiles();
+        if (kind == UpdateKind.DELETE)
+        {
+            profileGroups.remove(g.groupId());
+            return; // the entity model refuses deleting a group in use
+        }
+        for (final P4Entity.GroupMember gm : g.members())
+        {
+            memberNextHop(gm.memberId());
+        }
+        profileGroups.put(g.groupId(), g);
+        if (kind == UpdateKind.MODIFY)
+        {
+            rebuildUsers(-1, g.groupId(), batch);
+        }
+    }
+
+    /** Rebuilds the pipeline group of every WCMP entry using the member (directly or through a group) or the group. */
+    private void rebuildUsers(final int memberId, final int groupId, final TableBatch batch)
+    {
+        for (final Map.Entry<Integer, EntryAction> e : wcmpEntries.entrySet())
+        {
+            final boolean uses = switch (e.getValue())
+            {
+                case EntryAction.Member m -> m.memberId() == memberId;
+                case EntryAction.Group g -> g.groupId() == groupId || groupId < 0 && profileGroups.containsKey(
+                    g.groupId()) && profileGroups.get(g.groupId()).members().stream()
+                    .anyMatch(gm -> gm.memberId() == memberId);
+                default -> false;
+            };
+            if (uses)
+            {
+                final Members m = resolve(e.getValue());
+                batch.modifyGroup(mapped(group, e.getKey(), "WCMP group"), groupName(e.getKey()), m.nextHops,
+                    m.weights, m.watchPorts);
+            }
         }
     }
 }

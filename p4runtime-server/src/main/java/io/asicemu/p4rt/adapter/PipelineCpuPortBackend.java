@@ -151,16 +151,17 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler,
 
     /**
      * Starts the CPU port's consumer: a daemon thread that hands punted packets and learn events up as they come, and
-     * every {@link #IDLE_CHECK_NS} checks the idle timeouts of table entries. Between those it parks: the data plane
-     * unparks it when it adds to an empty ring ({@link CpuPort#consumer}), so an idle switch costs nothing here.
+     * every {@link #IDLE_CHECK_NS} checks the idle timeouts of table entries. Between those it blocks: the data plane
+     * unparks it when it adds to a ring ({@link CpuPort#prepareToWait}), so an idle switch costs nothing here.
      *
      * @return closing it stops the thread (and waits for it).
      */
     public AutoCloseable startPacketInPoller()
     {
+        final CpuPort cpu = control.cpuPort();
         final Thread thread = Thread.ofPlatform().daemon().name("p4rt-packet-in").unstarted(() ->
         {
-            control.cpuPort().consumer(Thread.currentThread());
+            cpu.consumer(Thread.currentThread());
             long nextIdleCheckNs = System.nanoTime() + IDLE_CHECK_NS;
             while (!Thread.currentThread().isInterrupted())
             {
@@ -171,12 +172,13 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler,
                     checkIdleTimeouts();
                     nextIdleCheckNs = now + IDLE_CHECK_NS;
                 }
-                else if (handed == 0)
+                else if (handed == 0 && cpu.prepareToWait())
                 {
-                    LockSupport.parkNanos(nextIdleCheckNs - now);
+                    LockSupport.parkNanos(this, nextIdleCheckNs - now);
+                    cpu.doneWaiting();
                 }
             }
-            control.cpuPort().consumer(null);
+            cpu.consumer(null);
         });
         thread.start();
         return () ->

@@ -1,6 +1,7 @@
 package io.asicemu.p4rt.adapter;
 
 import java.math.BigInteger;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -12,6 +13,7 @@ import java.util.concurrent.TimeoutException;
 
 import io.asicemu.p4rt.backend.CounterValue;
 import io.asicemu.p4rt.backend.CpuPortListener;
+import io.asicemu.p4rt.backend.DataPlaneTimeoutException;
 import io.asicemu.p4rt.backend.EntryAction;
 import io.asicemu.p4rt.backend.EntryKey;
 import io.asicemu.p4rt.backend.MeterSettings;
@@ -44,7 +46,10 @@ import io.asicemu.pipeline.table.ForwardingTables;
  * Entities the pipeline does not model stay in the store only (see the module README).
  * <p>
  * Threading: every method may be called from any gRPC thread; writes, reads and resets are serialized on this
- * object. Never waits for the data plane: the command is queued and applied before the data plane's next packet batch.
+ * object. With an apply timeout (production: the data plane runs on its own thread), a write returns only after the
+ * data plane applied its batch, so the very next packet sees it; a data plane that does not apply it in time ends the
+ * write with {@link DataPlaneTimeoutException} (the batch stays queued and recorded: it will still be applied). Without
+ * one (tests that step the agent on their own thread) the command is queued and applied at the next duty cycle.
  */
 public final class PipelineTableBackend implements P4Backend
 {
@@ -58,7 +63,9 @@ public final class PipelineTableBackend implements P4Backend
     private final Ids ids;
     private final Map<EntryKey, String> aclRuleNames = new HashMap<>();
     private final Map<EntryKey, String> egressAclRuleNames = new HashMap<>();
+    private final Duration applyTimeout;
     private long aclRuleSequence;
+    private long lastCommit = -1;
     /** The pipeline's last-hit stamp of each watched static FDB entry at the previous idle check. */
     private final Map<Long, Long> lastFdbHits = new HashMap<>();
     private static final long HIT_READ_TIMEOUT_MS = 1_000;
@@ -70,17 +77,57 @@ public final class PipelineTableBackend implements P4Backend
      */
     public PipelineTableBackend(final P4Backend store, final PipelineControl control, final P4InfoModel model)
     {
+        this(store, control, model, null);
+    }
+
+    /**
+     * @param store        the validated entity model.
+     * @param control      the pipeline's control API.
+     * @param model        the P4Info in force.
+     * @param applyTimeout how long a write waits for the data plane to apply its batch (the agent must run on its
+     *                     own thread), or null not to wait.
+     */
+    public PipelineTableBackend(final P4Backend store, final PipelineControl control, final P4InfoModel model,
+        final Duration applyTimeout)
+    {
         this.store = store;
         this.control = control;
         this.ids = new Ids(model);
+        this.applyTimeout = applyTimeout;
     }
 
     @Override
     public synchronized List<UpdateOutcome> write(final List<WriteOp> ops, final boolean allOrNothing)
     {
+        lastCommit = -1;
+        final List<UpdateOutcome> out;
         if (allOrNothing)
         {
-            return writeAtomically(ops);
+            out = writeAtomically(ops);
+        }
+        else
+        {
+            out = writeEach(ops);
+        }
+        awaitDataPlane();
+        return out;
+    }
+
+    /**
+     * CONTINUE_ON_ERROR: first tries the whole batch as one atomic pipeline command (the common case: every update
+     * valid gives exactly the state that applying them one by one gives, with one compile, one store write and one
+     * data-plane command instead of one per update); if any update fails nothing was applied, and the updates are
+     * then applied one by one, each atomic on its own.
+     */
+    private List<UpdateOutcome> writeEach(final List<WriteOp> ops)
+    {
+        if (ops.size() > 1)
+        {
+            final List<UpdateOutcome> whole = writeAtomically(ops);
+            if (allOk(whole))
+            {
+                return whole;
+            }
         }
         final List<UpdateOutcome> out = new ArrayList<>(ops.size());
         for (final WriteOp op : ops)
@@ -90,12 +137,42 @@ public final class PipelineTableBackend implements P4Backend
         return out;
     }
 
+    private static boolean allOk(final List<UpdateOutcome> outcomes)
+    {
+        for (final UpdateOutcome o : outcomes)
+        {
+            if (!o.ok())
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Waits until the data plane applied the last batch committed by this write (one wait per write). */
+    private void awaitDataPlane()
+    {
+        if (applyTimeout == null || lastCommit < 0)
+        {
+            return;
+        }
+        try
+        {
+            control.awaitApplied(lastCommit, applyTimeout);
+        }
+        catch (final TimeoutException e)
+        {
+            throw new DataPlaneTimeoutException("the data plane did not apply the write within " + applyTimeout
+                + "; it stays queued and recorded and will be applied", e);
+        }
+    }
+
     /** Validates and compiles the whole batch into the pipeline, then records it in the store; all or nothing. */
     private List<UpdateOutcome> writeAtomically(final List<WriteOp> ops)
     {
         final PipelineCompiler compiler = new PipelineCompiler(control, ids, new PipelineCompiler.Model(
             readAclEntries(ids.aclIngress), readAclEntries(ids.aclEgress), readCoppMeters(), readCloneSessions(),
-            readAclEntries(ids.l3Admit)));
+            readAclEntries(ids.l3Admit)), store);
         final TableBatch batch;
         try
         {
@@ -181,7 +258,7 @@ public final class PipelineTableBackend implements P4Backend
                 return outcomes;
             }
         }
-        batch.commit();
+        lastCommit = batch.commit();
         compiler.commitIds();
         aclRuleNames.clear();
         aclRuleNames.putAll(names);
@@ -507,6 +584,7 @@ public final class PipelineTableBackend implements P4Backend
         final int aclEgress;
         final int l3Admit;
         final int cpuQueueMeter;
+        final int wcmpSelector;
         final int portInCounter;
         final int portOutCounter;
         final int dropReasonCounter;
@@ -536,6 +614,7 @@ public final class PipelineTableBackend implements P4Backend
             aclEgress = table(model, "egress.acl_egress.acl_egress_table");
             l3Admit = table(model, "ingress.l3_admit.l3_admit_table");
             cpuQueueMeter = meter(model, "ingress.copp.cpu_queue_meter");
+            wcmpSelector = profile(model, wcmpGroups);
             portInCounter = counter(model, "ingress.port_in_counter");
             portOutCounter = counter(model, "egress.port_out_counter");
             dropReasonCounter = counter(model, "ingress.drop_reason_counter");
@@ -574,6 +653,18 @@ public final class PipelineTableBackend implements P4Backend
                 }
             }
             throw new IllegalArgumentException("P4Info has no table " + name);
+        }
+
+        private static int profile(final P4InfoModel model, final int tableId)
+        {
+            for (final io.asicemu.p4rt.info.ActionProfileInfo p : model.actionProfiles())
+            {
+                if (p.tableIds().contains(tableId))
+                {
+                    return p.id();
+                }
+            }
+            throw new IllegalArgumentException("P4Info has no action profile for table " + tableId);
         }
 
         private static int counter(final P4InfoModel model, final String name)

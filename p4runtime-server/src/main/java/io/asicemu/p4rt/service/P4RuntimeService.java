@@ -286,6 +286,10 @@ public final class P4RuntimeService extends P4RuntimeGrpc.P4RuntimeImplBase
         {
             out.onError(ex);
         }
+        catch (final io.asicemu.p4rt.backend.DataPlaneTimeoutException ex)
+        {
+            out.onError(Status.DEADLINE_EXCEEDED.withDescription(ex.getMessage()).asRuntimeException());
+        }
     }
 
     private static void reply(final StreamObserver<WriteResponse> out, final UpdateOutcome[] outcomes)

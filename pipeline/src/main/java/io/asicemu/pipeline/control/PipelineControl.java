@@ -54,6 +54,8 @@ public final class PipelineControl {
     private Map<IpPrefix, Integer> routes = new HashMap<>();
     private RouteSlots routeSlots;
     private final int[] defaultRoutes = new int[2];
+    private final int[] routeLengths4 = new int[33];
+    private final int[] routeLengths6 = new int[129];
     private volatile CompiledConfig compiled;
     private volatile String[] aclNames;
     private L2Model l2 = new L2Model();
@@ -117,6 +119,9 @@ public final class PipelineControl {
         routeSlots = next.routeSlots().copy();
         defaultRoutes[0] = 0;
         defaultRoutes[1] = 0;
+        java.util.Arrays.fill(routeLengths4, 0);
+        java.util.Arrays.fill(routeLengths6, 0);
+        routes.keySet().forEach(p -> countRoute(p, 1));
         nextHops.clear();
         groups.clear();
         groupSpecs.clear();
@@ -139,7 +144,7 @@ public final class PipelineControl {
         final CompiledConfig c = compiled;
         final Integer index = c == null ? null : c.portIndex().get(sonicName);
         if (index == null) {
-            return submitted;
+            return lastSubmitted();
         }
         return submit(a -> a.onAttachPort(index, port));
     }
@@ -155,7 +160,7 @@ public final class PipelineControl {
         final CompiledConfig c = compiled;
         final Integer index = c == null ? null : c.portIndex().get(sonicName);
         if (index == null) {
-            return submitted;
+            return lastSubmitted();
         }
         return submit(a -> a.onAttachPort(index, null));
     }
@@ -171,13 +176,19 @@ public final class PipelineControl {
         return new TableBatch(this);
     }
 
+    private synchronized long lastSubmitted() {
+        return submitted;
+    }
+
     /**
-     * Queues any pre-validated command.
+     * Queues any pre-validated command (any thread).
      *
      * @param command the command.
      * @return its sequence number.
      */
-    public long submit(final DataPlaneCommand command) {
+    public synchronized long submit(final DataPlaneCommand command) {
+        // Synchronized so that sequence numbers follow queue order when a second thread (the P4Runtime poller's
+        // counter and idle-timer reads) submits read-only commands beside the control thread.
         agent.submit(command);
         return ++submitted;
     }
@@ -409,6 +420,15 @@ public final class PipelineControl {
     /** @return what an IPv4 ([0]) and IPv6 ([1]) LPM miss does (RouteTarget values; 0 = drop); live, control-side. */
     int[] defaultRoutes() {
         return defaultRoutes;
+    }
+
+    /** Keeps the per-length route counts in step with {@link #routes()} (a delete probes only lengths in use). */
+    void countRoute(final IpPrefix prefix, final int delta) {
+        (prefix.v6() ? routeLengths6 : routeLengths4)[prefix.length()] += delta;
+    }
+
+    int routeLengthCount(final boolean v6, final int length) {
+        return (v6 ? routeLengths6 : routeLengths4)[length];
     }
 
     Map<Integer, TableBatch.NextHop> nextHops() {

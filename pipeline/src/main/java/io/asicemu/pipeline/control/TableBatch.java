@@ -29,6 +29,8 @@ public final class TableBatch {
     private final java.util.ArrayDeque<Integer> batchFreeSlots = new java.util.ArrayDeque<>();
     private int reservedSlots;
     private final int[] defaultRoutes;
+    private final java.util.BitSet stagedLengths4 = new java.util.BitSet(33);
+    private final java.util.BitSet stagedLengths6 = new java.util.BitSet(129);
     private final Map<Integer, NextHop> stagedNextHops = new HashMap<>();
     private final Set<Integer> stagedGroups = new HashSet<>();
     private final Map<Integer, GroupSpec> stagedSpecs = new HashMap<>();
@@ -47,8 +49,11 @@ public final class TableBatch {
     record NextHop(IpPrefix address, int rif) {
     }
 
-    /** A controller's group as the control model keeps it (to rebuild it when a member next hop moves). */
-    record GroupSpec(String name, int[] nextHops, int[] weights) {
+    /**
+     * A controller's group as the control model keeps it (to rebuild it when a member next hop moves);
+     * {@code watchPorts} null when no member watches a port.
+     */
+    record GroupSpec(String name, int[] nextHops, int[] weights, int[] watchPorts) {
     }
 
     TableBatch(final PipelineControl control) {
@@ -133,6 +138,7 @@ public final class TableBatch {
         }
         removedRoutes.remove(prefix);
         stagedRoutes.put(prefix, value);
+        (prefix.v6() ? stagedLengths6 : stagedLengths4).set(prefix.length());
         final int routeSlot = slot;
         edits.add(t -> t.route(prefix, routeSlot, value));
     }
@@ -218,12 +224,29 @@ public final class TableBatch {
      * @return this.
      */
     public TableBatch addGroup(final int id, final String name, final int[] nextHopIds, final int[] weights) {
+        return addGroup(id, name, nextHopIds, weights, null);
+    }
+
+    /**
+     * Defines a group whose members may each watch a port (P4Runtime {@code watch_port}): a member takes traffic only
+     * while its egress port and its watch port are up.
+     *
+     * @param id the group id.
+     * @param name the group's name for ARS settings.
+     * @param nextHopIds member next hops (defined earlier, or in this batch).
+     * @param weights member weights, 1 or more each.
+     * @param watchPorts per member a port index or -1 (none); null: no member watches a port.
+     * @return this.
+     */
+    public TableBatch addGroup(final int id, final String name, final int[] nextHopIds, final int[] weights,
+        final int[] watchPorts) {
         if (id < control.compiled().groupCount() || id >= control.sizing().maxGroups() || controllerGroupExists(id)) {
             throw fail(TableException.Code.ALREADY_EXISTS, "group id " + id + " is taken or out of range");
         }
         checkMembers(nextHopIds, weights);
+        checkWatchPorts(nextHopIds, watchPorts);
         removedGroups.remove(id);
-        stageGroup(id, name, nextHopIds, weights);
+        stageGroup(id, name, nextHopIds, weights, watchPorts);
         updates++;
         return this;
     }
@@ -242,8 +265,23 @@ public final class TableBatch {
         }
     }
 
+    private void checkWatchPorts(final int[] nextHopIds, final int[] watchPorts) {
+        if (watchPorts == null) {
+            return;
+        }
+        if (watchPorts.length != nextHopIds.length) {
+            throw fail(TableException.Code.INVALID_ARGUMENT, "one watch port (or -1) per member");
+        }
+        for (final int port : watchPorts) {
+            if (port < -1 || port >= control.portNames().size()) {
+                throw fail(TableException.Code.INVALID_ARGUMENT, "no watch port " + port);
+            }
+        }
+    }
+
     /** Compiles a group's selector from its members (checked) and stages it. */
-    private void stageGroup(final int id, final String name, final int[] nextHopIds, final int[] weights) {
+    private void stageGroup(final int id, final String name, final int[] nextHopIds, final int[] weights,
+        final int[] watchPorts) {
         final int[] ports = new int[nextHopIds.length];
         for (int m = 0; m < nextHopIds.length; m++) {
             final NextHop hop = nextHop(nextHopIds[m]);
@@ -258,14 +296,15 @@ public final class TableBatch {
         }
         final int[] members = nextHopIds.clone();
         final int[] w = weights.clone();
+        final int[] watch = watchPorts == null ? null : watchPorts.clone();
         stagedGroups.add(id);
-        stagedSpecs.put(id, new GroupSpec(name, members, w));
+        stagedSpecs.put(id, new GroupSpec(name, members, w, watch));
         final io.asicemu.flowlet.LoadBalanceGroup group = new io.asicemu.flowlet.LoadBalanceGroup(settings, ports, w,
             control.compiled().tables().hashEngine(),
             settings.mode() == io.asicemu.flowlet.ecmp.LoadBalanceMode.FLOWLET_QUALITY
                 ? new io.asicemu.flowlet.ars.PortQuality(control.sizing().maxPorts(),
                     control.compiled().flowletConfig().qualitySettings()) : null);
-        edits.add(t -> t.group(id, members, group));
+        edits.add(t -> t.group(id, members, group, watch));
     }
 
     /** The port of a configured or controller router interface (controller ones are known before commit). */
@@ -326,6 +365,11 @@ public final class TableBatch {
         return this;
     }
 
+    /** @return whether a route of this length may exist (in the model or staged by this batch). */
+    private boolean lengthInUse(final boolean v6, final int length) {
+        return control.routeLengthCount(v6, length) > 0 || (v6 ? stagedLengths6 : stagedLengths4).get(length);
+    }
+
     /**
      * Deletes a route; addresses under it fall back to the longest shorter prefix.
      *
@@ -346,6 +390,9 @@ public final class TableBatch {
         int coverLength = -1;
         int coverSlot = 0;
         for (int l = prefix.length() - 1; l >= 0; l--) {
+            if (!lengthInUse(prefix.v6(), l)) {
+                continue;
+            }
             final IpPrefix cover = prefix.truncate(l);
             if (route(cover) != null) {
                 coverLength = l;
@@ -784,7 +831,7 @@ public final class TableBatch {
                     final GroupSpec spec = stagedSpecs.containsKey(g) ? stagedSpecs.get(g)
                         : control.groupSpecs().get(g);
                     if (spec != null) {
-                        stageGroup(g, spec.name(), spec.nextHops(), spec.weights());
+                        stageGroup(g, spec.name(), spec.nextHops(), spec.weights(), spec.watchPorts());
                     }
                     break;
                 }
@@ -840,11 +887,27 @@ public final class TableBatch {
      * @return this.
      */
     public TableBatch modifyGroup(final int id, final String name, final int[] nextHopIds, final int[] weights) {
+        return modifyGroup(id, name, nextHopIds, weights, null);
+    }
+
+    /**
+     * Replaces the members, weights and watch ports of a group added by {@link #addGroup}.
+     *
+     * @param id the group id.
+     * @param name the group's name for ARS settings.
+     * @param nextHopIds member next hops.
+     * @param weights member weights, 1 or more each.
+     * @param watchPorts per member a port index or -1 (none); null: no member watches a port.
+     * @return this.
+     */
+    public TableBatch modifyGroup(final int id, final String name, final int[] nextHopIds, final int[] weights,
+        final int[] watchPorts) {
         if (!controllerGroupExists(id)) {
             throw fail(TableException.Code.NOT_FOUND, "group " + id);
         }
         checkMembers(nextHopIds, weights);
-        stageGroup(id, name, nextHopIds, weights);
+        checkWatchPorts(nextHopIds, watchPorts);
+        stageGroup(id, name, nextHopIds, weights, watchPorts);
         updates++;
         return this;
     }
@@ -1070,8 +1133,16 @@ public final class TableBatch {
      * @return the command's sequence number (see {@link PipelineControl#awaitApplied}).
      */
     public long commit() {
-        control.routes().keySet().removeAll(removedRoutes);
-        control.routes().putAll(stagedRoutes);
+        for (final IpPrefix p : removedRoutes) {
+            if (control.routes().remove(p) != null) {
+                control.countRoute(p, -1);
+            }
+        }
+        for (final Map.Entry<IpPrefix, Integer> r : stagedRoutes.entrySet()) {
+            if (control.routes().put(r.getKey(), r.getValue()) == null) {
+                control.countRoute(r.getKey(), 1);
+            }
+        }
         control.routeSlots().commit(reservedSlots, stagedSlots, releasedSlots, batchFreeSlots);
         System.arraycopy(defaultRoutes, 0, control.defaultRoutes(), 0, 2);
         control.nextHops().keySet().removeAll(removedNextHops);

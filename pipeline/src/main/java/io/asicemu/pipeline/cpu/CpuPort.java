@@ -44,8 +44,8 @@ public final class CpuPort implements AutoCloseable {
     @SuppressWarnings("unused")
     private volatile long tail;
     private final ConcurrentLinkedQueue<Injection> injections = new ConcurrentLinkedQueue<>();
-    private final LearnRing learnEvents = new LearnRing(LearnRing.DEFAULT_CAPACITY);
-    private volatile Thread consumer;
+    private final ConsumerWakeup wakeup = new ConsumerWakeup();
+    private final LearnRing learnEvents = new LearnRing(LearnRing.DEFAULT_CAPACITY, wakeup);
 
     /** A packet the controller sends. */
     public record Injection(byte[] frame, int port, boolean throughIngress) {
@@ -90,13 +90,8 @@ public final class CpuPort implements AutoCloseable {
         ports[slot] = ingressPort;
         reasons[slot] = reason;
         timestampsNs[slot] = nowNs;
-        TAIL.setRelease(this, t + 1);
-        if (t == h) { // the consumer drained the ring and may be parked: wake it (a consumer that has not, polls again)
-            final Thread c = consumer;
-            if (c != null) {
-                LockSupport.unpark(c);
-            }
-        }
+        TAIL.setVolatile(this, t + 1); // volatile: ordered before the read of the consumer's waiting flag
+        wakeup.wakeIfWaiting();
         return true;
     }
 
@@ -123,14 +118,32 @@ public final class CpuPort implements AutoCloseable {
     }
 
     /**
-     * Names the one thread that drains the punt ring and the learn ring, so that it may park without a timeout when
-     * both are empty: the data plane unparks it when it adds to an empty ring (idle costs nothing).
+     * Names the one thread that drains the punt ring and the learn ring (so producers can wake it).
      *
      * @param thread the consumer, or null.
      */
     public void consumer(final Thread thread) {
-        consumer = thread;
-        learnEvents.consumer(thread);
+        wakeup.consumer(thread);
+    }
+
+    /**
+     * Consumer thread: announces it is about to block until the data plane adds to a ring.
+     *
+     * @return true if both rings are still empty (block now: the next punt or learn event unparks this thread),
+     *         false if something arrived meanwhile (poll again).
+     */
+    public boolean prepareToWait() {
+        wakeup.waiting(true);
+        if (pending() > 0 || learnEvents.pending() > 0) {
+            wakeup.waiting(false);
+            return false;
+        }
+        return true;
+    }
+
+    /** Consumer thread: it stopped blocking (after {@link #prepareToWait} returned true). */
+    public void doneWaiting() {
+        wakeup.waiting(false);
     }
 
     /** @return the FDB's learn-event ring (the data path produces, one control thread drains). */

@@ -2,7 +2,6 @@ package io.asicemu.pipeline.cpu;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The FDB's learn-event outlet: when the data path learns a new (VLAN, MAC, port) or sees a MAC move, it puts one
@@ -44,7 +43,7 @@ public final class LearnRing {
     private volatile long tail;
     @SuppressWarnings("unused")
     private volatile long dropped;
-    private volatile Thread consumer;
+    private final ConsumerWakeup wakeup;
 
     /** Receives drained learn events. */
     @FunctionalInterface
@@ -62,6 +61,15 @@ public final class LearnRing {
      * @param capacity records held; rounded up to a power of two.
      */
     public LearnRing(final int capacity) {
+        this(capacity, null);
+    }
+
+    /**
+     * @param capacity records it holds (rounded up to a power of two).
+     * @param wakeup how an offer wakes a blocked consumer (the CPU port's), or null.
+     */
+    LearnRing(final int capacity, final ConsumerWakeup wakeup) {
+        this.wakeup = wakeup;
         if (capacity < 1 || capacity > 1 << 24) {
             throw new IllegalArgumentException("capacity " + capacity);
         }
@@ -99,12 +107,9 @@ public final class LearnRing {
         macs[slot] = mac;
         ports[slot] = port;
         timesNs[slot] = nowNs;
-        TAIL.setRelease(this, t + 1);
-        if (t == h) { // was empty: the consumer may be parked
-            final Thread c = consumer;
-            if (c != null) {
-                LockSupport.unpark(c);
-            }
+        TAIL.setVolatile(this, t + 1); // volatile: ordered before the read of the consumer's waiting flag
+        if (wakeup != null) {
+            wakeup.wakeIfWaiting();
         }
         return true;
     }
@@ -128,13 +133,6 @@ public final class LearnRing {
             HEAD.setRelease(this, h);
         }
         return n;
-    }
-
-    /**
-     * @param thread the one consumer thread, unparked when an event lands in an empty ring (null: none).
-     */
-    public void consumer(final Thread thread) {
-        consumer = thread;
     }
 
     /** @return events waiting for the consumer (any thread). */

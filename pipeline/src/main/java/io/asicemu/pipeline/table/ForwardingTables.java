@@ -78,6 +78,8 @@ public final class ForwardingTables {
     final LoadBalanceGroup[] groups;
     private io.asicemu.flowlet.ars.PortQuality portQuality;
     final int[][] groupNextHops;
+    final int[][] groupWatchPorts;
+    private int groupEpoch;
     HashEngine hashEngine;
 
     // L2, ACL, QoS.
@@ -144,6 +146,7 @@ public final class ForwardingTables {
         routeBytes = new long[sizing.maxRoutes() + 1];
         groups = new LoadBalanceGroup[sizing.maxGroups()];
         groupNextHops = new int[sizing.maxGroups()][];
+        groupWatchPorts = new int[sizing.maxGroups()][];
         fdb = new FdbTable(sizing.fdbEntries());
         qos = new QosMaps(ports);
     }
@@ -726,8 +729,23 @@ public final class ForwardingTables {
      * @param group the ars-flowlet selector for it (members in the same order).
      */
     public void group(final int id, final int[] nextHops, final LoadBalanceGroup group) {
+        group(id, nextHops, group, null);
+    }
+
+    /**
+     * Defines a group whose members also watch a port each (P4Runtime {@code watch_port}): a member is live only
+     * while its own egress port and its watch port are up (the data-plane agent applies it on link changes).
+     *
+     * @param id the group id.
+     * @param nextHops member next-hop ids.
+     * @param group the ars-flowlet selector for it (members in the same order).
+     * @param watchPorts per member the watched port index or -1; null when no member watches a port.
+     */
+    public void group(final int id, final int[] nextHops, final LoadBalanceGroup group, final int[] watchPorts) {
         groupNextHops[id] = nextHops.clone();
         groups[id] = group;
+        groupWatchPorts[id] = watchPorts == null ? null : watchPorts.clone();
+        groupEpoch++;
     }
 
     /**
@@ -736,6 +754,21 @@ public final class ForwardingTables {
     public void removeGroup(final int id) {
         groupNextHops[id] = null;
         groups[id] = null;
+        groupWatchPorts[id] = null;
+        groupEpoch++;
+    }
+
+    /**
+     * @param id a group id.
+     * @return per member the watched port index or -1, or null when no member of the group watches a port.
+     */
+    public int[] groupWatchPorts(final int id) {
+        return groupWatchPorts[id];
+    }
+
+    /** @return a number that changes whenever a group is defined or removed (the agent re-applies watch ports). */
+    public int groupEpoch() {
+        return groupEpoch;
     }
 
     /**

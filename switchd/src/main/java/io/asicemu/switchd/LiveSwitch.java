@@ -1,0 +1,137 @@
+package io.asicemu.switchd;
+
+import io.asicemu.p4rt.adapter.PipelineCpuPortBackend;
+import io.asicemu.p4rt.adapter.PipelineTableBackend;
+import io.asicemu.p4rt.info.FixedPipelineInfo;
+import io.asicemu.p4rt.service.Device;
+import io.asicemu.p4rt.service.P4RuntimeServer;
+import io.asicemu.p4rt.service.P4RuntimeService;
+import io.asicemu.p4rt.store.InProcessTableStore;
+import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.control.PipelineControl;
+import io.asicemu.veth.afpacket.AfPacketConfig;
+import io.asicemu.veth.harness.InProcessSwitch;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The live switch of {@code asic-emu run}: the pipeline on Linux ports (veth-harness's {@link InProcessSwitch}: an
+ * epoll {@code LiveLoop} data-plane thread and hot-plug port discovery) and, unless disabled, a P4Runtime server whose
+ * device programs that pipeline ({@link PipelineTableBackend} waiting for the data plane, packet I/O through the CPU
+ * port). Idle costs nothing: the data plane blocks in epoll, gRPC in Netty's selector.
+ * <p>
+ * Threading: P4Runtime writes and resets are serialized with port attach/detach through the switch's control lock
+ * ({@link SerializedBackend}); {@link #close()} from any one thread.
+ */
+public final class LiveSwitch implements AutoCloseable {
+    /** How long a P4Runtime Write waits for the data plane before answering DEADLINE_EXCEEDED. */
+    public static final Duration APPLY_TIMEOUT = Duration.ofSeconds(5);
+    private static final Logger LOG = LoggerFactory.getLogger(LiveSwitch.class);
+
+    private final InProcessSwitch sw;
+    private final PipelineControl control;
+    private final AutoCloseable packetInPoller;
+    private final P4RuntimeServer server;
+
+    private LiveSwitch(final ConfigDb config, final Map<String, String> sonicToLinux,
+        final InetSocketAddress p4runtime, final long deviceId, final double dilation) throws IOException {
+        this.sw = InProcessSwitch.start(config, sonicToLinux, AfPacketConfig.defaults(), dilation);
+        final AtomicReference<PipelineControl> ref = new AtomicReference<>();
+        sw.control(ref::set);
+        this.control = ref.get();
+        if (p4runtime == null) {
+            this.packetInPoller = null;
+            this.server = null;
+            return;
+        }
+        AutoCloseable poller = null;
+        P4RuntimeServer started = null;
+        try {
+            final InProcessTableStore store = new InProcessTableStore(FixedPipelineInfo.model(),
+                control.portNames().size(), (payload, port, toIngress) -> { });
+            final PipelineCpuPortBackend backend = new PipelineCpuPortBackend(new PipelineTableBackend(store, control,
+                FixedPipelineInfo.model(), APPLY_TIMEOUT), control);
+            poller = backend.startPacketInPoller();
+            final P4RuntimeService service = new P4RuntimeService();
+            service.addDevice(new Device(deviceId, new SerializedBackend(backend, sw)));
+            started = new P4RuntimeServer(p4runtime, service).start();
+        } catch (final IOException | RuntimeException e) {
+            closeQuietly(poller);
+            sw.close();
+            throw e;
+        }
+        this.packetInPoller = poller;
+        this.server = started;
+    }
+
+    /**
+     * Starts the switch.
+     *
+     * @param config the CONFIG_DB.
+     * @param sonicToLinux every configured SONiC port → its Linux interface.
+     * @param p4runtime where P4Runtime listens, or null for none.
+     * @param deviceId the P4Runtime device id (≥ 1).
+     * @param dilation real ns per emulated ns (1.0: real time).
+     * @return the running switch.
+     * @throws IOException if the P4Runtime port cannot be bound (nothing is left running).
+     */
+    public static LiveSwitch start(final ConfigDb config, final Map<String, String> sonicToLinux,
+        final InetSocketAddress p4runtime, final long deviceId, final double dilation) throws IOException {
+        if (deviceId < 1) {
+            throw new IllegalArgumentException("the P4Runtime device id must be >= 1, not " + deviceId);
+        }
+        final LiveSwitch s = new LiveSwitch(config, sonicToLinux, p4runtime, deviceId, dilation);
+        LOG.info("asic-emu live: {} ports {}, P4Runtime {}", sonicToLinux.size(), sonicToLinux,
+            s.server == null ? "off" : "device " + deviceId + " on " + p4runtime.getHostString() + ":" + s.server.port());
+        return s;
+    }
+
+    /** @return the bound P4Runtime port, or -1 when P4Runtime is off. */
+    public int p4runtimePort() {
+        return server == null ? -1 : server.port();
+    }
+
+    /** @return the switch (ports, counters, loop). */
+    public InProcessSwitch dataPlane() {
+        return sw;
+    }
+
+    /** @return the pipeline's control API (serialize with {@link InProcessSwitch#control}). */
+    PipelineControl control() {
+        return control;
+    }
+
+    private static void closeQuietly(final AutoCloseable c) {
+        if (c == null) {
+            return;
+        }
+        try {
+            c.close();
+        } catch (final Exception e) {
+            LOG.warn("while closing {}", c, e);
+        }
+    }
+
+    /** Stops P4Runtime (ending its streams), the PacketIn poller, then the data plane and its ports. */
+    @Override
+    public void close() {
+        try {
+            if (server != null) {
+                try {
+                    server.close();
+                } catch (final InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            closeQuietly(packetInPoller);
+        } finally {
+            sw.close();
+        }
+        LOG.info("asic-emu live: stopped");
+    }
+}

@@ -1,0 +1,129 @@
+package io.asicemu.switchd;
+
+import io.asicemu.pipeline.config.CompiledConfig;
+import io.asicemu.pipeline.config.ConfigCompiler;
+import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.ConfigException;
+import io.asicemu.pipeline.table.PipelineSizing;
+import io.asicemu.p4rt.service.P4RuntimeServer;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code run}: the switch live on Linux interfaces (AF_PACKET), in real time, serving P4Runtime until SIGTERM/SIGINT.
+ * Ports are the CONFIG_DB's PORT table, named after sonic-vs ({@code Ethernet0 → eth1}, …) unless
+ * {@code --port-map} says otherwise; interfaces may appear and disappear while it runs.
+ */
+@Command(name = "run", mixinStandardHelpOptions = true,
+    description = "Run the switch live on Linux interfaces and serve P4Runtime until SIGTERM.")
+final class RunCommand implements Callable<Integer> {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RunCommand.class);
+    @Option(names = "--config", required = true, paramLabel = "config_db.json", description = "SONiC CONFIG_DB JSON")
+    private Path config;
+
+    @Option(names = "--port-map", paramLabel = "PORT=IFNAME",
+        description = "Linux interface of a SONiC port, e.g. Ethernet0=veth0 (repeatable; default: the i-th port is "
+            + "eth<i+1>)")
+    private Map<String, String> portMap = new LinkedHashMap<>();
+
+    @Option(names = "--p4runtime-port", paramLabel = "PORT", defaultValue = "" + P4RuntimeServer.DEFAULT_PORT,
+        description = "P4Runtime gRPC port, 0 = off (default: ${DEFAULT-VALUE})")
+    private int p4runtimePort;
+
+    @Option(names = "--p4runtime-address", paramLabel = "ADDRESS", defaultValue = "0.0.0.0",
+        description = "address P4Runtime listens on (default: ${DEFAULT-VALUE})")
+    private String p4runtimeAddress;
+
+    @Option(names = "--device-id", paramLabel = "ID", defaultValue = "1",
+        description = "P4Runtime device id, >= 1 (default: ${DEFAULT-VALUE})")
+    private long deviceId;
+
+    @Option(names = "--dilation", paramLabel = "FACTOR", defaultValue = "1.0",
+        description = "real ns per emulated ns (default: ${DEFAULT-VALUE}, real time)")
+    private double dilation;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        final PrintWriter err = spec.commandLine().getErr();
+        final CountDownLatch stop = new CountDownLatch(1);
+        final CountDownLatch stopped = new CountDownLatch(1);
+        final Thread hook = new Thread(() -> {
+            stop.countDown();
+            try {
+                stopped.await(10, TimeUnit.SECONDS);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "asic-emu-shutdown");
+        LiveSwitch sw = null;
+        try {
+            sw = start();
+            Runtime.getRuntime().addShutdownHook(hook);
+            stop.await();
+        } catch (final ConfigException e) {
+            err.println("run: configuration refused: " + e.getMessage());
+            return 2;
+        } catch (final IOException | java.io.UncheckedIOException | IllegalArgumentException e) {
+            err.println("run: " + e.getMessage());
+            return 2;
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            try {
+                if (sw != null) {
+                    sw.close();
+                }
+            } catch (final RuntimeException | Error e) {
+                LOG.error("run: shutdown failed", e);
+            } finally {
+                stopped.countDown();
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * Starts the switch these options describe (the command then waits for SIGTERM; tests close it themselves).
+     *
+     * @return the running switch.
+     * @throws IOException if the P4Runtime port cannot be bound.
+     * @throws ConfigException if the configuration is refused.
+     */
+    LiveSwitch start() throws IOException {
+        final ConfigDb db = ConfigDb.load(config);
+        final Map<String, String> sonicToLinux = sonicToLinux(db, portMap);
+        final InetSocketAddress p4rt = p4runtimePort == 0 ? null
+            : new InetSocketAddress(p4runtimeAddress, p4runtimePort);
+        return LiveSwitch.start(db, sonicToLinux, p4rt, deviceId, dilation);
+    }
+
+    /** Every configured port's Linux interface (sonic-vs default names, overridden by the port map). */
+    static Map<String, String> sonicToLinux(final ConfigDb db, final Map<String, String> portMap) {
+        final CompiledConfig compiled = ConfigCompiler.compile(db, PipelineSizing.defaults(), portMap);
+        for (final String port : portMap.keySet()) {
+            if (!compiled.portIndex().containsKey(port)) {
+                throw new IllegalArgumentException("--port-map names " + port + ", which the configuration lacks");
+            }
+        }
+        final Map<String, String> map = new LinkedHashMap<>();
+        for (final String port : compiled.portNames()) {
+            if (port != null) {
+                map.put(port, compiled.naming().linuxName(port));
+            }
+        }
+        return map;
+    }
+}

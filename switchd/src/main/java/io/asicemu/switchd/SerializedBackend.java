@@ -1,0 +1,70 @@
+package io.asicemu.switchd;
+
+import io.asicemu.p4rt.backend.CpuPortListener;
+import io.asicemu.p4rt.backend.EntryKey;
+import io.asicemu.p4rt.backend.P4Backend;
+import io.asicemu.p4rt.backend.P4Entity;
+import io.asicemu.p4rt.backend.ReadFilter;
+import io.asicemu.p4rt.backend.UpdateOutcome;
+import io.asicemu.p4rt.backend.WriteOp;
+import io.asicemu.veth.harness.InProcessSwitch;
+import java.util.List;
+
+/**
+ * Runs the P4Runtime backend's control-API calls (writes, resets) under the live switch's control lock, so they never
+ * interleave with port attach/detach from the discovery thread (the pipeline's control API takes one caller at a
+ * time). Reads, packet I/O and port checks touch only thread-safe parts and go straight through. Thread safe.
+ */
+final class SerializedBackend implements P4Backend {
+    private final P4Backend backend;
+    private final InProcessSwitch sw;
+
+    SerializedBackend(final P4Backend backend, final InProcessSwitch sw) {
+        this.backend = backend;
+        this.sw = sw;
+    }
+
+    @Override
+    public List<UpdateOutcome> write(final List<WriteOp> ops, final boolean allOrNothing) {
+        final Object[] result = new Object[1];
+        sw.control(c -> result[0] = backend.write(ops, allOrNothing));
+        @SuppressWarnings("unchecked")
+        final List<UpdateOutcome> outcomes = (List<UpdateOutcome>) result[0];
+        return outcomes;
+    }
+
+    @Override
+    public List<P4Entity> read(final ReadFilter filter) {
+        return backend.read(filter);
+    }
+
+    @Override
+    public void reset() {
+        sw.control(c -> backend.reset());
+    }
+
+    @Override
+    public void packetOut(final byte[] payload, final int egressPort, final boolean submitToIngress) {
+        backend.packetOut(payload, egressPort, submitToIngress);
+    }
+
+    @Override
+    public void cpuPortListener(final CpuPortListener listener) {
+        backend.cpuPortListener(listener);
+    }
+
+    @Override
+    public boolean portExists(final int port) {
+        return backend.portExists(port);
+    }
+
+    @Override
+    public void entryHit(final EntryKey key) {
+        backend.entryHit(key);
+    }
+
+    @Override
+    public int checkIdleTimeouts() {
+        return backend.checkIdleTimeouts(); // reads only; its one data-plane command goes through the thread-safe submit
+    }
+}
