@@ -247,6 +247,12 @@ final class PipelineCompiler
             {
                 defaultRoute(entry, entry.key().tableId() == ids.ipv6, batch);
             }
+            else if (entry.key().tableId() == ids.l2Fdb)
+            {
+                // The default action: NoAction floods unknown unicast, drop discards it (no action: NoAction).
+                batch.dropUnknownUnicast(entry.action() != null
+                    && actionName(PipelineTableBackend.direct(entry).call()).equals("ingress.drop"));
+            }
         }
         else if (entity instanceof P4Entity.MulticastGroup g)
         {

@@ -76,6 +76,7 @@ class L2ControllerScenarioTest
     private static final int VLAN_MEMBERSHIP = 0x0200000b;
     private static final int L2_FORWARD = 0x0100000b;
     private static final int DROP = 0x01000002;
+    private static final int NO_ACTION = 0x01000001;
     private static final int VLAN_ALLOW = 0x0100000c;
     private static final int TAGGED = 0x0100000d;
     private static final int UNTAGGED = 0x0100000e;
@@ -466,6 +467,33 @@ class L2ControllerScenarioTest
             assertThat(pipeline.control().counters().port("Ethernet0",
                 "SAI_IN_DROP_REASON_FDB_AND_BLACKHOLE_DISCARDS")).isEqualTo(2);
             assertThat(readTable(L2_FDB)).hasSize(1);
+        }
+    }
+
+    @Test
+    void shouldDropUnknownUnicastWhileTheFdbDefaultEntryIsDropAndFloodAgainWhenItIsNoAction() throws Exception
+    {
+        try (LoopbackRig.Controller a = controller())
+        {
+            vlan10(digestConfig(Update.Type.INSERT, 1, 0, TimeUnit.MINUTES.toNanos(1)));
+            final Update dropDefault = Update.newBuilder().setType(Update.Type.MODIFY).setEntity(Entity.newBuilder()
+                .setTableEntry(TableEntry.newBuilder().setTableId(L2_FDB).setIsDefaultAction(true)
+                    .setAction(action(DROP)))).build();
+            stub.write(write(dropDefault).build());
+            send("Ethernet0", udp(HOST_C, HOST_A, 0));
+            assertThat(take("Ethernet4")).as("unknown unicast dropped").isEmpty();
+            assertThat(take("Ethernet8")).isEmpty();
+            assertThat(pipeline.control().counters().port("Ethernet0",
+                "SAI_IN_DROP_REASON_FDB_AND_BLACKHOLE_DISCARDS")).isEqualTo(1);
+            send("Ethernet0", udp(0xffff_ffff_ffffL, HOST_A, 0));
+            assertThat(take("Ethernet4")).as("broadcast still floods").hasSize(1);
+            take("Ethernet8");
+            final Update noAction = Update.newBuilder().setType(Update.Type.MODIFY).setEntity(Entity.newBuilder()
+                .setTableEntry(TableEntry.newBuilder().setTableId(L2_FDB).setIsDefaultAction(true)
+                    .setAction(action(NO_ACTION)))).build();
+            stub.write(write(noAction).build());
+            send("Ethernet0", udp(HOST_C, HOST_A, 0));
+            assertThat(take("Ethernet4")).as("flooded again").hasSize(1);
         }
     }
 

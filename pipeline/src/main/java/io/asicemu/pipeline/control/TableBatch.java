@@ -503,6 +503,18 @@ public final class TableBatch {
     }
 
     /**
+     * Sets what bridged unicast frames to a MAC the FDB does not know do (P4Runtime's l2_fdb_table default entry).
+     *
+     * @param drop true: drop them ({@code SAI_IN_DROP_REASON_FDB_AND_BLACKHOLE_DISCARDS}); false: flood (default).
+     * @return this.
+     */
+    public TableBatch dropUnknownUnicast(final boolean drop) {
+        edits.add(t -> t.dropUnknownUnicast(drop));
+        updates++;
+        return this;
+    }
+
+    /**
      * Removes an FDB entry, static or learned.
      *
      * @param vlanId the VLAN.

@@ -342,7 +342,11 @@ public final class IngressStage {
         }
         final int out = t.fdb().lookup(v.vlan, dst, nowNs);
         if (out == FdbTable.MISSING) {
-            v.action = Verdict.FLOOD;
+            if (t.dropUnknownUnicast()) {
+                v.drop(DropReason.FDB_DROP);
+            } else {
+                v.action = Verdict.FLOOD;
+            }
         } else if (out == FdbTable.DROP_PORT) {
             v.drop(DropReason.FDB_DROP);
         } else if (out == port) {

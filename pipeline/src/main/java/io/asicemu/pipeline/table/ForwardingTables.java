@@ -67,6 +67,8 @@ public final class ForwardingTables {
     // What an LPM miss does (a controller's default entry of ipv4_table / ipv6_table): a RouteTarget, 0 = drop.
     int defaultRoute4;
     int defaultRoute6;
+    // What a bridged unicast frame to an unknown MAC does (l2_fdb_table's default entry): flood (false) or drop.
+    boolean dropUnknownUnicast;
     final NeighborTable neighbors;
     final long[] nextHopHigh;
     final long[] nextHopLow;
@@ -570,6 +572,18 @@ public final class ForwardingTables {
         routeTarget[slot] = 0;
         routePackets[slot] = 0;
         routeBytes[slot] = 0;
+    }
+
+    /**
+     * @param drop true: bridged unicast frames to a MAC the FDB does not know are dropped instead of flooded.
+     */
+    public void dropUnknownUnicast(final boolean drop) {
+        dropUnknownUnicast = drop;
+    }
+
+    /** @return whether unknown unicast is dropped (else flooded). */
+    public boolean dropUnknownUnicast() {
+        return dropUnknownUnicast;
     }
 
     /**
