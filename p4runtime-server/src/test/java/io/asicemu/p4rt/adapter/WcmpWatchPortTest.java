@@ -6,8 +6,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -19,19 +17,11 @@ import org.junit.jupiter.api.Timeout;
 
 import com.google.protobuf.ByteString;
 
-import io.asicemu.p4rt.info.FixedPipelineInfo;
-import io.asicemu.p4rt.service.Device;
-import io.asicemu.p4rt.service.P4RuntimeServer;
-import io.asicemu.p4rt.service.P4RuntimeService;
-import io.asicemu.p4rt.store.InProcessTableStore;
 import io.asicemu.parser.FrameBuilder;
 import io.asicemu.pipeline.Pipeline;
-import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.port.InMemoryPort;
-import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.ManualClock;
 import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import p4.v1.P4RuntimeGrpc;
 import p4.v1.P4RuntimeOuterClass.Action;
 import p4.v1.P4RuntimeOuterClass.ActionProfileAction;
@@ -40,15 +30,11 @@ import p4.v1.P4RuntimeOuterClass.ActionProfileGroup;
 import p4.v1.P4RuntimeOuterClass.ActionProfileMember;
 import p4.v1.P4RuntimeOuterClass.Entity;
 import p4.v1.P4RuntimeOuterClass.FieldMatch;
-import p4.v1.P4RuntimeOuterClass.MasterArbitrationUpdate;
-import p4.v1.P4RuntimeOuterClass.StreamMessageRequest;
-import p4.v1.P4RuntimeOuterClass.StreamMessageResponse;
 import p4.v1.P4RuntimeOuterClass.TableAction;
 import p4.v1.P4RuntimeOuterClass.TableEntry;
 import p4.v1.P4RuntimeOuterClass.Uint128;
 import p4.v1.P4RuntimeOuterClass.Update;
 import p4.v1.P4RuntimeOuterClass.WriteRequest;
-import io.grpc.stub.StreamObserver;
 
 /**
  * WCMP groups through the production backend over gRPC, programmed as action-profile members and groups (indirect)
@@ -81,62 +67,28 @@ class WcmpWatchPortTest
     private static final long HOST_MAC = 0x02_00_00_00_01_02L;
     private static final int FLOWS = 512;
 
-    private final ManualClock clock = new ManualClock(1_000_000_000L);
+    private LoopbackRig rig;
+    private ManualClock clock;
     private Pipeline pipeline;
     private InMemoryPort eth0;
     private InMemoryPort eth4;
     private InMemoryPort eth8;
     private InMemoryPort eth12;
-    private P4RuntimeServer server;
     private ManagedChannel channel;
-    private StreamObserver<StreamMessageRequest> stream;
+    private LoopbackRig.Controller controller;
 
     @BeforeEach
     void start() throws Exception
     {
-        pipeline = Pipeline.create(clock, PipelineSizing.defaults(), Map.of());
-        eth0 = new InMemoryPort("Ethernet0");
-        eth4 = new InMemoryPort("Ethernet4");
-        eth8 = new InMemoryPort("Ethernet8");
-        eth12 = new InMemoryPort("Ethernet12");
-        pipeline.control().attachPort("Ethernet0", eth0);
-        pipeline.control().attachPort("Ethernet4", eth4);
-        pipeline.control().attachPort("Ethernet8", eth8);
-        pipeline.control().attachPort("Ethernet12", eth12);
-        pipeline.control().applyConfig(ConfigDb.parse(CONFIG));
-        pipeline.agent().doWork();
-        final InProcessTableStore store = new InProcessTableStore(FixedPipelineInfo.model(),
-            pipeline.control().portNames().size(), (p, q, r) -> { });
-        final PipelineCpuPortBackend backend = new PipelineCpuPortBackend(
-            new PipelineTableBackend(store, pipeline.control(), FixedPipelineInfo.model()), pipeline.control());
-        final P4RuntimeService service = new P4RuntimeService();
-        service.addDevice(new Device(1, backend));
-        server = new P4RuntimeServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), service).start();
-        channel = NettyChannelBuilder.forAddress(InetAddress.getLoopbackAddress().getHostAddress(), server.port())
-            .usePlaintext().build();
-        final java.util.concurrent.LinkedBlockingQueue<StreamMessageResponse> received =
-            new java.util.concurrent.LinkedBlockingQueue<>();
-        stream = P4RuntimeGrpc.newStub(channel).streamChannel(new StreamObserver<>()
-        {
-            @Override
-            public void onNext(final StreamMessageResponse value)
-            {
-                received.add(value);
-            }
-
-            @Override
-            public void onError(final Throwable t)
-            {
-            }
-
-            @Override
-            public void onCompleted()
-            {
-            }
-        });
-        stream.onNext(StreamMessageRequest.newBuilder().setArbitration(MasterArbitrationUpdate.newBuilder()
-            .setDeviceId(1).setElectionId(Uint128.newBuilder().setLow(1))).build());
-        assertThat(received.poll(10, TimeUnit.SECONDS).getArbitration().getStatus().getCode()).isZero();
+        rig = new LoopbackRig(CONFIG, false);
+        clock = rig.clock;
+        pipeline = rig.pipeline;
+        eth0 = rig.ports.get("Ethernet0");
+        eth4 = rig.ports.get("Ethernet4");
+        eth8 = rig.ports.get("Ethernet8");
+        eth12 = rig.ports.get("Ethernet12");
+        channel = rig.channel;
+        controller = rig.controller(1);
         write(
             rif(1, port("Ethernet0"), HOST_RIF_MAC),
             rif(2, port("Ethernet4"), 0x02_00_00_00_aa_04L),
@@ -152,15 +104,8 @@ class WcmpWatchPortTest
     @AfterEach
     void stop() throws Exception
     {
-        stream.onCompleted();
-        channel.shutdownNow();
-        channel.awaitTermination(5, TimeUnit.SECONDS);
-        server.close();
-        pipeline.close();
-        eth0.close();
-        eth4.close();
-        eth8.close();
-        eth12.close();
+        controller.close();
+        rig.close();
     }
 
     @Test
