@@ -17,7 +17,8 @@ import io.asicemu.pipeline.table.FdbTable;
 
 /**
  * Compiles the L2 entities of a P4Runtime batch into its {@link TableBatch}: {@code ingress.l2.vlan_table}
- * (vlan_allow(flood_group) → a VLAN flooding to its members, or to multicast group {@code flood_group} when not 0),
+ * (vlan_allow(flood_group) → a VLAN flooding to its members, or to multicast group {@code flood_group} when not 0;
+ * drop → a VLAN whose frames are dropped at ingress),
  * {@code ingress.l2.vlan_membership_table} (make_tagged_member / make_untagged_member), {@code ingress.l2.l2_fdb_table}
  * (l2_forward(port) → a static FDB entry; drop → a static entry that discards) and the replication engine's multicast group entries (replica ports).
  * Ports are the pipeline's port indexes (as in router_interface_table); an index without a port is
@@ -49,7 +50,17 @@ final class L2Compiler
                 batch.removeVlan(vlan);
                 return;
             }
-            final ActionCall call = call(entry, ids, VLAN_ALLOW);
+            final ActionCall call = PipelineTableBackend.direct(entry).call();
+            final String action = ids.model.action(call.actionId()).name();
+            if (action.equals(DROP))
+            {
+                batch.writeVlanDrop(vlan, insert);
+                return;
+            }
+            if (!action.equals(VLAN_ALLOW))
+            {
+                throw new Refusal(UpdateStatus.UNIMPLEMENTED, "the pipeline has no vlan_table action " + action);
+            }
             batch.writeVlan(vlan, call.params().get(0).intValue(), insert);
         }
         else if (table == ids.vlanMembership)
@@ -114,18 +125,6 @@ final class L2Compiler
     static long fdbKey(final EntryKey key)
     {
         return FdbTable.key((int)exact(key, 1), exact(key, 2));
-    }
-
-    private static ActionCall call(final P4Entity.TableEntry entry, final Ids ids, final String only)
-    {
-        final ActionCall call = PipelineTableBackend.direct(entry).call();
-        final String action = ids.model.action(call.actionId()).name();
-        if (!action.equals(only))
-        {
-            throw new Refusal(UpdateStatus.UNIMPLEMENTED, "the pipeline models only " + only + " in this table, not "
-                + action);
-        }
-        return call;
     }
 
     private static long exact(final EntryKey key, final int fieldId)

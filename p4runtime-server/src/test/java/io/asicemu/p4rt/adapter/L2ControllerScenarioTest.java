@@ -497,6 +497,26 @@ class L2ControllerScenarioTest
         }
     }
 
+    @Test
+    void shouldDropFramesOfAVlanWhoseEntryIsDropAndForwardThemAgainWhenModifiedToAllow() throws Exception
+    {
+        try (LoopbackRig.Controller a = controller())
+        {
+            stub.write(write(insert(TableEntry.newBuilder().setTableId(VLAN_TABLE).addMatch(exact(1, 30))
+                .setAction(action(DROP))), insert(member(30, port("Ethernet0"), true)),
+                insert(member(30, port("Ethernet4"), true))).setAtomicity(WriteRequest.Atomicity.DATAPLANE_ATOMIC)
+                .build());
+            send("Ethernet0", udp(HOST_B, HOST_A, 30));
+            assertThat(take("Ethernet4")).as("VLAN 30 drops").isEmpty();
+            assertThat(pipeline.control().counters().port("Ethernet0", "SAI_IN_DROP_REASON_INGRESS_VLAN_FILTER"))
+                .isEqualTo(1);
+            stub.write(write(Update.newBuilder().setType(Update.Type.MODIFY).setEntity(Entity.newBuilder()
+                .setTableEntry(vlan(30, 0))).build()).build());
+            send("Ethernet0", udp(HOST_B, HOST_A, 30));
+            assertThat(take("Ethernet4")).as("VLAN 30 floods to its other member").hasSize(1);
+        }
+    }
+
     private List<Integer> refusedCodes(final WriteRequest request)
     {
         final StatusRuntimeException e = catchThrowableOfType(StatusRuntimeException.class,

@@ -560,6 +560,34 @@ public final class TableBatch {
         edits.add(t -> {
             t.addVlan(vlanId);
             t.vlanFloodSlot(vlanId, slot);
+            t.vlanDrop(vlanId, false);
+        });
+        updates++;
+        return this;
+    }
+
+    /**
+     * Creates (or, with {@code insert} false, changes) a controller VLAN whose frames are dropped at ingress
+     * (P4Runtime's vlan_table entry with the drop action); members and FDB entries may still be set up in it.
+     *
+     * @param vlanId 1..4094.
+     * @param insert true: must not exist; false: must exist.
+     * @return this.
+     */
+    public TableBatch writeVlanDrop(final int vlanId, final boolean insert) {
+        if (vlanId < 1 || vlanId > 4094) {
+            throw fail(TableException.Code.INVALID_ARGUMENT, "VLAN ids are 1..4094, not " + vlanId);
+        }
+        final L2Model m = l2();
+        if (insert == m.vlans.containsKey(vlanId)) {
+            throw fail(insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND,
+                "VLAN " + vlanId);
+        }
+        m.vlans.put(vlanId, 0);
+        edits.add(t -> {
+            t.addVlan(vlanId);
+            t.vlanFloodSlot(vlanId, 0);
+            t.vlanDrop(vlanId, true);
         });
         updates++;
         return this;

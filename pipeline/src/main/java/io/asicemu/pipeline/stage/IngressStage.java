@@ -233,19 +233,27 @@ public final class IngressStage {
                     ? DropReason.VLAN_TAG_NOT_ALLOWED : DropReason.INGRESS_VLAN_FILTER);
                 return false;
             }
-            v.vlan = vid;
-            return true;
+            return admitVlan(t, vid, v);
         }
         final int pvid = t.portPvid(port);
         if (pvid != ForwardingTables.NONE) {
-            v.vlan = pvid;
-            return true;
+            return admitVlan(t, pvid, v);
         }
         if (t.portRouterInterface(port) == ForwardingTables.NONE) {
             v.drop(DropReason.VLAN_TAG_NOT_ALLOWED);
             return false;
         }
         v.vlan = -1;
+        return true;
+    }
+
+    /** The frame is in a VLAN whose vlan_table action may be drop. */
+    private static boolean admitVlan(final ForwardingTables t, final int vlan, final Verdict v) {
+        if (t.vlanDropped(vlan)) {
+            v.drop(DropReason.INGRESS_VLAN_FILTER);
+            return false;
+        }
+        v.vlan = vlan;
         return true;
     }
 

@@ -38,6 +38,7 @@ public final class ForwardingTables {
 
     // VLANs: membership bitmaps, tagged bitmaps, VLAN router interface.
     final boolean[] vlanExists = new boolean[4096];
+    final boolean[] vlanDropped = new boolean[4096];
     final long[] vlanMembers;
     final long[] vlanTagged;
     final int[] vlanRif = new int[4096];
@@ -326,8 +327,25 @@ public final class ForwardingTables {
             }
         }
         vlanExists[vlanId] = false;
+        vlanDropped[vlanId] = false;
         vlanFloodSlot[vlanId] = 0;
         fdb.flushVlan(vlanId, NONE);
+    }
+
+    /**
+     * @param vlanId a VLAN.
+     * @param drop true: frames in it are dropped at ingress (P4Runtime vlan_table entry with the drop action).
+     */
+    public void vlanDrop(final int vlanId, final boolean drop) {
+        vlanDropped[vlanId] = drop;
+    }
+
+    /**
+     * @param vlanId a VLAN.
+     * @return whether frames in it are dropped at ingress.
+     */
+    public boolean vlanDropped(final int vlanId) {
+        return vlanDropped[vlanId];
     }
 
     /**
