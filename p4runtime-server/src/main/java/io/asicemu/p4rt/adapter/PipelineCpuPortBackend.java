@@ -42,6 +42,9 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler,
     private final int learnDigestId = learnDigestId();
     private final PipelineControl control;
     private volatile CpuPortListener listener;
+    /** Set by the first written entry with an idle timeout: until then the poller has no timer to wake it. */
+    private volatile boolean idleTimeoutsInUse;
+    private volatile Thread poller;
 
     public PipelineCpuPortBackend(final P4Backend tables, final PipelineControl control)
     {
@@ -52,7 +55,25 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler,
     @Override
     public List<UpdateOutcome> write(final List<WriteOp> ops, final boolean allOrNothing)
     {
-        return tables.write(ops, allOrNothing);
+        final List<UpdateOutcome> outcomes = tables.write(ops, allOrNothing);
+        if (!idleTimeoutsInUse)
+        {
+            for (int i = 0; i < ops.size(); i++)
+            {
+                if (outcomes.get(i).ok() && ops.get(i).entity() instanceof P4Entity.TableEntry e
+                    && e.idleTimeoutNs() > 0)
+                {
+                    idleTimeoutsInUse = true; // from now on the poller checks idle timers every IDLE_CHECK_NS
+                    final Thread p = poller;
+                    if (p != null)
+                    {
+                        LockSupport.unpark(p);
+                    }
+                    break;
+                }
+            }
+        }
+        return outcomes;
     }
 
     @Override
@@ -150,8 +171,8 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler,
     }
 
     /**
-     * Starts the CPU port's consumer: a daemon thread that hands punted packets and learn events up as they come, and
-     * every {@link #IDLE_CHECK_NS} checks the idle timeouts of table entries. Between those it blocks: the data plane
+     * Starts the CPU port's consumer: a daemon thread that hands punted packets and learn events up as they come, and,
+     * once an entry with an idle timeout was written, every {@link #IDLE_CHECK_NS} checks the idle timeouts. Between those it blocks: the data plane
      * unparks it when it adds to a ring ({@link CpuPort#prepareToWait}), so an idle switch costs nothing here.
      *
      * @return closing it stops the thread (and waits for it).
@@ -162,22 +183,32 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler,
         final Thread thread = Thread.ofPlatform().daemon().name("p4rt-packet-in").unstarted(() ->
         {
             cpu.consumer(Thread.currentThread());
+            poller = Thread.currentThread();
             long nextIdleCheckNs = System.nanoTime() + IDLE_CHECK_NS;
             while (!Thread.currentThread().isInterrupted())
             {
                 final int handed = pollPacketIns(64) + pollLearnEvents(64);
                 final long now = System.nanoTime();
-                if (now - nextIdleCheckNs >= 0)
+                final boolean timers = idleTimeoutsInUse;
+                if (timers && now - nextIdleCheckNs >= 0)
                 {
                     checkIdleTimeouts();
                     nextIdleCheckNs = now + IDLE_CHECK_NS;
                 }
                 else if (handed == 0 && cpu.prepareToWait())
                 {
-                    LockSupport.parkNanos(this, nextIdleCheckNs - now);
+                    if (timers)
+                    {
+                        LockSupport.parkNanos(this, nextIdleCheckNs - now);
+                    }
+                    else
+                    {
+                        LockSupport.park(this); // a punt, a learn event or the first idle-timeout entry wakes it
+                    }
                     cpu.doneWaiting();
                 }
             }
+            poller = null;
             cpu.consumer(null);
         });
         thread.start();
