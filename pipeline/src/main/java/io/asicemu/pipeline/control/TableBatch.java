@@ -468,7 +468,10 @@ public final class TableBatch {
      * @return this.
      */
     public TableBatch addStaticFdb(final int vlanId, final long mac, final String portName) {
-        final int port = portOf(portName);
+        return stageStaticFdb(vlanId, mac, portOf(portName));
+    }
+
+    private TableBatch stageStaticFdb(final int vlanId, final long mac, final int port) {
         final L2Model m = l2();
         requireVlan(m, vlanId);
         final long key = io.asicemu.pipeline.table.FdbTable.key(vlanId, mac);
@@ -490,16 +493,7 @@ public final class TableBatch {
      * @return this.
      */
     public TableBatch addStaticFdbDrop(final int vlanId, final long mac) {
-        final L2Model m = l2();
-        requireVlan(m, vlanId);
-        final long key = io.asicemu.pipeline.table.FdbTable.key(vlanId, mac);
-        if (!m.staticFdb.containsKey(key) && m.staticFdb.size() >= control.sizing().fdbEntries()) {
-            throw fail(TableException.Code.RESOURCE_EXHAUSTED, "the FDB holds " + control.sizing().fdbEntries());
-        }
-        m.staticFdb.put(key, io.asicemu.pipeline.table.FdbTable.DROP_PORT);
-        edits.add(t -> t.fdb().putStatic(vlanId, mac, io.asicemu.pipeline.table.FdbTable.DROP_PORT));
-        updates++;
-        return this;
+        return stageStaticFdb(vlanId, mac, io.asicemu.pipeline.table.FdbTable.DROP_PORT);
     }
 
     /**
@@ -538,14 +532,8 @@ public final class TableBatch {
      * @return this.
      */
     public TableBatch writeVlan(final int vlanId, final int multicastGroupId, final boolean insert) {
-        if (vlanId < 1 || vlanId > 4094) {
-            throw fail(TableException.Code.INVALID_ARGUMENT, "VLAN ids are 1..4094, not " + vlanId);
-        }
         final L2Model m = l2();
-        if (insert == m.vlans.containsKey(vlanId)) {
-            throw fail(insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND,
-                "VLAN " + vlanId);
-        }
+        checkVlanWrite(m, vlanId, insert);
         final int slot;
         if (multicastGroupId == 0) {
             slot = 0;
@@ -556,11 +544,26 @@ public final class TableBatch {
             }
             slot = s;
         }
+        return stageVlan(m, vlanId, multicastGroupId, slot, false);
+    }
+
+    private void checkVlanWrite(final L2Model m, final int vlanId, final boolean insert) {
+        if (vlanId < 1 || vlanId > 4094) {
+            throw fail(TableException.Code.INVALID_ARGUMENT, "VLAN ids are 1..4094, not " + vlanId);
+        }
+        if (insert == m.vlans.containsKey(vlanId)) {
+            throw fail(insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND,
+                "VLAN " + vlanId);
+        }
+    }
+
+    private TableBatch stageVlan(final L2Model m, final int vlanId, final int multicastGroupId, final int floodSlot,
+        final boolean drop) {
         m.vlans.put(vlanId, multicastGroupId);
         edits.add(t -> {
             t.addVlan(vlanId);
-            t.vlanFloodSlot(vlanId, slot);
-            t.vlanDrop(vlanId, false);
+            t.vlanFloodSlot(vlanId, floodSlot);
+            t.vlanDrop(vlanId, drop);
         });
         updates++;
         return this;
@@ -575,22 +578,9 @@ public final class TableBatch {
      * @return this.
      */
     public TableBatch writeVlanDrop(final int vlanId, final boolean insert) {
-        if (vlanId < 1 || vlanId > 4094) {
-            throw fail(TableException.Code.INVALID_ARGUMENT, "VLAN ids are 1..4094, not " + vlanId);
-        }
         final L2Model m = l2();
-        if (insert == m.vlans.containsKey(vlanId)) {
-            throw fail(insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND,
-                "VLAN " + vlanId);
-        }
-        m.vlans.put(vlanId, 0);
-        edits.add(t -> {
-            t.addVlan(vlanId);
-            t.vlanFloodSlot(vlanId, 0);
-            t.vlanDrop(vlanId, true);
-        });
-        updates++;
-        return this;
+        checkVlanWrite(m, vlanId, insert);
+        return stageVlan(m, vlanId, 0, 0, true);
     }
 
     /**
