@@ -440,7 +440,7 @@ public final class IngressStage {
         }
         neighbors.countHit(neighbor, length);
         final long mac = neighbors.mac(neighbor);
-        final int egressPort = egressPortOf(t, rif, mac);
+        final int egressPort = egressPortOf(t, rif, mac, nowNs);
         if (egressPort == FdbTable.DROP_PORT) {
             v.drop(DropReason.FDB_DROP);
             return;
@@ -467,13 +467,13 @@ public final class IngressStage {
         return v.vlan >= 0 ? t.vlanRouterInterface(v.vlan) : t.portRouterInterface(v.ingressPort);
     }
 
-    private static int egressPortOf(final ForwardingTables t, final int rif, final long mac) {
+    private static int egressPortOf(final ForwardingTables t, final int rif, final long mac, final long nowNs) {
         final int port = t.routerInterfacePort(rif);
         if (port != ForwardingTables.NONE) {
             return port;
         }
         final int vlan = t.routerInterfaceVlan(rif);
-        return vlan == ForwardingTables.NONE ? -1 : t.fdb().lookup(vlan, mac);
+        return vlan == ForwardingTables.NONE ? -1 : t.fdb().lookup(vlan, mac, nowNs); // a hit like bridging's
     }
 
     private HashKey hashKey(final ParseResult p, final int inPort) {
