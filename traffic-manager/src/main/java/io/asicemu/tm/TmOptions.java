@@ -5,10 +5,15 @@ import io.asicemu.tm.watchdog.StormPredicate;
 /**
  * Emulator settings that CONFIG_DB does not carry (ASIC constants and modelling choices).
  *
- * @param cellBytes                 buffer cell size; every packet is charged in whole cells.
+ * @param cellBytes                 buffer cell size; every packet is charged and stored in whole cells. Default 208 B,
+ *                                  the Broadcom Tomahawk MMU cell (sonic-net/sonic-mgmt
+ *                                  tests/qos/files/qos_params.th.yaml: {@code cell_size: 208}, the value SONiC's QoS
+ *                                  tests use to turn Tomahawk watermarks into cells).
  * @param wireOverheadBytes         bytes added on the wire per frame: preamble+SFD 8, IFG 12, FCS 4 (frames given to
  *                                  admit are counted without FCS, as captured).
- * @param queueCapacityPackets      ring size per queue, a power of two; a full ring tail-drops.
+ * @param queueCapacityPackets      no longer used: queues share packet descriptors sized from the buffer (one per
+ *                                  cell of the device buffer), so no queue has a packet limit of its own. Kept so
+ *                                  callers compile; validated as before.
  * @param wredSeed                  seed of the data thread's WRED generator.
  * @param wredDropAboveMax          false = SONiC (mark 100 % at/above Kmax); true = drop there.
  * @param stormPredicate            watchdog storm test (Broadcom or Mellanox form).
@@ -37,10 +42,10 @@ public record TmOptions(
         }
     }
 
-    /** @return cell 256 B, overhead 24 B, 4096 packets per queue, seed 1, SONiC WRED, Broadcom watchdog. */
+    /** @return Tomahawk's 208 B cell, overhead 24 B, seed 1, SONiC WRED, Broadcom watchdog. */
     public static TmOptions defaults()
     {
-        return new TmOptions(256, 24, 4096, 1, false, StormPredicate.BROADCOM, 0xFFFF, 0, 1024, false, 0);
+        return new TmOptions(208, 24, 4096, 1, false, StormPredicate.BROADCOM, 0xFFFF, 0, 1024, false, 0);
     }
 
     /** @param v cell size. @return a copy. */

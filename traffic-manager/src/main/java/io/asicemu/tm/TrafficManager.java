@@ -55,12 +55,21 @@ public final class TrafficManager
     public static final int DROP_INGRESS = 1;
     /** Egress queue over its limit. */
     public static final int DROP_EGRESS = 2;
-    /** Egress queue ring full. */
+    /**
+     * No packet descriptor was free. Descriptors are sized to the device buffer's cells, so this is a bug, never a
+     * buffer rule: callers count it under its own reason.
+     */
     public static final int DROP_QUEUE_FULL = 3;
     /** PFC watchdog drop action (or BIG_RED_SWITCH). */
     public static final int DROP_PFCWD = 4;
     /** WRED drop (at dequeue, or at admit with {@code TmOptions.wredAtEnqueue}). */
     public static final int DROP_WRED = 5;
+
+    /**
+     * The device buffer when the configuration has no BUFFER_POOL at all: SONiC's Tomahawk egress_lossless_pool
+     * (15,982,720 B, the pool that spans the whole buffer; reference §1.3).
+     */
+    public static final long UNCONFIGURED_BUFFER_BYTES = 15_982_720L;
 
     private static final int MAX_DROPS_PER_DEQUEUE = 64;
     private static final int MARKED_BIT = 1 << 23;
@@ -116,11 +125,9 @@ public final class TrafficManager
         qSlots = counters.queueSlots();
         pgSlots = counters.pgSlots();
         buffers = new BufferAccounting(options.cellBytes(), portCount, poolSizes, poolXoffs, counters);
-        queues = new QueueStore(portCount, options.queueCapacityPackets());
         wred = new WredTable(portCount * 8, options.wredDropAboveMax(), new SplitMix64(options.wredSeed()),
             options.wredWeight());
         wredAtEnqueue = options.wredAtEnqueue();
-        scheduler = new PortScheduler(portCount, queues);
 
         final long[] speed = new long[portCount];
         final int[] honour = new int[portCount];
@@ -148,7 +155,7 @@ public final class TrafficManager
                     pgPrioMask[port * 8 + p.tcToPg()[prio]] |= 1 << prio;
                 }
             }
-            configurePort(config, options, p, pgXon, pgXonOffset);
+            configurePort(config, p, pgXon, pgXonOffset);
             if (null != p.pfcWd())
             {
                 wdMask[port] = p.pfcwdSwEnableMask();
@@ -156,6 +163,14 @@ public final class TrafficManager
                 wdDetect[port] = p.pfcWd().detectionTimeMs();
                 wdRestore[port] = p.pfcWd().restorationTimeMs();
             }
+        }
+        buffers.deviceLimitBytes(deviceBufferBytes(buffers));
+        queues = new QueueStore(portCount, (int)Math.min(Integer.MAX_VALUE - 8,
+            buffers.deviceLimitBytes() / options.cellBytes()));
+        scheduler = new PortScheduler(portCount, queues);
+        for (final PortConfig p : config.ports())
+        {
+            configureSchedulers(config, options, p);
         }
         clock = new PortClock(speed, options.wireOverheadBytes(), startNs);
         for (final PortConfig p : config.ports())
@@ -176,9 +191,23 @@ public final class TrafficManager
             wdMask, wdAction, wdDetect, wdRestore, startNs, pause, generator, queues, counters);
     }
 
+    /**
+     * The device buffer: the PG and queue rules' own bound when they have one (then it never binds), else the whole
+     * configured buffer, else (no BUFFER_POOL at all) {@link #UNCONFIGURED_BUFFER_BYTES}.
+     */
+    private static long deviceBufferBytes(final BufferAccounting buffers)
+    {
+        final long bound = buffers.modelBoundBytes();
+        if (bound != Long.MAX_VALUE)
+        {
+            return Math.max(bound, buffers.cellBytes());
+        }
+        final long configured = buffers.configuredBytes();
+        return configured > 0 ? configured : UNCONFIGURED_BUFFER_BYTES;
+    }
+
     private void configurePort(
-        final TmConfig config, final TmOptions options, final PortConfig p, final long[] pgXon,
-        final long[] pgXonOffset)
+        final TmConfig config, final PortConfig p, final long[] pgXon, final long[] pgXonOffset)
     {
         final int port = p.index();
         for (int i = 0; i < 8; i++)
@@ -207,6 +236,14 @@ public final class TrafficManager
                 wred.configure(idx, wp.minThresholdBytes(), wp.maxThresholdBytes(), wp.dropProbabilityPercent(),
                     wp.enabled(), wp.ecnMarkColourMask());
             }
+        }
+    }
+
+    private void configureSchedulers(final TmConfig config, final TmOptions options, final PortConfig p)
+    {
+        final int port = p.index();
+        for (int i = 0; i < 8; i++)
+        {
             final String s = p.queueScheduler()[i];
             if (null != s)
             {
@@ -332,16 +369,16 @@ public final class TrafficManager
             pgSlots[ps + TmCounters.PG_DROPPED_PACKETS]++;
             return DROP_INGRESS;
         }
+        final int egBucket = buffers.egressBucket(qi, charged);
+        if (egBucket == BufferAccounting.REJECT || !buffers.fitsDevice(charged))
+        {
+            queueDrop(qs, bytes);
+            return DROP_EGRESS;
+        }
         if (queues.isFull(qi))
         {
             queueDrop(qs, bytes);
             return DROP_QUEUE_FULL;
-        }
-        final int egBucket = buffers.egressBucket(qi, charged);
-        if (egBucket == BufferAccounting.REJECT)
-        {
-            queueDrop(qs, bytes);
-            return DROP_EGRESS;
         }
         int ecnBits = ecn & 3;
         int markedBit = 0;
@@ -366,6 +403,7 @@ public final class TrafficManager
         }
         buffers.chargeIngress(pgi, charged, inBucket);
         buffers.chargeEgress(qi, charged, egBucket);
+        buffers.chargeDevice(charged);
         queues.push(qi, handle, bytes, charged, inPort | pg << 16 | ecnBits << 19 | (colour & 3) << 21 | markedBit);
         qSlots[qs + TmCounters.Q_OCCUPANCY] = queues.queueBytes(qi);
         return ADMITTED;
@@ -483,6 +521,7 @@ public final class TrafficManager
         buffers.releaseIngress(pgi, charged);
         generator.onRelease(nowNs, pgi, buffers.pgOccupancy(pgi));
         buffers.releaseEgress(qi, charged);
+        buffers.chargeDevice(-charged);
         qSlots[qi * QueueStat.COUNT + TmCounters.Q_OCCUPANCY] = queues.queueBytes(qi);
     }
 
@@ -551,6 +590,34 @@ public final class TrafficManager
     public int poolIndex(final String poolName)
     {
         return poolNames.indexOf(poolName);
+    }
+
+    /** @return the cell size every packet is charged and stored in. */
+    public int cellBytes()
+    {
+        return buffers.cellBytes();
+    }
+
+    /**
+     * @return the device buffer in bytes (whole cells): the most the admitted packets can hold at once. A packet
+     *     store with this many bytes in cells of {@link #cellBytes()} (plus room for the one frame being admitted)
+     *     never runs out before the buffer rules refuse a packet.
+     */
+    public long bufferBytes()
+    {
+        return buffers.deviceLimitBytes();
+    }
+
+    /** @return bytes (whole cells) the admitted packets hold now. */
+    public long bufferUsedBytes()
+    {
+        return buffers.deviceUsedBytes();
+    }
+
+    /** @return heap bytes of the per-packet descriptors (5 ints per packet the buffer can hold). */
+    public long descriptorBytes()
+    {
+        return (long)queues.capacity() * 5 * Integer.BYTES;
     }
 
     /** @return number of ports. */

@@ -18,7 +18,7 @@ class BufferAccountingTest
             .put("BUFFER_POOL", "ing", "type", "ingress", "mode", "dynamic", "size", "100000")
             .put("BUFFER_PROFILE", "p", "pool", "ing", "size", reserved, thField, thValue)
             .put("BUFFER_PG", Db.port(0) + "|0", "profile", "p");
-        return new TrafficManager(db.parse(), TmOptions.defaults(), sinks, sinks, 0);
+        return new TrafficManager(db.parse(), TmOptions.defaults().withCellBytes(256), sinks, sinks, 0);
     }
 
     private static int fill(final TrafficManager tm, final int bytes)
@@ -85,7 +85,7 @@ class BufferAccountingTest
             .put("BUFFER_PG", Db.port(0) + "|3", "profile", "l")
             .put("PORT_QOS_MAP", Db.port(0), "pfc_enable", "3");
         final TrafficManager tm =
-            new TrafficManager(db.parse(), TmOptions.defaults().withPfc(1000, 0), sinks, sinks, 0);
+            new TrafficManager(db.parse(), TmOptions.defaults().withCellBytes(256).withPfc(1000, 0), sinks, sinks, 0);
         assertThat(fill3(tm)).isEqualTo(2 + 8);
         // XOFF at the third packet (t = 100); refresh = half of 1000 quanta at 100G = 2560 ns.
         assertThat(sinks.frames).hasSize(1);
@@ -108,7 +108,7 @@ class BufferAccountingTest
             .put("BUFFER_PROFILE", "l", "pool", "ing", "size", "0", "static_th", "2048", "xoff", "8192", "xon", "0")
             .put("BUFFER_PG", Db.port(0) + "|3", "profile", "l")
             .put("PORT_QOS_MAP", Db.port(0), "pfc_enable", "3");
-        final TrafficManager tm = new TrafficManager(db.parse(), TmOptions.defaults(), sinks, sinks, 0);
+        final TrafficManager tm = new TrafficManager(db.parse(), TmOptions.defaults().withCellBytes(256), sinks, sinks, 0);
         tm.admit(0, 1, 0, 0, 0, 1086, 0, 99); // data waiting on port 0
         assertThat(fill3(tm)).isEqualTo(10);
         // XOFF went out on port 0 at t = 100: (60 + 24) * 8 = 672 bits = 6.72 ns of wire before data resumes.
@@ -129,7 +129,7 @@ class BufferAccountingTest
                 "xon_offset", "3072")
             .put("BUFFER_PG", Db.port(0) + "|3", "profile", "l")
             .put("PORT_QOS_MAP", Db.port(0), "pfc_enable", "3");
-        final TrafficManager tm = new TrafficManager(db.parse(), TmOptions.defaults(), sinks, sinks, 0);
+        final TrafficManager tm = new TrafficManager(db.parse(), TmOptions.defaults().withCellBytes(256), sinks, sinks, 0);
         for (int i = 0; i < 11; i++)
         {
             assertThat(tm.admit(0, 0, 3, 1, 3, 1000, 0, i)).isEqualTo(TrafficManager.ADMITTED);
@@ -157,7 +157,7 @@ class BufferAccountingTest
             .put("BUFFER_PROFILE", "l", "pool", "ing", "size", "0", "static_th", "2048", "xoff", "8192")
             .put("BUFFER_PG", Db.port(0) + "|0-7", "profile", "l")
             .put("PORT_QOS_MAP", Db.port(0), "pfc_enable", "3");
-        final TrafficManager tm = new TrafficManager(db.parse(), TmOptions.defaults(), sinks, sinks, 0);
+        final TrafficManager tm = new TrafficManager(db.parse(), TmOptions.defaults().withCellBytes(256), sinks, sinks, 0);
         for (int i = 0; i < 4; i++)
         {
             tm.admit(0, 0, 2, 1, 2, 1000, 0, i);

@@ -88,7 +88,7 @@ class LosslessIncastTest
                 .put("BUFFER_PG", Db.port(p) + "|0", "profile", "lossy")
                 .put("CABLE_LENGTH", "AZURE", Db.port(p), "40m");
         }
-        return new TrafficManager(db.parse(), TmOptions.defaults(), peers, (t, h, p, q, r) -> { }, 0);
+        return new TrafficManager(db.parse(), TmOptions.defaults().withCellBytes(256), peers, (t, h, p, q, r) -> { }, 0);
     }
 
     private long startCandidate(final long nextStart, final int s)

@@ -51,7 +51,7 @@ class WredEcnIncastTest
                 "ecn", "ecn_all")
             .put("QUEUE", Db.port(OUT) + "|" + Q, "wred_profile", "W");
         return new TrafficManager(db.parse(),
-            TmOptions.defaults().withWredSeed(seed).withWredDropAboveMax(dropAboveMax),
+            TmOptions.defaults().withCellBytes(256).withWredSeed(seed).withWredDropAboveMax(dropAboveMax),
             NO_PFC, drops, 0);
     }
 

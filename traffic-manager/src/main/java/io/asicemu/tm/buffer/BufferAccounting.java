@@ -12,7 +12,14 @@ import io.asicemu.tm.counter.TmCounters;
  * ({@code xoff} bytes, further capped by the pool's shared headroom pool when {@code BUFFER_POOL.xoff > 0}).
  * Spilling past reserved + shared is the XOFF point ("available PG buffer below xoff"). Egress queues use reserved +
  * shared the same way without headroom. Releases drain headroom first, then shared, then reserved. A PG or queue
- * without a profile is unlimited. Not thread safe: data-plane thread only; no allocation after construction.
+ * without a profile has no limit of its own.
+ * <p>
+ * Above PGs and queues sits the device buffer ({@link #deviceLimitBytes()}), the memory the chip has: every admitted
+ * packet holds its cells there once (a packet is charged to both its PG and its queue, but stored once). The limit is
+ * derived from the configuration ({@link #modelBoundBytes}): when every PG and queue has a profile it is exactly the
+ * most the PG and queue rules can ever admit together, so it never binds; it binds only for packets that meet no
+ * profile on either side, as a chip's total buffer does. Not thread safe: data-plane thread only; no allocation after
+ * construction.
  */
 public final class BufferAccounting
 {
@@ -54,6 +61,11 @@ public final class BufferAccounting
     private final long[] qSlots;
     private final long[] poolSlots;
 
+    /** ceil(2^32 / cellBytes): n / cellBytes == (n * cellReciprocal) >>> 32 for 0 ≤ n &lt; 2^16 (tested). */
+    private final long cellReciprocal;
+    private long deviceLimit = Long.MAX_VALUE;
+    private long deviceUsed;
+
     /**
      * @param cellBytes cell size for rounding, ≥ 1.
      * @param portCount number of ports.
@@ -65,8 +77,13 @@ public final class BufferAccounting
         final int cellBytes, final int portCount, final long[] poolSizes, final long[] poolXoffs,
         final TmCounters counters)
     {
+        if (cellBytes < 1 || cellBytes > 0xFFFF)
+        {
+            throw new IllegalArgumentException("cell size out of range 1..65535: " + cellBytes);
+        }
         this.cellBytes = cellBytes;
         cellShift = Integer.bitCount(cellBytes) == 1 ? Integer.numberOfTrailingZeros(cellBytes) : -1;
+        cellReciprocal = ((1L << 32) + cellBytes - 1) / cellBytes;
         this.poolSize = poolSizes.clone();
         this.poolXoff = poolXoffs.clone();
         poolShared = new long[poolSizes.length];
@@ -160,15 +177,144 @@ public final class BufferAccounting
 
     /**
      * @param bytes frame length.
-     * @return bytes rounded up to whole cells.
+     * @return bytes rounded up to whole cells (at least one cell: every stored packet takes a cell).
      */
     public int chargedBytes(final int bytes)
     {
+        return cells(bytes) * cellBytes;
+    }
+
+    /**
+     * @param bytes frame length.
+     * @return the cells a frame of that length takes, at least one.
+     */
+    public int cells(final int bytes)
+    {
+        final int n = Math.max(bytes, 1) + cellBytes - 1;
         if (cellShift >= 0)
         {
-            return ((bytes + cellBytes - 1) >>> cellShift) << cellShift;
+            return n >>> cellShift;
         }
-        return ((bytes + cellBytes - 1) / cellBytes) * cellBytes;
+        if (n < 0x10000)
+        {
+            return (int)((n * cellReciprocal) >>> 32); // no division on the packet path for 208-byte cells
+        }
+        return n / cellBytes;
+    }
+
+    /** @return the cell size in bytes. */
+    public int cellBytes()
+    {
+        return cellBytes;
+    }
+
+    /**
+     * Sets the device buffer (control path, before traffic).
+     *
+     * @param limitBytes whole cells, in bytes.
+     */
+    public void deviceLimitBytes(final long limitBytes)
+    {
+        deviceLimit = limitBytes / cellBytes * cellBytes;
+    }
+
+    /** @return the device buffer in bytes (whole cells). */
+    public long deviceLimitBytes()
+    {
+        return deviceLimit;
+    }
+
+    /** @return bytes (whole cells) the admitted packets hold in the device buffer. */
+    public long deviceUsedBytes()
+    {
+        return deviceUsed;
+    }
+
+    /**
+     * @param charged charged bytes of a packet.
+     * @return true when the device buffer has room for it.
+     */
+    public boolean fitsDevice(final long charged)
+    {
+        return deviceUsed + charged <= deviceLimit;
+    }
+
+    /**
+     * Hold or give back a packet's cells in the device buffer.
+     *
+     * @param charged charged bytes, negative to release.
+     */
+    public void chargeDevice(final long charged)
+    {
+        deviceUsed += charged;
+    }
+
+    /**
+     * The most bytes (whole cells) the PG and queue rules can admit at once: on the ingress side each pool a PG
+     * profile uses (its size, plus its headroom: the pool's {@code xoff} when set, else the PGs' {@code xoff}
+     * together) and every PG's reserved size; on the egress side each pool a queue profile uses and every queue's
+     * reserved size. A side where some PG or queue has no profile has no bound; the result is the smaller side.
+     * Runtime raises of a PG's xoff ({@link #setPgHeadroomLimit}) are not included: the device limit caps them.
+     *
+     * @return the bound, or Long.MAX_VALUE when neither side has one.
+     */
+    public long modelBoundBytes()
+    {
+        return Math.min(sideBound(pgPool, pgReservedLimit, pgHeadroomLimit), sideBound(qPool, qReservedLimit, null));
+    }
+
+    /**
+     * @return every configured pool's size and headroom pool plus every profile's reserved size, whole cells: the
+     *     whole configured buffer, used as the device buffer when PGs and queues without profiles leave the rules
+     *     unbounded.
+     */
+    public long configuredBytes()
+    {
+        long sum = 0;
+        for (int p = 0; p < poolSize.length; p++)
+        {
+            sum += floorCells(poolSize[p]) + floorCells(poolXoff[p]);
+        }
+        for (int i = 0; i < pgPool.length; i++)
+        {
+            sum += pgPool[i] >= 0 ? floorCells(pgReservedLimit[i]) : 0;
+            sum += qPool[i] >= 0 ? floorCells(qReservedLimit[i]) : 0;
+        }
+        return sum;
+    }
+
+    private long sideBound(final int[] pool, final long[] reserved, final long[] headroom)
+    {
+        final boolean[] used = new boolean[poolSize.length];
+        final long[] headroomByPool = new long[poolSize.length];
+        long sum = 0;
+        for (int i = 0; i < pool.length; i++)
+        {
+            if (pool[i] < 0)
+            {
+                return Long.MAX_VALUE;
+            }
+            used[pool[i]] = true;
+            sum += floorCells(reserved[i]);
+            if (headroom != null)
+            {
+                headroomByPool[pool[i]] += floorCells(headroom[i]);
+            }
+        }
+        for (int p = 0; p < used.length; p++)
+        {
+            if (used[p])
+            {
+                sum += floorCells(poolSize[p]) +
+                    (poolXoff[p] > 0 ? Math.min(floorCells(poolXoff[p]), headroomByPool[p]) : headroomByPool[p]);
+            }
+        }
+        return sum;
+    }
+
+    private long floorCells(final long bytes)
+    {
+        return Math.max(0, bytes) / cellBytes * cellBytes;
     }
 
     private long sharedLimit(final int pool, final long staticTh, final int dynamicTh)
