@@ -54,7 +54,7 @@ public final class DataPlaneAgent implements Agent {
     private final Clock clock;
     private final PipelineSizing sizing;
     private final Counters counters;
-    private final PacketBuffer buffer;
+    private PacketBuffer buffer;
     private final CpuPort cpu;
     private final EgressStage egress;
     private final NeighborResolver resolver;
@@ -70,6 +70,8 @@ public final class DataPlaneAgent implements Agent {
     private final ConcurrentLinkedQueue<DataPlaneCommand> commands = new ConcurrentLinkedQueue<>();
     private final MemorySegment scratch = Arena.ofAuto().allocate(128, 64);
     private final MemorySegment injectSegment;
+    /** A frame whose cells are not consecutive is gathered here before the port copies it. */
+    private final MemorySegment gatherSegment;
     private final int[] pfcQuanta = new int[8];
     private volatile long applied;
     private volatile Runnable wakeUp;
@@ -91,8 +93,7 @@ public final class DataPlaneAgent implements Agent {
         this.sizing = sizing;
         this.counters = counters;
         this.cpu = cpu;
-        this.buffer = new PacketBuffer(sizing.bufferSlots(), sizing.bufferSlotBytes());
-        this.egress = new EgressStage(counters, buffer);
+        this.egress = new EgressStage(counters);
         this.resolver = new NeighborResolver(egress);
         this.ingress = new IngressStage(counters, resolver);
         this.ingress.learnEvents(cpu.learnEvents());
@@ -101,7 +102,8 @@ public final class DataPlaneAgent implements Agent {
         this.transmitted = new boolean[sizing.maxPorts()];
         this.linkState = new boolean[sizing.maxPorts()];
         this.attached = new int[sizing.maxPorts()];
-        this.injectSegment = Arena.ofAuto().allocate(sizing.bufferSlotBytes(), 64);
+        this.injectSegment = Arena.ofAuto().allocate(sizing.maxFrameBytes(), 64);
+        this.gatherSegment = Arena.ofAuto().allocate(sizing.maxFrameBytes(), 64);
     }
 
     @Override
@@ -140,13 +142,14 @@ public final class DataPlaneAgent implements Agent {
     // ---- called by commands, on the data-plane thread ----
 
     /**
-     * Installs a complete new set of tables and its traffic manager; queued packets of the old traffic manager are
-     * dropped (their buffer slots freed).
+     * Installs a complete new set of tables, its traffic manager and the packet store sized for that traffic
+     * manager's buffer; queued packets of the old traffic manager are dropped and the old store's memory is freed.
      *
      * @param newTables the tables.
      * @param newTm the traffic manager built for them.
+     * @param newStore the cell store for newTm ({@link PacketBuffer#cellsFor}).
      */
-    public void onInstall(final ForwardingTables newTables, final TrafficManager newTm) {
+    public void onInstall(final ForwardingTables newTables, final TrafficManager newTm, final PacketBuffer newStore) {
         if (tm != null) {
             for (int p = 0; p < tm.portCount(); p++) {
                 for (int h = tm.dequeue(Long.MAX_VALUE / 2, p); h != TrafficManager.NO_PACKET;
@@ -155,12 +158,16 @@ public final class DataPlaneAgent implements Agent {
                 }
             }
         }
+        if (buffer != null && buffer != newStore) {
+            buffer.close();
+        }
+        buffer = newStore;
         tables = newTables;
         tm = newTm;
         java.util.Arrays.fill(linkState, false); // every port "comes up" again for the new groups
         seenGroupEpoch = -1;
         ingress.tables(newTables);
-        egress.use(newTables, newTm, ports);
+        egress.use(newTables, newTm, newStore, ports);
     }
 
     /**
@@ -194,7 +201,7 @@ public final class DataPlaneAgent implements Agent {
         return tm;
     }
 
-    /** @return the packet buffer (data-plane thread only). */
+    /** @return the packet store in force, or null before the first configuration (data-plane thread only). */
     public PacketBuffer packetBuffer() {
         return buffer;
     }
@@ -459,7 +466,17 @@ public final class DataPlaneAgent implements Agent {
 
     private void transmit(final int index, final Port port, final int handle, final long txEndNs) {
         final int length = buffer.length(handle);
-        if (port.linkUp() && port.transmit(buffer.memory(), buffer.offset(handle), length, txEndNs)) {
+        final MemorySegment from;
+        final long at;
+        if (buffer.isContiguous(handle)) {
+            from = buffer.memory();
+            at = buffer.offset(handle);
+        } else {
+            buffer.gather(handle, gatherSegment, 0);
+            from = gatherSegment;
+            at = 0;
+        }
+        if (port.linkUp() && port.transmit(from, at, length, txEndNs)) {
             countOut(index, length, isNonUnicast(handle));
             transmitted[index] = true;
             final io.asicemu.flowlet.ars.PortQuality quality = tables.portQuality();
@@ -483,7 +500,7 @@ public final class DataPlaneAgent implements Agent {
         counters.addPort(port, nonUnicast ? PortStat.IF_OUT_NON_UCAST_PKTS : PortStat.IF_OUT_UCAST_PKTS, 1);
     }
 
-    /** ECN = CE on the buffered copy (the traffic manager decided to mark at dequeue). */
+    /** ECN = CE on the buffered copy (the traffic manager decided to mark at dequeue); the IP header is in cell 0. */
     private void markCe(final int handle) {
         final int l3 = buffer.l3OffsetOf(handle);
         if (l3 < 0) {
@@ -547,6 +564,8 @@ public final class DataPlaneAgent implements Agent {
 
     @Override
     public void onClose() {
-        buffer.close();
+        if (buffer != null) {
+            buffer.close();
+        }
     }
 }

@@ -18,6 +18,7 @@ import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.table.RouteTarget;
 import io.asicemu.tm.config.TmConfig;
 import io.asicemu.tm.config.TmConfigException;
+import io.asicemu.tm.config.SonicDefaults;
 import io.asicemu.tm.config.TmConfigParser;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -85,7 +86,8 @@ public final class ConfigCompiler {
         }
         final TmConfig tmConfig;
         try {
-            tmConfig = TmConfigParser.parse(db.tables(), portIndex);
+            // No BUFFER_* table: SONiC's generic lossy/lossless default buffer (dynamic thresholds), not an unlimited one.
+            tmConfig = TmConfigParser.parse(SonicDefaults.withDefaultBuffers(db.tables()), portIndex);
         } catch (final TmConfigException e) {
             throw new ConfigException(e.table(), e.key(), e.field(), e.getMessage());
         } catch (final IllegalArgumentException e) {

@@ -9,6 +9,7 @@ import io.asicemu.pipeline.config.ConfigException;
 import io.asicemu.pipeline.counter.CountersSnapshot;
 import io.asicemu.pipeline.cpu.CpuPort;
 import io.asicemu.pipeline.port.Port;
+import io.asicemu.pipeline.stage.PacketBuffer;
 import io.asicemu.pipeline.table.FdbTable;
 import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.pipeline.table.PipelineSizing;
@@ -96,6 +97,10 @@ public final class PipelineControl {
         final CompiledConfig next = ConfigCompiler.compile(db, sizing, linuxOverrides);
         final TrafficManager tm = new TrafficManager(next.tmConfig(), tmOptions, agent::onPfcFrame, agent::onTmDrop,
             clock.nowNs());
+        // The frames' memory follows the configured buffer: the TM's device buffer in its cells, plus one frame.
+        final PacketBuffer store = new PacketBuffer(
+            PacketBuffer.cellsFor(tm.bufferBytes(), tm.cellBytes(), sizing.maxFrameBytes()), tm.cellBytes(),
+            sizing.maxFrameBytes());
         final ForwardingTables tables = next.tables();
         final L2Model nextL2 = L2Model.of(tables, sizing.maxPorts());
         final Port[] ports = new Port[sizing.maxPorts()];
@@ -109,7 +114,7 @@ public final class PipelineControl {
             for (int i = 0; i < ports.length; i++) {
                 a.onAttachPort(i, ports[i]);
             }
-            a.onInstall(tables, tm);
+            a.onInstall(tables, tm, store);
         });
         compiled = next;
         aclNames = next.aclNames();

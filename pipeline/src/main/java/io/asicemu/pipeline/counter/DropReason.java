@@ -40,7 +40,11 @@ public enum DropReason {
     NON_ROUTABLE("SAI_IN_DROP_REASON_NON_ROUTABLE"),
     /** The egress port's link or admin state is down. */
     EGRESS_LINK_DOWN("SAI_IN_DROP_REASON_L3_EGRESS_LINK_DOWN"),
-    /** The traffic manager refused the packet (buffer or queue full). */
+    /**
+     * The buffer model refused the packet: its ingress PG or egress queue was over its limit (reserved, static or
+     * dynamic shared threshold, headroom) or the device buffer was full. The traffic manager's PG and queue drop
+     * counters say which.
+     */
     BUFFER_FULL("ASICEMU_OUT_DROP_REASON_BUFFER_FULL"),
     /** The port's TX ring was full. */
     TX_RING_FULL("ASICEMU_OUT_DROP_REASON_TX_RING_FULL"),
@@ -48,9 +52,9 @@ public enum DropReason {
     CPU_QUEUE_FULL("ASICEMU_IN_DROP_REASON_CPU_QUEUE_FULL"),
     /** A flood or multicast found no port to go to. */
     NO_EGRESS_PORT("ASICEMU_IN_DROP_REASON_NO_EGRESS_PORT"),
-    /** WRED dropped the packet at dequeue (not ECN-capable, or above the drop threshold). */
+    /** WRED dropped the packet, at dequeue or at enqueue (not ECN-capable, or above the drop threshold). */
     WRED("ASICEMU_OUT_DROP_REASON_WRED"),
-    /** The PFC watchdog's drop action on a stormed queue. */
+    /** The PFC watchdog's drop action on a stormed queue (at admission or at dequeue). */
     PFC_WATCHDOG("ASICEMU_OUT_DROP_REASON_PFC_WATCHDOG"),
     /** The ingress ACL rule's meter (RFC 2698 trTCM) marked the packet red. */
     ACL_METER_RED("ASICEMU_IN_DROP_REASON_ACL_METER_RED"),
@@ -59,7 +63,11 @@ public enum DropReason {
     /** The CPU queue's CoPP meter marked the punted or copied packet red. */
     COPP_METER_RED("ASICEMU_IN_DROP_REASON_COPP_METER_RED"),
     /** A static FDB entry whose action is drop (P4Runtime l2_fdb_table drop) matched the destination. */
-    FDB_DROP("SAI_IN_DROP_REASON_FDB_AND_BLACKHOLE_DISCARDS");
+    FDB_DROP("SAI_IN_DROP_REASON_FDB_AND_BLACKHOLE_DISCARDS"),
+    /** The packet store had no free cells although the buffer model had room: a sizing bug, logged, never a rule. */
+    PACKET_STORE_EXHAUSTED("ASICEMU_OUT_DROP_REASON_PACKET_STORE_EXHAUSTED"),
+    /** The traffic manager had no free packet descriptor although the buffer had room: a sizing bug, logged. */
+    TM_DESCRIPTORS_EXHAUSTED("ASICEMU_OUT_DROP_REASON_TM_DESCRIPTORS_EXHAUSTED");
 
     private static final DropReason[] VALUES = values();
     private final String counterName;

@@ -16,7 +16,7 @@ import java.lang.foreign.ValueLayout;
 /**
  * Carries out a {@link Verdict}: for each egress port (one, or for a flood every member of the VLAN, or the replicas
  * of the VLAN's multicast flood group when it has one) it copies the
- * frame into a {@link PacketBuffer} slot while rewriting its L2 header (destination and source MAC, VLAN tag pushed,
+ * frame into {@link PacketBuffer} cells while rewriting its L2 header (destination and source MAC, VLAN tag pushed,
  * kept or popped by the egress port's membership, padding to 60 bytes), then asks the traffic manager to admit it
  * to the egress queue chosen by the egress port's TC_TO_QUEUE_MAP, unless the egress ACL (looked up after that queue
  * choice) drops the copy. Mirror copies of ACL mirror rules go the same way ({@link #mirror}). The only frame copy of the data path
@@ -28,28 +28,30 @@ public final class EgressStage {
     private static final int MIN_FRAME = 60;
 
     private final Counters counters;
-    private final PacketBuffer buffer;
+    private final InternalResourceLog internalLog = new InternalResourceLog();
+    private PacketBuffer buffer;
     private ForwardingTables tables;
     private TrafficManager tm;
     private Port[] ports;
 
     /**
      * @param counters the counters.
-     * @param buffer the packet buffer.
      */
-    public EgressStage(final Counters counters, final PacketBuffer buffer) {
+    public EgressStage(final Counters counters) {
         this.counters = counters;
-        this.buffer = buffer;
     }
 
     /**
      * @param current tables.
      * @param trafficManager the traffic manager built for them.
+     * @param store the packet store sized for that traffic manager's buffer.
      * @param attached ports by index (null where none is attached).
      */
-    public void use(final ForwardingTables current, final TrafficManager trafficManager, final Port[] attached) {
+    public void use(final ForwardingTables current, final TrafficManager trafficManager, final PacketBuffer store,
+        final Port[] attached) {
         this.tables = current;
         this.tm = trafficManager;
+        this.buffer = store;
         this.ports = attached;
     }
 
@@ -122,43 +124,62 @@ public final class EgressStage {
         }
         final int header = tagged ? 16 : 12;
         final int outLength = Math.max(MIN_FRAME, header + body);
-        if (outLength > buffer.slotBytes()) {
+        if (outLength > buffer.maxFrameBytes()) {
             return egressDrop(port, DropReason.EXCEEDS_L2_MTU);
         }
         final int queue = t.qos().queue(port, v.tc);
         if (t.egressAcl().size() != 0 && egressAclDrops(t, v, port, segment, offset, outLength)) {
             return egressDrop(port, DropReason.EGRESS_ACL_DROP);
         }
-        final int handle = buffer.allocate();
+        final int handle = buffer.allocate(outLength);
         if (handle == PacketBuffer.NONE) {
-            return egressDrop(port, DropReason.BUFFER_FULL);
+            return storeExhausted(port, nowNs);
         }
         final MemorySegment mem = buffer.memory();
-        final long at = buffer.offset(handle);
+        final long at = buffer.offset(handle); // the first cell (≥ 64 B) holds the L2 header and the padding
         NetworkOrder.u48(mem, at, v.dstMac);
         NetworkOrder.u48(mem, at + 6, v.srcMac);
         if (tagged) {
             NetworkOrder.u16(mem, at + 12, EtherType.VLAN);
             NetworkOrder.u16(mem, at + 14, (v.pcp << 13) | v.vlan);
         }
-        MemorySegment.copy(segment, offset + v.l2Length, mem, at + header, body);
+        buffer.write(handle, header, segment, offset + v.l2Length, body);
         for (long pad = at + header + body; pad < at + MIN_FRAME; pad++) {
             mem.set(ValueLayout.JAVA_BYTE, pad, (byte) 0);
         }
-        buffer.length[handle] = outLength;
-        buffer.ingressPort[handle] = v.ingressPort;
-        buffer.egressPort[handle] = port;
-        buffer.ipVersion[handle] = v.ipVersion;
-        buffer.l3Offset[handle] = v.l3Offset < 0 ? -1 : v.l3Offset - v.l2Length + header;
-        buffer.nonUnicast[handle] = (v.dstMac & 0x0100_0000_0000L) != 0;
+        buffer.ipVersion[handle] = (byte) v.ipVersion;
+        buffer.l3Offset[handle] = (short) (v.l3Offset < 0 ? -1 : v.l3Offset - v.l2Length + header);
         final int inPort = v.ingressPort >= 0 && v.ingressPort < tm.portCount() ? v.ingressPort : port;
         final int result = tm.admit(nowNs, inPort, v.pg, port, queue, outLength, v.ipVersion == 0 ? 0 : v.ecn,
             handle);
         if (result != TrafficManager.ADMITTED) {
             buffer.release(handle);
-            return egressDrop(port, DropReason.BUFFER_FULL);
+            return refused(port, result, nowNs);
         }
         return true;
+    }
+
+    /**
+     * Counts a frame the traffic manager refused under the model's reason: the buffer rules (PG or queue limit, the
+     * TM's PG and queue drop counters say which), WRED at enqueue, the PFC watchdog; or, for a TM descriptor that
+     * ran out, its own reason (a bug: descriptors are sized to the buffer).
+     */
+    private boolean refused(final int port, final int result, final long nowNs) {
+        return switch (result) {
+            case TrafficManager.DROP_WRED -> egressDrop(port, DropReason.WRED);
+            case TrafficManager.DROP_PFCWD -> egressDrop(port, DropReason.PFC_WATCHDOG);
+            case TrafficManager.DROP_QUEUE_FULL -> {
+                internalLog.exhausted("traffic-manager packet descriptors", port, nowNs);
+                yield egressDrop(port, DropReason.TM_DESCRIPTORS_EXHAUSTED);
+            }
+            default -> egressDrop(port, DropReason.BUFFER_FULL);
+        };
+    }
+
+    /** The cell store ran out before the buffer rules refused the frame: a sizing bug, counted apart and logged. */
+    private boolean storeExhausted(final int port, final long nowNs) {
+        internalLog.exhausted("packet store cells", port, nowNs);
+        return egressDrop(port, DropReason.PACKET_STORE_EXHAUSTED);
     }
 
     /**
@@ -215,28 +236,28 @@ public final class EgressStage {
                 egressDrop(port, DropReason.EGRESS_LINK_DOWN);
                 continue;
             }
-            final int handle = outLength > buffer.slotBytes() ? PacketBuffer.NONE : buffer.allocate();
+            if (outLength > buffer.maxFrameBytes()) {
+                egressDrop(port, DropReason.EXCEEDS_L2_MTU);
+                continue;
+            }
+            final int handle = buffer.allocate(outLength);
             if (handle == PacketBuffer.NONE) {
-                egressDrop(port, DropReason.BUFFER_FULL);
+                storeExhausted(port, nowNs);
                 continue;
             }
             final MemorySegment mem = buffer.memory();
             final long at = buffer.offset(handle);
-            MemorySegment.copy(segment, offset, mem, at, copyLength);
+            buffer.write(handle, 0, segment, offset, copyLength);
             for (long pad = at + copyLength; pad < at + MIN_FRAME; pad++) {
                 mem.set(ValueLayout.JAVA_BYTE, pad, (byte) 0);
             }
-            buffer.length[handle] = outLength;
-            buffer.ingressPort[handle] = v.ingressPort;
-            buffer.egressPort[handle] = port;
             buffer.ipVersion[handle] = 0; // a mirror copy is never ECN-marked: it is a copy of what was seen
             buffer.l3Offset[handle] = -1;
-            buffer.nonUnicast[handle] = (NetworkOrder.u8(segment, offset) & 1) != 0;
             final int inPort = v.ingressPort >= 0 && v.ingressPort < tm.portCount() ? v.ingressPort : port;
-            if (tm.admit(nowNs, inPort, v.pg, port, t.qos().queue(port, v.tc), outLength, 0, handle)
-                != TrafficManager.ADMITTED) {
+            final int result = tm.admit(nowNs, inPort, v.pg, port, t.qos().queue(port, v.tc), outLength, 0, handle);
+            if (result != TrafficManager.ADMITTED) {
                 buffer.release(handle);
-                egressDrop(port, DropReason.BUFFER_FULL);
+                refused(port, result, nowNs);
                 continue;
             }
             sent++;

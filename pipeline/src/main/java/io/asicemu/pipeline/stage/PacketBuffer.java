@@ -4,90 +4,229 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The switch's packet memory: fixed-size slots of native memory holding the frames the traffic manager has admitted,
- * with per-slot metadata in parallel primitive arrays. A slot's index is the packet handle given to the traffic
- * manager. Free slots sit on a stack, so allocate and free are O(1) and allocation-free.
+ * The switch's packet memory, held in cells as the chip holds it: native memory cut into cells of the traffic
+ * manager's cell size; a frame takes ceil(length / cell) cells linked in a chain, so a 64 B frame takes one cell and a
+ * 9 KB frame 45 (208 B cells), and the store's size follows the configured buffer instead of a count of largest-frame
+ * slots. A frame's handle (given to the traffic manager) is its first cell; per-frame metadata sits in parallel
+ * primitive arrays indexed by that cell. Free cells sit on a stack: allocate and release are O(cells) and
+ * allocation-free, and a frame released whole returns its cells so that the next frame gets them in ascending order,
+ * which keeps most frames in consecutive cells (one copy in, one copy out; {@link #isContiguous}).
+ * <p>
+ * Sized by the caller to the traffic manager's device buffer plus one largest frame (the frame being admitted), so it
+ * never runs out before the buffer rules refuse a frame; if it ever does, that is a bug the caller counts under its
+ * own reason. The first cell always holds the L2 header, the IP header's ECN bits and the 60 B minimum frame
+ * (cells are ≥ 64 B).
  * <p>
  * Not thread safe: owned by the data-plane thread. Its memory lives in one arena closed with {@link #close()}.
  */
 public final class PacketBuffer implements AutoCloseable {
-    /** No free slot. */
+    /** No free cell. */
     public static final int NONE = -1;
+    /** Smallest cell: the whole 60 B minimum frame and the L2/L3 header fields rewritten in place fit one cell. */
+    public static final int MIN_CELL_BYTES = 64;
+    private static final long METADATA_BYTES_PER_CELL = Integer.BYTES * 2 + Short.BYTES + 2;
 
     private final Arena arena = Arena.ofShared();
     private final MemorySegment memory;
-    private final int slotBytes;
+    private final int cellBytes;
+    private final int maxFrameBytes;
+    private final int cellCount;
     private final int[] free;
+    private final int[] next;
+    private final int[] chain;
     private int freeCount;
     final int[] length;
-    final int[] ingressPort;
-    final int[] egressPort;
-    final int[] ipVersion;
-    final int[] l3Offset;
-    final boolean[] nonUnicast;
+    final short[] l3Offset;
+    final byte[] ipVersion;
+    private final boolean[] contiguous;
 
     /**
-     * @param slots how many packets.
-     * @param slotBytes the largest frame a slot holds.
+     * @param cells how many cells.
+     * @param cellBytes bytes per cell, ≥ {@link #MIN_CELL_BYTES}.
+     * @param maxFrameBytes the largest frame stored (longer ones are refused by the caller).
      */
-    public PacketBuffer(final int slots, final int slotBytes) {
-        this.slotBytes = slotBytes;
-        memory = arena.allocate((long) slots * slotBytes, 64);
-        free = new int[slots];
-        for (int i = 0; i < slots; i++) {
-            free[i] = slots - 1 - i;
+    public PacketBuffer(final int cells, final int cellBytes, final int maxFrameBytes) {
+        if (cells < 1 || cellBytes < MIN_CELL_BYTES || maxFrameBytes < MIN_CELL_BYTES) {
+            throw new IllegalArgumentException("invalid packet buffer: " + cells + " cells of " + cellBytes
+                + " B, largest frame " + maxFrameBytes + " B");
         }
-        freeCount = slots;
-        length = new int[slots];
-        ingressPort = new int[slots];
-        egressPort = new int[slots];
-        ipVersion = new int[slots];
-        l3Offset = new int[slots];
-        nonUnicast = new boolean[slots];
-    }
-
-    /** @return a free slot, or {@link #NONE}. */
-    public int allocate() {
-        return freeCount == 0 ? NONE : free[--freeCount];
+        this.cellBytes = cellBytes;
+        this.maxFrameBytes = maxFrameBytes;
+        this.cellCount = cells;
+        memory = arena.allocate((long) cells * cellBytes, 64);
+        free = new int[cells];
+        for (int i = 0; i < cells; i++) {
+            free[i] = cells - 1 - i;
+        }
+        freeCount = cells;
+        next = new int[cells];
+        chain = new int[cellsFor(maxFrameBytes)];
+        length = new int[cells];
+        l3Offset = new short[cells];
+        ipVersion = new byte[cells];
+        contiguous = new boolean[cells];
     }
 
     /**
-     * @param handle a slot from {@link #allocate()}.
+     * @param bufferBytes the traffic manager's device buffer (whole cells).
+     * @param cellBytes its cell size.
+     * @param maxFrameBytes the largest frame.
+     * @return cells for a store that never runs out before the buffer rules refuse: the buffer plus one frame.
+     */
+    public static int cellsFor(final long bufferBytes, final int cellBytes, final int maxFrameBytes) {
+        final long cells = bufferBytes / cellBytes + (maxFrameBytes + cellBytes - 1) / cellBytes;
+        if (cells > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("buffer of " + bufferBytes + " B is too large for " + cellBytes
+                + " B cells");
+        }
+        return (int) cells;
+    }
+
+    private int cellsFor(final int bytes) {
+        return Math.max(1, (bytes + cellBytes - 1) / cellBytes);
+    }
+
+    /**
+     * Takes the cells for one frame.
+     *
+     * @param frameLength the frame's length (≤ {@link #maxFrameBytes()}).
+     * @return the frame's handle (its first cell), or {@link #NONE} when too few cells are free.
+     */
+    public int allocate(final int frameLength) {
+        final int n = cellsFor(frameLength);
+        if (n > freeCount) {
+            return NONE;
+        }
+        final int first = free[--freeCount];
+        int previous = first;
+        boolean consecutive = true;
+        for (int i = 1; i < n; i++) {
+            final int cell = free[--freeCount];
+            next[previous] = cell;
+            consecutive &= cell == previous + 1;
+            previous = cell;
+        }
+        next[previous] = NONE;
+        length[first] = frameLength;
+        contiguous[first] = consecutive;
+        return first;
+    }
+
+    /**
+     * Gives a frame's cells back, in an order that hands them out ascending again.
+     *
+     * @param handle a handle from {@link #allocate}.
      */
     public void release(final int handle) {
-        free[freeCount++] = handle;
+        int n = 0;
+        for (int cell = handle; cell != NONE; cell = next[cell]) {
+            chain[n++] = cell;
+        }
+        while (n > 0) {
+            free[freeCount++] = chain[--n];
+        }
     }
 
-    /** @return the memory all slots live in. */
+    /**
+     * Copies bytes into a frame at a frame offset, across its cells.
+     *
+     * @param handle the frame.
+     * @param frameOffset where in the frame.
+     * @param source the bytes.
+     * @param sourceOffset their offset.
+     * @param count how many.
+     */
+    public void write(final int handle, final int frameOffset, final MemorySegment source, final long sourceOffset,
+        final int count) {
+        if (contiguous[handle]) {
+            MemorySegment.copy(source, sourceOffset, memory, (long) handle * cellBytes + frameOffset, count);
+            return;
+        }
+        int cell = handle;
+        int cellStart = 0;
+        while (cellStart + cellBytes <= frameOffset) {
+            cell = next[cell];
+            cellStart += cellBytes;
+        }
+        int done = 0;
+        int at = frameOffset - cellStart;
+        while (done < count) {
+            final int chunk = Math.min(count - done, cellBytes - at);
+            MemorySegment.copy(source, sourceOffset + done, memory, (long) cell * cellBytes + at, chunk);
+            done += chunk;
+            at = 0;
+            cell = next[cell];
+        }
+    }
+
+    /**
+     * Copies a whole frame out of its cells into contiguous memory (for a frame that is not {@link #isContiguous}).
+     *
+     * @param handle the frame.
+     * @param target where to.
+     * @param targetOffset at which offset.
+     */
+    public void gather(final int handle, final MemorySegment target, final long targetOffset) {
+        final int total = length[handle];
+        int done = 0;
+        for (int cell = handle; done < total; cell = next[cell]) {
+            final int chunk = Math.min(total - done, cellBytes);
+            MemorySegment.copy(memory, (long) cell * cellBytes, target, targetOffset + done, chunk);
+            done += chunk;
+        }
+    }
+
+    /**
+     * @param handle a frame.
+     * @return true when its cells are consecutive, so {@link #offset} addresses the whole frame.
+     */
+    public boolean isContiguous(final int handle) {
+        return contiguous[handle];
+    }
+
+    /** @return the memory all cells live in. */
     public MemorySegment memory() {
         return memory;
     }
 
     /**
-     * @param handle a slot.
-     * @return its offset in {@link #memory()}.
+     * @param handle a frame.
+     * @return the offset of its first cell in {@link #memory()} (the whole frame when {@link #isContiguous}).
      */
     public long offset(final int handle) {
-        return (long) handle * slotBytes;
+        return (long) handle * cellBytes;
     }
 
-    /** @return bytes per slot. */
-    public int slotBytes() {
-        return slotBytes;
+    /** @return bytes per cell. */
+    public int cellBytes() {
+        return cellBytes;
     }
 
-    /** @return free slots. */
-    public int freeSlots() {
+    /** @return the largest frame the store takes. */
+    public int maxFrameBytes() {
+        return maxFrameBytes;
+    }
+
+    /** @return free cells. */
+    public int freeCells() {
         return freeCount;
     }
 
-    /** @return all slots. */
+    /** @return all cells. */
     public int capacity() {
-        return free.length;
+        return cellCount;
     }
 
     /**
-     * @param handle a slot.
+     * @return bytes the store reserves: its cells (native) plus its per-cell bookkeeping (heap: free stack, chain
+     *     links, length, L3 offset, IP version, contiguity), i.e. cells × (cell + 16 B).
+     */
+    public long reservedBytes() {
+        return memory.byteSize() + (long) cellCount * (METADATA_BYTES_PER_CELL + Integer.BYTES) + chain.length * 4L;
+    }
+
+    /**
+     * @param handle a frame.
      * @return the frame length stored in it.
      */
     public int length(final int handle) {
@@ -95,7 +234,7 @@ public final class PacketBuffer implements AutoCloseable {
     }
 
     /**
-     * @param handle a slot.
+     * @param handle a frame.
      * @return the frame offset of the IP header in the buffered frame, or -1.
      */
     public int l3OffsetOf(final int handle) {
@@ -103,7 +242,7 @@ public final class PacketBuffer implements AutoCloseable {
     }
 
     /**
-     * @param handle a slot.
+     * @param handle a frame.
      * @return the IP version of the buffered packet (0 if not IP).
      */
     public int ipVersionOf(final int handle) {

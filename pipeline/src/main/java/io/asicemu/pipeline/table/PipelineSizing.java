@@ -10,20 +10,20 @@ package io.asicemu.pipeline.table;
  * @param fdbEntries L2 FDB entries.
  * @param neighbors ARP/ND entries.
  * @param aclRules ACL rules with counters.
- * @param bufferSlots packets the packet buffer holds.
- * @param bufferSlotBytes bytes per buffer slot (the largest frame plus VLAN headroom).
+ * @param maxFrameBytes the largest frame the packet store takes (the largest MTU frame plus VLAN headroom); the
+ *     store itself holds frames in cells and is sized from the configured buffer (pools and headroom), not here.
  * @param batchSize frames per RX batch.
  * @param cpuQueueSlots packets the CPU port's punt queue holds.
  * @param maxRoutes IPv4 and IPv6 routes together (each has a hit counter).
  */
 public record PipelineSizing(int maxPorts, int maxRouterInterfaces, int maxNextHops, int maxGroups, int fdbEntries,
-    int neighbors, int aclRules, int bufferSlots, int bufferSlotBytes, int batchSize, int cpuQueueSlots,
+    int neighbors, int aclRules, int maxFrameBytes, int batchSize, int cpuQueueSlots,
     int maxRoutes) {
 
     /** Validates. */
     public PipelineSizing {
         if (maxPorts < 1 || maxPorts > 1024 || maxRouterInterfaces < 1 || maxNextHops < 1 || maxGroups < 1
-            || fdbEntries < 1 || neighbors < 1 || aclRules < 1 || bufferSlots < 1 || bufferSlotBytes < 128
+            || fdbEntries < 1 || neighbors < 1 || aclRules < 1 || maxFrameBytes < 128
             || batchSize < 1 || cpuQueueSlots < 1 || maxRoutes < 1 || maxRoutes > LpmTable.MAX_VALUE) {
             throw new IllegalArgumentException("invalid sizing: " + this);
         }
@@ -33,9 +33,9 @@ public record PipelineSizing(int maxPorts, int maxRouterInterfaces, int maxNextH
     }
 
     /**
-     * @return sizes for a lab switch: 64 ports, 16k next hops, 4k groups, 32k FDB, 4096 x 9.5 KiB buffer, 1Mi routes.
+     * @return sizes for a lab switch: 64 ports, 16k next hops, 4k groups, 32k FDB, 9.5 KiB frames, 1Mi routes.
      */
     public static PipelineSizing defaults() {
-        return new PipelineSizing(64, 512, 16_384, 4_096, 32_768, 16_384, 1_024, 4_096, 9_728, 64, 1_024, 1 << 20);
+        return new PipelineSizing(64, 512, 16_384, 4_096, 32_768, 16_384, 1_024, 9_728, 64, 1_024, 1 << 20);
     }
 }

@@ -37,7 +37,7 @@ class TableEntryCountersTest {
     private static PipelineSizing sizingWithRoutes(final int maxRoutes) {
         final PipelineSizing d = PipelineSizing.defaults();
         return new PipelineSizing(d.maxPorts(), d.maxRouterInterfaces(), d.maxNextHops(), d.maxGroups(),
-            d.fdbEntries(), d.neighbors(), d.aclRules(), d.bufferSlots(), d.bufferSlotBytes(), d.batchSize(),
+            d.fdbEntries(), d.neighbors(), d.aclRules(), d.maxFrameBytes(), d.batchSize(),
             d.cpuQueueSlots(), maxRoutes);
     }
 

@@ -87,6 +87,125 @@ public final class SonicDefaults
         return db;
     }
 
+    /** The CONFIG_DB tables that make up a buffer configuration. */
+    public static final List<String> BUFFER_TABLES = List.of("BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_PG",
+        "BUFFER_QUEUE");
+
+    private static final long[] HEADROOM_SPEEDS = {10_000, 25_000, 40_000, 50_000, 100_000, 200_000, 400_000, 800_000};
+
+    /**
+     * The buffer a switch has when CONFIG_DB carries no BUFFER_* table at all, so that one congested port cannot
+     * starve the others (a real switch's default MMU configuration never lets one queue take the whole buffer).
+     * Shaped like SONiC's generic defaults (reference §1.3: {@code buffers_config.j2} with the Tomahawk
+     * {@code buffers_defaults_t1.j2} values), with dynamic thresholds:
+     * <ul>
+     * <li>pools {@code ingress_lossless_pool} 10,875,072 B (dynamic, xoff 4,194,112 B), {@code egress_lossy_pool}
+     * 9,243,812 B (dynamic), {@code egress_lossless_pool} 15,982,720 B (static);</li>
+     * <li>profiles {@code ingress_lossy_profile} (size 0, dynamic_th 3), {@code egress_lossy_profile} (size 1518,
+     * dynamic_th 3), {@code egress_lossless_profile} (size 1518, static_th 15,982,720) and, per port speed and
+     * cable length ({@code CABLE_LENGTH}, default 40 m), {@code pg_lossless_<speed>_<cable>m_profile} as
+     * {@link #genericLossless} makes it (dynamic_th 0, headroom xoff);</li>
+     * <li>BUFFER_PG: the port's {@code pfc_enable} priorities get the lossless profile, every other PG the lossy
+     * one; BUFFER_QUEUE: the {@code pfc_enable} queues get {@code egress_lossless_profile}, every other queue
+     * {@code egress_lossy_profile}. SONiC leaves PGs 1-2, 5-7 and queue 7 to the SAI default; here they share the
+     * lossy profiles, so every PG and queue has a limit.</li>
+     * </ul>
+     * A lossy queue then holds at most 8/9 of the free egress_lossy_pool (alpha = 2^3), leaving room for the others.
+     *
+     * @param tables CONFIG_DB tables (not modified).
+     * @return the same tables when any BUFFER_* table is present, else a copy with the default buffer added.
+     */
+    public static Map<String, Map<String, Map<String, String>>> withDefaultBuffers(
+        final Map<String, Map<String, Map<String, String>>> tables)
+    {
+        for (final String t : BUFFER_TABLES)
+        {
+            if (tables.containsKey(t) && !tables.get(t).isEmpty())
+            {
+                return tables;
+            }
+        }
+        final Map<String, Map<String, Map<String, String>>> db = new LinkedHashMap<>(tables);
+        put(db, "BUFFER_POOL", "ingress_lossless_pool",
+            Map.of("size", "10875072", "type", "ingress", "mode", "dynamic", "xoff", "4194112"));
+        put(db, "BUFFER_POOL", "egress_lossy_pool", Map.of("size", "9243812", "type", "egress", "mode", "dynamic"));
+        put(db, "BUFFER_POOL", "egress_lossless_pool",
+            Map.of("size", "15982720", "type", "egress", "mode", "static"));
+        put(db, "BUFFER_PROFILE", "ingress_lossy_profile",
+            Map.of("pool", "ingress_lossless_pool", "size", "0", "dynamic_th", "3"));
+        put(db, "BUFFER_PROFILE", "egress_lossless_profile",
+            Map.of("pool", "egress_lossless_pool", "size", "1518", "static_th", "15982720"));
+        put(db, "BUFFER_PROFILE", "egress_lossy_profile",
+            Map.of("pool", "egress_lossy_pool", "size", "1518", "dynamic_th", "3"));
+        final Map<String, Map<String, String>> ports = tables.getOrDefault("PORT", Map.of());
+        final Map<String, Map<String, String>> qos = tables.getOrDefault("PORT_QOS_MAP", Map.of());
+        final Map<String, String> cables = tables.getOrDefault("CABLE_LENGTH", Map.of())
+            .getOrDefault("AZURE", Map.of());
+        for (final Map.Entry<String, Map<String, String>> port : ports.entrySet())
+        {
+            final String name = port.getKey();
+            final String speed = port.getValue().get("speed");
+            final int lossless = pfcEnableMask(qos.getOrDefault(name, Map.of()).get("pfc_enable"));
+            String losslessName = null;
+            if (lossless != 0 && speed != null)
+            {
+                final long speedMbps = Long.parseLong(speed.trim());
+                final int cableM = cableMetres(cables.get(name));
+                losslessName = "pg_lossless_" + speedMbps + "_" + cableM + "m_profile";
+                put(db, "BUFFER_PROFILE", losslessName, losslessProfile(headroomSpeed(speedMbps), cableM));
+            }
+            for (int i = 0; i < 8; i++)
+            {
+                final boolean isLossless = losslessName != null && (lossless & (1 << i)) != 0;
+                put(db, "BUFFER_PG", name + "|" + i,
+                    Map.of("profile", isLossless ? losslessName : "ingress_lossy_profile"));
+                put(db, "BUFFER_QUEUE", name + "|" + i,
+                    Map.of("profile", isLossless ? "egress_lossless_profile" : "egress_lossy_profile"));
+            }
+        }
+        return db;
+    }
+
+    private static int pfcEnableMask(final String pfcEnable)
+    {
+        int mask = 0;
+        if (pfcEnable == null || pfcEnable.isBlank())
+        {
+            return 0;
+        }
+        for (final String p : pfcEnable.split(","))
+        {
+            final String t = p.trim();
+            if (t.length() == 1 && t.charAt(0) >= '0' && t.charAt(0) <= '7')
+            {
+                mask |= 1 << (t.charAt(0) - '0');
+            }
+        }
+        return mask;
+    }
+
+    private static int cableMetres(final String cable)
+    {
+        if (cable == null || !cable.trim().matches("[0-9]{1,5}m"))
+        {
+            return 40; // Tomahawk buffers_defaults_t1.j2 default cable length (reference §1.3)
+        }
+        return Integer.parseInt(cable.trim().substring(0, cable.trim().length() - 1));
+    }
+
+    /** The IEEE pause-response table has a row per standard speed; other speeds use the next faster row. */
+    private static long headroomSpeed(final long speedMbps)
+    {
+        for (final long s : HEADROOM_SPEEDS)
+        {
+            if (speedMbps <= s)
+            {
+                return s;
+            }
+        }
+        return HEADROOM_SPEEDS[HEADROOM_SPEEDS.length - 1];
+    }
+
     private static Map<String, String> losslessProfile(final long speedMbps, final int cableM)
     {
         final String xoff;
