@@ -14,13 +14,15 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
+import net.jqwik.api.statistics.Statistics;
 
 /**
  * Random buffer configurations (1–3 pools with and without a shared headroom pool, static and dynamic thresholds,
  * reserved sizes, lossless PGs with headroom, PGs and queues without a profile, 2–4 ports, cells of 96–256 B) under
- * random traffic mixes (frames of 64 B–9 KB from any port and PG to any port and queue, transmissions at the ports'
- * speeds): the switch's store and traffic manager drop exactly the frames {@link ReferenceAdmissionModel} drops, for
- * the same reason (ingress PG or egress queue/device), and vice versa. The cell store, sized from the traffic
+ * random traffic mixes (bursts of 1–32 frames of 64 B–9 KB from any port and PG to any port and queue, transmissions
+ * at the ports' speeds): the switch's store and traffic manager drop exactly the frames
+ * {@link ReferenceAdmissionModel} drops, for the same reason (ingress PG or egress queue/device), and vice versa.
+ * jqwik statistics check that ingress drops, egress drops and a full device buffer each occur in a share of tries. The cell store, sized from the traffic
  * manager's buffer, never runs out and always holds exactly the admitted frames' cells.
  */
 class AdmissionPropertyTest {
@@ -85,7 +87,7 @@ class AdmissionPropertyTest {
                 isStatic ? "static_th" : "dynamic_th", Long.toString(isStatic ? staticTh : dynamicTh),
                 "xoff", Long.toString(xoff), "xon", "0");
         }
-        final boolean unprofiled = c.chance(30);
+        final boolean unprofiled = c.chance(40);
         final int[][] pgProfile = new int[ports][8];
         final int[][] qProfile = new int[ports][8];
         final int[] pfcEnable = new int[ports];
@@ -102,8 +104,8 @@ class AdmissionPropertyTest {
             }
             put(db, "PORT_QOS_MAP", name, "pfc_enable", pfc.toString());
             for (int i = 0; i < 8; i++) {
-                pgProfile[p][i] = unprofiled && c.chance(25) ? -1 : c.pick(profileCount);
-                qProfile[p][i] = unprofiled && c.chance(25) ? -1 : c.pick(profileCount);
+                pgProfile[p][i] = unprofiled && c.chance(40) ? -1 : c.pick(profileCount);
+                qProfile[p][i] = unprofiled && c.chance(40) ? -1 : c.pick(profileCount);
                 if (pgProfile[p][i] >= 0) {
                     put(db, "BUFFER_PG", name + "|" + i, "profile", "prof" + pgProfile[p][i]);
                 }
@@ -130,7 +132,7 @@ class AdmissionPropertyTest {
     @Property(tries = 300)
     void shouldDropExactlyWhatTheReferenceModelDropsWhenTrafficAndBuffersAreRandom(
         @ForAll @Size(min = 1, max = 64) final List<@IntRange(min = 0, max = Integer.MAX_VALUE) Integer> config,
-        @ForAll @Size(max = 1_500) final List<@IntRange(min = 0, max = Integer.MAX_VALUE) Integer> ops,
+        @ForAll @Size(min = 50, max = 1_500) final List<@IntRange(min = 0, max = Integer.MAX_VALUE) Integer> ops,
         @ForAll @IntRange(min = 0, max = 4) final int cellChoice) {
         final int cellBytes = CELLS[cellChoice];
         final long[] lateDrops = new long[1];
@@ -144,6 +146,8 @@ class AdmissionPropertyTest {
             int handleCount = 0;
             final Map<Integer, Integer> storeHandle = new LinkedHashMap<>();
             int drops = 0;
+            int ingressDrops = 0;
+            int egressDrops = 0;
             for (final int op : ops) {
                 final int kind = op & 7;
                 final int a = (op >>> 3) & 0xFF;
@@ -154,18 +158,23 @@ class AdmissionPropertyTest {
                     final int pg = (b >>> 14) & 7;
                     final int queue = (b >>> 17) & 7;
                     final int bytes = (b & 3) == 0 ? 64 + b % 9_153 : 64 + b % 1_500;
-                    final int handle = store.allocate(bytes);
-                    assertThat(handle).as("store cell for an admission attempt").isNotEqualTo(PacketBuffer.NONE);
-                    final int id = handleCount++;
-                    final int result = tm.admit(t, inPort, pg, outPort, queue, bytes, 0, id);
-                    final int expected = reference.admit(id, inPort, pg, outPort, queue, bytes);
-                    assertThat(category(result)).as("admit %d B %d/%d -> %d/%d", bytes, inPort, pg, outPort, queue)
-                        .isEqualTo(expected);
-                    if (result == TrafficManager.ADMITTED) {
-                        storeHandle.put(id, handle);
-                    } else {
-                        store.release(handle);
-                        drops++;
+                    final int burst = 1 + ((b >>> 5) & 31); // frames of one flow arriving back to back
+                    for (int f = 0; f < burst; f++) {
+                        final int handle = store.allocate(bytes);
+                        assertThat(handle).as("store cell for an admission attempt").isNotEqualTo(PacketBuffer.NONE);
+                        final int id = handleCount++;
+                        final int result = tm.admit(t, inPort, pg, outPort, queue, bytes, 0, id);
+                        final int expected = reference.admit(id, inPort, pg, outPort, queue, bytes);
+                        assertThat(category(result)).as("admit %d B %d/%d -> %d/%d", bytes, inPort, pg, outPort,
+                            queue).isEqualTo(expected);
+                        if (result == TrafficManager.ADMITTED) {
+                            storeHandle.put(id, handle);
+                        } else {
+                            store.release(handle);
+                            drops++;
+                            ingressDrops += result == TrafficManager.DROP_INGRESS ? 1 : 0;
+                            egressDrops += result == TrafficManager.DROP_EGRESS ? 1 : 0;
+                        }
                     }
                 } else if (kind <= 6) {
                     final int port = a % s.ports();
@@ -184,6 +193,12 @@ class AdmissionPropertyTest {
                 assertThat((long) (store.capacity() - store.freeCells()) * cellBytes)
                     .as("store holds exactly the admitted frames").isEqualTo(tm.bufferUsedBytes());
             }
+            Statistics.label("ingress drops").collect(ingressDrops > 0);
+            Statistics.label("egress drops").collect(egressDrops > 0);
+            Statistics.label("device buffer binds").collect(reference.deviceDrops() > 0);
+            Statistics.label("ingress drops").coverage(c -> c.check(true).percentage(p -> p > 20));
+            Statistics.label("egress drops").coverage(c -> c.check(true).percentage(p -> p > 20));
+            Statistics.label("device buffer binds").coverage(c -> c.check(true).percentage(p -> p > 1));
             assertThat(lateDrops[0]).as("no WRED or watchdog configured").isZero();
             assertThat(reference.heldCount()).isEqualTo(storeHandle.size());
             if (drops > 0) {

@@ -80,9 +80,10 @@ class CellStoreSizingTest {
     void shouldSizeTheStoreFromTheDefaultBufferWhenTheConfigHasNoBufferTables() throws Exception {
         final Reserved r = reserved(config(""));
         System.out.printf("no BUFFER_* tables: device buffer %d B, store %d B%n", r.bufferBytes(), r.storeBytes());
-        // The default's ingress side binds: ingress_lossless_pool 10,875,072 B, lossy PGs only (no pfc_enable here),
-        // reserved 0, so the store is that pool in whole cells.
-        assertThat(r.bufferBytes()).isEqualTo(10_875_072L / 208 * 208);
+        // Every PG and queue has a default profile, so the rules bound the buffer; the egress side binds first:
+        // egress_lossy_pool 9,243,812 B (no pfc_enable here, so every queue is lossy) plus the 16 queues' reserved
+        // 1518 B, each in whole 208-byte cells (the ingress side: 10,875,072 B and reserved 0).
+        assertThat(r.bufferBytes()).isEqualTo(9_243_812L / 208 * 208 + 16 * (1518 / 208 * 208));
         assertThat(r.storeBytes()).isLessThan(OLD_STORE_BYTES);
     }
 }

@@ -61,6 +61,7 @@ final class ReferenceAdmissionModel {
     private final Map<Integer, Held> held = new HashMap<>();
     private long deviceCells;
     private long deviceUsed;
+    private long deviceDrops;
 
     ReferenceAdmissionModel(final int cellBytes, final List<Pool> pools) {
         this.cell = cellBytes;
@@ -186,6 +187,7 @@ final class ReferenceAdmissionModel {
             }
         }
         if (deviceUsed + cells > deviceCells) {
+            deviceDrops++;
             return DROP_EGRESS;
         }
         charge(in, inBucket, cells);
@@ -244,6 +246,11 @@ final class ReferenceAdmissionModel {
     long queueCells(final int port, final int queue) {
         final Bucket b = queues.get(key(port, queue));
         return b.reserved + b.shared;
+    }
+
+    /** @return frames refused because the device buffer was full. */
+    long deviceDrops() {
+        return deviceDrops;
     }
 
     int heldCount() {
