@@ -40,7 +40,7 @@ public class SchedulerBenchmark {
     /** Builds one port with its busy queues backlogged. */
     @Setup
     public void setUp() {
-        queues = new QueueStore(1, 64);
+        queues = new QueueStore(1, 8 * 32); // descriptors shared by the 8 queues: room for 32 frames in each
         scheduler = new PortScheduler(1, queues);
         for (int q = 0; q < 8; q++) {
             if (type.equals("DWRR")) {

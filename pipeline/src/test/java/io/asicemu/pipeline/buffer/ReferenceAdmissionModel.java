@@ -16,7 +16,7 @@ import java.util.Map;
  * α = 2^dynamic_th; else, for a lossless PG (its priority is in pfc_enable), headroom while ≤ the profile's xoff and,
  * when the pool has an xoff, the pool's headroom use ≤ it; else dropped at ingress. Without a profile: no limit.</li>
  * <li>Egress queue: the same without headroom; dropped at egress when it does not fit, or when the device buffer
- * (the rules' own bound; if a side has no bound, all configured pools, their xoff and reserved sizes) is full.</li>
+ * (the rules' own bound; if neither side has one, all configured pools with their headroom and all reserved sizes) is full.</li>
  * <li>A frame leaving gives back its PG cells headroom first, then shared, then reserved; its queue cells shared
  * first, then reserved.</li>
  * </ul>
@@ -93,15 +93,20 @@ final class ReferenceAdmissionModel {
         final long out = side(new ArrayList<>(queues.values()), false);
         long device = Math.min(in, out);
         if (device == Long.MAX_VALUE) {
+            // The whole configured buffer: pools with their headroom, plus every profile's reserved size.
+            final Map<Integer, Long> headroomByPool = new HashMap<>();
             device = 0;
-            for (final Pool p : pools) {
-                device += cellsOf(p.sizeBytes()) + cellsOf(p.xoffBytes());
-            }
             for (final Bucket b : pgs.values()) {
-                device += b.profile == null ? 0 : cellsOf(b.profile.sizeBytes());
+                if (b.profile != null) {
+                    device += cellsOf(b.profile.sizeBytes());
+                    headroomByPool.merge(b.profile.pool(), cellsOf(b.profile.xoffBytes()), Long::sum);
+                }
             }
             for (final Bucket b : queues.values()) {
                 device += b.profile == null ? 0 : cellsOf(b.profile.sizeBytes());
+            }
+            for (int p = 0; p < pools.size(); p++) {
+                device += cellsOf(pools.get(p).sizeBytes()) + headroom(p, headroomByPool.getOrDefault(p, 0L));
             }
             if (device == 0) {
                 device = cellsOf(io.asicemu.tm.TrafficManager.UNCONFIGURED_BUFFER_BYTES);
@@ -126,12 +131,16 @@ final class ReferenceAdmissionModel {
         buckets.forEach(b -> used[b.profile.pool()] = true);
         for (int p = 0; p < used.length; p++) {
             if (used[p]) {
-                final long headroom = headroomByPool.getOrDefault(p, 0L);
-                final long poolXoff = cellsOf(pools.get(p).xoffBytes());
-                total += cellsOf(pools.get(p).sizeBytes()) + (poolXoff > 0 ? Math.min(poolXoff, headroom) : headroom);
+                total += cellsOf(pools.get(p).sizeBytes()) + headroom(p, headroomByPool.getOrDefault(p, 0L));
             }
         }
         return total;
+    }
+
+    /** A pool's headroom: its xoff when set (at most what its PGs' xoff add up to), else its PGs' xoff. */
+    private long headroom(final int pool, final long pgHeadroomCells) {
+        final long poolXoff = cellsOf(pools.get(pool).xoffBytes());
+        return poolXoff > 0 ? Math.min(poolXoff, pgHeadroomCells) : pgHeadroomCells;
     }
 
     long deviceBytes() {

@@ -264,23 +264,34 @@ public final class BufferAccounting
     }
 
     /**
-     * @return every configured pool's size and headroom pool plus every profile's reserved size, whole cells: the
-     *     whole configured buffer, used as the device buffer when PGs and queues without profiles leave the rules
-     *     unbounded.
+     * @return every configured pool's size and headroom (its {@code xoff} when set, else the xoff of the PGs whose
+     *     profiles use it; with a pool xoff, at most the PGs' xoff together) plus every profile's reserved size,
+     *     whole cells: the whole configured buffer, used as the device buffer when PGs and queues without profiles
+     *     leave the rules unbounded (so it binds only once those have filled it).
      */
     public long configuredBytes()
     {
+        final long[] headroomByPool = new long[poolSize.length];
         long sum = 0;
-        for (int p = 0; p < poolSize.length; p++)
-        {
-            sum += floorCells(poolSize[p]) + floorCells(poolXoff[p]);
-        }
         for (int i = 0; i < pgPool.length; i++)
         {
-            sum += pgPool[i] >= 0 ? floorCells(pgReservedLimit[i]) : 0;
+            if (pgPool[i] >= 0)
+            {
+                sum += floorCells(pgReservedLimit[i]);
+                headroomByPool[pgPool[i]] += floorCells(pgHeadroomLimit[i]);
+            }
             sum += qPool[i] >= 0 ? floorCells(qReservedLimit[i]) : 0;
         }
+        for (int p = 0; p < poolSize.length; p++)
+        {
+            sum += floorCells(poolSize[p]) + poolHeadroom(p, headroomByPool[p]);
+        }
         return sum;
+    }
+
+    private long poolHeadroom(final int pool, final long pgHeadroom)
+    {
+        return poolXoff[pool] > 0 ? Math.min(floorCells(poolXoff[pool]), pgHeadroom) : pgHeadroom;
     }
 
     private long sideBound(final int[] pool, final long[] reserved, final long[] headroom)
@@ -305,8 +316,7 @@ public final class BufferAccounting
         {
             if (used[p])
             {
-                sum += floorCells(poolSize[p]) +
-                    (poolXoff[p] > 0 ? Math.min(floorCells(poolXoff[p]), headroomByPool[p]) : headroomByPool[p]);
+                sum += floorCells(poolSize[p]) + poolHeadroom(p, headroomByPool[p]);
             }
         }
         return sum;
