@@ -29,6 +29,8 @@ public final class PacketBuffer implements AutoCloseable {
     private final Arena arena = Arena.ofShared();
     private final MemorySegment memory;
     private final int cellBytes;
+    /** ceil(2^32 / cellBytes): n / cellBytes == (n * cellReciprocal) >>> 32 for n &lt; 2^16 (no division per frame). */
+    private final long cellReciprocal;
     private final int maxFrameBytes;
     private final int cellCount;
     private final int[] free;
@@ -46,11 +48,13 @@ public final class PacketBuffer implements AutoCloseable {
      * @param maxFrameBytes the largest frame stored (longer ones are refused by the caller).
      */
     public PacketBuffer(final int cells, final int cellBytes, final int maxFrameBytes) {
-        if (cells < 1 || cellBytes < MIN_CELL_BYTES || maxFrameBytes < MIN_CELL_BYTES) {
+        if (cells < 1 || cellBytes < MIN_CELL_BYTES || maxFrameBytes < MIN_CELL_BYTES
+            || maxFrameBytes + cellBytes >= 1 << 16) {
             throw new IllegalArgumentException("invalid packet buffer: " + cells + " cells of " + cellBytes
                 + " B, largest frame " + maxFrameBytes + " B");
         }
         this.cellBytes = cellBytes;
+        this.cellReciprocal = ((1L << 32) + cellBytes - 1) / cellBytes;
         this.maxFrameBytes = maxFrameBytes;
         this.cellCount = cells;
         memory = arena.allocate((long) cells * cellBytes, 64);
@@ -83,7 +87,7 @@ public final class PacketBuffer implements AutoCloseable {
     }
 
     private int cellsFor(final int bytes) {
-        return Math.max(1, (bytes + cellBytes - 1) / cellBytes);
+        return Math.max(1, (int) (((bytes + cellBytes - 1) * cellReciprocal) >>> 32));
     }
 
     /**
@@ -98,6 +102,12 @@ public final class PacketBuffer implements AutoCloseable {
             return NONE;
         }
         final int first = free[--freeCount];
+        length[first] = frameLength;
+        if (n == 1) { // most frames of a 208 B-cell store are small: one cell, no chain
+            next[first] = NONE;
+            contiguous[first] = true;
+            return first;
+        }
         int previous = first;
         boolean consecutive = true;
         for (int i = 1; i < n; i++) {
@@ -107,7 +117,6 @@ public final class PacketBuffer implements AutoCloseable {
             previous = cell;
         }
         next[previous] = NONE;
-        length[first] = frameLength;
         contiguous[first] = consecutive;
         return first;
     }
@@ -118,6 +127,10 @@ public final class PacketBuffer implements AutoCloseable {
      * @param handle a handle from {@link #allocate}.
      */
     public void release(final int handle) {
+        if (next[handle] == NONE) {
+            free[freeCount++] = handle;
+            return;
+        }
         int n = 0;
         for (int cell = handle; cell != NONE; cell = next[cell]) {
             chain[n++] = cell;
