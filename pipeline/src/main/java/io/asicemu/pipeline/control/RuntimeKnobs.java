@@ -10,6 +10,7 @@ import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.pipeline.table.QosMaps;
 import io.asicemu.tm.config.BufferProfileConfig;
 import io.asicemu.tm.config.PortConfig;
+import io.asicemu.tm.config.SonicDefaults;
 import io.asicemu.tm.config.TmConfig;
 import io.asicemu.tm.config.WredProfileConfig;
 import java.util.ArrayList;
@@ -56,6 +57,10 @@ public final class RuntimeKnobs {
         }
         final TmConfig tm = compiled.tmConfig();
         pollMs = tm.pollIntervalMs();
+        // The PFC xoff/xon knobs tune CONFIG_DB's BUFFER_PG profiles; the default buffer a config without BUFFER_*
+        // tables gets (SonicDefaults.withDefaultBuffers) is the emulator's, not the operator's, and has none to tune.
+        final boolean configuredBuffers = SonicDefaults.BUFFER_TABLES.stream()
+            .anyMatch(t -> !compiled.db().table(t).isEmpty());
         for (final PortConfig p : tm.ports()) {
             final int port = p.index();
             if (port >= ports) {
@@ -72,7 +77,7 @@ public final class RuntimeKnobs {
                 }
                 final String pg = p.pgProfile()[i];
                 final BufferProfileConfig bp = pg == null ? null : tm.profiles().get(pg);
-                if (bp != null) {
+                if (bp != null && configuredBuffers) {
                     pgProfile.set(qi);
                     set(RuntimeKnob.PFC_XOFF_BYTES, qi, bp.xoffBytes());
                     set(RuntimeKnob.PFC_XON_BYTES, qi, bp.xonBytes());
