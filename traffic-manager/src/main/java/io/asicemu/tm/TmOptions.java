@@ -11,9 +11,6 @@ import io.asicemu.tm.watchdog.StormPredicate;
  *                                  tests use to turn Tomahawk watermarks into cells).
  * @param wireOverheadBytes         bytes added on the wire per frame: preamble+SFD 8, IFG 12, FCS 4 (frames given to
  *                                  admit are counted without FCS, as captured).
- * @param queueCapacityPackets      no longer used: queues share packet descriptors sized from the buffer (one per
- *                                  cell of the device buffer), so no queue has a packet limit of its own. Kept so
- *                                  callers compile; validated as before.
  * @param wredSeed                  seed of the data thread's WRED generator.
  * @param wredDropAboveMax          false = SONiC (mark 100 % at/above Kmax); true = drop there.
  * @param stormPredicate            watchdog storm test (Broadcom or Mellanox form).
@@ -26,7 +23,7 @@ import io.asicemu.tm.watchdog.StormPredicate;
  *                                  avg += (q − avg) / 2^w, updated at every decision.
  */
 public record TmOptions(
-    int cellBytes, int wireOverheadBytes, int queueCapacityPackets, long wredSeed, boolean wredDropAboveMax,
+    int cellBytes, int wireOverheadBytes, long wredSeed, boolean wredDropAboveMax,
     StormPredicate stormPredicate, int pfcQuanta, long pfcRefreshNs, long dwrrQuantumBytesPerWeight,
     boolean wredAtEnqueue, int wredWeight)
 {
@@ -45,21 +42,13 @@ public record TmOptions(
     /** @return Tomahawk's 208 B cell, overhead 24 B, seed 1, SONiC WRED, Broadcom watchdog. */
     public static TmOptions defaults()
     {
-        return new TmOptions(208, 24, 4096, 1, false, StormPredicate.BROADCOM, 0xFFFF, 0, 1024, false, 0);
+        return new TmOptions(208, 24, 1, false, StormPredicate.BROADCOM, 0xFFFF, 0, 1024, false, 0);
     }
 
     /** @param v cell size. @return a copy. */
     public TmOptions withCellBytes(final int v)
     {
-        return new TmOptions(v, wireOverheadBytes, queueCapacityPackets, wredSeed, wredDropAboveMax, stormPredicate,
-            pfcQuanta, pfcRefreshNs, dwrrQuantumBytesPerWeight, wredAtEnqueue,
-            wredWeight);
-    }
-
-    /** @param v ring size. @return a copy. */
-    public TmOptions withQueueCapacityPackets(final int v)
-    {
-        return new TmOptions(cellBytes, wireOverheadBytes, v, wredSeed, wredDropAboveMax, stormPredicate,
+        return new TmOptions(v, wireOverheadBytes, wredSeed, wredDropAboveMax, stormPredicate,
             pfcQuanta, pfcRefreshNs, dwrrQuantumBytesPerWeight, wredAtEnqueue,
             wredWeight);
     }
@@ -67,7 +56,7 @@ public record TmOptions(
     /** @param v seed. @return a copy. */
     public TmOptions withWredSeed(final long v)
     {
-        return new TmOptions(cellBytes, wireOverheadBytes, queueCapacityPackets, v, wredDropAboveMax, stormPredicate,
+        return new TmOptions(cellBytes, wireOverheadBytes, v, wredDropAboveMax, stormPredicate,
             pfcQuanta, pfcRefreshNs, dwrrQuantumBytesPerWeight, wredAtEnqueue,
             wredWeight);
     }
@@ -75,7 +64,7 @@ public record TmOptions(
     /** @param v drop above Kmax. @return a copy. */
     public TmOptions withWredDropAboveMax(final boolean v)
     {
-        return new TmOptions(cellBytes, wireOverheadBytes, queueCapacityPackets, wredSeed, v, stormPredicate,
+        return new TmOptions(cellBytes, wireOverheadBytes, wredSeed, v, stormPredicate,
             pfcQuanta, pfcRefreshNs, dwrrQuantumBytesPerWeight, wredAtEnqueue,
             wredWeight);
     }
@@ -83,7 +72,7 @@ public record TmOptions(
     /** @param v storm predicate. @return a copy. */
     public TmOptions withStormPredicate(final StormPredicate v)
     {
-        return new TmOptions(cellBytes, wireOverheadBytes, queueCapacityPackets, wredSeed, wredDropAboveMax, v,
+        return new TmOptions(cellBytes, wireOverheadBytes, wredSeed, wredDropAboveMax, v,
             pfcQuanta, pfcRefreshNs, dwrrQuantumBytesPerWeight, wredAtEnqueue,
             wredWeight);
     }
@@ -91,14 +80,14 @@ public record TmOptions(
     /** @param quanta XOFF quanta. @param refreshNs refresh period (0 = auto). @return a copy. */
     public TmOptions withPfc(final int quanta, final long refreshNs)
     {
-        return new TmOptions(cellBytes, wireOverheadBytes, queueCapacityPackets, wredSeed, wredDropAboveMax,
+        return new TmOptions(cellBytes, wireOverheadBytes, wredSeed, wredDropAboveMax,
             stormPredicate, quanta, refreshNs, dwrrQuantumBytesPerWeight, wredAtEnqueue, wredWeight);
     }
 
     /** @param atEnqueue decide at enqueue. @param weight EWMA weight 0..15. @return a copy. */
     public TmOptions withWred(final boolean atEnqueue, final int weight)
     {
-        return new TmOptions(cellBytes, wireOverheadBytes, queueCapacityPackets, wredSeed, wredDropAboveMax,
+        return new TmOptions(cellBytes, wireOverheadBytes, wredSeed, wredDropAboveMax,
             stormPredicate, pfcQuanta, pfcRefreshNs, dwrrQuantumBytesPerWeight, atEnqueue, weight);
     }
 }

@@ -57,7 +57,7 @@ class AccountingPropertyTest
                 .put("PFC_WD", n, "action", p == 0 ? "drop" : p == 1 ? "forward" : "alert",
                     "detection_time", "200", "restoration_time", "200");
         }
-        return new TrafficManager(db.parse(), TmOptions.defaults().withCellBytes(256).withQueueCapacityPackets(64),
+        return new TrafficManager(db.parse(), TmOptions.defaults().withCellBytes(256),
             (now, port, vector, quanta) -> { },
             (now, handle, port, queue, reason) ->
             {
