@@ -2,8 +2,8 @@ package io.asicemu.pipeline.table;
 
 /**
  * The fields an ACL rule may match, copied out of a parsed packet into one reusable object owned by the data-plane
- * thread (never one per packet). IPv4 addresses use the low 32 bits of the low words. Fields are public for the stage
- * that fills them; not thread safe.
+ * thread (never one per packet), with the scratch array the classifier packs them into. IPv4 addresses use the low 32
+ * bits of the low words. Fields are public for the stage that fills them; not thread safe.
  */
 public final class AclKey {
     /** Ingress port index. */
@@ -42,4 +42,6 @@ public final class AclKey {
     public boolean roce;
     /** BTH opcode. */
     public int bthOpcode;
+    /** The fields above packed for the tuple-space classifier ({@link AclTupleSpace}); scratch, refilled per lookup. */
+    final long[] packed = new long[AclTupleSpace.FIELDS];
 }
