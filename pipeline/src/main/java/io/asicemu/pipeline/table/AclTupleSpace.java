@@ -13,22 +13,27 @@ import java.util.Map;
  * <p>
  * Each rule is reduced to a hashable pattern: per packed field a (value, mask) that every packet the rule matches
  * satisfies — EtherType and TCP flags with the rule's masks, MAC and IP masks cut to their whole bytes, exact fields
- * (VLAN, IP version and protocol, DSCP, ECN, BTH opcode) whole, L4 port ranges and ingress-port sets by the bits their
- * lowest and highest values share. A tuple is one mask vector and a hash table from masked packed keys to the rules
- * of that key, in rule order. A rule joins the most specific tuple whose masks are a subset of its own while that key
- * holds fewer than {@link #CHAIN_LIMIT} rules, so few tuples serve many mask shapes; otherwise it opens a tuple of its
- * own. Hashing is only a filter: every candidate is confirmed by the table's full match (ranges, port sets, the bits
- * a reduced mask dropped, hash collisions), so the result is exactly the scan's.
+ * (VLAN, IP version and protocol, DSCP, ECN, BTH opcode) whole, ingress-port sets by the whole bytes their lowest and
+ * highest ports share, L4 port ranges exactly when one port, by high byte when they span at most
+ * {@link #RANGE_FANOUT} high bytes (one entry per high byte), else not at all. A tuple is one mask vector and a hash
+ * table from masked packed keys to the rules of that key, in rule order. A rule joins the tuple of its own masks, or
+ * else the most specific tuple with shorter masks on the same fields while that key holds fewer than
+ * {@link #CHAIN_LIMIT} rules, so near prefix lengths share a tuple; otherwise it opens a tuple of its own. Hashing is
+ * only a filter: every candidate is confirmed by the table's full match (ranges, port sets, the bits a reduced mask
+ * dropped, hash collisions), so the result is exactly the scan's.
  * <p>
  * Lookup probes the tuples in order of the best rule each holds and stops as soon as no tuple left can beat the rule
- * found (priority pruning). Built on the control side with the table (allocation there is fine); immutable after,
- * looked up on the data-plane thread with no allocation (the packed key lives in the caller's {@link AclKey}).
+ * found (priority pruning); its cost follows the number of distinct mask shapes, not the number of rules. Built on
+ * the control side with the table (allocation there is fine); immutable after, looked up on the data-plane thread
+ * with no allocation (the packed key lives in the caller's {@link AclKey}).
  */
 final class AclTupleSpace {
     /** Packed fields: port, EtherType, MACs, VLAN, IP version, addresses, protocol, L4 ports, DSCP, ECN, flags, BTH. */
     static final int FIELDS = 17;
     /** Rules one masked key of a merged tuple may hold before a rule must open a more specific tuple. */
     static final int CHAIN_LIMIT = 8;
+    /** High-byte values an L4 port range may span and still be hashed (one bucket entry each). */
+    static final int RANGE_FANOUT = 4;
     private static final int IN_PORT = 0;
     private static final int ETHER_TYPE = 1;
     private static final int SRC_MAC = 2;
@@ -95,14 +100,15 @@ final class AclTupleSpace {
      */
     AclTupleSpace(final List<AclRule> rules) {
         final int count = rules.size();
-        final long[][] values = new long[count][];
         final long[][] masks = new long[count][];
+        final List<List<long[]>> values = new ArrayList<>();
         final Integer[] byBits = new Integer[count];
         final int[] bits = new int[count];
         for (int r = 0; r < count; r++) {
-            values[r] = new long[FIELDS];
             masks[r] = new long[FIELDS];
-            pattern(rules.get(r), values[r], masks[r]);
+            final long[] value = new long[FIELDS];
+            pattern(rules.get(r), value, masks[r]);
+            values.add(expandRanges(rules.get(r), value, masks[r]));
             for (final long m : masks[r]) {
                 bits[r] += Long.bitCount(m);
             }
@@ -111,8 +117,12 @@ final class AclTupleSpace {
         // Least specific first, so general tuples exist when specific rules look for one to join.
         Arrays.sort(byBits, (a, b) -> bits[a] != bits[b] ? Integer.compare(bits[a], bits[b]) : Integer.compare(a, b));
         final List<Tuple> tuples = new ArrayList<>();
+        int placements = 0;
         for (final int r : byBits) {
-            place(tuples, r, values[r], masks[r]);
+            for (final long[] value : values.get(r)) {
+                place(tuples, r, value, masks[r]);
+                placements++;
+            }
         }
         for (final Tuple t : tuples) {
             for (final List<Integer> chain : t.chains.values()) {
@@ -145,7 +155,7 @@ final class AclTupleSpace {
         slotHash = new long[slots];
         slotFirst = new int[slots];
         slotCount = new int[slots];
-        candidates = new int[count];
+        candidates = new int[placements];
         int field = 0;
         int candidate = 0;
         for (int t = 0; t < tupleCount; t++) {
@@ -181,7 +191,12 @@ final class AclTupleSpace {
         Tuple best = null;
         long bestHash = 0;
         for (final Tuple t : tuples) {
-            if ((best == null || t.bits > best.bits) && subset(t.mask, mask)) {
+            if (Arrays.equals(t.mask, mask)) {
+                best = t;
+                bestHash = hash(value, mask);
+                break;
+            }
+            if ((best == null || t.bits > best.bits) && coarser(t.mask, mask)) {
                 final long h = hash(value, t.mask);
                 final List<Integer> chain = t.chains.get(h);
                 if (chain == null || chain.size() < CHAIN_LIMIT) {
@@ -198,9 +213,13 @@ final class AclTupleSpace {
         best.chains.computeIfAbsent(bestHash, k -> new ArrayList<>()).add(rule);
     }
 
-    private static boolean subset(final long[] inner, final long[] outer) {
+    /**
+     * Whether a tuple's masks can serve a rule's: a subset of its bits (so every packet the rule matches lands in the
+     * rule's bucket) on the same fields (so the field that tells the rule apart stays hashed, if shorter).
+     */
+    private static boolean coarser(final long[] inner, final long[] outer) {
         for (int f = 0; f < FIELDS; f++) {
-            if ((inner[f] & ~outer[f]) != 0) {
+            if ((inner[f] & ~outer[f]) != 0 || ((inner[f] == 0) != (outer[f] == 0))) {
                 return false;
             }
         }
@@ -238,7 +257,7 @@ final class AclTupleSpace {
                 }
             }
             if (low >= 0) {
-                set(value, mask, IN_PORT, low, sharedPrefix(low, high));
+                set(value, mask, IN_PORT, low, wholeBytes(sharedPrefix(low, high) & 0xffff));
             }
         }
         set(value, mask, ETHER_TYPE, r.etherType, r.etherTypeMask);
@@ -253,8 +272,8 @@ final class AclTupleSpace {
             set(value, mask, DST_LOW, r.dstLow, wholeBytes(r.dstLowMask));
         }
         set(value, mask, PROTOCOL, r.ipProtocol, r.ipProtocol >= 0 ? -1L : 0);
-        set(value, mask, L4_SRC, r.l4SrcMin, sharedPrefix(r.l4SrcMin, r.l4SrcMax));
-        set(value, mask, L4_DST, r.l4DstMin, sharedPrefix(r.l4DstMin, r.l4DstMax));
+        set(value, mask, L4_SRC, r.l4SrcMin, rangeMask(r.l4SrcMin, r.l4SrcMax));
+        set(value, mask, L4_DST, r.l4DstMin, rangeMask(r.l4DstMin, r.l4DstMax));
         set(value, mask, DSCP, r.dscp, r.dscp >= 0 ? -1L : 0);
         set(value, mask, ECN, r.ecn, r.ecn >= 0 ? -1L : 0);
         set(value, mask, TCP_FLAGS, r.tcpFlags, r.tcpFlagsMask);
@@ -275,6 +294,45 @@ final class AclTupleSpace {
             }
         }
         return kept;
+    }
+
+    /**
+     * How an L4 port range is hashed: exactly when it is one port, by its high byte when it spans at most
+     * {@link #RANGE_FANOUT} high-byte values (the rule then sits in one bucket per high byte), else not at all.
+     */
+    private static long rangeMask(final int low, final int high) {
+        if (low == high) {
+            return 0xffff;
+        }
+        if (low < 0 || high > 0xffff || low > high || (high >>> 8) - (low >>> 8) >= RANGE_FANOUT) {
+            return 0;
+        }
+        return 0xff00;
+    }
+
+    /** The rule's pattern values, one per high byte its L4 ranges span when those are hashed by high byte. */
+    private static List<long[]> expandRanges(final AclRule r, final long[] value, final long[] mask) {
+        final List<long[]> values = new ArrayList<>();
+        values.add(value);
+        if (mask[L4_SRC] == 0xff00) {
+            expand(values, L4_SRC, r.l4SrcMin >>> 8, r.l4SrcMax >>> 8);
+        }
+        if (mask[L4_DST] == 0xff00) {
+            expand(values, L4_DST, r.l4DstMin >>> 8, r.l4DstMax >>> 8);
+        }
+        return values;
+    }
+
+    private static void expand(final List<long[]> values, final int field, final int lowByte, final int highByte) {
+        final List<long[]> base = new ArrayList<>(values);
+        values.clear();
+        for (final long[] v : base) {
+            for (int b = lowByte; b <= highByte; b++) {
+                final long[] copy = v.clone();
+                copy[field] = (long) b << 8;
+                values.add(copy);
+            }
+        }
     }
 
     /** The high bits every value in [low, high] shares (all bits when equal, none when the range spans the sign). */

@@ -13,8 +13,9 @@ import net.jqwik.api.Provide;
 
 /**
  * The ingress ACL's tuple-space classifier against the linear priority scan (the TCAM semantics it replaces): random
- * rules with masks on every field, L4 ranges (empty ones too), port sets, priorities with many ties, and random
- * packets drawn from the same small value pools so that rules overlap and packets hit several rules at once.
+ * rules with masks on every field, L4 ranges (empty ones, ones within a high byte, ones across several), port sets,
+ * priorities with many ties, and random packets drawn from the same small value pools so that rules overlap and
+ * packets hit several rules at once.
  */
 class AclClassifierPropertyTest {
     private static final int[] ETHER_TYPES = {0x0800, 0x86dd, 0x8100, 0x0806};
@@ -92,8 +93,12 @@ class AclClassifierPropertyTest {
             rule.l4SrcPort(low, r.nextInt(4) == 0 ? low : low + r.nextInt(12) - 2);
         }
         if (r.nextInt(3) == 0) {
-            final int low = r.nextBoolean() ? r.nextInt(20) : 4791;
-            rule.l4DstPort(low, r.nextInt(3) == 0 ? low : low + r.nextInt(40));
+            final int low = switch (r.nextInt(3)) {
+                case 0 -> r.nextInt(20);
+                case 1 -> 4791;
+                default -> 200 + r.nextInt(400);
+            };
+            rule.l4DstPort(low, r.nextInt(3) == 0 ? low : low + r.nextInt(r.nextBoolean() ? 40 : 1200));
         }
         if (r.nextInt(5) == 0) {
             rule.dscp(r.nextInt(3));
@@ -154,7 +159,11 @@ class AclClassifierPropertyTest {
         }
         k.ipProtocol = k.ipVersion == 0 ? -1 : r.nextBoolean() ? 6 : 17;
         k.l4SrcPort = r.nextInt(24);
-        k.l4DstPort = r.nextInt(4) == 0 ? 4791 + r.nextInt(3) : r.nextInt(60);
+        k.l4DstPort = switch (r.nextInt(4)) {
+            case 0 -> 4791 + r.nextInt(3);
+            case 1 -> r.nextInt(2000);
+            default -> r.nextInt(60);
+        };
         k.dscp = r.nextInt(3);
         k.ecn = r.nextInt(4);
         k.tcpFlags = r.nextInt(8);
