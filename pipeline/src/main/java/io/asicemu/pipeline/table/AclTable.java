@@ -7,8 +7,9 @@ import java.util.List;
 /**
  * The ingress ACL stage's table: rules compiled into parallel primitive arrays, sorted by priority (highest first;
  * equal priorities keep insertion order); a lookup returns the first rule in that order that matches, which is what
- * a TCAM's priority encoder returns. It is found by tuple-space search ({@link AclTupleSpace}, built with the table),
- * so its cost follows the rules' mask diversity rather than their number; the linear scan stays as the reference.
+ * a TCAM's priority encoder returns. It is found by the bit-vector scheme ({@link AclBitVectors}, built with the
+ * table): a binary search per field and an AND of 64-rule words instead of a test per rule; the linear scan stays as
+ * the reference.
  * Rules are immutable once built: a change builds a new table (and its classifier, on the control side) that replaces
  * this one between batches. The rules' direct meters ({@link #meters()}, cell = rule index) start full with each new
  * table.
@@ -55,7 +56,7 @@ public final class AclTable {
     private final int[] cpuQueue;
     private final int[] mirrorSession;
     private final AclMeters meters;
-    private final AclTupleSpace classifier;
+    private final AclBitVectors classifier;
 
     /** @return a table without rules. */
     public static AclTable empty() {
@@ -153,7 +154,7 @@ public final class AclTable {
             meterConfigs[i] = r.meter;
         }
         meters = new AclMeters(meterConfigs, meterPackets);
-        classifier = new AclTupleSpace(sorted);
+        classifier = new AclBitVectors(sorted);
     }
 
     /** @return the number of rules. */
@@ -221,8 +222,7 @@ public final class AclTable {
 
     /**
      * Finds the highest-priority rule matching the packet's fields (the first in rule order, as a TCAM's priority
-     * encoder answers) through the tuple-space classifier, without allocation; the same rule as
-     * {@link #matchLinear}.
+     * encoder answers) through the bit-vector classifier, without allocation; the same rule as {@link #matchLinear}.
      *
      * @param f the packet's fields (its packed scratch is overwritten).
      * @return the rule index, or {@link #NO_MATCH}.
@@ -231,9 +231,9 @@ public final class AclTable {
         return classifier.match(f, this);
     }
 
-    /** @return the tuples a lookup may probe (how diverse the rules' masks are; 0 for an empty table). */
-    public int tupleCount() {
-        return classifier.tupleCount();
+    /** @return bytes the classifier's interval bounds and bit vectors take (they grow with the rule count). */
+    public long classifierBytes() {
+        return classifier.reservedBytes();
     }
 
     /**

@@ -12,7 +12,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /**
- * The ingress ACL's tuple-space classifier against the linear priority scan (the TCAM semantics it replaces): random
+ * The ingress ACL's bit-vector classifier against the linear priority scan (the TCAM semantics it replaces): random
  * rules with masks on every field, L4 ranges (empty ones, ones within a high byte, ones across several), port sets,
  * priorities with many ties, and random packets drawn from the same small value pools so that rules overlap and
  * packets hit several rules at once.
