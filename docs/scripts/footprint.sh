@@ -52,15 +52,19 @@ until ip netns exec "${ns}h1" ping -c 1 -W 0.05 -q 10.0.1.2 >/dev/null 2>&1; do
 done
 echo "start to first forwarded ping: $(( ($(date +%s%N) - start) / 1000000 )) ms"
 sleep 5
-[ -n "${HOOK:-}" ] && bash "$HOOK" || true
-[ -n "${NMT:-}" ] && "$("$root/bin/jdk25")/bin/jcmd" "$(pgrep -P "$pid" java || echo "$pid")" VM.native_memory summary | grep -E "^(Total|-  *[A-Z])" | sed "s/(reserved=[0-9]*KB, //" || true
 jpid=$(pgrep -P "$pid" java || echo "$pid")
+# HOOK=script: run with the switch's pid now (e.g. a smaps / NMT breakdown; NMT needs
+# ASIC_EMU_JAVA_OPTS=-XX:NativeMemoryTracking=summary)
+[ -n "${HOOK:-}" ] && bash "$HOOK" "$jpid" || true
 grep -E 'VmRSS|VmHWM' "/proc/$jpid/status"
 echo "threads: $(ls /proc/$jpid/task | wc -l)"
 if [ -n "${ROUNDS:-}" ]; then
   # P4Runtime churn: ROUNDS x (insert ENTRIES routes, delete them), RSS after each phase (benchmarks.jar must exist)
   ip netns exec "$ns" "$("$root/bin/jdk25")/bin/java" -Xmx256m -cp "$root/benchmarks/target/benchmarks.jar" \
-    io.asicemu.bench.p4rt.WriteRounds 127.0.0.1 9559 "$jpid" "$ROUNDS" "${ENTRIES:-100000}" 2
+    io.asicemu.bench.p4rt.WriteRounds 127.0.0.1 9559 "$jpid" "$ROUNDS" "${ENTRIES:-100000}" 2 ${KEEP:+keep}
   sleep 10
   echo "10 s after the last round: $(grep -E 'VmRSS' "/proc/$jpid/status" | tr -s ' \t' ' ')"
+  sleep 30
+  echo "40 s after the last round: $(grep -E 'VmRSS' "/proc/$jpid/status" | tr -s ' \t' ' ')"
+  [ -n "${AFTER_HOOK:-}" ] && bash "$AFTER_HOOK" "$jpid" || true
 fi

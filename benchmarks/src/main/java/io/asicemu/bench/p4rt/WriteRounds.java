@@ -29,8 +29,8 @@ import p4.v1.P4RuntimeOuterClass.WriteRequest;
  * the switch process's VmRSS / VmHWM (from {@code /proc/<pid>/status}) after every insert and delete phase. Bounded
  * memory means the RSS after round 4 is not above round 1's.
  * <p>
- * Usage: {@code WriteRounds host port switchPid [rounds=4] [entries=100000] [rifPortIndex=0]} (the port must have
- * no configured router interface).
+ * Usage: {@code WriteRounds host port switchPid [rounds=4] [entries=100000] [rifPortIndex=0] [keep]} (the port must
+ * have no configured router interface; {@code keep} leaves the last round's routes in place, to measure live data).
  */
 public final class WriteRounds {
     private static final int IPV4 = 0x02000003;
@@ -48,7 +48,7 @@ public final class WriteRounds {
     }
 
     /**
-     * @param args host, port, the switch's pid, rounds, entries per round, the router interface's port index.
+     * @param args host, port, the switch's pid, rounds, entries per round, the router interface's port index, keep.
      * @throws Exception if the switch refuses a write or cannot be reached.
      */
     public static void main(final String[] args) throws Exception {
@@ -58,6 +58,7 @@ public final class WriteRounds {
         final int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 4;
         final int entries = args.length > 4 ? Integer.parseInt(args[4]) : 100_000;
         final int rifPort = args.length > 5 ? Integer.parseInt(args[5]) : 0;
+        final boolean keepLast = args.length > 6 && args[6].equals("keep");
         final ManagedChannel channel = NettyChannelBuilder.forAddress(host, port).usePlaintext().build();
         final P4RuntimeGrpc.P4RuntimeBlockingStub stub = P4RuntimeGrpc.newBlockingStub(channel);
         final LinkedBlockingQueue<StreamMessageResponse> arbitration = new LinkedBlockingQueue<>();
@@ -94,6 +95,9 @@ public final class WriteRounds {
             final long inserted = System.nanoTime();
             System.out.printf("round %d: %d inserted in %.1f s, %s%n", round, entries, (inserted - start) / 1e9,
                 memory(pid));
+            if (keepLast && round == rounds) {
+                break;
+            }
             for (int i = 0; i < entries; i += BATCH) {
                 write(stub, batch(Update.Type.DELETE, i, Math.min(BATCH, entries - i)));
             }
