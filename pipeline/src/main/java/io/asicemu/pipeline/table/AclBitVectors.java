@@ -10,14 +10,15 @@ import java.util.TreeSet;
  * ranges, the ingress port); a rule's condition on a chunk is an interval of values (a prefix mask is a block, an
  * exact value a point, a range itself) or nothing. Per chunk the intervals' ends cut the value line into elementary
  * intervals, and each elementary interval holds a bit vector of the rules it satisfies, in rule order. A lookup
- * finds the packet's interval per chunk by binary search and ANDs those vectors a 64-rule word at a time; the lowest
+ * finds the packet's interval per chunk (indexed directly when the chunk's cuts span at most 64 Ki values, as exact
+ * fields and L4 ports do, else by binary search) and ANDs those vectors a 64-rule word at a time; the lowest
  * set bit is the first rule in priority order that every chunk allows.
  * <p>
  * Where a rule's condition is not an interval (a non-prefix mask: only its leading ones count; a port set: its span)
  * the vector holds a superset, so each candidate bit is confirmed by the table's full match and the next one is tried
- * when it fails: the answer is exactly the linear scan's. Cost per packet: one binary search per chunk some rule uses
- * plus chunks × rules / 64 ANDs (16 words for 1,000 rules), whatever the priorities and masks; memory per chunk is at
- * most (2 × rules + 1) × rules / 8 bytes (256 KiB at 1,024 rules).
+ * when it fails: the answer is exactly the linear scan's. Cost per packet: one index or branch-free binary search per
+ * chunk some rule uses plus chunks × rules / 64 ANDs (16 words for 1,000 rules), whatever the priorities and masks;
+ * memory per chunk is at most (2 × rules + 1) × rules / 8 bytes (256 KiB at 1,024 rules) plus 128 KiB where indexed.
  * <p>
  * Built on the control side with the table (allocation there is fine); immutable after, looked up on the data-plane
  * thread with no allocation (the packed key and row offsets live in the caller's {@link AclKey}).
@@ -42,12 +43,19 @@ final class AclBitVectors {
     private static final int TCP_FLAGS = 21;
     private static final int BTH = 22;
     private static final long LOW32 = 0xffff_ffffL;
+    /** Widest value span (e.g. all L4 ports) a chunk indexes directly: 128 KiB of chars at most. */
+    private static final long DIRECT_SPAN = 1 << 16;
 
     private final int words;
     /** Chunks some rule constrains; per such chunk its interval cuts and rows (interval i: words from i * words). */
     private final int[] activeChunk;
     private final long[][] bounds;
     private final long[][] rows;
+    /**
+     * Per searched chunk whose cuts span at most {@link #DIRECT_SPAN} values: the interval of every value from the
+     * first cut on, indexed directly (value - first cut) instead of searched; null where the span is wider.
+     */
+    private final char[][] direct;
 
     /**
      * Builds the vectors.
@@ -76,6 +84,7 @@ final class AclBitVectors {
         activeChunk = Arrays.copyOf(chunks, active);
         bounds = new long[active][];
         rows = new long[active][];
+        direct = new char[active][];
         for (int a = 0; a < active; a++) {
             build(a, low[activeChunk[a]], high[activeChunk[a]], any[activeChunk[a]], count);
         }
@@ -90,7 +99,7 @@ final class AclBitVectors {
     long reservedBytes() {
         long bytes = 0;
         for (int a = 0; a < activeChunk.length; a++) {
-            bytes += 8L * (bounds[a].length + rows[a].length);
+            bytes += 8L * (bounds[a].length + rows[a].length) + (direct[a] == null ? 0 : 2L * direct[a].length);
         }
         return bytes;
     }
@@ -127,6 +136,13 @@ final class AclBitVectors {
         }
         bounds[a] = b;
         rows[a] = v;
+        if (b.length > 0 && b[b.length - 1] - b[0] <= DIRECT_SPAN && b.length < Character.MAX_VALUE) {
+            final char[] index = new char[(int) (b[b.length - 1] - b[0]) + 1];
+            for (int k = 0; k < index.length; k++) {
+                index[k] = (char) interval(b, b[0] + k);
+            }
+            direct[a] = index;
+        }
     }
 
     /** Each chunk's condition of rule r as [low, high], or any. */
@@ -219,7 +235,18 @@ final class AclBitVectors {
         final long[] key = pack(f);
         final int[] offset = f.rowOffset;
         for (int a = 0; a < active; a++) {
-            offset[a] = interval(bounds[a], key[activeChunk[a]]) * words;
+            final long value = key[activeChunk[a]];
+            final long[] b = bounds[a];
+            final char[] index = direct[a];
+            final int interval;
+            if (index == null) {
+                interval = interval(b, value);
+            } else if (value < b[0]) {
+                interval = 0;
+            } else {
+                interval = value - b[0] < index.length ? index[(int) (value - b[0])] : b.length;
+            }
+            offset[a] = interval * words;
         }
         for (int w = 0; w < words; w++) {
             long candidates = rows[0][offset[0] + w];
@@ -237,19 +264,23 @@ final class AclBitVectors {
         return AclTable.NO_MATCH;
     }
 
-    /** The index of the elementary interval holding the value: how many cuts are at or below it. */
+    /**
+     * The index of the elementary interval holding the value: how many cuts are at or below it. Written without a
+     * data-dependent branch (the halving steps depend only on the length), so the JIT can use conditional moves and
+     * a packet's address does not cost branch mispredictions.
+     */
     private static int interval(final long[] b, final long value) {
-        int lowIndex = 0;
-        int highIndex = b.length;
-        while (lowIndex < highIndex) {
-            final int mid = (lowIndex + highIndex) >>> 1;
-            if (b[mid] <= value) {
-                lowIndex = mid + 1;
-            } else {
-                highIndex = mid;
-            }
+        if (b.length == 0) {
+            return 0;
         }
-        return lowIndex;
+        int base = 0;
+        int n = b.length;
+        while (n > 1) {
+            final int half = n >>> 1;
+            base = b[base + half] <= value ? base + half : base;
+            n -= half;
+        }
+        return base + (b[base] <= value ? 1 : 0);
     }
 
     private static long[] pack(final AclKey f) {
