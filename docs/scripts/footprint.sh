@@ -51,6 +51,9 @@ until ip netns exec "${ns}h1" ping -c 1 -W 0.05 -q 10.0.1.2 >/dev/null 2>&1; do
   [ $(( ($(date +%s%N) - start) / 1000000 )) -lt 20000 ] || { echo "no forwarding after 20 s"; cat "$work/log"; exit 1; }
 done
 echo "start to first forwarded ping: $(( ($(date +%s%N) - start) / 1000000 )) ms"
+echo "  exec at $(date -d "@$((start / 1000000000)).$(printf %03d $(( (start / 1000000) % 1000 )))" +%T.%3N)," \
+  "first port attached at $(grep -m1 -o '^[0-9:.]* .*port eth[0-9]* added' "$work/log" | cut -d' ' -f1)," \
+  "P4Runtime serving at $(grep -m1 -o '^[0-9:.]* .*asic-emu live:' "$work/log" | cut -d' ' -f1)"
 sleep 5
 jpid=$(pgrep -P "$pid" java || echo "$pid")
 # HOOK=script: run with the switch's pid now (e.g. a smaps / NMT breakdown; NMT needs
