@@ -72,16 +72,22 @@ final class AclBitVectors {
             intervals(rules.get(r), r, low, high, any);
         }
         int active = 0;
-        final int[] chunks = new int[CHUNKS];
+        final Integer[] chunks = new Integer[CHUNKS];
+        final int[] wildcards = new int[CHUNKS];
         for (int c = 0; c < CHUNKS; c++) {
             for (int r = 0; r < count; r++) {
-                if (!any[c][r]) {
-                    chunks[active++] = c;
-                    break;
-                }
+                wildcards[c] += any[c][r] ? 1 : 0;
+            }
+            if (wildcards[c] < count) {
+                chunks[active++] = c;
             }
         }
-        activeChunk = Arrays.copyOf(chunks, active);
+        // Fewest wildcard rules first: the AND of a word usually reaches 0 after the first chunks, ending it early.
+        Arrays.sort(chunks, 0, active, (x, y) -> Integer.compare(wildcards[x], wildcards[y]));
+        activeChunk = new int[active];
+        for (int a = 0; a < active; a++) {
+            activeChunk[a] = chunks[a];
+        }
         bounds = new long[active][];
         rows = new long[active][];
         direct = new char[active][];
