@@ -8,8 +8,8 @@ import java.util.List;
  * The ingress ACL stage's table: rules compiled into parallel primitive arrays, sorted by priority (highest first;
  * equal priorities keep insertion order); a lookup returns the first rule in that order that matches, which is what
  * a TCAM's priority encoder returns. It is found by the bit-vector scheme ({@link AclBitVectors}, built with the
- * table): a binary search per field and an AND of 64-rule words instead of a test per rule; the linear scan stays as
- * the reference.
+ * table): an interval lookup per field and an AND of 64-rule words instead of a test per rule; the linear scan stays
+ * as the reference.
  * Rules are immutable once built: a change builds a new table (and its classifier, on the control side) that replaces
  * this one between batches. The rules' direct meters ({@link #meters()}, cell = rule index) start full with each new
  * table.
