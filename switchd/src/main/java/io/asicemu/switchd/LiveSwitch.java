@@ -9,6 +9,7 @@ import io.asicemu.p4rt.service.P4RuntimeService;
 import io.asicemu.p4rt.store.InProcessTableStore;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.control.PipelineControl;
+import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.veth.afpacket.AfPacketConfig;
 import io.asicemu.veth.harness.InProcessSwitch;
 import java.io.IOException;
@@ -39,8 +40,9 @@ public final class LiveSwitch implements AutoCloseable {
     private final P4RuntimeServer server;
 
     private LiveSwitch(final ConfigDb config, final Map<String, String> sonicToLinux,
-        final InetSocketAddress p4runtime, final long deviceId, final double dilation) throws IOException {
-        this.sw = InProcessSwitch.start(config, sonicToLinux, AfPacketConfig.defaults(), dilation);
+        final InetSocketAddress p4runtime, final long deviceId, final double dilation, final PipelineSizing sizing)
+        throws IOException {
+        this.sw = InProcessSwitch.start(config, sonicToLinux, AfPacketConfig.defaults(), dilation, sizing);
         final AtomicReference<PipelineControl> ref = new AtomicReference<>();
         sw.control(ref::set);
         this.control = ref.get();
@@ -82,12 +84,33 @@ public final class LiveSwitch implements AutoCloseable {
      */
     public static LiveSwitch start(final ConfigDb config, final Map<String, String> sonicToLinux,
         final InetSocketAddress p4runtime, final long deviceId, final double dilation) throws IOException {
+        return start(config, sonicToLinux, p4runtime, deviceId, dilation, PipelineSizing.defaults());
+    }
+
+    /**
+     * Starts the switch with the given table capacities.
+     *
+     * @param config the configuration.
+     * @param sonicToLinux SONiC port name → Linux interface name, for every configured port.
+     * @param p4runtime where P4Runtime listens, or null for none.
+     * @param deviceId the P4Runtime device id (>= 1).
+     * @param dilation real ns per emulated ns.
+     * @param sizing table capacities (the data path reserves its tables from them).
+     * @return the running switch.
+     * @throws IOException if the P4Runtime port cannot be bound (nothing is left running).
+     */
+    public static LiveSwitch start(final ConfigDb config, final Map<String, String> sonicToLinux,
+        final InetSocketAddress p4runtime, final long deviceId, final double dilation, final PipelineSizing sizing)
+        throws IOException {
         if (deviceId < 1) {
             throw new IllegalArgumentException("the P4Runtime device id must be >= 1, not " + deviceId);
         }
-        final LiveSwitch s = new LiveSwitch(config, sonicToLinux, p4runtime, deviceId, dilation);
+        final LiveSwitch s = new LiveSwitch(config, sonicToLinux, p4runtime, deviceId, dilation, sizing);
         LOG.info("asic-emu live: {} ports {}, P4Runtime {}", sonicToLinux.size(), sonicToLinux,
             s.server == null ? "off" : "device " + deviceId + " on " + p4runtime.getHostString() + ":" + s.server.port());
+        LOG.info("tables: {} routes, {} next hops, {} groups, {} neighbors, {} FDB entries, {} ACL rules",
+            sizing.maxRoutes(), sizing.maxNextHops(), sizing.maxGroups(), sizing.neighbors(), sizing.fdbEntries(),
+            sizing.aclRules());
         return s;
     }
 

@@ -24,6 +24,9 @@ import picocli.CommandLine.Option;
     description = "Replay per-port pcap/pcapng captures through the switch in virtual time; write <port>.pcap, "
         + "cpu.pcap and counters.txt to the output directory.")
 final class ReplayCommand implements Callable<Integer> {
+    @picocli.CommandLine.Mixin
+    private SizingOptions sizing = new SizingOptions();
+
     @Option(names = "--config", required = true, paramLabel = "config_db.json", description = "SONiC CONFIG_DB JSON")
     private Path config;
 
@@ -58,7 +61,7 @@ final class ReplayCommand implements Callable<Integer> {
         }
         try {
             final ReplayOptions options = new ReplayOptions(LinkPartnerMode.parse(linkPartner), cableDelayNs);
-            final Replay.Result result = Replay.run(ConfigDb.load(config), inputs, outDir, PipelineSizing.defaults(),
+            final Replay.Result result = Replay.run(ConfigDb.load(config), inputs, outDir, sizing.sizing(),
                 options);
             out.print(Replay.render(result));
             result.linkPartners().forEach((port, partner) -> out.println(port + " link partner: "

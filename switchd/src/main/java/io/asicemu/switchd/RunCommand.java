@@ -52,6 +52,9 @@ final class RunCommand implements Callable<Integer> {
         description = "real ns per emulated ns (default: ${DEFAULT-VALUE}, real time)")
     private double dilation;
 
+    @CommandLine.Mixin
+    private SizingOptions sizing = new SizingOptions();
+
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
@@ -104,15 +107,17 @@ final class RunCommand implements Callable<Integer> {
      */
     LiveSwitch start() throws IOException {
         final ConfigDb db = ConfigDb.load(config);
-        final Map<String, String> sonicToLinux = sonicToLinux(db, portMap);
+        final PipelineSizing tables = sizing.sizing();
+        final Map<String, String> sonicToLinux = sonicToLinux(db, portMap, tables);
         final InetSocketAddress p4rt = p4runtimePort == 0 ? null
             : new InetSocketAddress(p4runtimeAddress, p4runtimePort);
-        return LiveSwitch.start(db, sonicToLinux, p4rt, deviceId, dilation);
+        return LiveSwitch.start(db, sonicToLinux, p4rt, deviceId, dilation, tables);
     }
 
     /** Every configured port's Linux interface (sonic-vs default names, overridden by the port map). */
-    static Map<String, String> sonicToLinux(final ConfigDb db, final Map<String, String> portMap) {
-        final CompiledConfig compiled = ConfigCompiler.compile(db, PipelineSizing.defaults(), portMap);
+    static Map<String, String> sonicToLinux(final ConfigDb db, final Map<String, String> portMap,
+        final PipelineSizing tables) {
+        final CompiledConfig compiled = ConfigCompiler.compile(db, tables, portMap);
         for (final String port : portMap.keySet()) {
             if (!compiled.portIndex().containsKey(port)) {
                 throw new IllegalArgumentException("--port-map names " + port + ", which the configuration lacks");

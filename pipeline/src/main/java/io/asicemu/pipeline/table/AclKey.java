@@ -2,8 +2,8 @@ package io.asicemu.pipeline.table;
 
 /**
  * The fields an ACL rule may match, copied out of a parsed packet into one reusable object owned by the data-plane
- * thread (never one per packet). IPv4 addresses use the low 32 bits of the low words. Fields are public for the stage
- * that fills them; not thread safe.
+ * thread (never one per packet), with the scratch arrays of the classifier. IPv4 addresses use the low 32
+ * bits of the low words. Fields are public for the stage that fills them; not thread safe.
  */
 public final class AclKey {
     /** Ingress port index. */
@@ -42,4 +42,8 @@ public final class AclKey {
     public boolean roce;
     /** BTH opcode. */
     public int bthOpcode;
+    /** The fields above cut into the classifier's chunks ({@link AclBitVectors}); scratch, refilled per lookup. */
+    final long[] packed = new long[AclBitVectors.CHUNKS];
+    /** Per searched chunk, where the packet's bit-vector row starts; scratch, refilled per lookup. */
+    final int[] rowOffset = new int[AclBitVectors.CHUNKS];
 }

@@ -6,9 +6,13 @@ import java.util.List;
 
 /**
  * The ingress ACL stage's table: rules compiled into parallel primitive arrays, sorted by priority (highest first;
- * equal priorities keep insertion order), matched by a linear ternary scan that stops at the first hit, which is what
- * a TCAM's priority encoder returns. Rules are immutable once built: a change builds a new table that replaces this
- * one between batches. The rules' direct meters ({@link #meters()}, cell = rule index) start full with each new table.
+ * equal priorities keep insertion order); a lookup returns the first rule in that order that matches, which is what
+ * a TCAM's priority encoder returns. It is found by the bit-vector scheme ({@link AclBitVectors}, built with the
+ * table): an interval lookup per field and an AND of 64-rule words instead of a test per rule; the linear scan stays
+ * as the reference.
+ * Rules are immutable once built: a change builds a new table (and its classifier, on the control side) that replaces
+ * this one between batches. The rules' direct meters ({@link #meters()}, cell = rule index) start full with each new
+ * table.
  * <p>
  * Rules are thread safe to read (immutable); matched, and its meters' buckets written, on the data-plane thread only.
  */
@@ -52,6 +56,7 @@ public final class AclTable {
     private final int[] cpuQueue;
     private final int[] mirrorSession;
     private final AclMeters meters;
+    private final AclBitVectors classifier;
 
     /** @return a table without rules. */
     public static AclTable empty() {
@@ -149,6 +154,7 @@ public final class AclTable {
             meterConfigs[i] = r.meter;
         }
         meters = new AclMeters(meterConfigs, meterPackets);
+        classifier = new AclBitVectors(sorted);
     }
 
     /** @return the number of rules. */
@@ -215,12 +221,28 @@ public final class AclTable {
     }
 
     /**
-     * Finds the highest-priority rule matching the packet's fields.
+     * Finds the highest-priority rule matching the packet's fields (the first in rule order, as a TCAM's priority
+     * encoder answers) through the bit-vector classifier, without allocation; the same rule as {@link #matchLinear}.
+     *
+     * @param f the packet's fields (its packed scratch is overwritten).
+     * @return the rule index, or {@link #NO_MATCH}.
+     */
+    public int match(final AclKey f) {
+        return classifier.match(f, this);
+    }
+
+    /** @return bytes the classifier's interval bounds and bit vectors take (they grow with the rule count). */
+    public long classifierBytes() {
+        return classifier.reservedBytes();
+    }
+
+    /**
+     * The reference semantics: scans every rule in order and returns the first that matches.
      *
      * @param f the packet's fields.
      * @return the rule index, or {@link #NO_MATCH}.
      */
-    public int match(final AclKey f) {
+    int matchLinear(final AclKey f) {
         for (int i = 0; i < count; i++) {
             if (matches(i, f)) {
                 return i;
@@ -229,7 +251,8 @@ public final class AclTable {
         return NO_MATCH;
     }
 
-    private boolean matches(final int i, final AclKey f) {
+    /** Whether rule i matches the packet on every field: the scan's test and the classifier's confirmation. */
+    boolean matches(final int i, final AclKey f) {
         final long[] ports = inPorts[i];
         if (ports != null) {
             final int word = f.inPort >>> 6;

@@ -40,6 +40,12 @@ public final class FdbTable {
         statics = new boolean[slots];
     }
 
+    /** @return bytes of the slot arrays (sized from the capacity when built). */
+    long reservedBytes() {
+        return ForwardingTables.bytes(keys) + ForwardingTables.bytes(ports) + ForwardingTables.bytes(lastSeenNs)
+            + ForwardingTables.bytes(statics);
+    }
+
     /**
      * @param vlanId the VLAN (0 for a port without VLAN).
      * @param mac the MAC (low 48 bits).

@@ -159,6 +159,44 @@ public final class ForwardingTables {
         return sizing;
     }
 
+    /**
+     * The bytes the tables' arrays take: those sized from {@link PipelineSizing} (ports, VLANs, router interfaces,
+     * route slots and counters, next hops, groups, neighbors, FDB, QoS maps) and the LPMs' root and chunk arrays (the
+     * chunks grow with the prefixes written); not group members or ACLs. Read from the arrays themselves, so it is
+     * what the configured sizes really cost; deterministic, for tests and start-up logs.
+     *
+     * @return reserved bytes.
+     */
+    public long reservedBytes() {
+        long bytes = bytes(portAdminUp) + bytes(portMtu) + bytes(portSpeedMbps) + bytes(portPvid) + bytes(portRif);
+        bytes += bytes(vlanExists) + bytes(vlanDropped) + bytes(vlanMembers) + bytes(vlanTagged) + bytes(vlanRif)
+            + bytes(vlanFloodSlot);
+        bytes += bytes(rifMac) + bytes(rifPort) + bytes(rifVlan) + bytes(rifMtu) + bytes(rifIpv4) + bytes(rifHasIpv4)
+            + bytes(rifIpv6High) + bytes(rifIpv6Low) + bytes(rifHasIpv6);
+        bytes += lpm4.reservedBytes() + lpm6.reservedBytes() + bytes(routeTarget) + bytes(routePackets)
+            + bytes(routeBytes);
+        bytes += bytes(nextHopHigh) + bytes(nextHopLow) + bytes(nextHopV6) + bytes(nextHopRif) + bytes(nextHopUsed)
+            + bytes(nextHopPackets) + bytes(nextHopBytes);
+        bytes += 4L * (groups.length + groupNextHops.length + groupWatchPorts.length);
+        return bytes + neighbors.reservedBytes() + fdb.reservedBytes() + qos.reservedBytes();
+    }
+
+    static long bytes(final long[] a) {
+        return 8L * a.length;
+    }
+
+    static long bytes(final int[] a) {
+        return 4L * a.length;
+    }
+
+    static long bytes(final boolean[] a) {
+        return a.length;
+    }
+
+    static long bytes(final byte[] a) {
+        return a.length;
+    }
+
     /** @return 64-bit words per port bitmap. */
     public int portWords() {
         return portWords;

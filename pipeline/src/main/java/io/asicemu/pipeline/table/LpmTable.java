@@ -51,6 +51,11 @@ public final class LpmTable {
         return addressBits;
     }
 
+    /** @return bytes of the root and the child chunk array (which grows by doubling as prefixes need chunks). */
+    public long reservedBytes() {
+        return 4L * (root.length + chunks.length);
+    }
+
     /** @return child chunks in use (memory is about 1 KiB each plus 256 KiB root). */
     public int chunkCount() {
         return chunkCount;

@@ -47,6 +47,13 @@ public final class NeighborTable {
         hitBytes = new long[slots];
     }
 
+    /** @return bytes of the slot arrays (sized from the capacity when built). */
+    long reservedBytes() {
+        return ForwardingTables.bytes(highs) + ForwardingTables.bytes(lows) + ForwardingTables.bytes(families)
+            + ForwardingTables.bytes(used) + ForwardingTables.bytes(macs) + ForwardingTables.bytes(rifs)
+            + ForwardingTables.bytes(statics) + ForwardingTables.bytes(hitPackets) + ForwardingTables.bytes(hitBytes);
+    }
+
     private static int hash(final long high, final long low, final boolean v6) {
         long h = (high * 0x9E37_79B9_7F4A_7C15L) ^ (low * 0xC2B2_AE3D_27D4_EB4FL) ^ (v6 ? 0x165667B19E3779F9L : 0);
         h ^= h >>> 29;

@@ -32,10 +32,36 @@ public record PipelineSizing(int maxPorts, int maxRouterInterfaces, int maxNextH
         }
     }
 
+    /** Default route capacity: the P4Info's ipv4_table (131,072) plus ipv6_table (17,000) entries. */
+    public static final int DEFAULT_MAX_ROUTES = 131_072 + 17_000;
+
     /**
-     * @return sizes for a lab switch: 64 ports, 16k next hops, 4k groups, 32k FDB, 9.5 KiB frames, 1Mi routes.
+     * Sizes for a lab switch: 64 ports, 512 router interfaces, 16k next hops, 4k groups, 32k FDB entries, 16k
+     * neighbors, 1024 ACL rules, 9.5 KiB frames, {@link #DEFAULT_MAX_ROUTES} routes. The tables then reserve
+     * about 7 MiB ({@link ForwardingTables#reservedBytes()}); a full Internet table needs {@code maxRoutes} 1M (about
+     * 20 MiB more for route slots and counters, plus the LPM's chunks as routes arrive).
+     *
+     * @return the defaults.
      */
     public static PipelineSizing defaults() {
-        return new PipelineSizing(64, 512, 16_384, 4_096, 32_768, 16_384, 1_024, 9_728, 64, 1_024, 1 << 20);
+        return new PipelineSizing(64, 512, 16_384, 4_096, 32_768, 16_384, 1_024, 9_728, 64, 1_024,
+            DEFAULT_MAX_ROUTES);
+    }
+
+    /**
+     * These sizes with other table capacities (the frame, batch and port sizes stay).
+     *
+     * @param routes IPv4 and IPv6 routes together.
+     * @param nextHops next hops.
+     * @param groups ECMP/WCMP groups.
+     * @param neighborEntries ARP/ND entries.
+     * @param fdb L2 FDB entries.
+     * @param acl ACL rules (ingress and egress each).
+     * @return the new sizing (validated).
+     */
+    public PipelineSizing withTables(final int routes, final int nextHops, final int groups, final int neighborEntries,
+        final int fdb, final int acl) {
+        return new PipelineSizing(maxPorts, maxRouterInterfaces, nextHops, groups, fdb, neighborEntries, acl,
+            maxFrameBytes, batchSize, cpuQueueSlots, routes);
     }
 }

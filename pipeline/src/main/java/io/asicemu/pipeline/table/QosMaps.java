@@ -21,6 +21,12 @@ public final class QosMaps {
     private final byte[] tcToQueue;
     private final byte[] tcToPg;
 
+    /** @return bytes of the per-port maps. */
+    long reservedBytes() {
+        return ForwardingTables.bytes(dscpToTc) + ForwardingTables.bytes(hasDscp) + ForwardingTables.bytes(dot1pToTc)
+            + ForwardingTables.bytes(hasDot1p) + ForwardingTables.bytes(tcToQueue) + ForwardingTables.bytes(tcToPg);
+    }
+
     /**
      * Default classification on every port.
      *

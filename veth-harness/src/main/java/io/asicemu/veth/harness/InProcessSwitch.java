@@ -32,9 +32,8 @@ public final class InProcessSwitch implements AutoCloseable {
     private final Object controlLock = new Object();
 
     private InProcessSwitch(final ConfigDb config, final Map<String, String> sonicToLinux,
-        final AfPacketConfig portConfig, final double dilation) {
+        final AfPacketConfig portConfig, final double dilation, final PipelineSizing sizing) {
         final MonotonicClock clock = new MonotonicClock(dilation);
-        final PipelineSizing sizing = PipelineSizing.defaults();
         this.pipeline = Pipeline.create(clock, sizing, sonicToLinux);
         sonicToLinux.forEach((sonic, linux) -> linuxToSonic.put(linux, sonic));
         pipeline.control().applyConfig(config);
@@ -80,7 +79,22 @@ public final class InProcessSwitch implements AutoCloseable {
      */
     public static InProcessSwitch start(final ConfigDb config, final Map<String, String> sonicToLinux,
         final AfPacketConfig portConfig, final double dilation) {
-        return new InProcessSwitch(config, sonicToLinux, portConfig, dilation);
+        return start(config, sonicToLinux, portConfig, dilation, PipelineSizing.defaults());
+    }
+
+    /**
+     * Starts a switch with the given table capacities.
+     *
+     * @param config the configuration.
+     * @param sonicToLinux SONiC port name → Linux interface name.
+     * @param portConfig ring sizes of the ports.
+     * @param dilation real ns per emulated ns.
+     * @param sizing table capacities.
+     * @return the running switch.
+     */
+    public static InProcessSwitch start(final ConfigDb config, final Map<String, String> sonicToLinux,
+        final AfPacketConfig portConfig, final double dilation, final PipelineSizing sizing) {
+        return new InProcessSwitch(config, sonicToLinux, portConfig, dilation, sizing);
     }
 
     /**
