@@ -55,12 +55,42 @@ public final class ForwardingBenchmark {
     private ForwardingBenchmark() {
     }
 
-    /** @param args [seconds per run (3)] [latency rate in pps (100000)] */
+    /** What a run against asic-emu left in its counters: frames dropped under a reason, and the reasons. */
+    record Accounting(long countedDrops, String reasons) {
+    }
+
+    /** The switch under test and how to read its drop counters (null for the bridge). */
+    private static final class Target {
+        final String name;
+        final InProcessSwitch sw;
+
+        Target(final String name, final InProcessSwitch sw) {
+            this.name = name;
+            this.sw = sw;
+        }
+
+        long drops() {
+            if (sw == null) {
+                return 0;
+            }
+            sw.awaitIdleControl(); // the agent folds ring overflow counts in every 100 ms; wait for one fold
+            sleepMs(250);
+            return sw.counters().drops().values().stream().mapToLong(Long::longValue).sum();
+        }
+    }
+
+    /**
+     * @param args [seconds per run (3)] [latency rate in pps (5000)] [seconds at half the saturated rate (60)]
+     *             [busy-poll window of the low-latency run in us (1000)]
+     */
     public static void main(final String[] args) throws Exception {
         final int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
-        final int rate = args.length > 1 ? Integer.parseInt(args[1]) : 100_000;
+        final int rate = args.length > 1 ? Integer.parseInt(args[1]) : 5_000;
+        final int halfRateSeconds = args.length > 2 ? Integer.parseInt(args[2]) : 60;
+        final long busyPollUs = args.length > 3 ? Long.parseLong(args[3]) : 1_000;
         final List<Run> runs = new ArrayList<>();
-        for (final String target : List.of("bridge", "asic-emu")) {
+        final List<String> notes = new ArrayList<>();
+        for (final String target : List.of("bridge", "asic-emu", "asic-emu-lowlat")) {
             try (NetnsLab lab = NetnsLab.create()) {
                 final Netns h1 = lab.namespace("h1");
                 final Netns h2 = lab.namespace("h2");
@@ -81,31 +111,67 @@ public final class ForwardingBenchmark {
                 } else {
                     final String sw1 = lab.switchLink("sw1", h1, "eth1", Offloads.CONTAINERLAB, 1500);
                     final String sw2 = lab.switchLink("sw2", h2, "eth1", Offloads.CONTAINERLAB, 1500);
+                    // the lab default ring settings: what `run` uses
                     sw = InProcessSwitch.start(config(h2.mac("eth1")), Map.of("Ethernet0", sw1, "Ethernet4", sw2),
-                        new AfPacketConfig(8192, 1024, false, true, 100_000), 1.0);
+                        AfPacketConfig.defaults(), 1.0, target.endsWith("lowlat") ? busyPollUs * 1000 : 0);
                     sw.awaitPorts(2, Duration.ofSeconds(5));
                     sw.awaitIdleControl();
                     dstMac = ROUTER_MAC;
                 }
+                final Target t = new Target(target, sw);
                 try {
                     final String srcMac = h1.mac("eth1");
-                    // warm-up (JIT, ARP-free path), then the measured runs
-                    run(target, "warmup", h1, h2, srcMac, dstMac, 64, 1, 0);
-                    runs.add(run(target, "throughput", h1, h2, srcMac, dstMac, 64, seconds, 0));
-                    runs.add(run(target, "throughput", h1, h2, srcMac, dstMac, 1500, seconds, 0));
-                    runs.add(run(target, "latency", h1, h2, srcMac, dstMac, 64, seconds, rate));
+                    run(t, "warmup", h1, h2, srcMac, dstMac, 64, 1, 0, 0, notes);
+                    if (target.endsWith("lowlat")) {
+                        runs.add(run(t, "latency", h1, h2, srcMac, dstMac, 64, seconds, rate, 0, notes));
+                        continue;
+                    }
+                    final Run saturated = run(t, "throughput", h1, h2, srcMac, dstMac, 64, seconds, 0, 0, notes);
+                    runs.add(saturated);
+                    runs.add(run(t, "throughput", h1, h2, srcMac, dstMac, 1500, seconds, 0, 0, notes));
+                    runs.add(run(t, "latency", h1, h2, srcMac, dstMac, 64, seconds, rate, 0, notes));
+                    runs.add(run(t, "burst", h1, h2, srcMac, dstMac, 128, seconds, 0, 5_000, notes));
+                    runs.add(noDropSearch(t, h1, h2, srcMac, dstMac, saturated, notes));
+                    if (halfRateSeconds > 0) {
+                        runs.add(run(t, "half-rate", h1, h2, srcMac, dstMac, 64, halfRateSeconds,
+                            (int) Math.max(1_000, saturated.pps() / 2), 0, notes));
+                    }
                 } finally {
                     if (sw != null) {
                         System.out.print(sw.counters().render());
                         sw.ports().forEach((name, port) -> System.out.printf("%s: rx %d, tx %d, tx ring full %d,"
-                            + " kernel rx drops %d%n", name, port.rxFrameCount(), port.txFrameCount(),
-                            port.txRingFullCount(), port.kernelDropCount()));
+                            + " kernel rx drops %d, ring %d KiB%n", name, port.rxFrameCount(), port.txFrameCount(),
+                            port.txRingFullCount(), port.kernelDropCount(), port.ringBytes() / 1024));
                         sw.close();
                     }
                 }
             }
         }
-        report(runs, rate);
+        report(runs, rate, busyPollUs);
+        notes.forEach(System.out::println);
+    }
+
+    /**
+     * Highest offered rate with ≤ 0.1 % loss, by binary search between 0 and the generator's full rate (2 s steps,
+     * 7 halvings: within 1 % of the generator's rate).
+     */
+    private static Run noDropSearch(final Target t, final Netns h1, final Netns h2, final String srcMac,
+        final String dstMac, final Run saturated, final List<String> notes) throws InterruptedException {
+        double low = 0;
+        double high = saturated.sent() / saturated.seconds();
+        Run best = null;
+        for (int i = 0; i < 7; i++) {
+            final double mid = (low + high) / 2;
+            final Run r = run(t, "search", h1, h2, srcMac, dstMac, 64, 2, (int) mid, 0, notes);
+            if (r.loss() <= 0.001) {
+                low = mid;
+                best = r;
+            } else {
+                high = mid;
+            }
+        }
+        final Run found = best != null ? best : new Run(t.name, "search", 64, 0, 0, 1, new long[0]);
+        return new Run(t.name, "no-drop", 64, found.sent(), found.received(), found.seconds(), found.latencyNs());
     }
 
     private static ConfigDb config(final String h2Mac) {
@@ -117,15 +183,54 @@ public final class ForwardingBenchmark {
             + "\"}}}");
     }
 
-    private static Run run(final String target, final String kind, final Netns h1, final Netns h2,
-        final String srcMac, final String dstMac, final int frameBytes, final int seconds, final int ratePps)
-        throws InterruptedException {
+    private static Run run(final Target t, final String kind, final Netns h1, final Netns h2,
+        final String srcMac, final String dstMac, final int frameBytes, final int seconds, final int ratePps,
+        final long maxFrames, final List<String> notes) throws InterruptedException {
+        final long dropsBefore = t.drops();
+        final long hostDropsBefore = senderTxDrops(h1);
+        final Run run = measure(t.name, kind, h1, h2, srcMac, dstMac, frameBytes, seconds, ratePps, maxFrames);
+        final long counted = t.drops() - dropsBefore;
+        final long hostDrops = senderTxDrops(h1) - hostDropsBefore;
+        final long lost = run.sent() - run.received();
+        final String accounting = t.sw == null ? "" : String.format(
+            "; lost %,d = counted by the switch %,d + dropped by the sender's veth %,d%s", lost, counted, hostDrops,
+            lost == counted + hostDrops ? " (exact)" : " (MISMATCH " + (lost - counted - hostDrops) + ")");
+        System.out.printf("%-15s %-10s %5d B%s: sent %,d received %,d in %.2f s -> %,.0f pps, loss %.4f%s%s%n",
+            t.name, kind, frameBytes, ratePps > 0 ? String.format(" @%,d pps", ratePps) : "", run.sent(),
+            run.received(), run.seconds(), run.pps(), run.loss(), ratePps > 0 && !kind.equals("search")
+                ? String.format(", latency p50 %.1f us p99 %.1f us p999 %.1f us", run.percentile(0.5) / 1e3,
+                    run.percentile(0.99) / 1e3, run.percentile(0.999) / 1e3) : "", accounting);
+        if (t.sw != null && lost != counted + hostDrops) {
+            notes.add("accounting mismatch in " + t.name + " " + kind + ": lost " + lost + ", counted " + counted
+                + ", sender veth " + hostDrops);
+        }
+        return run;
+    }
+
+    /** Frames the sender's veth dropped on its way in (peer backlog full): lost before any switch saw them. */
+    private static long senderTxDrops(final Netns h1) {
+        final String out = h1.execOk("cat", "/sys/class/net/eth1/statistics/tx_dropped").stdout().trim();
+        return out.isEmpty() ? 0 : Long.parseLong(out);
+    }
+
+    private static void sleepMs(final long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static Run measure(final String target, final String kind, final Netns h1, final Netns h2,
+        final String srcMac, final String dstMac, final int frameBytes, final int seconds, final int ratePps,
+        final long maxFrames) throws InterruptedException {
         final byte[] frame = frame(frameBytes - 4, srcMac, dstMac);
         final AtomicBoolean receiverReady = new AtomicBoolean();
         final AtomicBoolean senderDone = new AtomicBoolean();
         final long[] sent = new long[1];
         final long[] received = new long[1];
-        final long[] latencies = new long[ratePps > 0 ? ratePps * seconds + 1024 : 0];
+        final long[] latencies = new long[ratePps > 0 ? (int) Math.min(20_000_000L, (long) ratePps * seconds + 1024)
+            : 0];
         final long[] times = new long[2];
         final Throwable[] failure = new Throwable[2];
         final Thread receiver = new Thread(() -> {
@@ -144,7 +249,7 @@ public final class ForwardingBenchmark {
                     Thread.onSpinWait();
                 }
                 times[0] = System.nanoTime();
-                sent[0] = send(frame, seconds, ratePps);
+                sent[0] = send(frame, seconds, ratePps, maxFrames);
                 times[1] = System.nanoTime();
             } catch (final Throwable t) {
                 failure[1] = t;
@@ -164,27 +269,27 @@ public final class ForwardingBenchmark {
         final int count = (int) Math.min(latencies.length, received[0]);
         final long[] sorted = Arrays.copyOf(latencies, ratePps > 0 ? count : 0);
         Arrays.sort(sorted);
-        final Run run = new Run(target, kind, frameBytes, sent[0], received[0], (times[1] - times[0]) / 1e9, sorted);
-        System.out.printf("%-8s %-10s %5d B: sent %,d received %,d in %.2f s -> %,.0f pps, loss %.4f%s%n", target,
-            kind, frameBytes, run.sent(), run.received(), run.seconds(), run.pps(), run.loss(), ratePps > 0
-                ? String.format(", latency p50 %.1f us p99 %.1f us p999 %.1f us", run.percentile(0.5) / 1e3,
-                    run.percentile(0.99) / 1e3, run.percentile(0.999) / 1e3) : "");
-        return run;
+        return new Run(target, kind, frameBytes, sent[0], received[0], Math.max(1e-6, (times[1] - times[0]) / 1e9),
+            sorted);
     }
 
-    private static long send(final byte[] frame, final int seconds, final int ratePps) {
+    /**
+     * Sends for {@code seconds} (or until {@code maxFrames} were sent, if > 0) at {@code ratePps} (0: as fast as the
+     * TX ring goes). Paced sending kicks the ring when ahead of schedule or every 32 frames.
+     */
+    static long send(final byte[] frame, final int seconds, final int ratePps, final long maxFrames) {
         try (AfPacketPort port = AfPacketPort.open("eth1", new AfPacketConfig(64, 1024, false, false, 100_000));
              Arena arena = Arena.ofConfined()) {
             final MemorySegment template = arena.allocate(frame.length, 64);
             MemorySegment.copy(frame, 0, template, ValueLayout.JAVA_BYTE, 0, frame.length);
             final long start = System.nanoTime();
             final long end = start + seconds * 1_000_000_000L;
-            final long intervalNs = ratePps > 0 ? 1_000_000_000L / ratePps : 0;
+            final double intervalNs = ratePps > 0 ? 1e9 / ratePps : 0;
             long seq = 0;
             long now = start;
-            while (now - end < 0) {
+            while (now - end < 0 && (maxFrames <= 0 || seq < maxFrames)) {
                 if (intervalNs > 0) {
-                    final long due = start + seq * intervalNs;
+                    final long due = start + (long) (seq * intervalNs);
                     while ((now = System.nanoTime()) - due < 0) {
                         Thread.onSpinWait();
                     }
@@ -195,7 +300,12 @@ public final class ForwardingBenchmark {
                     port.flush();
                 }
                 seq++;
-                if (intervalNs > 0 || (seq & 31) == 0) {
+                if (intervalNs > 0) {
+                    final long nextDue = start + (long) (seq * intervalNs);
+                    if (System.nanoTime() - nextDue < 0 || (seq & 31) == 0) {
+                        port.flush(); // ahead of schedule: kick now; behind: batch up to 32 frames per kick
+                    }
+                } else if ((seq & 31) == 0) {
                     port.flush();
                 }
                 if (intervalNs == 0 && (seq & 1023) == 0) {
@@ -279,28 +389,38 @@ public final class ForwardingBenchmark {
         return f;
     }
 
-    private static void report(final List<Run> runs, final int rate) {
+    private static void report(final List<Run> runs, final int rate, final long busyPollUs) {
         System.out.println();
-        System.out.println("| target | 64 B pps | 64 B loss | 1500 B pps | 1500 B loss | latency @" + rate
-            + " pps p50 / p99 / p999 (us) | latency loss |");
-        System.out.println("|---|---|---|---|---|---|---|");
+        System.out.println("| target | 64 B pps (saturated) | loss | 1500 B pps | loss | no-drop rate (<= 0.1 %)"
+            + " | 5,000 x 128 B burst delivered | half rate: offered / lost | latency @" + rate
+            + " pps p50 / p99 / p99.9 (us) |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|");
         for (final String target : List.of("bridge", "asic-emu")) {
             final Run small = find(runs, target, "throughput", 64);
             final Run big = find(runs, target, "throughput", 1500);
             final Run lat = find(runs, target, "latency", 64);
-            System.out.printf("| %s | %,.0f | %.4f | %,.0f | %.4f | %.1f / %.1f / %.1f | %.4f |%n", target,
-                small.pps(), small.loss(), big.pps(), big.loss(), lat.percentile(0.5) / 1e3,
-                lat.percentile(0.99) / 1e3, lat.percentile(0.999) / 1e3, lat.loss());
+            final Run burst = find(runs, target, "burst", 128);
+            final Run noDrop = find(runs, target, "no-drop", 64);
+            final Run half = runs.stream().filter(r -> r.target().equals(target) && r.kind().equals("half-rate"))
+                .findFirst().orElse(null);
+            System.out.printf("| %s | %,.0f | %.4f | %,.0f | %.4f | %,.0f | %,d of %,d | %s | %.1f / %.1f / %.1f |%n",
+                target, small.pps(), small.loss(), big.pps(), big.loss(), noDrop.sent() / noDrop.seconds(),
+                burst.received(), burst.sent(), half == null ? "-" : String.format("%,.0f pps %.0f s / %,d",
+                    half.sent() / half.seconds(), half.seconds(), half.sent() - half.received()),
+                lat.percentile(0.5) / 1e3, lat.percentile(0.99) / 1e3, lat.percentile(0.999) / 1e3);
         }
+        final Run low = find(runs, "asic-emu-lowlat", "latency", 64);
+        System.out.printf("| asic-emu --busy-poll-us %d | | | | | | | | %.1f / %.1f / %.1f |%n", busyPollUs,
+            low.percentile(0.5) / 1e3, low.percentile(0.99) / 1e3, low.percentile(0.999) / 1e3);
         final Run b64 = find(runs, "bridge", "throughput", 64);
         final Run a64 = find(runs, "asic-emu", "throughput", 64);
-        final Run b1500 = find(runs, "bridge", "throughput", 1500);
-        final Run a1500 = find(runs, "asic-emu", "throughput", 1500);
-        final Run bl = find(runs, "bridge", "latency", 64);
-        final Run al = find(runs, "asic-emu", "latency", 64);
-        System.out.printf("%nasic-emu/bridge: 64 B pps %.2fx, 1500 B pps %.2fx, p99 latency %.2fx%n",
-            a64.pps() / b64.pps(), a1500.pps() / b1500.pps(),
-            (double) al.percentile(0.99) / bl.percentile(0.99));
+        final Run aNoDrop = find(runs, "asic-emu", "no-drop", 64);
+        final Run bNoDrop = find(runs, "bridge", "no-drop", 64);
+        System.out.printf("%nasic-emu/bridge 64 B saturated: %.2fx; asic-emu no-drop / own saturated: %.2f;"
+            + " asic-emu no-drop / bridge no-drop: %.2f; asic-emu no-drop / bridge saturated: %.2f%n",
+            a64.pps() / b64.pps(), aNoDrop.sent() / aNoDrop.seconds() / a64.pps(),
+            (aNoDrop.sent() / aNoDrop.seconds()) / (bNoDrop.sent() / bNoDrop.seconds()),
+            aNoDrop.sent() / aNoDrop.seconds() / b64.pps());
     }
 
     private static Run find(final List<Run> runs, final String target, final String kind, final int bytes) {
