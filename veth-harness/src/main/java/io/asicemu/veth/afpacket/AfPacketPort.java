@@ -45,6 +45,7 @@ public final class AfPacketPort implements Port {
     private static final VarHandle INT_VH = ValueLayout.JAVA_INT.varHandle();
     private static final int L2_HEADROOM = 14 + 8;
     private static final int GSO_FRAME_BYTES = 65536;
+    private static final int MAX_RX_SLOT_BYTES = 2048;
 
     private final String name;
     private final int ifIndex;
@@ -108,10 +109,14 @@ public final class AfPacketPort implements Port {
         this.arena = Arena.ofShared();
         this.errno = Libc.newErrnoSegment(arena);
         this.rxFrames = config.rxFrames();
-        this.txFrames = config.txFrames();
         final int rxNeeded = (int) Kernel.TPACKET2_HDRLEN + 16 + maxFrameLength + 16;
-        this.rxFrameSize = pow2(rxNeeded); // MTU-sized: larger frames take the copy path (TP_STATUS_COPY)
+        // MTU-sized slots, at most 2 KiB: larger frames (jumbo, GSO) take the copy path (TP_STATUS_COPY), so ring
+        // memory stays rxFrames x 2 KiB whatever the MTU
+        this.rxFrameSize = Math.min(MAX_RX_SLOT_BYTES, pow2(rxNeeded));
         this.txFrameSize = pow2((int) Kernel.TPACKET2_TX_DATA_OFFSET + maxFrameLength);
+        // TX ring memory bounded as if slots were 2 KiB: jumbo MTUs get fewer, larger slots (at least 32)
+        this.txFrames = Math.min(config.txFrames(),
+            Math.max(32, Integer.highestOneBit((int) ((long) config.txFrames() * 2048 / txFrameSize))));
         this.segmenter = new TcpSegmenter(arena.allocate((long) AfPacketConfig.MAX_GSO_SEGMENTS * maxFrameLength, 64),
             maxFrameLength);
         this.copyScratch = arena.allocate(GSO_FRAME_BYTES + 8, 64);
@@ -131,9 +136,8 @@ public final class AfPacketPort implements Port {
             setInt(setup, Kernel.PACKET_IGNORE_OUTGOING, 1, "PACKET_IGNORE_OUTGOING");
             setInt(setup, Kernel.PACKET_QDISC_BYPASS, 1, "PACKET_QDISC_BYPASS");
             setInt(setup, Kernel.PACKET_LOSS, 1, "PACKET_LOSS");
-            if (acceptGso) {
-                setInt(setup, Kernel.PACKET_COPY_THRESH, 1, "PACKET_COPY_THRESH");
-            }
+            // frames larger than a slot are also queued whole, for recv(2): GSO super-frames, jumbo frames
+            setInt(setup, Kernel.PACKET_COPY_THRESH, 1, "PACKET_COPY_THRESH");
             setRing(setup, Kernel.PACKET_RX_RING, rxFrameSize, rxFrames, "PACKET_RX_RING");
             setRing(setup, Kernel.PACKET_TX_RING, txFrameSize, txFrames, "PACKET_TX_RING");
             mappedBytes = (long) rxFrameSize * rxFrames + (long) txFrameSize * txFrames;
@@ -248,8 +252,10 @@ public final class AfPacketPort implements Port {
      */
     private int onCopiedFrame(final RxBatch batch, final long hdr, final int status, final int frameIndex,
         final long nowNs) {
-        if (copyScratchLent) {
-            return -1; // the scratch area holds a frame of this batch: take this one next cycle
+        if (copyScratchLent || batch.count() > 0 && batch.remaining() < AfPacketConfig.MAX_GSO_SEGMENTS) {
+            // the scratch area holds a frame of this batch, or its segments might not fit: next cycle (the frame
+            // stays queued until recv takes it, so nothing is read and then put back)
+            return -1;
         }
         final long read = Libc.recv(errno, fd, copyScratch.asSlice(4), GSO_FRAME_BYTES, Kernel.MSG_DONTWAIT);
         if (read < 14) {

@@ -33,9 +33,12 @@ public final class ForwardingBenchmark {
     private static final int SEQ_OFFSET = 42;
     private static final int TS_OFFSET = 50;
     private static final String ROUTER_MAC = "02:aa:00:00:00:01";
+    /** Generator and sink share this core (the bridge forwards in their softirq), the switch gets the other. */
+    private static final int TRAFFIC_CPU = 0;
+    private static final int SWITCH_CPU = 1;
 
     /** What one run measured. */
-    record Run(String target, String kind, int frameBytes, long sent, long received, double seconds, long[] latencyNs) {
+    public record Run(String target, String kind, int frameBytes, long sent, long received, double seconds, long[] latencyNs) {
         double pps() {
             return received / seconds;
         }
@@ -82,15 +85,22 @@ public final class ForwardingBenchmark {
     /**
      * @param args [seconds per run (3)] [latency rate in pps (5000)] [seconds at half the saturated rate (60)]
      *             [busy-poll window of the low-latency run in us (1000)]
+     *             [RX ring depths to compare, comma-separated (the lab default's)]
      */
     public static void main(final String[] args) throws Exception {
         final int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
         final int rate = args.length > 1 ? Integer.parseInt(args[1]) : 5_000;
         final int halfRateSeconds = args.length > 2 ? Integer.parseInt(args[2]) : 60;
         final long busyPollUs = args.length > 3 ? Long.parseLong(args[3]) : 1_000;
+        final AfPacketConfig labDefault = AfPacketConfig.defaults();
+        final List<String> targets = new ArrayList<>(List.of("bridge"));
+        for (final String depth : (args.length > 4 ? args[4] : "" + labDefault.rxFrames()).split(",")) {
+            targets.add("asic-emu rx " + Integer.parseInt(depth.trim()));
+        }
+        targets.add("asic-emu-lowlat");
         final List<Run> runs = new ArrayList<>();
         final List<String> notes = new ArrayList<>();
-        for (final String target : List.of("bridge", "asic-emu", "asic-emu-lowlat")) {
+        for (final String target : targets) {
             try (NetnsLab lab = NetnsLab.create()) {
                 final Netns h1 = lab.namespace("h1");
                 final Netns h2 = lab.namespace("h2");
@@ -112,9 +122,13 @@ public final class ForwardingBenchmark {
                     final String sw1 = lab.switchLink("sw1", h1, "eth1", Offloads.CONTAINERLAB, 1500);
                     final String sw2 = lab.switchLink("sw2", h2, "eth1", Offloads.CONTAINERLAB, 1500);
                     // the lab default ring settings: what `run` uses
+                    final int depth = target.endsWith("lowlat") ? labDefault.rxFrames()
+                        : Integer.parseInt(target.substring("asic-emu rx ".length()));
                     sw = InProcessSwitch.start(config(h2.mac("eth1")), Map.of("Ethernet0", sw1, "Ethernet4", sw2),
-                        AfPacketConfig.defaults(), 1.0, target.endsWith("lowlat") ? busyPollUs * 1000 : 0);
+                        new AfPacketConfig(depth, labDefault.txFrames(), labDefault.acceptGso(), labDefault.promiscuous(),
+                            labDefault.speedMbps()), 1.0, target.endsWith("lowlat") ? busyPollUs * 1000 : 0);
                     sw.awaitPorts(2, Duration.ofSeconds(5));
+                    sw.control(c -> c.submit(agent -> Libc.pinCurrentThread(SWITCH_CPU)));
                     sw.awaitIdleControl();
                     dstMac = ROUTER_MAC;
                 }
@@ -147,7 +161,7 @@ public final class ForwardingBenchmark {
                 }
             }
         }
-        report(runs, rate, busyPollUs);
+        report(runs, targets, rate, busyPollUs);
         notes.forEach(System.out::println);
     }
 
@@ -174,7 +188,7 @@ public final class ForwardingBenchmark {
         return new Run(t.name, "no-drop", 64, found.sent(), found.received(), found.seconds(), found.latencyNs());
     }
 
-    private static ConfigDb config(final String h2Mac) {
+    static ConfigDb config(final String h2Mac) {
         return ConfigDb.parse("{\"DEVICE_METADATA\": {\"localhost\": {\"mac\": \"" + ROUTER_MAC + "\"}},"
             + " \"PORT\": {\"Ethernet0\": {\"speed\": \"100000\", \"admin_status\": \"up\", \"mtu\": \"9100\"},"
             + " \"Ethernet4\": {\"speed\": \"100000\", \"admin_status\": \"up\", \"mtu\": \"9100\"}},"
@@ -221,7 +235,7 @@ public final class ForwardingBenchmark {
         }
     }
 
-    static Run measure(final String target, final String kind, final Netns h1, final Netns h2,
+    public static Run measure(final String target, final String kind, final Netns h1, final Netns h2,
         final String srcMac, final String dstMac, final int frameBytes, final int seconds, final int ratePps,
         final long maxFrames) throws InterruptedException {
         final byte[] frame = frame(frameBytes - 4, srcMac, dstMac);
@@ -236,6 +250,7 @@ public final class ForwardingBenchmark {
         final Thread receiver = new Thread(() -> {
             try {
                 Libc.enterNetworkNamespace(h2.name());
+                Libc.pinCurrentThread(TRAFFIC_CPU);
                 received[0] = receive(receiverReady, senderDone, latencies);
             } catch (final Throwable t) {
                 failure[0] = t;
@@ -245,6 +260,7 @@ public final class ForwardingBenchmark {
         final Thread sender = new Thread(() -> {
             try {
                 Libc.enterNetworkNamespace(h1.name());
+                Libc.pinCurrentThread(TRAFFIC_CPU);
                 while (!receiverReady.get()) {
                     Thread.onSpinWait();
                 }
@@ -389,13 +405,14 @@ public final class ForwardingBenchmark {
         return f;
     }
 
-    private static void report(final List<Run> runs, final int rate, final long busyPollUs) {
+    private static void report(final List<Run> runs, final List<String> targets, final int rate,
+        final long busyPollUs) {
         System.out.println();
         System.out.println("| target | 64 B pps (saturated) | loss | 1500 B pps | loss | no-drop rate (<= 0.1 %)"
             + " | 5,000 x 128 B burst delivered | half rate: offered / lost | latency @" + rate
             + " pps p50 / p99 / p99.9 (us) |");
         System.out.println("|---|---|---|---|---|---|---|---|---|");
-        for (final String target : List.of("bridge", "asic-emu")) {
+        for (final String target : targets.subList(0, targets.size() - 1)) {
             final Run small = find(runs, target, "throughput", 64);
             final Run big = find(runs, target, "throughput", 1500);
             final Run lat = find(runs, target, "latency", 64);
@@ -413,10 +430,14 @@ public final class ForwardingBenchmark {
         System.out.printf("| asic-emu --busy-poll-us %d | | | | | | | | %.1f / %.1f / %.1f |%n", busyPollUs,
             low.percentile(0.5) / 1e3, low.percentile(0.99) / 1e3, low.percentile(0.999) / 1e3);
         final Run b64 = find(runs, "bridge", "throughput", 64);
-        final Run a64 = find(runs, "asic-emu", "throughput", 64);
-        final Run aNoDrop = find(runs, "asic-emu", "no-drop", 64);
+        final String main = "asic-emu rx " + AfPacketConfig.defaults().rxFrames();
+        if (!targets.contains(main)) {
+            return;
+        }
+        final Run a64 = find(runs, main, "throughput", 64);
+        final Run aNoDrop = find(runs, main, "no-drop", 64);
         final Run bNoDrop = find(runs, "bridge", "no-drop", 64);
-        System.out.printf("%nasic-emu/bridge 64 B saturated: %.2fx; asic-emu no-drop / own saturated: %.2f;"
+        System.out.printf("%n" + main + ": /bridge 64 B saturated: %.2fx; asic-emu no-drop / own saturated: %.2f;"
             + " asic-emu no-drop / bridge no-drop: %.2f; asic-emu no-drop / bridge saturated: %.2f%n",
             a64.pps() / b64.pps(), aNoDrop.sent() / aNoDrop.seconds() / a64.pps(),
             (aNoDrop.sent() / aNoDrop.seconds()) / (bNoDrop.sent() / bNoDrop.seconds()),
