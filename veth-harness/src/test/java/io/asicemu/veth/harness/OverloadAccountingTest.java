@@ -72,18 +72,23 @@ class OverloadAccountingTest {
                     Thread.sleep(20);
                 }
                 final long outDiscardsBefore = afterBurst.port("Ethernet4", "SAI_PORT_STAT_IF_OUT_DISCARDS");
+                final long overflowBefore = afterBurst.port("Ethernet0", "ASICEMU_IN_DROP_REASON_RX_RING_OVERFLOW");
                 final long dropsBefore = drops(afterBurst);
                 final ForwardingBenchmark.Run big = ForwardingBenchmark.measure("asic-emu", "mtu", h1, h2, src, router,
                     300, 10, 1_000, 1_000);
                 Thread.sleep(300);
                 sw.awaitIdleControl();
                 final CountersSnapshot afterMtu = sw.counters();
+                // the 16-frame ring may still overflow if the switch thread is descheduled (shared machine): those
+                // frames never reached the egress check and are counted as ring overflow instead
+                final long overflow = afterMtu.port("Ethernet0", "ASICEMU_IN_DROP_REASON_RX_RING_OVERFLOW")
+                    - overflowBefore;
+                final long outDiscards = afterMtu.port("Ethernet4", "SAI_PORT_STAT_IF_OUT_DISCARDS") - outDiscardsBefore;
                 assertThat(big.received()).as("nothing over the MTU left the port").isZero();
-                assertThat(afterMtu.port("Ethernet4", "SAI_PORT_STAT_IF_OUT_DISCARDS") - outDiscardsBefore)
-                    .isEqualTo(big.sent());
-                assertThat(drops(afterMtu) - dropsBefore).isEqualTo(big.sent());
-                assertThat(afterMtu.port("Ethernet4", "SAI_PORT_STAT_ETHER_TX_OVERSIZE_PKTS"))
-                    .isEqualTo(big.sent());
+                assertThat(drops(afterMtu) - dropsBefore).as("every frame counted").isEqualTo(big.sent());
+                assertThat(outDiscards).as("over the egress MTU").isPositive().isEqualTo(big.sent() - overflow);
+                assertThat(afterMtu.port("Ethernet4", "SAI_PORT_STAT_ETHER_TX_OVERSIZE_PKTS")).isEqualTo(outDiscards);
+                assertThat(afterMtu.port("Ethernet4", "SAI_IN_DROP_REASON_EXCEEDS_L2_MTU")).isEqualTo(outDiscards);
             }
         }
     }
