@@ -126,6 +126,12 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler,
         return port >= 0 && port < control.portNames().size();
     }
 
+    @Override
+    public int portMtu(final int port)
+    {
+        return control.portMtu(port);
+    }
+
     /**
      * Hands up to {@code limit} punted packets to the P4Runtime listener. Call from one thread only.
      *

@@ -36,6 +36,10 @@ public final class ForwardingBenchmark {
     /** Generator and sink share this core (the bridge forwards in their softirq), the switch gets the other. */
     private static final int TRAFFIC_CPU = 0;
     private static final int SWITCH_CPU = 1;
+    /** The sink stops after this long without a frame once the sender is done (a starved switch may lag that long). */
+    private static final long QUIET_NS = 1_000_000_000L;
+    private static final java.util.concurrent.atomic.AtomicInteger RUN_IDS = new java.util.concurrent.atomic.AtomicInteger(
+        0x1000);
 
     /** What one run measured. */
     public record Run(String target, String kind, int frameBytes, long sent, long received, double seconds, long[] latencyNs) {
@@ -238,7 +242,10 @@ public final class ForwardingBenchmark {
     public static Run measure(final String target, final String kind, final Netns h1, final Netns h2,
         final String srcMac, final String dstMac, final int frameBytes, final int seconds, final int ratePps,
         final long maxFrames) throws InterruptedException {
+        final int runId = RUN_IDS.incrementAndGet() & 0xffff;
         final byte[] frame = frame(frameBytes - 4, srcMac, dstMac);
+        frame[34] = (byte) (runId >>> 8); // UDP source port = run id: late frames of an earlier run are not counted
+        frame[35] = (byte) runId;
         final AtomicBoolean receiverReady = new AtomicBoolean();
         final AtomicBoolean senderDone = new AtomicBoolean();
         final long[] sent = new long[1];
@@ -251,7 +258,7 @@ public final class ForwardingBenchmark {
             try {
                 Libc.enterNetworkNamespace(h2.name());
                 Libc.pinCurrentThread(TRAFFIC_CPU);
-                received[0] = receive(receiverReady, senderDone, latencies);
+                received[0] = receive(receiverReady, senderDone, latencies, runId);
             } catch (final Throwable t) {
                 failure[0] = t;
                 receiverReady.set(true);
@@ -333,7 +340,8 @@ public final class ForwardingBenchmark {
         }
     }
 
-    private static long receive(final AtomicBoolean ready, final AtomicBoolean senderDone, final long[] latencies) {
+    private static long receive(final AtomicBoolean ready, final AtomicBoolean senderDone, final long[] latencies,
+        final int runId) {
         try (AfPacketPort port = AfPacketPort.open("eth1", new AfPacketConfig(4096, 8, false, true, 100_000));
              PollSet poll = new PollSet(1)) {
             poll.add(port.pollFd());
@@ -348,7 +356,9 @@ public final class ForwardingBenchmark {
                     final MemorySegment seg = batch.segment(i);
                     final long off = batch.offset(i);
                     if (batch.length(i) >= TS_OFFSET + 8 && seg.get(ValueLayout.JAVA_BYTE, off + 37) == 9
-                        && seg.get(ValueLayout.JAVA_BYTE, off + 23) == 17) {
+                        && seg.get(ValueLayout.JAVA_BYTE, off + 23) == 17
+                        && (seg.get(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN), off + 34) & 0xffff)
+                        == runId) {
                         if (count < latencies.length) {
                             latencies[(int) count] = now - seg.get(LONG_BE, off + TS_OFFSET);
                         }
@@ -361,7 +371,7 @@ public final class ForwardingBenchmark {
                 } else if (senderDone.get()) {
                     if (quietSince == 0) {
                         quietSince = now;
-                    } else if (now - quietSince > 300_000_000L) {
+                    } else if (now - quietSince > QUIET_NS) {
                         return count;
                     }
                     poll.await(10_000_000L);
