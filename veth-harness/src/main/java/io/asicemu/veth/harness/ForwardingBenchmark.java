@@ -42,7 +42,8 @@ public final class ForwardingBenchmark {
         0x1000);
 
     /** What one run measured. */
-    public record Run(String target, String kind, int frameBytes, long sent, long received, double seconds, long[] latencyNs) {
+    public record Run(String target, String kind, int frameBytes, long sent, long received, double seconds, long[] latencyNs,
+        long sinkDrops) {
         double pps() {
             return received / seconds;
         }
@@ -70,10 +71,25 @@ public final class ForwardingBenchmark {
     private static final class Target {
         final String name;
         final InProcessSwitch sw;
+        final String egressIf;
 
-        Target(final String name, final InProcessSwitch sw) {
+        Target(final String name, final InProcessSwitch sw, final String egressIf) {
             this.name = name;
             this.sw = sw;
+            this.egressIf = egressIf;
+        }
+
+        /** Frames the switch's egress veth could not hand to the sink's side (its backlog was full). */
+        long egressVethDrops() {
+            if (egressIf == null) {
+                return 0;
+            }
+            try {
+                return Long.parseLong(java.nio.file.Files.readString(java.nio.file.Path.of("/sys/class/net", egressIf,
+                    "statistics", "tx_dropped")).trim());
+            } catch (final java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
         }
 
         long drops() {
@@ -111,6 +127,7 @@ public final class ForwardingBenchmark {
                 h1.disableIpv6();
                 h2.disableIpv6();
                 InProcessSwitch sw = null;
+                String egress = null;
                 final String dstMac;
                 if (target.equals("bridge")) {
                     final Netns br = lab.namespace("br");
@@ -125,7 +142,7 @@ public final class ForwardingBenchmark {
                 } else {
                     final String sw1 = lab.switchLink("sw1", h1, "eth1", Offloads.CONTAINERLAB, 1500);
                     final String sw2 = lab.switchLink("sw2", h2, "eth1", Offloads.CONTAINERLAB, 1500);
-                    // the lab default ring settings: what `run` uses
+                    egress = sw2;
                     final int depth = target.endsWith("lowlat") ? labDefault.rxFrames()
                         : Integer.parseInt(target.substring("asic-emu rx ".length()));
                     sw = InProcessSwitch.start(config(h2.mac("eth1")), Map.of("Ethernet0", sw1, "Ethernet4", sw2),
@@ -136,7 +153,7 @@ public final class ForwardingBenchmark {
                     sw.awaitIdleControl();
                     dstMac = ROUTER_MAC;
                 }
-                final Target t = new Target(target, sw);
+                final Target t = new Target(target, sw, egress);
                 try {
                     final String srcMac = h1.mac("eth1");
                     run(t, "warmup", h1, h2, srcMac, dstMac, 64, 1, 0, 0, notes);
@@ -188,8 +205,9 @@ public final class ForwardingBenchmark {
                 high = mid;
             }
         }
-        final Run found = best != null ? best : new Run(t.name, "search", 64, 0, 0, 1, new long[0]);
-        return new Run(t.name, "no-drop", 64, found.sent(), found.received(), found.seconds(), found.latencyNs());
+        final Run found = best != null ? best : new Run(t.name, "search", 64, 0, 0, 1, new long[0], 0);
+        return new Run(t.name, "no-drop", 64, found.sent(), found.received(), found.seconds(), found.latencyNs(),
+            found.sinkDrops());
     }
 
     static ConfigDb config(final String h2Mac) {
@@ -206,21 +224,25 @@ public final class ForwardingBenchmark {
         final long maxFrames, final List<String> notes) throws InterruptedException {
         final long dropsBefore = t.drops();
         final long hostDropsBefore = senderTxDrops(h1);
+        final long egressDropsBefore = t.egressVethDrops();
         final Run run = measure(t.name, kind, h1, h2, srcMac, dstMac, frameBytes, seconds, ratePps, maxFrames);
         final long counted = t.drops() - dropsBefore;
         final long hostDrops = senderTxDrops(h1) - hostDropsBefore;
+        final long afterSwitch = t.egressVethDrops() - egressDropsBefore + run.sinkDrops();
         final long lost = run.sent() - run.received();
+        final long explained = counted + hostDrops + afterSwitch;
         final String accounting = t.sw == null ? "" : String.format(
-            "; lost %,d = counted by the switch %,d + dropped by the sender's veth %,d%s", lost, counted, hostDrops,
-            lost == counted + hostDrops ? " (exact)" : " (MISMATCH " + (lost - counted - hostDrops) + ")");
+            "; lost %,d = counted by the switch %,d + before it (sender veth) %,d + after it (egress veth, sink ring)"
+                + " %,d%s", lost, counted, hostDrops, afterSwitch,
+            lost == explained ? " (exact)" : " (MISMATCH " + (lost - explained) + ")");
         System.out.printf("%-15s %-10s %5d B%s: sent %,d received %,d in %.2f s -> %,.0f pps, loss %.4f%s%s%n",
             t.name, kind, frameBytes, ratePps > 0 ? String.format(" @%,d pps", ratePps) : "", run.sent(),
             run.received(), run.seconds(), run.pps(), run.loss(), ratePps > 0 && !kind.equals("search")
                 ? String.format(", latency p50 %.1f us p99 %.1f us p999 %.1f us", run.percentile(0.5) / 1e3,
                     run.percentile(0.99) / 1e3, run.percentile(0.999) / 1e3) : "", accounting);
-        if (t.sw != null && lost != counted + hostDrops) {
+        if (t.sw != null && lost != explained) {
             notes.add("accounting mismatch in " + t.name + " " + kind + ": lost " + lost + ", counted " + counted
-                + ", sender veth " + hostDrops);
+                + ", sender veth " + hostDrops + ", after the switch " + afterSwitch);
         }
         return run;
     }
@@ -250,6 +272,7 @@ public final class ForwardingBenchmark {
         final AtomicBoolean senderDone = new AtomicBoolean();
         final long[] sent = new long[1];
         final long[] received = new long[1];
+        final long[] sinkDrops = new long[1];
         final long[] latencies = new long[ratePps > 0 ? (int) Math.min(20_000_000L, (long) ratePps * seconds + 1024)
             : 0];
         final long[] times = new long[2];
@@ -258,7 +281,7 @@ public final class ForwardingBenchmark {
             try {
                 Libc.enterNetworkNamespace(h2.name());
                 Libc.pinCurrentThread(TRAFFIC_CPU);
-                received[0] = receive(receiverReady, senderDone, latencies, runId);
+                received[0] = receive(receiverReady, senderDone, latencies, runId, sinkDrops);
             } catch (final Throwable t) {
                 failure[0] = t;
                 receiverReady.set(true);
@@ -293,7 +316,7 @@ public final class ForwardingBenchmark {
         final long[] sorted = Arrays.copyOf(latencies, ratePps > 0 ? count : 0);
         Arrays.sort(sorted);
         return new Run(target, kind, frameBytes, sent[0], received[0], Math.max(1e-6, (times[1] - times[0]) / 1e9),
-            sorted);
+            sorted, sinkDrops[0]);
     }
 
     /**
@@ -341,7 +364,7 @@ public final class ForwardingBenchmark {
     }
 
     private static long receive(final AtomicBoolean ready, final AtomicBoolean senderDone, final long[] latencies,
-        final int runId) {
+        final int runId, final long[] sinkDrops) {
         try (AfPacketPort port = AfPacketPort.open("eth1", new AfPacketConfig(4096, 8, false, true, 100_000));
              PollSet poll = new PollSet(1)) {
             poll.add(port.pollFd());
@@ -372,6 +395,7 @@ public final class ForwardingBenchmark {
                     if (quietSince == 0) {
                         quietSince = now;
                     } else if (now - quietSince > QUIET_NS) {
+                        sinkDrops[0] = port.kernelDropCount(); // the sink's own RX ring overflowed
                         return count;
                     }
                     poll.await(10_000_000L);
