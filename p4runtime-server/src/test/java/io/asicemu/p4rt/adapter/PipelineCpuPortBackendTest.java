@@ -210,4 +210,54 @@ class PipelineCpuPortBackendTest
         assertThat(handed).as("PacketIns handed to a stream that does not read stay bounded").isLessThan(frames / 2);
         out.onCompleted();
     }
+
+    @Test
+    void shouldAnswerAStreamErrorAndCountAPacketOutLargerThanTheEgressMtu() throws Exception
+    {
+        eth4.mtu(200); // the link's MTU shrank under the switch
+        final LinkedBlockingQueue<StreamMessageResponse> received = new LinkedBlockingQueue<>();
+        final StreamObserver<StreamMessageRequest> out = P4RuntimeGrpc.newStub(channel).streamChannel(
+            new StreamObserver<>()
+            {
+                @Override
+                public void onNext(final StreamMessageResponse value)
+                {
+                    received.add(value);
+                }
+
+                @Override
+                public void onError(final Throwable t)
+                {
+                }
+
+                @Override
+                public void onCompleted()
+                {
+                }
+            });
+        out.onNext(StreamMessageRequest.newBuilder().setArbitration(MasterArbitrationUpdate.newBuilder()
+            .setDeviceId(1).setElectionId(Uint128.newBuilder().setLow(1))).build());
+        assertThat(received.poll(10, TimeUnit.SECONDS).getArbitration().getStatus().getCode()).isZero();
+
+        final byte[] big = new byte[300]; // 300 > 200 + 14: too large for Ethernet4 (port 1)
+        System.arraycopy(LLDP, 0, big, 0, 14);
+        out.onNext(StreamMessageRequest.newBuilder().setPacket(PacketOut.newBuilder()
+            .setPayload(ByteString.copyFrom(big))
+            .addMetadata(PacketMetadata.newBuilder().setMetadataId(1).setValue(ByteString.copyFrom(new byte[] {1})))
+            .addMetadata(PacketMetadata.newBuilder().setMetadataId(2).setValue(ByteString.copyFrom(new byte[] {0}))))
+            .build());
+        final StreamMessageResponse error = received.poll(10, TimeUnit.SECONDS);
+        assertThat(error.hasError()).isTrue();
+        assertThat(error.getError().getCanonicalCode()).isEqualTo(io.grpc.Status.Code.OUT_OF_RANGE.value());
+        assertThat(error.getError().getMessage()).contains("MTU 200");
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (pipeline.agent().counters().drops(DropReason.PACKET_OUT_REFUSED) == 0 && System.nanoTime() < deadline)
+        {
+            pipeline.agent().doWork();
+            Thread.onSpinWait();
+        }
+        assertThat(pipeline.agent().counters().drops(1, DropReason.PACKET_OUT_REFUSED)).isEqualTo(1);
+        assertThat(eth4.transmittedCount()).isZero();
+        out.onCompleted();
+    }
 }
