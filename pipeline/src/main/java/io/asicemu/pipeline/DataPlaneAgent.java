@@ -321,11 +321,6 @@ public final class DataPlaneAgent implements Agent {
         }
     }
 
-    /** Folds the ports' pending losses into the counters now (data-plane thread, or after it stopped). */
-    public void collectPortLossesNow() {
-        collectPortLosses();
-    }
-
     /** Port up/down (link or admin): flush the port's learned MACs and take it out of (or back into) ECMP groups. */
     private int linkChanges() {
         int changes = 0;

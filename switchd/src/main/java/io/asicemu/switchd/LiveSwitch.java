@@ -106,7 +106,8 @@ public final class LiveSwitch implements AutoCloseable {
         }
         final LiveSwitch s = new LiveSwitch(config, sonicToLinux, p4runtime, deviceId, dilation, busyPollNs);
         LOG.info("asic-emu live: {} ports {}, P4Runtime {}{}", sonicToLinux.size(), sonicToLinux,
-            s.server == null ? "off" : "device " + deviceId + " on " + p4runtime.getHostString() + ":" + s.server.port(),
+            s.server == null ? "off"
+                : "device " + deviceId + " on " + p4runtime.getHostString() + ":" + s.server.port(),
             busyPollNs > 0 ? ", low-latency mode (busy-poll " + busyPollNs / 1000 + " us)" : "");
         s.sw.portStates().forEach((port, state) -> {
             if (state.startsWith("DOWN")) {

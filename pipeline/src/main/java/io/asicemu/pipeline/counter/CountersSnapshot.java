@@ -71,7 +71,8 @@ public record CountersSnapshot(Map<String, Map<String, Long>> ports, Map<String,
             }
         }
         return new CountersSnapshot(Collections.unmodifiableMap(ports), Collections.unmodifiableMap(acl),
-            Collections.unmodifiableMap(drops), Collections.unmodifiableMap(punts), Collections.unmodifiableMap(consumed));
+            Collections.unmodifiableMap(drops), Collections.unmodifiableMap(punts),
+            Collections.unmodifiableMap(consumed));
     }
 
     /**

@@ -87,7 +87,8 @@ class NothingLostReplayPropertyTest {
             long in = 0;
             long out = 0;
             for (final String port : c.ports().keySet()) {
-                in += c.port(port, "SAI_PORT_STAT_IF_IN_UCAST_PKTS") + c.port(port, "SAI_PORT_STAT_IF_IN_NON_UCAST_PKTS");
+                in += c.port(port, "SAI_PORT_STAT_IF_IN_UCAST_PKTS")
+                    + c.port(port, "SAI_PORT_STAT_IF_IN_NON_UCAST_PKTS");
                 out += c.port(port, "SAI_PORT_STAT_IF_OUT_UCAST_PKTS")
                     + c.port(port, "SAI_PORT_STAT_IF_OUT_NON_UCAST_PKTS");
             }
@@ -170,7 +171,8 @@ class NothingLostReplayPropertyTest {
         b.put(new byte[] {0x01, (byte) 0x80, (byte) 0xc2, 0, 0, 0x0e}).put(new byte[] {2, 0, 0, 0, 1, 2});
         b.putShort((short) 0x88cc);
         b.putShort((short) ((1 << 9) | 7)).put((byte) 4).put(new byte[] {2, 0, 0, 0, 1, 2});
-        b.putShort((short) ((2 << 9) | 5)).put((byte) 5).put("eth1".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        b.putShort((short) ((2 << 9) | 5)).put((byte) 5)
+            .put("eth1".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
         b.putShort((short) ((3 << 9) | 2)).putShort((short) 120);
         b.putShort((short) 0);
         MemorySegment.copy(MemorySegment.ofArray(b.array()), 0, f, 0, 60);

@@ -18,24 +18,25 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 /**
  * A switch port on a Linux interface through an AF_PACKET socket with memory-mapped TPACKET_V2 RX and TX rings.
  * <p>
- * RX lends ring frames to the data path without copying. Ring slots are sized for the MTU the port opened with (2 KiB
- * at MTU 1500), so a deep ring stays small; a larger frame (a GSO/TSO super-frame of up to 64 KiB from a peer with
- * offloads on) takes the copy path: the kernel queues it whole on the socket (PACKET_COPY_THRESH) and marks its
- * truncated slot TP_STATUS_COPY, and the port reads it with one recv(2) into a 64 KiB scratch area. Per frame it:
- * restores a VLAN tag the kernel moved into metadata (veth untags on receive), completes the TCP/UDP checksum of
- * frames flagged TP_STATUS_CSUMNOTREADY (peer with TX checksum offload on), and segments TCP GSO super-frames larger
- * than the MTU in software (or, with {@link AfPacketConfig#acceptGso()} off or for non-TCP, drops and counts them,
- * logging once {@code ethtool -K <peer> tx off}). Frames the kernel dropped because the RX ring was full
- * (PACKET_STATISTICS) and oversize drops are handed to the pipeline's counters by
- * {@link #takeRxOverflowDrops()}/{@link #takeRxOversizeDrops()}, which the agent calls periodically, off the
- * per-packet path.
+ * RX lends ring frames to the data path without copying. Ring slots are sized for the MTU the port opened with, at most
+ * 2 KiB (2 KiB at MTU 1500), so a deep ring stays small whatever the MTU; a larger frame (a jumbo frame, or a GSO/TSO
+ * super-frame of up to 64 KiB from a peer with offloads on) takes the copy path: the kernel queues it whole on the
+ * socket (PACKET_COPY_THRESH) and marks its truncated slot TP_STATUS_COPY, and the port reads it with one recv(2) into
+ * a 64 KiB scratch area. Per frame it: restores a VLAN tag the kernel moved into metadata (veth untags on receive),
+ * completes the TCP/UDP checksum of frames flagged TP_STATUS_CSUMNOTREADY (peer with TX checksum offload on), and
+ * segments TCP GSO super-frames larger than the MTU in software (or, with {@link AfPacketConfig#acceptGso()} off or for
+ * non-TCP, drops and counts them, logging once {@code ethtool -K <peer> tx off}). Frames the kernel dropped because the
+ * RX ring was full (PACKET_STATISTICS) and oversize drops are handed to the pipeline's counters by {@link
+ * #takeRxOverflowDrops()}/{@link #takeRxOversizeDrops()}, which the agent calls periodically, off the per-packet path.
  * <p>
  * The MTU follows the link ({@link #mtu(int)}, from rtnetlink): TX refuses frames over it (the kernel would drop them
  * silently from the TX ring) and GSO segments are cut to it; an MTU above the one the rings were sized for needs the
- * port reopened ({@link #slotMtu()}), which {@code LinuxPorts} does. The socket ignores outgoing frames (PACKET_IGNORE_OUTGOING), so own TX and
- * kernel-originated frames are never re-switched. TX copies into the TX ring; {@link #flush()} kicks the kernel with
- * one send per batch. V2 rather than V3: V3 hands a block to user space only when it is full or its retire timer (ms)
- * fires, which would add milliseconds of latency at low rates.
+ * port reopened ({@link #slotMtu()}), which {@code LinuxPorts} does.
+ * <p>
+ * The socket ignores outgoing frames (PACKET_IGNORE_OUTGOING), so own TX and kernel-originated frames are never
+ * re-switched. TX copies into the TX ring; {@link #flush()} kicks the kernel with one send per batch. V2 rather than
+ * V3: V3 hands a block to user space only when it is full or its retire timer (ms) fires, which would add milliseconds
+ * of latency at low rates.
  * <p>
  * Threading: as {@link Port}; counters are written by the data-plane thread only and read by others as snapshots
  * (plain long reads, possibly stale). {@link #linkState(boolean)} may be called from the discovery thread.
@@ -69,6 +70,8 @@ public final class AfPacketPort implements Port {
     private final TcpSegmenter segmenter;
     private final int[] segmentLengths = new int[AfPacketConfig.MAX_GSO_SEGMENTS];
     private final MemorySegment copyScratch;
+    /** Where recv(2) writes a copied frame: 4 bytes into the scratch area, room to restore a VLAN tag in front. */
+    private final MemorySegment copyTarget;
     private final MemorySegment statistics;
     private final MemorySegment statisticsLength;
     private boolean copyScratchLent;
@@ -120,6 +123,7 @@ public final class AfPacketPort implements Port {
         this.segmenter = new TcpSegmenter(arena.allocate((long) AfPacketConfig.MAX_GSO_SEGMENTS * maxFrameLength, 64),
             maxFrameLength);
         this.copyScratch = arena.allocate(GSO_FRAME_BYTES + 8, 64);
+        this.copyTarget = copyScratch.asSlice(4);
         this.statistics = arena.allocate(Kernel.TPACKET_STATS);
         this.statisticsLength = arena.allocate(JAVA_INT);
 
@@ -257,7 +261,7 @@ public final class AfPacketPort implements Port {
             // stays queued until recv takes it, so nothing is read and then put back)
             return -1;
         }
-        final long read = Libc.recv(errno, fd, copyScratch.asSlice(4), GSO_FRAME_BYTES, Kernel.MSG_DONTWAIT);
+        final long read = Libc.recv(errno, fd, copyTarget, GSO_FRAME_BYTES, Kernel.MSG_DONTWAIT);
         if (read < 14) {
             return dropOversize(); // the queued copy is gone (cannot happen while we are the only reader)
         }

@@ -30,6 +30,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class ForwardingBenchmark {
     private static final ValueLayout.OfLong LONG_BE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfShort SHORT_BE =
+        ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     private static final int SEQ_OFFSET = 42;
     private static final int TS_OFFSET = 50;
     private static final String ROUTER_MAC = "02:aa:00:00:00:01";
@@ -38,12 +40,12 @@ public final class ForwardingBenchmark {
     private static final int SWITCH_CPU = 1;
     /** The sink stops after this long without a frame once the sender is done (a starved switch may lag that long). */
     private static final long QUIET_NS = 1_000_000_000L;
-    private static final java.util.concurrent.atomic.AtomicInteger RUN_IDS = new java.util.concurrent.atomic.AtomicInteger(
-        0x1000);
+    private static final java.util.concurrent.atomic.AtomicInteger RUN_IDS =
+        new java.util.concurrent.atomic.AtomicInteger(0x1000);
 
     /** What one run measured. */
-    public record Run(String target, String kind, int frameBytes, long sent, long received, double seconds, long[] latencyNs,
-        long sinkDrops) {
+    public record Run(String target, String kind, int frameBytes, long sent, long received, double seconds,
+        long[] latencyNs, long sinkDrops) {
         double pps() {
             return received / seconds;
         }
@@ -146,8 +148,7 @@ public final class ForwardingBenchmark {
                     final int depth = target.endsWith("lowlat") ? labDefault.rxFrames()
                         : Integer.parseInt(target.substring("asic-emu rx ".length()));
                     sw = InProcessSwitch.start(config(h2.mac("eth1")), Map.of("Ethernet0", sw1, "Ethernet4", sw2),
-                        new AfPacketConfig(depth, labDefault.txFrames(), labDefault.acceptGso(), labDefault.promiscuous(),
-                            labDefault.speedMbps()), 1.0, target.endsWith("lowlat") ? busyPollUs * 1000 : 0);
+                        labDefault.withRxFrames(depth), 1.0, target.endsWith("lowlat") ? busyPollUs * 1000 : 0);
                     sw.awaitPorts(2, Duration.ofSeconds(5));
                     sw.control(c -> c.submit(agent -> Libc.pinCurrentThread(SWITCH_CPU)));
                     sw.awaitIdleControl();
@@ -380,8 +381,7 @@ public final class ForwardingBenchmark {
                     final long off = batch.offset(i);
                     if (batch.length(i) >= TS_OFFSET + 8 && seg.get(ValueLayout.JAVA_BYTE, off + 37) == 9
                         && seg.get(ValueLayout.JAVA_BYTE, off + 23) == 17
-                        && (seg.get(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN), off + 34) & 0xffff)
-                        == runId) {
+                        && (seg.get(SHORT_BE, off + 34) & 0xffff) == runId) {
                         if (count < latencies.length) {
                             latencies[(int) count] = now - seg.get(LONG_BE, off + TS_OFFSET);
                         }

@@ -84,7 +84,8 @@ class OverloadAccountingTest {
                 // frames never reached the egress check and are counted as ring overflow instead
                 final long overflow = afterMtu.port("Ethernet0", "ASICEMU_IN_DROP_REASON_RX_RING_OVERFLOW")
                     - overflowBefore;
-                final long outDiscards = afterMtu.port("Ethernet4", "SAI_PORT_STAT_IF_OUT_DISCARDS") - outDiscardsBefore;
+                final long outDiscards = afterMtu.port("Ethernet4", "SAI_PORT_STAT_IF_OUT_DISCARDS")
+                    - outDiscardsBefore;
                 assertThat(big.received()).as("nothing over the MTU left the port").isZero();
                 assertThat(drops(afterMtu) - dropsBefore).as("every frame counted").isEqualTo(big.sent());
                 assertThat(outDiscards).as("over the egress MTU").isPositive().isEqualTo(big.sent() - overflow);
