@@ -50,6 +50,8 @@ public final class DataPlaneAgent implements Agent {
     public static final int COMMAND_LIMIT = 16;
     private static final long AGING_INTERVAL_NS = 1_000_000_000L;
     private static final int INJECT_LIMIT = 16;
+    /** How often ports' own losses (kernel RX ring overflow, oversize) are folded into the counters. */
+    private static final long PORT_LOSS_INTERVAL_NS = 100_000_000L;
 
     private final Clock clock;
     private final PipelineSizing sizing;
@@ -79,6 +81,8 @@ public final class DataPlaneAgent implements Agent {
     private TrafficManager tm;
     private long previousNowNs = Long.MIN_VALUE;
     private long nextAgingNs;
+    private long nextPortLossNs;
+    private final DropLog dropLog;
     private int seenGroupEpoch = -1;
 
     /**
@@ -104,6 +108,7 @@ public final class DataPlaneAgent implements Agent {
         this.attached = new int[sizing.maxPorts()];
         this.injectSegment = Arena.ofAuto().allocate(sizing.maxFrameBytes(), 64);
         this.gatherSegment = Arena.ofAuto().allocate(sizing.maxFrameBytes(), 64);
+        this.dropLog = new DropLog(counters, sizing.maxPorts());
     }
 
     @Override
@@ -294,7 +299,33 @@ public final class DataPlaneAgent implements Agent {
             work += tables.fdb().age(nowNs, tables.fdbAgeTimeNs(), tables.fdb().slotCount());
             nextAgingNs = nowNs + AGING_INTERVAL_NS;
         }
+        if (nowNs - nextPortLossNs >= 0) {
+            collectPortLosses();
+            dropLog.check(nowNs, ports);
+            nextPortLossNs = nowNs + PORT_LOSS_INTERVAL_NS;
+        }
         return work;
+    }
+
+    /**
+     * Folds what ports lost before the pipeline saw it into the counters: RX ring overflow (the kernel's
+     * PACKET_STATISTICS, one syscall per port) and frames too large for the port. Every 100 ms, not per packet.
+     */
+    private void collectPortLosses() {
+        for (int i = 0; i < attachedCount; i++) {
+            final int p = attached[i];
+            final long overflow = ports[p].takeRxOverflowDrops();
+            if (overflow > 0) {
+                counters.addDrops(p, DropReason.RX_RING_OVERFLOW, overflow);
+                counters.addPort(p, PortStat.IF_IN_DISCARDS, overflow);
+            }
+            final long oversize = ports[p].takeRxOversizeDrops();
+            if (oversize > 0) {
+                counters.addDrops(p, DropReason.RX_FRAME_TOO_LARGE, oversize);
+                counters.addPort(p, PortStat.IF_IN_DISCARDS, oversize);
+                counters.addPort(p, PortStat.ETHER_RX_OVERSIZE_PKTS, oversize);
+            }
+        }
     }
 
     /** Port up/down (link or admin): flush the port's learned MACs and take it out of (or back into) ECMP groups. */
@@ -379,7 +410,7 @@ public final class DataPlaneAgent implements Agent {
         switch (v.action) {
             case Verdict.UNICAST, Verdict.FLOOD -> egress.send(v, segment, offset, length, nowNs);
             case Verdict.PUNT -> punt(port, segment, offset, length, v.punt.index(), v.cpuQueue, nowNs);
-            case Verdict.CONSUMED -> consumed(port, nowNs);
+            case Verdict.CONSUMED -> consumed(port, v, nowNs);
             default -> {
                 counters.addDrop(port, v.drop == null ? DropReason.MALFORMED_FRAME : v.drop);
                 counters.addPort(port, PortStat.IF_IN_DISCARDS, 1);
@@ -402,7 +433,8 @@ public final class DataPlaneAgent implements Agent {
         }
     }
 
-    private void consumed(final int port, final long nowNs) {
+    private void consumed(final int port, final Verdict v, final long nowNs) {
+        counters.addConsumed(port, v.consumed);
         final ParseResult p = ingress.parsed();
         if (p.pfc() && port < tm.portCount()) {
             for (int i = 0; i < 8; i++) {
@@ -419,7 +451,15 @@ public final class DataPlaneAgent implements Agent {
             n++;
             final byte[] frame = injection.frame();
             final int port = injection.port();
-            if (port < 0 || port >= ports.length || ports[port] == null || frame.length > injectSegment.byteSize()) {
+            if (port < 0 || port >= ports.length || ports[port] == null) {
+                dropLog.packetOutWithoutPort(); // the P4Runtime layer refuses unknown ports; counted for the rest
+                continue;
+            }
+            if (frame.length > injectSegment.byteSize() || (!injection.throughIngress()
+                && !Port.fitsMtu(MemorySegment.ofArray(frame), 0, frame.length, ports[port].mtu()))) {
+                counters.addDrop(port, DropReason.PACKET_OUT_REFUSED);
+                counters.addPort(port, PortStat.IF_OUT_DISCARDS, 1);
+                counters.addPort(port, PortStat.ETHER_TX_OVERSIZE_PKTS, 1);
                 continue;
             }
             MemorySegment.copy(MemorySegment.ofArray(frame), 0, injectSegment, 0, frame.length);
@@ -428,6 +468,9 @@ public final class DataPlaneAgent implements Agent {
             } else if (ports[port].transmit(injectSegment, 0, frame.length, nowNs)) {
                 countOut(port, frame.length, (NetworkOrder.u8(injectSegment, 0) & 1) != 0);
                 transmitted[port] = true;
+            } else {
+                counters.addDrop(port, DropReason.TX_RING_FULL);
+                counters.addPort(port, PortStat.IF_OUT_ERRORS, 1);
             }
         }
         return n;
@@ -466,6 +509,13 @@ public final class DataPlaneAgent implements Agent {
 
     private void transmit(final int index, final Port port, final int handle, final long txEndNs) {
         final int length = buffer.length(handle);
+        if (!Port.fitsMtu(buffer.memory(), buffer.offset(handle), length, port.mtu())) {
+            counters.addDrop(index, DropReason.EXCEEDS_L2_MTU); // the link's MTU shrank while it was queued
+            counters.addPort(index, PortStat.IF_OUT_DISCARDS, 1);
+            counters.addPort(index, PortStat.ETHER_TX_OVERSIZE_PKTS, 1);
+            buffer.release(handle);
+            return;
+        }
         final MemorySegment from;
         final long at;
         if (buffer.isContiguous(handle)) {

@@ -40,9 +40,9 @@ public final class LiveSwitch implements AutoCloseable {
     private final P4RuntimeServer server;
 
     private LiveSwitch(final ConfigDb config, final Map<String, String> sonicToLinux,
-        final InetSocketAddress p4runtime, final long deviceId, final double dilation, final PipelineSizing sizing)
-        throws IOException {
-        this.sw = InProcessSwitch.start(config, sonicToLinux, AfPacketConfig.defaults(), dilation, sizing);
+        final InetSocketAddress p4runtime, final long deviceId, final double dilation, final PipelineSizing sizing,
+        final long busyPollNs) throws IOException {
+        this.sw = InProcessSwitch.start(config, sonicToLinux, AfPacketConfig.defaults(), dilation, sizing, busyPollNs);
         final AtomicReference<PipelineControl> ref = new AtomicReference<>();
         sw.control(ref::set);
         this.control = ref.get();
@@ -84,33 +84,44 @@ public final class LiveSwitch implements AutoCloseable {
      */
     public static LiveSwitch start(final ConfigDb config, final Map<String, String> sonicToLinux,
         final InetSocketAddress p4runtime, final long deviceId, final double dilation) throws IOException {
-        return start(config, sonicToLinux, p4runtime, deviceId, dilation, PipelineSizing.defaults());
+        return start(config, sonicToLinux, p4runtime, deviceId, dilation, PipelineSizing.defaults(), 0);
     }
 
     /**
-     * Starts the switch with the given table capacities.
+     * Starts the switch with the given table capacities, optionally in low-latency mode.
      *
-     * @param config the configuration.
-     * @param sonicToLinux SONiC port name → Linux interface name, for every configured port.
+     * @param config the CONFIG_DB.
+     * @param sonicToLinux every configured SONiC port → its Linux interface.
      * @param p4runtime where P4Runtime listens, or null for none.
-     * @param deviceId the P4Runtime device id (>= 1).
-     * @param dilation real ns per emulated ns.
+     * @param deviceId the P4Runtime device id (≥ 1).
+     * @param dilation real ns per emulated ns (1.0: real time).
      * @param sizing table capacities (the data path reserves its tables from them).
+     * @param busyPollNs how long the data plane keeps polling after the last frame before sleeping (0: off).
      * @return the running switch.
      * @throws IOException if the P4Runtime port cannot be bound (nothing is left running).
      */
     public static LiveSwitch start(final ConfigDb config, final Map<String, String> sonicToLinux,
-        final InetSocketAddress p4runtime, final long deviceId, final double dilation, final PipelineSizing sizing)
+        final InetSocketAddress p4runtime, final long deviceId, final double dilation, final PipelineSizing sizing,
+        final long busyPollNs)
         throws IOException {
         if (deviceId < 1) {
             throw new IllegalArgumentException("the P4Runtime device id must be >= 1, not " + deviceId);
         }
-        final LiveSwitch s = new LiveSwitch(config, sonicToLinux, p4runtime, deviceId, dilation, sizing);
-        LOG.info("asic-emu live: {} ports {}, P4Runtime {}", sonicToLinux.size(), sonicToLinux,
-            s.server == null ? "off" : "device " + deviceId + " on " + p4runtime.getHostString() + ":" + s.server.port());
+        final LiveSwitch s = new LiveSwitch(config, sonicToLinux, p4runtime, deviceId, dilation, sizing, busyPollNs);
+        LOG.info("asic-emu live: {} ports {}, P4Runtime {}{}", sonicToLinux.size(), sonicToLinux,
+            s.server == null ? "off"
+                : "device " + deviceId + " on " + p4runtime.getHostString() + ":" + s.server.port(),
+            busyPollNs > 0 ? ", low-latency mode (busy-poll " + busyPollNs / 1000 + " us)" : "");
         LOG.info("tables: {} routes, {} next hops, {} groups, {} neighbors, {} FDB entries, {} ACL rules",
             sizing.maxRoutes(), sizing.maxNextHops(), sizing.maxGroups(), sizing.neighbors(), sizing.fdbEntries(),
             sizing.aclRules());
+        s.sw.portStates().forEach((port, state) -> {
+            if (state.startsWith("DOWN")) {
+                LOG.warn("asic-emu live: port {} {}", port, state);
+            } else {
+                LOG.info("asic-emu live: port {} {}", port, state);
+            }
+        });
         return s;
     }
 

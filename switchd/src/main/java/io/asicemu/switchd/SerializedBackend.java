@@ -59,6 +59,11 @@ final class SerializedBackend implements P4Backend {
     }
 
     @Override
+    public int portMtu(final int port) {
+        return backend.portMtu(port);
+    }
+
+    @Override
     public void entryHit(final EntryKey key) {
         backend.entryHit(key);
     }

@@ -126,6 +126,12 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler,
         return port >= 0 && port < control.portNames().size();
     }
 
+    @Override
+    public int portMtu(final int port)
+    {
+        return control.portMtu(port);
+    }
+
     /**
      * Hands up to {@code limit} punted packets to the P4Runtime listener. Call from one thread only.
      *
@@ -133,8 +139,16 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler,
      */
     public int pollPacketIns(final int limit)
     {
+        final CpuPortListener l = listener;
+        if (l != null && !l.readyForPacketIns())
+        {
+            return 0; // the controller does not read: leave them queued; a full queue is counted by the data path
+        }
         return control.cpuPort().poll(this, limit);
     }
+
+    /** How long the poller waits before asking a controller that did not read its stream again. */
+    static final long NOT_READY_RETRY_NS = 1_000_000L;
 
     private static int learnDigestId()
     {
@@ -194,6 +208,11 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler,
                 {
                     checkIdleTimeouts();
                     nextIdleCheckNs = now + IDLE_CHECK_NS;
+                }
+                else if (handed == 0 && listener != null && !listener.readyForPacketIns())
+                {
+                    // a full CPU queue wakes nobody: look again soon, the controller may have caught up
+                    LockSupport.parkNanos(this, NOT_READY_RETRY_NS);
                 }
                 else if (handed == 0 && cpu.prepareToWait())
                 {

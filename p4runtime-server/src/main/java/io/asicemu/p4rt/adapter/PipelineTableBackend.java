@@ -498,6 +498,12 @@ public final class PipelineTableBackend implements P4Backend
     }
 
     @Override
+    public int portMtu(final int port)
+    {
+        return control.portMtu(port);
+    }
+
+    @Override
     public void entryHit(final EntryKey key)
     {
         store.entryHit(key);

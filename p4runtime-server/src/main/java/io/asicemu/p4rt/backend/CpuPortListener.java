@@ -16,6 +16,19 @@ public interface CpuPortListener
      */
     void onPacketIn(byte[] payload, int ingressPort, int targetEgressPort, int puntReason);
 
+    /**
+     * Whether every controller that receives PacketIns reads its stream (gRPC flow control says its outbound buffer
+     * has room). While not, the backend leaves punted packets on the CPU port's queue; once that is full the data path
+     * drops and counts them ({@code ASICEMU_IN_DROP_REASON_CPU_QUEUE_FULL}, readable over P4Runtime), instead of
+     * buffering without bound or losing them silently.
+     *
+     * @return false while a receiving controller's stream is not ready.
+     */
+    default boolean readyForPacketIns()
+    {
+        return true;
+    }
+
     /** One digest message (struct members in P4Info order). */
     void onDigest(int digestId, List<BigInteger> members);
 

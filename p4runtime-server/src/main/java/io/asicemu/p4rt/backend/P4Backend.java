@@ -39,6 +39,15 @@ public interface P4Backend
     boolean portExists(int port);
 
     /**
+     * @param port a port number.
+     * @return the port's MTU as its link reports it, or -1 if unknown (then PacketOut sizes are not checked here).
+     */
+    default int portMtu(final int port)
+    {
+        return -1;
+    }
+
+    /**
      * The data path matched a table entry: restarts its idle timer (tables with {@code idle_timeout_behavior}).
      *
      * @param key the entry.

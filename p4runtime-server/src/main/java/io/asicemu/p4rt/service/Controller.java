@@ -4,6 +4,7 @@ import java.math.BigInteger;
 
 import com.google.protobuf.Any;
 
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import p4.v1.P4RuntimeOuterClass.StreamMessageResponse;
 
@@ -41,6 +42,15 @@ final class Controller
                     closed = true;
                 }
             }
+        }
+    }
+
+    /** @return whether the stream can take a message without buffering beyond gRPC's flow-control window. */
+    boolean ready()
+    {
+        synchronized (out)
+        {
+            return closed || !(out instanceof ServerCallStreamObserver<StreamMessageResponse> call) || call.isReady();
         }
     }
 

@@ -102,6 +102,19 @@ public final class Device implements CpuPortListener
     }
 
     @Override
+    public boolean readyForPacketIns()
+    {
+        for (final Controller c : arbitration.primaries())
+        {
+            if (RoleConfigs.receivesPacketIns(c.roleConfig) && !c.ready())
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
     public void onPacketIn(final byte[] payload, final int ingressPort, final int targetEgressPort, final int puntReason)
     {
         final PacketIn.Builder b = PacketIn.newBuilder().setPayload(ByteString.copyFrom(payload));

@@ -89,7 +89,16 @@ final class PacketIo
             packetError(c, Code.INVALID_ARGUMENT, "egress_port " + egressPort + " does not exist", p);
             return;
         }
-        d.backend().packetOut(p.getPayload().toByteArray(), egressPort, submitToIngress);
+        final byte[] payload = p.getPayload().toByteArray();
+        final int mtu = submitToIngress ? -1 : d.backend().portMtu(egressPort);
+        if (mtu > 0 && !io.asicemu.pipeline.port.Port.fitsMtu(java.lang.foreign.MemorySegment.ofArray(payload), 0,
+            payload.length, mtu))
+        {
+            // still handed down: the data path refuses it and counts it (ASICEMU_OUT_DROP_REASON_PACKET_OUT_REFUSED)
+            packetError(c, Code.OUT_OF_RANGE, "PacketOut of " + payload.length + " bytes exceeds egress_port "
+                + egressPort + "'s MTU " + mtu + " (at most MTU + 14 bytes, + 18 with a VLAN tag)", p);
+        }
+        d.backend().packetOut(payload, egressPort, submitToIngress);
     }
 
     static void digestAck(final Controller c, final P4RuntimeOuterClass.DigestListAck ack)

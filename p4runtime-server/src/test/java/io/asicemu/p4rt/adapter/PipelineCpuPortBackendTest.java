@@ -28,6 +28,9 @@ import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.ManualClock;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.asicemu.pipeline.counter.DropReason;
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.ClientResponseObserver;
 import io.grpc.stub.StreamObserver;
 import p4.v1.P4RuntimeGrpc;
 import p4.v1.P4RuntimeOuterClass.MasterArbitrationUpdate;
@@ -149,6 +152,112 @@ class PipelineCpuPortBackendTest
         assertThat(eth4.transmittedCount()).isEqualTo(1);
         assertThat(eth4.transmitted(0)).isEqualTo(LLDP);
         assertThat(eth0.transmittedCount()).isZero();
+        out.onCompleted();
+    }
+
+    @Test
+    void shouldLeavePuntsQueuedAndCountCpuQueueFullWhenTheControllerDoesNotRead() throws Exception
+    {
+        final LinkedBlockingQueue<StreamMessageResponse> received = new LinkedBlockingQueue<>();
+        final StreamObserver<StreamMessageRequest> out = P4RuntimeGrpc.newStub(channel).streamChannel(
+            new ClientResponseObserver<StreamMessageRequest, StreamMessageResponse>()
+            {
+                @Override
+                public void beforeStart(final ClientCallStreamObserver<StreamMessageRequest> stream)
+                {
+                    stream.disableAutoRequestWithInitial(1); // reads the arbitration answer, then nothing
+                }
+
+                @Override
+                public void onNext(final StreamMessageResponse value)
+                {
+                    received.add(value);
+                }
+
+                @Override
+                public void onError(final Throwable t)
+                {
+                }
+
+                @Override
+                public void onCompleted()
+                {
+                }
+            });
+        out.onNext(StreamMessageRequest.newBuilder().setArbitration(MasterArbitrationUpdate.newBuilder()
+            .setDeviceId(1).setElectionId(Uint128.newBuilder().setLow(1))).build());
+        assertThat(received.poll(10, TimeUnit.SECONDS).getArbitration().getStatus().getCode()).isZero();
+
+        final int frames = 30_000;
+        long handed = 0;
+        for (int sent = 0; sent < frames; sent += 16)
+        {
+            for (int i = 0; i < 16; i++)
+            {
+                assertThat(eth0.inject(LLDP, clock.nowNs())).isTrue();
+            }
+            pipeline.agent().doWork();
+            handed += backend.pollPacketIns(64);
+            if (sent % 1024 == 0)
+            {
+                Thread.sleep(5); // let gRPC's transport push and its flow control take effect
+            }
+        }
+        final long punted = pipeline.agent().counters().punts(PuntReason.LLDP);
+        final long queueFull = pipeline.agent().counters().drops(DropReason.CPU_QUEUE_FULL);
+        assertThat(punted + queueFull).as("every LLDP frame punted or counted").isEqualTo(frames);
+        assertThat(queueFull).as("the CPU queue filled while the controller did not read").isPositive();
+        assertThat(handed).as("PacketIns handed to a stream that does not read stay bounded").isLessThan(frames / 2);
+        out.onCompleted();
+    }
+
+    @Test
+    void shouldAnswerAStreamErrorAndCountAPacketOutLargerThanTheEgressMtu() throws Exception
+    {
+        eth4.mtu(200); // the link's MTU shrank under the switch
+        final LinkedBlockingQueue<StreamMessageResponse> received = new LinkedBlockingQueue<>();
+        final StreamObserver<StreamMessageRequest> out = P4RuntimeGrpc.newStub(channel).streamChannel(
+            new StreamObserver<>()
+            {
+                @Override
+                public void onNext(final StreamMessageResponse value)
+                {
+                    received.add(value);
+                }
+
+                @Override
+                public void onError(final Throwable t)
+                {
+                }
+
+                @Override
+                public void onCompleted()
+                {
+                }
+            });
+        out.onNext(StreamMessageRequest.newBuilder().setArbitration(MasterArbitrationUpdate.newBuilder()
+            .setDeviceId(1).setElectionId(Uint128.newBuilder().setLow(1))).build());
+        assertThat(received.poll(10, TimeUnit.SECONDS).getArbitration().getStatus().getCode()).isZero();
+
+        final byte[] big = new byte[300]; // 300 > 200 + 14: too large for Ethernet4 (port 1)
+        System.arraycopy(LLDP, 0, big, 0, 14);
+        out.onNext(StreamMessageRequest.newBuilder().setPacket(PacketOut.newBuilder()
+            .setPayload(ByteString.copyFrom(big))
+            .addMetadata(PacketMetadata.newBuilder().setMetadataId(1).setValue(ByteString.copyFrom(new byte[] {1})))
+            .addMetadata(PacketMetadata.newBuilder().setMetadataId(2).setValue(ByteString.copyFrom(new byte[] {0}))))
+            .build());
+        final StreamMessageResponse error = received.poll(10, TimeUnit.SECONDS);
+        assertThat(error.hasError()).isTrue();
+        assertThat(error.getError().getCanonicalCode()).isEqualTo(io.grpc.Status.Code.OUT_OF_RANGE.value());
+        assertThat(error.getError().getMessage()).contains("MTU 200");
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (pipeline.agent().counters().drops(DropReason.PACKET_OUT_REFUSED) == 0 && System.nanoTime() < deadline)
+        {
+            pipeline.agent().doWork();
+            Thread.onSpinWait();
+        }
+        assertThat(pipeline.agent().counters().drops(1, DropReason.PACKET_OUT_REFUSED)).isEqualTo(1);
+        assertThat(eth4.transmittedCount()).isZero();
         out.onCompleted();
     }
 }

@@ -155,6 +155,19 @@ public final class PipelineControl {
     }
 
     /**
+     * The MTU of the port at an index as its link reports it now (any thread).
+     *
+     * @param index a port index.
+     * @return the attached port's {@link Port#mtu()}, or -1 if no port is attached there.
+     */
+    public int portMtu(final int index) {
+        final List<String> names = portNames();
+        final Port port = index < 0 || index >= names.size() || names.get(index) == null ? null
+            : attached.get(names.get(index));
+        return port == null ? -1 : port.mtu();
+    }
+
+    /**
      * Detaches a port (link removed); the caller closes it after {@link #awaitApplied}.
      *
      * @param sonicName {@code EthernetN}.

@@ -19,6 +19,7 @@ public final class Counters {
     private final long[] portStats;
     private final long[] portDrops;
     private final long[] portPunts;
+    private final long[] portConsumed;
     private final long[] aclPackets;
     private final long[] aclBytes;
     private final long[] egressAclPackets;
@@ -34,6 +35,7 @@ public final class Counters {
         portStats = new long[portCount * PortStat.count()];
         portDrops = new long[portCount * DropReason.count()];
         portPunts = new long[portCount * PuntReason.count()];
+        portConsumed = new long[portCount * ConsumeReason.count()];
         aclPackets = new long[aclRuleCapacity];
         aclBytes = new long[aclRuleCapacity];
         egressAclPackets = new long[aclRuleCapacity];
@@ -75,6 +77,34 @@ public final class Counters {
      */
     public void addDrop(final int port, final DropReason reason) {
         add(portDrops, port * DropReason.count() + reason.ordinal(), 1);
+    }
+
+    /**
+     * Counts {@code frames} drops of one reason at once (frames a port lost before the pipeline saw them).
+     *
+     * @param port a port index.
+     * @param reason why.
+     * @param frames how many.
+     */
+    public void addDrops(final int port, final DropReason reason, final long frames) {
+        add(portDrops, port * DropReason.count() + reason.ordinal(), frames);
+    }
+
+    /**
+     * @param port the ingress port of the consumed frame.
+     * @param reason what consumed it.
+     */
+    public void addConsumed(final int port, final ConsumeReason reason) {
+        add(portConsumed, port * ConsumeReason.count() + reason.ordinal(), 1);
+    }
+
+    /**
+     * @param port a port.
+     * @param reason a reason.
+     * @return frames of that port consumed for that reason.
+     */
+    public long consumed(final int port, final ConsumeReason reason) {
+        return get(portConsumed, port * ConsumeReason.count() + reason.ordinal());
     }
 
     /**

@@ -13,15 +13,20 @@ import java.util.Map;
  * @param aclRules {@code TABLE|RULE} → {"Packets": n, "Bytes": n}, ingress and egress ACL rules.
  * @param drops drop reason counter name → total over all ports.
  * @param punts punt reason (trap) name → total over all ports.
+ * @param consumed consume reason name → total over all ports (frames ended inside the switch: PAUSE, PFC, ...).
  */
 public record CountersSnapshot(Map<String, Map<String, Long>> ports, Map<String, Map<String, Long>> aclRules,
-    Map<String, Long> drops, Map<String, Long> punts) {
+    Map<String, Long> drops, Map<String, Long> punts, Map<String, Long> consumed) {
 
     static CountersSnapshot of(final Counters counters, final String[] portNames, final String[] aclRuleNames,
         final String[] egressAclRuleNames) {
         final Map<String, Map<String, Long>> ports = new LinkedHashMap<>();
         final Map<String, Long> drops = new LinkedHashMap<>();
         final Map<String, Long> punts = new LinkedHashMap<>();
+        final Map<String, Long> consumed = new LinkedHashMap<>();
+        for (final ConsumeReason r : ConsumeReason.values()) {
+            consumed.put(r.counterName(), 0L);
+        }
         for (final DropReason r : DropReason.values()) {
             drops.put(r.counterName(), 0L);
         }
@@ -46,6 +51,11 @@ public record CountersSnapshot(Map<String, Map<String, Long>> ports, Map<String,
                 stats.put(r.counterName(), n);
                 punts.merge(r.counterName(), n, Long::sum);
             }
+            for (final ConsumeReason r : ConsumeReason.values()) {
+                final long n = counters.consumed(p, r);
+                stats.put(r.counterName(), n);
+                consumed.merge(r.counterName(), n, Long::sum);
+            }
             ports.put(portNames[p], Collections.unmodifiableMap(stats));
         }
         final Map<String, Map<String, Long>> acl = new LinkedHashMap<>();
@@ -61,7 +71,8 @@ public record CountersSnapshot(Map<String, Map<String, Long>> ports, Map<String,
             }
         }
         return new CountersSnapshot(Collections.unmodifiableMap(ports), Collections.unmodifiableMap(acl),
-            Collections.unmodifiableMap(drops), Collections.unmodifiableMap(punts));
+            Collections.unmodifiableMap(drops), Collections.unmodifiableMap(punts),
+            Collections.unmodifiableMap(consumed));
     }
 
     /**

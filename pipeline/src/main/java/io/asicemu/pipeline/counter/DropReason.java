@@ -64,6 +64,20 @@ public enum DropReason {
     COPP_METER_RED("ASICEMU_IN_DROP_REASON_COPP_METER_RED"),
     /** A static FDB entry whose action is drop (P4Runtime l2_fdb_table drop) matched the destination. */
     FDB_DROP("SAI_IN_DROP_REASON_FDB_AND_BLACKHOLE_DISCARDS"),
+    /**
+     * The port's receive ring (the kernel's AF_PACKET RX ring) was full: the frame was lost before the pipeline saw
+     * it. Read from the kernel's PACKET_STATISTICS periodically, off the per-packet path.
+     */
+    RX_RING_OVERFLOW("ASICEMU_IN_DROP_REASON_RX_RING_OVERFLOW"),
+    /**
+     * The port could not take the frame: larger than its MTU and not a TCP GSO super-frame it can segment (or the
+     * port refuses GSO). Dropped by the port before the pipeline saw it.
+     */
+    RX_FRAME_TOO_LARGE("ASICEMU_IN_DROP_REASON_RX_FRAME_TOO_LARGE"),
+    /** A MAC control frame (EtherType 0x8808) with an opcode the MAC does not implement, or truncated. */
+    MAC_CONTROL_UNKNOWN("ASICEMU_IN_DROP_REASON_MAC_CONTROL_UNKNOWN_OPCODE"),
+    /** A controller's PacketOut was larger than the egress port's MTU, or named no attached port. */
+    PACKET_OUT_REFUSED("ASICEMU_OUT_DROP_REASON_PACKET_OUT_REFUSED"),
     /** The packet store had no free cells although the buffer model had room: a sizing bug, logged, never a rule. */
     PACKET_STORE_EXHAUSTED("ASICEMU_OUT_DROP_REASON_PACKET_STORE_EXHAUSTED"),
     /** The traffic manager had no free packet descriptor although the buffer had room: a sizing bug, logged. */

@@ -36,7 +36,9 @@ public enum PortStat {
     /** Frames the port failed to transmit. */
     IF_OUT_ERRORS("SAI_PORT_STAT_IF_OUT_ERRORS"),
     /** Frames dropped at egress for exceeding the MTU. */
-    ETHER_TX_OVERSIZE_PKTS("SAI_PORT_STAT_ETHER_TX_OVERSIZE_PKTS");
+    ETHER_TX_OVERSIZE_PKTS("SAI_PORT_STAT_ETHER_TX_OVERSIZE_PKTS"),
+    /** Frames received for a protocol the switch does not implement (MAC control with an unknown opcode). */
+    IF_IN_UNKNOWN_PROTOS("SAI_PORT_STAT_IF_IN_UNKNOWN_PROTOS");
 
     private static final PortStat[] VALUES = values();
     private final String counterName;

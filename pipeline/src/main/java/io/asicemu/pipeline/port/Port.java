@@ -76,6 +76,48 @@ public interface Port extends AutoCloseable {
      */
     int pollFd();
 
+    /**
+     * Frames that arrived at this port and were lost before the pipeline saw them because its receive buffer was full
+     * (an AF_PACKET RX ring overflow, counted by the kernel), since the previous call. The agent calls it
+     * periodically, off the per-packet path, and counts them as discards of the port.
+     *
+     * @return frames lost since the previous call (0 for ports that cannot lose frames).
+     */
+    default long takeRxOverflowDrops() {
+        return 0;
+    }
+
+    /**
+     * Frames the port itself dropped on receive because they were larger than it can take (for example a GSO
+     * super-frame that could not be segmented), since the previous call; called as {@link #takeRxOverflowDrops()}.
+     *
+     * @return frames dropped since the previous call.
+     */
+    default long takeRxOversizeDrops() {
+        return 0;
+    }
+
+    /**
+     * Whether a frame fits a link's MTU as Linux sends it: at most {@code mtu + 14} bytes, or {@code mtu + 18} with a
+     * VLAN tag (EtherType 0x8100 or 0x88a8 after the MACs), FCS not included.
+     *
+     * @param frame memory holding the frame.
+     * @param offset where it starts.
+     * @param length its length.
+     * @param mtu the link's MTU.
+     * @return whether the link can send it.
+     */
+    static boolean fitsMtu(final MemorySegment frame, final long offset, final int length, final int mtu) {
+        if (length <= mtu + 14) {
+            return true;
+        }
+        if (length > mtu + 18) {
+            return false;
+        }
+        final int tpid = io.asicemu.parser.NetworkOrder.u16(frame, offset + 12);
+        return tpid == 0x8100 || tpid == 0x88a8;
+    }
+
     /** Releases the port's memory and descriptors. Called once, after the data path stopped using the port. */
     @Override
     void close();

@@ -118,7 +118,7 @@ public final class EgressStage {
         }
         final boolean tagged = v.vlan >= 0 && t.vlanTagged(v.vlan, port);
         final int body = length - v.l2Length;
-        if (body - 2 > t.portMtu(port)) {
+        if (body - 2 > Math.min(t.portMtu(port), p.mtu())) { // configured MTU, or the link's if lower
             counters.addPort(port, PortStat.ETHER_TX_OVERSIZE_PKTS, 1);
             return egressDrop(port, DropReason.EXCEEDS_L2_MTU);
         }

@@ -7,6 +7,8 @@ import io.asicemu.parser.FrameRewriter;
 import io.asicemu.parser.PacketParser;
 import io.asicemu.parser.ParseReason;
 import io.asicemu.parser.ParseResult;
+import io.asicemu.parser.InternetChecksum;
+import io.asicemu.pipeline.counter.ConsumeReason;
 import io.asicemu.pipeline.counter.Counters;
 import io.asicemu.pipeline.counter.DropReason;
 import io.asicemu.pipeline.counter.PortStat;
@@ -125,7 +127,14 @@ public final class IngressStage {
             return;
         }
         if (p.kind() == FrameKind.MAC_CONTROL) {
-            v.action = Verdict.CONSUMED; // PFC/PAUSE: the agent hands it to the traffic manager
+            if (p.reason() == ParseReason.OK && p.pfc()) {
+                v.consume(ConsumeReason.PFC); // the agent hands it to the traffic manager
+            } else if (p.reason() == ParseReason.OK && p.pause()) {
+                v.consume(ConsumeReason.PAUSE);
+            } else {
+                counters.addPort(port, PortStat.IF_IN_UNKNOWN_PROTOS, 1);
+                v.drop(DropReason.MAC_CONTROL_UNKNOWN);
+            }
             return;
         }
         if (p.kind() == FrameKind.LLDP) {
@@ -305,7 +314,7 @@ public final class IngressStage {
             if (request) {
                 resolver.answerArp(rif, p, v);
             } else {
-                v.action = Verdict.CONSUMED;
+                v.consume(ConsumeReason.NEIGHBOR_ANSWER);
             }
             return true;
         }
@@ -329,7 +338,7 @@ public final class IngressStage {
             if (advertisement) {
                 resolver.learnNd(rif, p);
                 if (resolver.ndTargetIsLocal(p) || p.dstMac() == t.rifMac(rif)) {
-                    v.action = Verdict.CONSUMED;
+                    v.consume(ConsumeReason.NEIGHBOR_ANSWER);
                     return true;
                 }
             }
@@ -376,6 +385,10 @@ public final class IngressStage {
         }
         if (version == 0) {
             v.drop(DropReason.NON_ROUTABLE);
+            return;
+        }
+        if (version == 4 && !ipv4HeaderChecksumValid(p)) {
+            v.drop(DropReason.IP_HEADER_ERROR);
             return;
         }
         final boolean v6 = version == 6;
@@ -461,6 +474,14 @@ public final class IngressStage {
         v.vlan = t.routerInterfaceVlan(rif);
         v.dstMac = mac;
         v.srcMac = t.rifMac(rif);
+    }
+
+    /**
+     * One pass over the IPv4 header (20 bytes without options: ten 16-bit adds): a valid header sums to 0xffff
+     * (RFC 1071), checksum field included. Routed packets only; bridged frames are not L3 devices' business.
+     */
+    private static boolean ipv4HeaderChecksumValid(final ParseResult p) {
+        return InternetChecksum.sum(p.segment(), p.frameOffset() + p.l3Offset(), p.ipHeaderLength()) == 0xFFFF;
     }
 
     private static int routerInterfaceOf(final ForwardingTables t, final Verdict v) {

@@ -133,7 +133,7 @@ public final class NeighborResolver {
         final long srcHigh = p.srcAddressHigh();
         final long srcLow = p.srcAddressLow();
         if ((srcHigh | srcLow) == 0) {
-            v.action = Verdict.CONSUMED; // duplicate address detection: not ours to answer
+            v.consume(io.asicemu.pipeline.counter.ConsumeReason.NEIGHBOR_ANSWER); // duplicate address detection
             return;
         }
         final long myMac = tables.rifMac(rif);

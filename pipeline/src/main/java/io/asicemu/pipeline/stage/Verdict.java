@@ -1,5 +1,6 @@
 package io.asicemu.pipeline.stage;
 
+import io.asicemu.pipeline.counter.ConsumeReason;
 import io.asicemu.pipeline.counter.DropReason;
 import io.asicemu.pipeline.counter.PuntReason;
 
@@ -24,6 +25,8 @@ public final class Verdict {
     public int action;
     /** Why it is dropped (action DROP). */
     public DropReason drop;
+    /** What consumed it (action CONSUMED). */
+    public ConsumeReason consumed;
     /** Why it is punted (action PUNT). */
     public PuntReason punt;
     /** Whether a copy goes to the CPU as well (ACL COPY). */
@@ -68,6 +71,7 @@ public final class Verdict {
         action = DROP;
         drop = null;
         punt = null;
+        consumed = null;
         copyReason = null;
         ingressPort = port;
         egressPort = -1;
@@ -94,6 +98,14 @@ public final class Verdict {
     public void drop(final DropReason reason) {
         action = DROP;
         drop = reason;
+    }
+
+    /**
+     * @param reason what consumed the frame inside the switch (nothing is sent for it).
+     */
+    public void consume(final ConsumeReason reason) {
+        action = CONSUMED;
+        consumed = reason;
     }
 
     /**

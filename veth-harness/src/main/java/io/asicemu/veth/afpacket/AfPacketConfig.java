@@ -25,17 +25,28 @@ public record AfPacketConfig(int rxFrames, int txFrames, boolean acceptGso, bool
         }
     }
 
+    /** RX ring depth of the lab default: 1024 MTU-sized slots (2 MiB at MTU 1500). */
+    public static final int DEFAULT_RX_FRAMES = 1024;
+    /** TX ring depth of the lab default: 256 slots (512 KiB at MTU 1500). */
+    public static final int DEFAULT_TX_FRAMES = 256;
+
     /**
-     * Lab defaults: GSO-sized RX frames (so docker-compose peers with offloads on still work), 64 RX and 256 TX
-     * frames, promiscuous, 100 Gb/s modeled.
+     * Lab defaults: 1024 RX and 256 TX MTU-sized slots (2.5 MiB of ring memory per port at MTU 1500, 20 MiB at MTU
+     * 9100; ring pages count in the process's RSS), GSO super-frames up to 64 KiB accepted through the copy path (so
+     * docker-compose peers with offloads on still work), promiscuous, 100 Gb/s modeled.
      */
     public static AfPacketConfig defaults() {
-        return new AfPacketConfig(64, 256, true, true, 100_000);
+        return new AfPacketConfig(DEFAULT_RX_FRAMES, DEFAULT_TX_FRAMES, true, true, 100_000);
     }
 
-    /** Throughput settings: MTU-sized RX frames (GSO frames dropped and counted), deep rings (1024/1024). */
+    /** Throughput settings: GSO frames dropped and counted instead of segmented, deep rings (1024/1024). */
     public static AfPacketConfig throughput() {
         return new AfPacketConfig(1024, 1024, false, true, 100_000);
+    }
+
+    /** @return a copy with another RX ring depth (a power of two >= 8). */
+    public AfPacketConfig withRxFrames(final int newRxFrames) {
+        return new AfPacketConfig(newRxFrames, txFrames, acceptGso, promiscuous, speedMbps);
     }
 
     /** @return a copy with another modeled speed. */

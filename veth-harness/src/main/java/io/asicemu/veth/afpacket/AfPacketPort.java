@@ -18,14 +18,25 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 /**
  * A switch port on a Linux interface through an AF_PACKET socket with memory-mapped TPACKET_V2 RX and TX rings.
  * <p>
- * RX lends ring frames to the data path without copying. Per frame it: restores a VLAN tag the kernel moved into
- * metadata (veth untags on receive), completes the TCP/UDP checksum of frames flagged TP_STATUS_CSUMNOTREADY (peer
- * with TX checksum offload on), and segments TCP GSO super-frames larger than the MTU in software (or, with
- * {@link AfPacketConfig#acceptGso()} off or for non-TCP, drops and counts them, logging once
- * {@code ethtool -K <peer> tx off}). The socket ignores outgoing frames (PACKET_IGNORE_OUTGOING), so own TX and
- * kernel-originated frames are never re-switched. TX copies into the TX ring; {@link #flush()} kicks the kernel with
- * one send per batch. V2 rather than V3: V3 hands a block to user space only when it is full or its retire timer (ms)
- * fires, which would add milliseconds of latency at low rates.
+ * RX lends ring frames to the data path without copying. Ring slots are sized for the MTU the port opened with, at most
+ * 2 KiB (2 KiB at MTU 1500), so a deep ring stays small whatever the MTU; a larger frame (a jumbo frame, or a GSO/TSO
+ * super-frame of up to 64 KiB from a peer with offloads on) takes the copy path: the kernel queues it whole on the
+ * socket (PACKET_COPY_THRESH) and marks its truncated slot TP_STATUS_COPY, and the port reads it with one recv(2) into
+ * a 64 KiB scratch area. Per frame it: restores a VLAN tag the kernel moved into metadata (veth untags on receive),
+ * completes the TCP/UDP checksum of frames flagged TP_STATUS_CSUMNOTREADY (peer with TX checksum offload on), and
+ * segments TCP GSO super-frames larger than the MTU in software (or, with {@link AfPacketConfig#acceptGso()} off or for
+ * non-TCP, drops and counts them, logging once {@code ethtool -K <peer> tx off}). Frames the kernel dropped because the
+ * RX ring was full (PACKET_STATISTICS) and oversize drops are handed to the pipeline's counters by {@link
+ * #takeRxOverflowDrops()}/{@link #takeRxOversizeDrops()}, which the agent calls periodically, off the per-packet path.
+ * <p>
+ * The MTU follows the link ({@link #mtu(int)}, from rtnetlink): TX refuses frames over it (the kernel would drop them
+ * silently from the TX ring) and GSO segments are cut to it; an MTU above the one the rings were sized for needs the
+ * port reopened ({@link #slotMtu()}), which {@code LinuxPorts} does.
+ * <p>
+ * The socket ignores outgoing frames (PACKET_IGNORE_OUTGOING), so own TX and kernel-originated frames are never
+ * re-switched. TX copies into the TX ring; {@link #flush()} kicks the kernel with one send per batch. V2 rather than
+ * V3: V3 hands a block to user space only when it is full or its retire timer (ms) fires, which would add milliseconds
+ * of latency at low rates.
  * <p>
  * Threading: as {@link Port}; counters are written by the data-plane thread only and read by others as snapshots
  * (plain long reads, possibly stale). {@link #linkState(boolean)} may be called from the discovery thread.
@@ -35,11 +46,13 @@ public final class AfPacketPort implements Port {
     private static final VarHandle INT_VH = ValueLayout.JAVA_INT.varHandle();
     private static final int L2_HEADROOM = 14 + 8;
     private static final int GSO_FRAME_BYTES = 65536;
+    private static final int MAX_RX_SLOT_BYTES = 2048;
 
     private final String name;
     private final int ifIndex;
     private final int fd;
-    private final int mtu;
+    private final int slotMtu;
+    private volatile int mtu;
     private final long speedMbps;
     private final int maxFrameLength;
     private final boolean acceptGso;
@@ -56,6 +69,12 @@ public final class AfPacketPort implements Port {
     private final FrameLayout view = new FrameLayout();
     private final TcpSegmenter segmenter;
     private final int[] segmentLengths = new int[AfPacketConfig.MAX_GSO_SEGMENTS];
+    private final MemorySegment copyScratch;
+    /** Where recv(2) writes a copied frame: 4 bytes into the scratch area, room to restore a VLAN tag in front. */
+    private final MemorySegment copyTarget;
+    private final MemorySegment statistics;
+    private final MemorySegment statisticsLength;
+    private boolean copyScratchLent;
     private volatile boolean linkUp;
 
     private int rxIndex;
@@ -77,11 +96,15 @@ public final class AfPacketPort implements Port {
     private long txTooLongCount;
     private long txSendErrorCount;
     private long kernelDropCount;
+    private long reportedKernelDrops;
+    private long reportedOversizeDrops;
+    private long rxCopiedFrameCount;
 
     private AfPacketPort(final String name, final AfPacketConfig config) {
         this.name = name;
         this.ifIndex = NetDevice.index(name);
         this.mtu = NetDevice.mtu(name);
+        this.slotMtu = mtu;
         this.speedMbps = config.speedMbps();
         this.maxFrameLength = mtu + L2_HEADROOM;
         this.acceptGso = config.acceptGso();
@@ -89,12 +112,20 @@ public final class AfPacketPort implements Port {
         this.arena = Arena.ofShared();
         this.errno = Libc.newErrnoSegment(arena);
         this.rxFrames = config.rxFrames();
-        this.txFrames = config.txFrames();
         final int rxNeeded = (int) Kernel.TPACKET2_HDRLEN + 16 + maxFrameLength + 16;
-        this.rxFrameSize = config.acceptGso() ? Math.max(GSO_FRAME_BYTES, pow2(rxNeeded)) : pow2(rxNeeded);
+        // MTU-sized slots, at most 2 KiB: larger frames (jumbo, GSO) take the copy path (TP_STATUS_COPY), so ring
+        // memory stays rxFrames x 2 KiB whatever the MTU
+        this.rxFrameSize = Math.min(MAX_RX_SLOT_BYTES, pow2(rxNeeded));
         this.txFrameSize = pow2((int) Kernel.TPACKET2_TX_DATA_OFFSET + maxFrameLength);
+        // TX ring memory bounded as if slots were 2 KiB: jumbo MTUs get fewer, larger slots (at least 32)
+        this.txFrames = Math.min(config.txFrames(),
+            Math.max(32, Integer.highestOneBit((int) ((long) config.txFrames() * 2048 / txFrameSize))));
         this.segmenter = new TcpSegmenter(arena.allocate((long) AfPacketConfig.MAX_GSO_SEGMENTS * maxFrameLength, 64),
             maxFrameLength);
+        this.copyScratch = arena.allocate(GSO_FRAME_BYTES + 8, 64);
+        this.copyTarget = copyScratch.asSlice(4);
+        this.statistics = arena.allocate(Kernel.TPACKET_STATS);
+        this.statisticsLength = arena.allocate(JAVA_INT);
 
         final int socketFd = Libc.socket(errno, Kernel.AF_PACKET, Kernel.SOCK_RAW | Kernel.SOCK_CLOEXEC, 0);
         if (socketFd < 0) {
@@ -109,6 +140,8 @@ public final class AfPacketPort implements Port {
             setInt(setup, Kernel.PACKET_IGNORE_OUTGOING, 1, "PACKET_IGNORE_OUTGOING");
             setInt(setup, Kernel.PACKET_QDISC_BYPASS, 1, "PACKET_QDISC_BYPASS");
             setInt(setup, Kernel.PACKET_LOSS, 1, "PACKET_LOSS");
+            // frames larger than a slot are also queued whole, for recv(2): GSO super-frames, jumbo frames
+            setInt(setup, Kernel.PACKET_COPY_THRESH, 1, "PACKET_COPY_THRESH");
             setRing(setup, Kernel.PACKET_RX_RING, rxFrameSize, rxFrames, "PACKET_RX_RING");
             setRing(setup, Kernel.PACKET_TX_RING, txFrameSize, txFrames, "PACKET_TX_RING");
             mappedBytes = (long) rxFrameSize * rxFrames + (long) txFrameSize * txFrames;
@@ -188,7 +221,9 @@ public final class AfPacketPort implements Port {
         final long nowNs) {
         int length = ring.get(JAVA_INT, hdr + Kernel.TP_LEN);
         if (ring.get(JAVA_INT, hdr + Kernel.TP_SNAPLEN) < length) {
-            return dropOversize(); // truncated by the ring frame size: a super-frame larger than we can take
+            // larger than a slot: whole on the receive queue if the kernel could queue it (TP_STATUS_COPY)
+            return (status & Kernel.TP_STATUS_COPY) != 0 ? onCopiedFrame(batch, hdr, status, frameIndex, nowNs)
+                : dropOversize();
         }
         long mac = hdr + (ring.get(JAVA_SHORT, hdr + Kernel.TP_MAC) & 0xffff);
         if ((status & Kernel.TP_STATUS_VLAN_VALID) != 0 && mac - 4 >= hdr + Kernel.TPACKET2_HDRLEN) {
@@ -201,7 +236,7 @@ public final class AfPacketPort implements Port {
             length += 4;
             rxVlanRestoredCount++;
         }
-        if (length > maxFrameLength) {
+        if (length > mtu + L2_HEADROOM) {
             return onSuperFrame(batch, mac, length, frameIndex, nowNs);
         }
         if ((status & Kernel.TP_STATUS_CSUMNOTREADY) != 0 && view.wrap(ring, mac, length)
@@ -214,20 +249,69 @@ public final class AfPacketPort implements Port {
         return 1;
     }
 
+    /**
+     * A frame larger than a ring slot, queued whole on the socket: read it into the copy scratch area (one per batch),
+     * restore its VLAN tag from the slot's metadata, then segment it (GSO), lend it (it fits the current MTU, which
+     * grew after the rings were sized), or drop and count it.
+     */
+    private int onCopiedFrame(final RxBatch batch, final long hdr, final int status, final int frameIndex,
+        final long nowNs) {
+        if (copyScratchLent || batch.count() > 0 && batch.remaining() < AfPacketConfig.MAX_GSO_SEGMENTS) {
+            // the scratch area holds a frame of this batch, or its segments might not fit: next cycle (the frame
+            // stays queued until recv takes it, so nothing is read and then put back)
+            return -1;
+        }
+        final long read = Libc.recv(errno, fd, copyTarget, GSO_FRAME_BYTES, Kernel.MSG_DONTWAIT);
+        if (read < 14) {
+            return dropOversize(); // the queued copy is gone (cannot happen while we are the only reader)
+        }
+        rxCopiedFrameCount++;
+        long mac = 4;
+        int length = (int) read;
+        if ((status & Kernel.TP_STATUS_VLAN_VALID) != 0) {
+            final int tpid = (status & Kernel.TP_STATUS_VLAN_TPID_VALID) != 0
+                ? ring.get(JAVA_SHORT, hdr + Kernel.TP_VLAN_TPID) & 0xffff : 0x8100;
+            MemorySegment.copy(copyScratch, 4, copyScratch, 0, 12);
+            mac = 0;
+            copyScratch.set(FrameLayout.U16, 12, (short) tpid);
+            copyScratch.set(FrameLayout.U16, 14, ring.get(JAVA_SHORT, hdr + Kernel.TP_VLAN_TCI));
+            length += 4;
+            rxVlanRestoredCount++;
+        }
+        if (length > mtu + L2_HEADROOM) {
+            return onSuperFrame(batch, copyScratch, mac, length, frameIndex, nowNs);
+        }
+        if ((status & Kernel.TP_STATUS_CSUMNOTREADY) != 0 && view.wrap(copyScratch, mac, length)
+            && Checksums.completeL4(copyScratch, mac, view)) {
+            rxChecksumCompletedCount++;
+        }
+        copyScratchLent = true;
+        batch.add(copyScratch, mac, length, nowNs, frameIndex);
+        rxFrameCount++;
+        rxByteCount += length;
+        return 1;
+    }
+
     private int onSuperFrame(final RxBatch batch, final long mac, final int length, final int frameIndex,
         final long nowNs) {
-        if (!acceptGso || !view.wrap(ring, mac, length) || view.protocol != FrameLayout.PROTO_TCP) {
+        return onSuperFrame(batch, ring, mac, length, frameIndex, nowNs);
+    }
+
+    private int onSuperFrame(final RxBatch batch, final MemorySegment memory, final long mac, final int length,
+        final int frameIndex, final long nowNs) {
+        if (!acceptGso || !view.wrap(memory, mac, length) || view.protocol != FrameLayout.PROTO_TCP) {
             return dropOversize();
         }
-        segmenter.readTcpHeader(ring, mac, view);
-        final int count = segmenter.segmentCount(view, mtu, batch.capacity());
+        final int segmentMtu = Math.min(mtu, slotMtu); // the segmenter's scratch slots fit the opening MTU
+        segmenter.readTcpHeader(memory, mac, view);
+        final int count = segmenter.segmentCount(view, segmentMtu, batch.capacity());
         if (count < 0) {
             return dropOversize();
         }
         if (count > batch.remaining()) {
             return batch.count() == 0 ? dropOversize() : -1;
         }
-        final int firstSlot = segmenter.segment(ring, mac, view, mtu, segmentLengths);
+        final int firstSlot = segmenter.segment(memory, mac, view, segmentMtu, segmentLengths);
         for (int i = 0; i < count; i++) {
             batch.add(segmenter.scratch(), segmenter.slotOffset(firstSlot + i), segmentLengths[i], nowNs, frameIndex);
             rxByteCount += segmentLengths[i];
@@ -256,14 +340,16 @@ public final class AfPacketPort implements Port {
         }
         rxIndex = (rxIndex + rxLentFrames) & (rxFrames - 1);
         rxLentFrames = 0;
+        copyScratchLent = false;
         segmenter.reset();
         batch.clear();
     }
 
     @Override
     public boolean transmit(final MemorySegment source, final long offset, final int length, final long timestampNs) {
-        if (length > maxFrameLength || length < 14) {
-            txTooLongCount++;
+        if (length < 14 || length > txFrameSize - Kernel.TPACKET2_TX_DATA_OFFSET
+            || !Port.fitsMtu(source, offset, length, mtu)) {
+            txTooLongCount++; // the kernel would drop it from the ring without a trace (PACKET_LOSS)
             return false;
         }
         final long hdr = txBase + (long) txIndex * txFrameSize;
@@ -319,6 +405,44 @@ public final class AfPacketPort implements Port {
         return mtu;
     }
 
+    /**
+     * Follows the link's MTU (from an rtnetlink link event; any thread). Takes effect from the next frame.
+     *
+     * @param newMtu the interface's MTU now; at most {@link #slotMtu()} (a larger one needs the port reopened).
+     */
+    public void mtu(final int newMtu) {
+        if (newMtu < 68 || newMtu > slotMtu) {
+            throw new IllegalArgumentException("port " + name + ": MTU " + newMtu + " outside 68.." + slotMtu
+                + " (the rings were sized for MTU " + slotMtu + "; reopen the port)");
+        }
+        this.mtu = newMtu;
+    }
+
+    /** @return the MTU the rings were sized for (the largest {@link #mtu(int)} accepts). */
+    public int slotMtu() {
+        return slotMtu;
+    }
+
+    /** @return bytes of ring memory mapped for this port (RX + TX rings; bounded by the configuration). */
+    public long ringBytes() {
+        return ringBytes;
+    }
+
+    @Override
+    public long takeRxOverflowDrops() {
+        final long total = kernelDropCount();
+        final long delta = total - reportedKernelDrops;
+        reportedKernelDrops = total;
+        return delta;
+    }
+
+    @Override
+    public long takeRxOversizeDrops() {
+        final long delta = rxOversizeDropCount - reportedOversizeDrops;
+        reportedOversizeDrops = rxOversizeDropCount;
+        return delta;
+    }
+
     @Override
     public long speedMbps() {
         return speedMbps;
@@ -364,6 +488,11 @@ public final class AfPacketPort implements Port {
         return rxOversizeDropCount;
     }
 
+    /** @return frames larger than a ring slot read whole through the receive queue (TP_STATUS_COPY). */
+    public long rxCopiedFrameCount() {
+        return rxCopiedFrameCount;
+    }
+
     /** @return frames put on the TX ring. */
     public long txFrameCount() {
         return txFrameCount;
@@ -379,7 +508,7 @@ public final class AfPacketPort implements Port {
         return txRingFullCount;
     }
 
-    /** @return transmits refused because the frame exceeded MTU + L2 header. */
+    /** @return transmits refused because the frame exceeded the link's MTU (+ L2 header and one VLAN tag). */
     public long txTooLongCount() {
         return txTooLongCount;
     }
@@ -396,12 +525,11 @@ public final class AfPacketPort implements Port {
      * @return drops since the port opened.
      */
     public long kernelDropCount() {
-        try (Arena call = Arena.ofConfined()) {
-            final MemorySegment stats = call.allocate(Kernel.TPACKET_STATS);
-            final MemorySegment length = call.allocateFrom(JAVA_INT, (int) Kernel.TPACKET_STATS.byteSize());
-            if (Libc.getsockopt(errno, fd, Kernel.SOL_PACKET, Kernel.PACKET_STATISTICS, stats, length) == 0) {
-                kernelDropCount += stats.get(JAVA_INT, Kernel.STATS_DROPS) & 0xffffffffL;
-            }
+        // the kernel zeroes its counters on every read: accumulate here
+        statisticsLength.set(JAVA_INT, 0, (int) Kernel.TPACKET_STATS.byteSize());
+        if (arena.scope().isAlive() && Libc.getsockopt(errno, fd, Kernel.SOL_PACKET, Kernel.PACKET_STATISTICS,
+            statistics, statisticsLength) == 0) {
+            kernelDropCount += statistics.get(JAVA_INT, Kernel.STATS_DROPS) & 0xffffffffL;
         }
         return kernelDropCount;
     }

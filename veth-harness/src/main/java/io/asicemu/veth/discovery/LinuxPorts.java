@@ -13,7 +13,10 @@ import org.slf4j.LoggerFactory;
  * Keeps the switch's Linux ports in step with the interfaces present: a {@link PortDiscovery} listener that, for
  * each data port that appears, brings it up silenced ({@link LinkSetup}), opens an {@link AfPacketPort} and hands it
  * to the data path through a {@link PortSink}; and for each that disappears, asks the sink to detach it (the sink
- * closes the port once the data-plane thread has let go of it). Logs one line per port event.
+ * closes the port once the data-plane thread has let go of it). Logs one line per port event. Follows each port's
+ * MTU (a larger one than its rings were sized for reopens the port). A port that cannot be attached (no
+ * CAP_NET_ADMIN/CAP_NET_RAW, the interface vanished) is remembered with the reason ({@link #failures()}), so whoever
+ * shows port state can report it down and say why.
  * <p>
  * Threading: callbacks run on the discovery thread; the sink must hand ports to the data-plane thread through its
  * command queue.
@@ -33,6 +36,7 @@ public final class LinuxPorts implements PortDiscovery.Listener, AutoCloseable {
     private final AfPacketConfig config;
     private final PortSink sink;
     private final Map<String, AfPacketPort> ports = new ConcurrentHashMap<>();
+    private final Map<String, String> failures = new ConcurrentHashMap<>();
     private final PortDiscovery discovery;
 
     /**
@@ -52,6 +56,14 @@ public final class LinuxPorts implements PortDiscovery.Listener, AutoCloseable {
         return this;
     }
 
+    /**
+     * @return interfaces that were found but could not be attached, name → why (the last attempt's error); an entry
+     *     goes away when the port is attached or its interface disappears.
+     */
+    public Map<String, String> failures() {
+        return Map.copyOf(failures);
+    }
+
     /** @return the attached ports by name (a snapshot). */
     public Map<String, AfPacketPort> ports() {
         return Map.copyOf(ports);
@@ -63,16 +75,21 @@ public final class LinuxPorts implements PortDiscovery.Listener, AutoCloseable {
             LinkSetup.prepareDataPort(name);
             final AfPacketPort port = AfPacketPort.open(name, config);
             ports.put(name, port);
-            LOG.info("port {} added (ifindex {}, mtu {})", name, ifIndex, port.mtu());
+            failures.remove(name);
+            LOG.info("port {} added (ifindex {}, mtu {}, {} KiB of ring memory)", name, ifIndex, port.mtu(),
+                port.ringBytes() / 1024);
             sink.attach(port);
         } catch (final IllegalStateException e) {
             // the interface may have vanished already; the next reconcile reports it again if it is back
-            LOG.warn("port {} (ifindex {}) could not be attached: {}", name, ifIndex, e.getMessage());
+            failures.put(name, e.getMessage());
+            LOG.warn("port {} (ifindex {}) could not be attached, it stays DOWN and drops nothing it never saw: {}",
+                name, ifIndex, e.getMessage());
         }
     }
 
     @Override
     public void onPortRemoved(final String name, final int ifIndex) {
+        failures.remove(name);
         final AfPacketPort port = ports.remove(name);
         if (port != null) {
             LOG.info("port {} removed (ifindex {})", name, ifIndex);
@@ -87,6 +104,26 @@ public final class LinuxPorts implements PortDiscovery.Listener, AutoCloseable {
             port.linkState(running);
             LOG.info("port {} link {}", name, running ? "up" : "down");
         }
+    }
+
+    @Override
+    public void onLinkMtu(final String name, final int mtu) {
+        final AfPacketPort port = ports.get(name);
+        if (port == null) {
+            return;
+        }
+        if (mtu >= 68 && mtu <= port.slotMtu()) {
+            final int before = port.mtu();
+            port.mtu(mtu);
+            LOG.info("port {} mtu {} -> {} (larger frames are dropped and counted as SAI_PORT_STAT_IF_OUT_DISCARDS)",
+                name, before, mtu);
+            return;
+        }
+        LOG.info("port {} mtu {} -> {}: larger than its rings were sized for, reopening the port", name, port.mtu(),
+            mtu);
+        final int ifIndex = port.ifIndex();
+        onPortRemoved(name, ifIndex);
+        onPortAdded(name, ifIndex);
     }
 
     @Override

@@ -40,6 +40,10 @@ public final class PortDiscovery implements AutoCloseable {
         /** A known data port's operational state changed (IFF_RUNNING). */
         default void onLinkState(final String name, final boolean running) {
         }
+
+        /** A known data port's MTU changed (IFLA_MTU of RTM_NEWLINK), e.g. {@code ip link set <port> mtu 200}. */
+        default void onLinkMtu(final String name, final int mtu) {
+        }
     }
 
     private static final Path SYS_CLASS_NET = Path.of("/sys/class/net");
@@ -54,6 +58,7 @@ public final class PortDiscovery implements AutoCloseable {
     private final int fd;
     private final Map<String, Integer> known = new TreeMap<>();
     private final Map<Integer, Boolean> running = new HashMap<>();
+    private final Map<Integer, Integer> mtus = new HashMap<>();
     private volatile boolean stopping;
     private Thread thread;
 
@@ -154,9 +159,43 @@ public final class PortDiscovery implements AutoCloseable {
                     final int flags = buffer.get(JAVA_INT, info + Kernel.IFI_FLAGS);
                     if (type == Kernel.RTM_NEWLINK) {
                         onLinkFlags(ifIndex, (flags & Kernel.IFF_RUNNING) != 0);
+                        final int mtu = mtuAttribute(at + Kernel.NLMSGHDR.byteSize() + Kernel.IFINFOMSG.byteSize(),
+                            at + length);
+                        if (mtu > 0) {
+                            onLinkMtu(ifIndex, mtu);
+                        }
                     }
                 }
                 at += (length + 3) & ~3;
+            }
+        }
+    }
+
+    /** @return IFLA_MTU among the rtattrs in [from, end), or -1. */
+    private int mtuAttribute(final long from, final long end) {
+        long at = from;
+        while (at + Kernel.RTA_HEADER_BYTES <= end) {
+            final int rtaLength = buffer.get(JAVA_SHORT, at) & 0xffff;
+            final int rtaType = buffer.get(JAVA_SHORT, at + 2) & 0x3fff;
+            if (rtaLength < Kernel.RTA_HEADER_BYTES || at + rtaLength > end) {
+                return -1;
+            }
+            if (rtaType == Kernel.IFLA_MTU && rtaLength >= Kernel.RTA_HEADER_BYTES + 4) {
+                return buffer.get(JAVA_INT, at + Kernel.RTA_HEADER_BYTES);
+            }
+            at += (rtaLength + 3) & ~3;
+        }
+        return -1;
+    }
+
+    private void onLinkMtu(final int ifIndex, final int mtu) {
+        for (final Map.Entry<String, Integer> entry : known.entrySet()) {
+            if (entry.getValue() == ifIndex) {
+                final Integer before = mtus.put(ifIndex, mtu);
+                if (before != null && before != mtu) {
+                    listener.onLinkMtu(entry.getKey(), mtu);
+                }
+                return;
             }
         }
     }
@@ -186,6 +225,7 @@ public final class PortDiscovery implements AutoCloseable {
             if (now == null || !now.equals(entry.getValue())) {
                 known.remove(entry.getKey());
                 running.remove(entry.getValue());
+                mtus.remove(entry.getValue());
                 listener.onPortRemoved(entry.getKey(), entry.getValue());
                 changes++;
             }
@@ -193,6 +233,7 @@ public final class PortDiscovery implements AutoCloseable {
         for (final Map.Entry<String, Integer> entry : present.entrySet()) {
             if (!known.containsKey(entry.getKey())) {
                 known.put(entry.getKey(), entry.getValue());
+                mtus.put(entry.getValue(), readMtu(entry.getKey()));
                 listener.onPortAdded(entry.getKey(), entry.getValue());
                 changes++;
             }
@@ -203,6 +244,14 @@ public final class PortDiscovery implements AutoCloseable {
     /** @return the data ports reported and not removed, name → ifindex (a copy). */
     public Map<String, Integer> ports() {
         return Map.copyOf(known);
+    }
+
+    private static int readMtu(final String name) {
+        try {
+            return Integer.parseInt(Files.readString(SYS_CLASS_NET.resolve(name).resolve("mtu")).trim());
+        } catch (final IOException | NumberFormatException e) {
+            return -1; // vanished: the first MTU event then counts as a change only against -1
+        }
     }
 
     private Map<String, Integer> scan() {

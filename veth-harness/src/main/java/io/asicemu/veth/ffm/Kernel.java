@@ -37,10 +37,17 @@ public final class Kernel {
     public static final int PACKET_LOSS = 14;
     public static final int PACKET_QDISC_BYPASS = 20;
     public static final int PACKET_IGNORE_OUTGOING = 23;
+    /**
+     * With a non-zero value, a frame larger than an RX ring slot is also queued whole on the socket's receive queue
+     * (the truncated slot carries TP_STATUS_COPY) so that recv(2) can read it; 0 (default) truncates it only.
+     */
+    public static final int PACKET_COPY_THRESH = 7;
     public static final int PACKET_MR_PROMISC = 1;
     public static final int TPACKET_V2 = 1;
     public static final int TP_STATUS_KERNEL = 0;
     public static final int TP_STATUS_USER = 1;
+    /** RX: the slot holds a truncated copy; the whole frame waits on the receive queue (PACKET_COPY_THRESH). */
+    public static final int TP_STATUS_COPY = 2;
     public static final int TP_STATUS_LOSING = 4;
     public static final int TP_STATUS_CSUMNOTREADY = 8;
     public static final int TP_STATUS_VLAN_VALID = 0x10;
@@ -226,6 +233,10 @@ public final class Kernel {
         JAVA_INT.withName("ifi_change"));
     public static final long IFI_INDEX = off(IFINFOMSG, "ifi_index");
     public static final long IFI_FLAGS = off(IFINFOMSG, "ifi_flags");
+    /** struct rtattr header: rta_len (u16), rta_type (u16); attributes follow the ifinfomsg, 4-byte aligned. */
+    public static final int RTA_HEADER_BYTES = 4;
+    /** IFLA_MTU: the link's MTU (u32) in RTM_NEWLINK. */
+    public static final int IFLA_MTU = 4;
 
     private Kernel() {
     }

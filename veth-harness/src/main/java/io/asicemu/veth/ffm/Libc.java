@@ -51,6 +51,8 @@ public final class Libc {
         ADDRESS, JAVA_INT, JAVA_INT));
     private static final MethodHandle EVENTFD = link("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle SETNS = link("setns", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+    private static final MethodHandle SCHED_SETAFFINITY = link("sched_setaffinity", FunctionDescriptor.of(JAVA_INT,
+        JAVA_INT, JAVA_LONG, ADDRESS));
     private static final MethodHandle IOCTL = LINKER.downcallHandle(LIBC.find("ioctl").orElseThrow(),
         FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS), ERRNO_OPTION, Linker.Option.firstVariadicArg(2));
     private static final MethodHandle OPEN = LINKER.downcallHandle(LIBC.find("open").orElseThrow(),
@@ -210,6 +212,31 @@ public final class Libc {
     public static int setns(final MemorySegment errno, final int fd, final int nsType) {
         try {
             return (int) SETNS.invokeExact(errno, fd, nsType);
+        } catch (final Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /**
+     * Pins the calling thread (only it) to one CPU, as {@code taskset} pins a process; benchmarks pin the traffic
+     * threads and the data-plane thread to different cores so that their numbers can be compared run to run.
+     *
+     * @param cpu the CPU number (0-based, below 64).
+     * @throws IllegalStateException if the kernel refuses (for example the CPU does not exist).
+     */
+    public static void pinCurrentThread(final int cpu) {
+        if (cpu < 0 || cpu >= 64) {
+            throw new IllegalArgumentException("cpu must be 0..63: " + cpu);
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            final MemorySegment errno = newErrnoSegment(arena);
+            final MemorySegment mask = arena.allocateFrom(JAVA_LONG, 1L << cpu);
+            final int result = (int) SCHED_SETAFFINITY.invokeExact(errno, 0, 8L, mask);
+            if (result < 0) {
+                throw new IllegalStateException(describe("sched_setaffinity cpu " + cpu, errno));
+            }
+        } catch (final IllegalStateException e) {
+            throw e;
         } catch (final Throwable t) {
             throw fail(t);
         }

@@ -32,12 +32,13 @@ public final class InProcessSwitch implements AutoCloseable {
     private final Object controlLock = new Object();
 
     private InProcessSwitch(final ConfigDb config, final Map<String, String> sonicToLinux,
-        final AfPacketConfig portConfig, final double dilation, final PipelineSizing sizing) {
+        final AfPacketConfig portConfig, final double dilation, final PipelineSizing sizing, final long busyPollNs) {
         final MonotonicClock clock = new MonotonicClock(dilation);
         this.pipeline = Pipeline.create(clock, sizing, sonicToLinux);
         sonicToLinux.forEach((sonic, linux) -> linuxToSonic.put(linux, sonic));
         pipeline.control().applyConfig(config);
-        this.loop = new LiveLoop(pipeline.agent(), clock, pipeline.agent()::nextDeadlineNs, sizing.maxPorts());
+        this.loop = new LiveLoop(pipeline.agent(), clock, pipeline.agent()::nextDeadlineNs, sizing.maxPorts(),
+            busyPollNs);
         // every command submitted to the agent ends the loop's idle wait, so the loop can sleep without a bound
         pipeline.agent().wakeUp(loop::wakeup);
         loop.start();
@@ -79,22 +80,38 @@ public final class InProcessSwitch implements AutoCloseable {
      */
     public static InProcessSwitch start(final ConfigDb config, final Map<String, String> sonicToLinux,
         final AfPacketConfig portConfig, final double dilation) {
-        return start(config, sonicToLinux, portConfig, dilation, PipelineSizing.defaults());
+        return start(config, sonicToLinux, portConfig, dilation, PipelineSizing.defaults(), 0);
     }
 
     /**
-     * Starts a switch with the given table capacities.
+     * Starts a switch whose loop busy-polls for {@code busyPollNs} after the last frame (low-latency mode).
+     *
+     * @param config the CONFIG_DB (PORT names are SONiC names).
+     * @param sonicToLinux SONiC port name → Linux interface name (the lab's switch links).
+     * @param portConfig AF_PACKET ring settings.
+     * @param dilation real ns per emulated ns (1.0: real time).
+     * @param busyPollNs the busy-poll window (0: off, the default mode).
+     * @return the running switch.
+     */
+    public static InProcessSwitch start(final ConfigDb config, final Map<String, String> sonicToLinux,
+        final AfPacketConfig portConfig, final double dilation, final long busyPollNs) {
+        return start(config, sonicToLinux, portConfig, dilation, PipelineSizing.defaults(), busyPollNs);
+    }
+
+    /**
+     * Starts a switch with the given table capacities and busy-poll window.
      *
      * @param config the configuration.
      * @param sonicToLinux SONiC port name → Linux interface name.
      * @param portConfig ring sizes of the ports.
      * @param dilation real ns per emulated ns.
      * @param sizing table capacities.
+     * @param busyPollNs the busy-poll window (0: off, the default mode).
      * @return the running switch.
      */
     public static InProcessSwitch start(final ConfigDb config, final Map<String, String> sonicToLinux,
-        final AfPacketConfig portConfig, final double dilation, final PipelineSizing sizing) {
-        return new InProcessSwitch(config, sonicToLinux, portConfig, dilation, sizing);
+        final AfPacketConfig portConfig, final double dilation, final PipelineSizing sizing, final long busyPollNs) {
+        return new InProcessSwitch(config, sonicToLinux, portConfig, dilation, sizing, busyPollNs);
     }
 
     /**
@@ -134,6 +151,45 @@ public final class InProcessSwitch implements AutoCloseable {
         synchronized (controlLock) {
             return pipeline.control().portIndex(sonicName);
         }
+    }
+
+    /**
+     * The state of every configured port, as a startup summary or a status view shows it: {@code up}, {@code down
+     * (link)}, {@code DOWN: not attached: <why>} (the interface exists but could not be opened, e.g. without
+     * CAP_NET_ADMIN/CAP_NET_RAW), or {@code DOWN: no interface <name>}.
+     *
+     * @return SONiC port name → state, in configuration order.
+     */
+    public Map<String, String> portStates() {
+        final Map<String, AfPacketPort> attached = ports.ports();
+        final Map<String, String> failed = ports.failures();
+        final Map<String, String> states = new java.util.LinkedHashMap<>();
+        synchronized (controlLock) {
+            for (final String sonic : pipeline.control().portNames()) {
+                if (sonic == null) {
+                    continue;
+                }
+                final String linux = sonicToLinux(sonic);
+                final AfPacketPort port = attached.get(linux);
+                if (port != null) {
+                    states.put(sonic, (port.linkUp() ? "up" : "down (link)") + " on " + linux + ", mtu " + port.mtu());
+                } else if (failed.containsKey(linux)) {
+                    states.put(sonic, "DOWN: " + linux + " not attached: " + failed.get(linux));
+                } else {
+                    states.put(sonic, "DOWN: no interface " + linux);
+                }
+            }
+        }
+        return states;
+    }
+
+    private String sonicToLinux(final String sonic) {
+        for (final Map.Entry<String, String> e : linuxToSonic.entrySet()) {
+            if (e.getValue().equals(sonic)) {
+                return e.getKey();
+            }
+        }
+        return "?";
     }
 
     /** @return the attached ports by Linux name. */

@@ -60,6 +60,30 @@ class AfPacketPortTest {
     }
 
     @Test
+    void shouldReceiveJumboFramesLargerThanARingSlotWholeThroughTheCopyPath() {
+        try (NetnsLab lab = NetnsLab.create()) {
+            final Netns h1 = lab.namespace("h1");
+            h1.disableIpv6();
+            final String portName = lab.switchLink("p1", h1, "eth1", Offloads.CONTAINERLAB, 9500);
+            try (AfPacketPort port = AfPacketPort.open(portName, AfPacketConfig.defaults())) {
+                final List<String> expected = new ArrayList<>();
+                // ring slots stay 2 KiB at MTU 9500: 9,000-byte frames are queued whole and read with recv(2)
+                expected.addAll(PortPump.hexLines(h1.scapySend("udp", "--iface", "eth1", "--smac", SMAC, "--dmac",
+                    DMAC, "--sip", "10.0.0.1", "--dip", "10.0.0.2", "--count", "3", "--size", "9000", "--print")));
+                expected.addAll(PortPump.hexLines(h1.scapySend("udp", "--iface", "eth1", "--smac", SMAC, "--dmac",
+                    DMAC, "--sip", "10.0.0.1", "--dip", "10.0.0.2", "--count", "2", "--size", "100", "--print")));
+
+                final List<byte[]> received = PortPump.receive(port, expected.size(), 5_000);
+
+                assertThat(received.stream().map(PortPump::hex).toList()).containsExactlyElementsOf(expected);
+                assertThat(port.rxCopiedFrameCount()).isEqualTo(3);
+                assertThat(port.rxOversizeDropCount()).isZero();
+                assertThat(port.ringBytes()).as("RX 1024 x 2 KiB + TX bounded to 512 KiB").isEqualTo(2_621_440L);
+            }
+        }
+    }
+
+    @Test
     void shouldTransmitFramesThatTcpdumpCapturesInNamespace() {
         try (NetnsLab lab = NetnsLab.create()) {
             final Netns h1 = lab.namespace("h1");
