@@ -52,6 +52,20 @@ final class RunCommand implements Callable<Integer> {
         description = "real ns per emulated ns (default: ${DEFAULT-VALUE}, real time)")
     private double dilation;
 
+    @Option(names = "--expect-links", paramLabel = "N", defaultValue = "${env:CLAB_INTFS:-0}",
+        description = "data links that make the switch ready (default: $CLAB_INTFS as containerlab sets it, else "
+            + "every configured port); it forwards on whatever ports are present either way")
+    private int expectLinks;
+
+    @Option(names = "--status-file", paramLabel = "FILE",
+        description = "where to publish readiness (ready/waiting, attached and missing ports, P4Runtime address) "
+            + "for a health check; rewritten on every port change, removed on exit")
+    private Path statusFile;
+
+    @Option(names = "--counters-port", paramLabel = "PORT", defaultValue = "-1",
+        description = "serve GET /counters (text) on --p4runtime-address at this port; -1 = off (default), 0 = any")
+    private int countersPort;
+
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
@@ -103,11 +117,36 @@ final class RunCommand implements Callable<Integer> {
      * @throws ConfigException if the configuration is refused.
      */
     LiveSwitch start() throws IOException {
-        final ConfigDb db = ConfigDb.load(config);
+        if (expectLinks < 0) {
+            throw new IllegalArgumentException("--expect-links (or CLAB_INTFS) must be >= 0, not " + expectLinks);
+        }
+        final ConfigDb db = ConfigDb.load(readableConfig(config));
         final Map<String, String> sonicToLinux = sonicToLinux(db, portMap);
         final InetSocketAddress p4rt = p4runtimePort == 0 ? null
             : new InetSocketAddress(p4runtimeAddress, p4runtimePort);
-        return LiveSwitch.start(db, sonicToLinux, p4rt, deviceId, dilation);
+        return LiveSwitch.start(db, sonicToLinux, p4rt, deviceId, dilation,
+            new LiveSwitch.Readiness(expectLinks, statusFile,
+                countersPort < 0 ? null : new InetSocketAddress(p4runtimeAddress, countersPort)));
+    }
+
+    /**
+     * @return {@code file} if it is a readable regular file.
+     * @throws IllegalArgumentException naming what is wrong otherwise (a container user's commonest mistakes: no
+     *     bind mount, or one whose host file was missing, which docker turns into a directory).
+     */
+    static Path readableConfig(final Path file) {
+        if (!java.nio.file.Files.exists(file)) {
+            throw new IllegalArgumentException("no configuration at " + file + " (give --config, or in the "
+                + "container bind-mount one: -v $PWD/config_db.json:/etc/asic-emu/config_db.json:ro)");
+        }
+        if (java.nio.file.Files.isDirectory(file)) {
+            throw new IllegalArgumentException("the configuration " + file + " is a directory, not a file (docker "
+                + "makes one when the bind-mounted host file does not exist)");
+        }
+        if (!java.nio.file.Files.isReadable(file)) {
+            throw new IllegalArgumentException("the configuration " + file + " is not readable by this user");
+        }
+        return file;
     }
 
     /** Every configured port's Linux interface (sonic-vs default names, overridden by the port map). */
