@@ -6,8 +6,8 @@
 #   docker load -i docker/target/asic-emu-image.tar               # asic-emu:dev
 #   docker load -i docker/target/asic-emu-host-image.tar          # asic-emu-host:dev
 #
-# appliance: Debian bookworm minbase (mmdebstrap; the mirror is the one in /etc/apt/sources.list*, or
-#   $ASICEMU_DEBIAN_MIRROR) + iproute2/ethtool, a jlink'ed Java 25 runtime made from the JDK 25 on this machine
+# appliance: Debian bookworm's Essential set (mmdebstrap; the mirror is the one in /etc/apt/sources.list*, or
+#   $ASICEMU_DEBIAN_MIRROR), a jlink'ed Java 25 runtime made from the JDK 25 on this machine
 #   (bin/jdk25; only the modules jdeps finds in the jar), the switchd jar, and a Java AOT cache recorded by a
 #   training run of `run` (start-up, P4Runtime, two attached AF_PACKET ports, ARP through the pipeline), so the
 #   container forwards well under a second after it starts. Same layout, entrypoint and flags as docker/Dockerfile.
@@ -42,10 +42,11 @@ mirror="${ASICEMU_DEBIAN_MIRROR:-$(grep -rhs -E '^(URIs:|deb )' /etc/apt/sources
   /etc/apt/sources.list.d/*.list | awk '{print $2}' | grep -E '/debian/?$' | head -n 1 || true)}"
 [ -n "$mirror" ] || { echo "build-image: no Debian mirror in /etc/apt/sources.list*; set ASICEMU_DEBIAN_MIRROR" >&2; exit 2; }
 
-# rootfs DIR PACKAGES: a bookworm minbase with PACKAGES; no docs, man pages or locales, no apt lists
+# rootfs DIR VARIANT [PACKAGES]: a bookworm VARIANT (mmdebstrap) with PACKAGES; no docs, man pages or locales, no
+# apt lists
 rootfs() {
-  local dir="$1" packages="$2"
-  mmdebstrap --quiet --variant=minbase --include="$packages" \
+  local dir="$1" variant="$2" packages="${3:-}"
+  mmdebstrap --quiet --variant="$variant" ${packages:+--include="$packages"} \
     --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
     --dpkgopt='force-unsafe-io' \
     --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
@@ -80,7 +81,10 @@ build_appliance() {
   java_home="$("$repo/bin/jdk25")"
   r="$work/appliance"
   echo "build-image: appliance rootfs (mmdebstrap, $mirror)" >&2
-  rootfs "$r" iproute2,ethtool
+  # Debian's Essential set only (bash, coreutils, libc; no apt): the switch needs no tools of its own (it talks
+  # netlink and AF_PACKET itself), and glibc's iconv modules are of no use to a JVM
+  rootfs "$r" essential
+  rm -rf "$r/usr/lib/x86_64-linux-gnu/gconv"
   echo "build-image: Java runtime (jlink)" >&2
   modules="$("$java_home/bin/jdeps" --print-module-deps --ignore-missing-deps --multi-release 25 "$jar")"
   mkdir -p "$r/opt/asic-emu/bin" "$r/etc/asic-emu" "$r/run/asic-emu"
@@ -114,8 +118,13 @@ build_appliance() {
 EOF
   /usr/bin/python3 "$repo/docker/image/docker-archive.py" "$r" "$out/asic-emu-image.tar" --tag "asic-emu:$tag" \
     --config "$work/appliance.json"
+  # what went in, so that tests can tell whether the archive is current
+  (sha256sum "$jar" | cut -d' ' -f1; cat "$repo"/docker/image/* "$0" | sha256sum | cut -d' ' -f1) \
+    > "$out/asic-emu-image.inputs"
   echo "build-image: appliance built in $(( $(date +%s) - t0 )) s; sizes:" >&2
-  du -sh "$r" "$r/opt/asic-emu/jre" "$r/opt/asic-emu/asic-emu.jar" "$r/opt/asic-emu/asic-emu.aot" "$r/usr" >&2
+  for p in "$r" "$r/opt/asic-emu/jre" "$r/opt/asic-emu/asic-emu.jar" "$r/opt/asic-emu/asic-emu.aot" "$r/usr" "$r/var"; do
+    du -sh "$p" >&2
+  done
 }
 
 # train ROOTFS: records the AOT cache with a run of the switch in a private network and mount namespace: two veth
@@ -158,7 +167,7 @@ build_host() {
   t0=$(date +%s)
   r="$work/host"
   echo "build-image: host rootfs (mmdebstrap, $mirror)" >&2
-  rootfs "$r" iproute2,iputils-ping,ethtool,tcpdump,tshark,python3-scapy,procps
+  rootfs "$r" minbase iproute2,iputils-ping,ethtool,tcpdump,tshark,python3-scapy,procps
   cat > "$work/host.json" <<EOF
 {
   "Cmd": ["sleep", "infinity"],

@@ -10,6 +10,7 @@ for machines without containerlab.
   labctl.py destroy -t topo.clab.yml     removes the nodes and the management network.
   labctl.py wire -t topo.clab.yml [--node NAME]    re-creates links of a deployed topology.
 
+`exec` commands run in the node's network namespace (nsenter; they set addresses and routes).
 Per link (srl-labs/containerlab links/link_veth.go): a veth pair with random names in the host's namespace, MTU
 9500 (or the link's `mtu`), TX checksum offload off on both ends (ethtool), each end moved into its node's network
 namespace (the container's PID), renamed to the endpoint's name, a MAC from containerlab's OUI aa:c1:ab, up.
@@ -38,11 +39,16 @@ def run(*cmd, check=True, capture=False):
     return r.stdout.strip() if capture else r
 
 
+_pids = {}
+
+
 def container_pid(container):
-    pid = run(DOCKER, "inspect", "-f", "{{.State.Pid}}", container, capture=True)
-    if not pid or pid == "0":
-        sys.exit(f"labctl: container {container} is not running")
-    return pid
+    if container not in _pids:
+        pid = run(DOCKER, "inspect", "-f", "{{.State.Pid}}", container, capture=True)
+        if not pid or pid == "0":
+            sys.exit(f"labctl: container {container} is not running")
+        _pids[container] = pid
+    return _pids[container]
 
 
 def random_mac():
@@ -78,29 +84,39 @@ def links_and_exec(doc, compose):
     return links, execs
 
 
+_compose_ids = {}
+
+
 def compose_container(project, service):
+    if service in _compose_ids:
+        return _compose_ids[service]
     ids = run(DOCKER, "ps", "-q", "--filter", "label=com.docker.compose.project=" + project,
               "--filter", "label=com.docker.compose.service=" + service, capture=True).split()
     if len(ids) != 1:
         sys.exit(f"labctl: expected one running container of service {service} in project {project}, found "
                  f"{len(ids)} (docker-compose up -d first)")
+    _compose_ids[service] = ids[0]
     return ids[0]
 
 
 def do_wire(doc, compose, resolve, only_node):
     links, execs = links_and_exec(doc, compose)
     wired = 0
+    touched = set()
     for a, b, mtu in links:
         (an, ai), (bn, bi) = a.split(":"), b.split(":")
         if only_node and only_node not in (an, bn):
             continue
         wire_link(resolve(an), ai, resolve(bn), bi, mtu)
+        touched.update((an, bn))
         wired += 1
     for node, commands in execs.items():
-        if only_node and node != only_node:
+        if only_node and node not in touched:  # a peer's new interface needs its addresses again
             continue
+        # the commands configure the node's network (addresses, routes): run them in its network namespace
+        pid = container_pid(resolve(node))
         for c in commands:
-            r = subprocess.run([DOCKER, "exec", resolve(node), "sh", "-c", c], text=True, capture_output=True)
+            r = subprocess.run(["nsenter", "-t", pid, "-n", "sh", "-c", c], text=True, capture_output=True)
             if r.returncode != 0:
                 sys.exit(f"labctl: exec on {node} failed: {c}: {r.stderr.strip()}")
     print(f"labctl: {wired} links wired")

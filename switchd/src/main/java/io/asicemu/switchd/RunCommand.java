@@ -44,6 +44,11 @@ final class RunCommand implements Callable<Integer> {
         description = "address P4Runtime listens on (default: ${DEFAULT-VALUE})")
     private String p4runtimeAddress;
 
+    @Option(names = "--management-interface", paramLabel = "IFNAME",
+        description = "listen (P4Runtime, counters) on this interface's address instead of --p4runtime-address: its "
+            + "first IPv4 address, else its first global IPv6 one; 127.0.0.1 if it has none (the container uses eth0)")
+    private String managementInterface;
+
     @Option(names = "--device-id", paramLabel = "ID", defaultValue = "1",
         description = "P4Runtime device id, >= 1 (default: ${DEFAULT-VALUE})")
     private long deviceId;
@@ -121,12 +126,45 @@ final class RunCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--expect-links (or CLAB_INTFS) must be >= 0, not " + expectLinks);
         }
         final ConfigDb db = ConfigDb.load(readableConfig(config));
+        if (managementInterface != null) {
+            p4runtimeAddress = managementAddress(managementInterface);
+        }
         final Map<String, String> sonicToLinux = sonicToLinux(db, portMap);
         final InetSocketAddress p4rt = p4runtimePort == 0 ? null
             : new InetSocketAddress(p4runtimeAddress, p4runtimePort);
         return LiveSwitch.start(db, sonicToLinux, p4rt, deviceId, dilation,
             new LiveSwitch.Readiness(expectLinks, statusFile,
                 countersPort < 0 ? null : new InetSocketAddress(p4runtimeAddress, countersPort)));
+    }
+
+    /**
+     * @return the address to listen on for management services on {@code ifName}: its first IPv4 address, else its
+     *     first global IPv6 address, else 127.0.0.1 (logged: a data port is never used instead).
+     */
+    static String managementAddress(final String ifName) {
+        try {
+            final java.net.NetworkInterface nif = java.net.NetworkInterface.getByName(ifName);
+            if (nif != null) {
+                final java.util.List<java.net.InetAddress> addresses = nif.inetAddresses().toList();
+                for (final java.net.InetAddress a : addresses) {
+                    if (a instanceof java.net.Inet4Address) {
+                        return a.getHostAddress();
+                    }
+                }
+                for (final java.net.InetAddress a : addresses) {
+                    if (!a.isLinkLocalAddress() && !a.isLoopbackAddress()) {
+                        final String text = a.getHostAddress();
+                        final int scope = text.indexOf('%');
+                        return scope < 0 ? text : text.substring(0, scope);
+                    }
+                }
+            }
+        } catch (final java.net.SocketException e) {
+            LOG.warn("cannot read the addresses of {}: {}", ifName, e.getMessage());
+        }
+        LOG.warn("no address on the management interface {}: P4Runtime and counters listen on 127.0.0.1 only",
+            ifName);
+        return "127.0.0.1";
     }
 
     /**
