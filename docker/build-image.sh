@@ -119,7 +119,7 @@ EOF
   /usr/bin/python3 "$repo/docker/image/docker-archive.py" "$r" "$out/asic-emu-image.tar" --tag "asic-emu:$tag" \
     --config "$work/appliance.json"
   # what went in, so that tests can tell whether the archive is current
-  (sha256sum "$jar" | cut -d' ' -f1; cat "$repo"/docker/image/* "$0" | sha256sum | cut -d' ' -f1) \
+  (/usr/bin/python3 "$repo/docker/image/jar-digest.py" "$jar"; cat "$repo"/docker/image/* "$0" | sha256sum | cut -d' ' -f1) \
     > "$out/asic-emu-image.inputs"
   echo "build-image: appliance built in $(( $(date +%s) - t0 )) s; sizes:" >&2
   for p in "$r" "$r/opt/asic-emu/jre" "$r/opt/asic-emu/asic-emu.jar" "$r/opt/asic-emu/asic-emu.aot" "$r/usr" "$r/var"; do
