@@ -81,7 +81,23 @@ final class P4RuntimeClient implements AutoCloseable {
         for (final Update u : updates) {
             w.addUpdates(u);
         }
-        stub.withDeadlineAfter(20, TimeUnit.SECONDS).write(w.build());
+        try {
+            stub.withDeadlineAfter(20, TimeUnit.SECONDS).write(w.build());
+        } catch (final io.grpc.StatusRuntimeException e) {
+            // P4Runtime puts one p4.v1.Error per update in the status details: say what each one was
+            final StringBuilder why = new StringBuilder(e.getMessage());
+            final com.google.rpc.Status status = io.grpc.protobuf.StatusProto.fromThrowable(e);
+            if (status != null) {
+                for (final com.google.protobuf.Any detail : status.getDetailsList()) {
+                    try {
+                        why.append("\n  ").append(detail.unpack(p4.v1.P4RuntimeOuterClass.Error.class).getMessage());
+                    } catch (final com.google.protobuf.InvalidProtocolBufferException ignored) {
+                        why.append("\n  ").append(detail.getTypeUrl());
+                    }
+                }
+            }
+            throw new AssertionError(why.toString(), e);
+        }
     }
 
     static ByteString v(final long value) {

@@ -127,7 +127,7 @@ public final class PortDiscovery implements AutoCloseable {
     }
 
     private void run() {
-        try (PollSet poll = new PollSet(1)) {
+        try (PollSet poll = new PollSet(2)) {
             poll.add(fd);
             poll.add(wakeFd);
             while (!stopping) {
