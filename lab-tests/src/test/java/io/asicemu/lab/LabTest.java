@@ -417,12 +417,13 @@ class LabTest {
         final String address = fabric.managementAddress("leaf1");
         try (P4RuntimeClient controller = new P4RuntimeClient(address, 9559, 1)) {
             assertThat(controller.arbitrate(1)).as("primary").isEqualTo(Code.OK.value());
-            final long leafMac = P4RuntimeClient.mac(Fabric.ROUTER_MAC.get("leaf1"));
+            // leaf1's configured router interfaces are ids 0.. in INTERFACE order: Ethernet12 (eth4, toward spine2) is 3;
+            // a controller's next hop and neighbor may use it (a second interface on the port is refused)
+            final int towardSpine2 = 3;
             controller.write(
-                P4RuntimeClient.routerInterface(100, 3, leafMac), // Ethernet12 = eth4, toward spine2
-                P4RuntimeClient.neighbor(100, P4RuntimeClient.ipv4("10.0.12.2"),
+                P4RuntimeClient.neighbor(towardSpine2, P4RuntimeClient.ipv4("10.0.12.2"),
                     P4RuntimeClient.mac(Fabric.ROUTER_MAC.get("spine2"))),
-                P4RuntimeClient.nextHop(100, 100, P4RuntimeClient.ipv4("10.0.12.2")),
+                P4RuntimeClient.nextHop(100, towardSpine2, P4RuntimeClient.ipv4("10.0.12.2")),
                 P4RuntimeClient.route(Update.Type.INSERT, P4RuntimeClient.ipv4("10.2.1.2"), 32, 100));
             final Map<String, Integer> pinned = roceOverSpines(fabric, "10.2.1.2");
             MEASURED.put(fabric.kind + ": after a P4Runtime route via spine2, 64 QPs x 2 over spine1/spine2",
