@@ -272,7 +272,6 @@ class LabTest {
         MEASURED.put(k + ": 64 QPs x 2 over spine1/spine2, RDMA hash", rdma.get("spine1") + "/" + rdma.get("spine2"));
 
         incast(fabric);
-        controllerRoute(fabric);
         idleCostAndMemory(fabric);
 
         // leaf1 restarted with the 5-tuple hash: rejoins, forwarding resumes, the others are untouched
@@ -299,6 +298,8 @@ class LabTest {
         assertThat(fiveTuple.get("spine1") + fiveTuple.get("spine2")).isEqualTo(128);
         MEASURED.put(k + ": 64 QPs x 2 over spine1/spine2, 5-tuple hash",
             fiveTuple.get("spine1") + "/" + fiveTuple.get("spine2"));
+
+        controllerRoute(fabric);
 
         final long t0 = System.nanoTime();
         docker.docker("stop", "-t", "10", fabric.container("spine2")).ok();
@@ -333,7 +334,17 @@ class LabTest {
             last = r.out() + r.err();
             Thread.sleep(200);
         }
-        throw new AssertionError(fabric.kind + ": " + host + " never reached " + address + ": " + last);
+        final StringBuilder state = new StringBuilder();
+        for (final String sw : Fabric.SWITCHES) {
+            try {
+                state.append("\n--- ").append(sw).append(" counters\n").append(fabric.counters(sw));
+            } catch (final RuntimeException | AssertionError e) {
+                state.append("\n--- ").append(sw).append(": ").append(e.getMessage());
+            }
+            state.append("--- ").append(sw).append(" log\n").append(docker.docker("logs", "--tail", "15",
+                fabric.container(sw)).out());
+        }
+        throw new AssertionError(fabric.kind + ": " + host + " never reached " + address + ": " + last + state);
     }
 
     /** h1 sends 64 QPs x 2 of one 5-tuple to {@code address}; @return frames seen per spine (tcpdump at both). */
@@ -410,26 +421,46 @@ class LabTest {
     }
 
     /**
-     * A controller outside the fabric (this test, grpc-java) writes a /32 route for h3 on leaf1 through spine2 only,
-     * over P4Runtime on leaf1's management address: the next 64 QPs all cross spine2.
+     * A controller outside the fabric (this test, grpc-java) owns leaf1's uplink to spine2: leaf1 restarts with a
+     * config whose Ethernet12 has no router interface (the configured route uses spine1 only; P4Runtime cannot
+     * address configured router interfaces), then the controller writes a router interface on Ethernet12, spine2 as
+     * neighbor and next hop, and a /32 route for h3, over P4Runtime on leaf1's management address: the next 64 QPs
+     * all cross spine2 instead of spine1.
      */
     private static void controllerRoute(final Fabric fabric) throws Exception {
+        final Path leaf1 = fabric.labDir.resolve("configs/leaf1.json");
+        final com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        final com.fasterxml.jackson.databind.node.ObjectNode config =
+            (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(leaf1.toFile());
+        final com.fasterxml.jackson.databind.node.ObjectNode interfaces =
+            (com.fasterxml.jackson.databind.node.ObjectNode) config.get("INTERFACE");
+        interfaces.remove("Ethernet12");
+        interfaces.remove("Ethernet12|10.0.12.1/24");
+        final com.fasterxml.jackson.databind.node.ObjectNode route =
+            (com.fasterxml.jackson.databind.node.ObjectNode) config.get("STATIC_ROUTE").get("10.2.0.0/16");
+        route.put("nexthop", "10.0.11.2");
+        route.put("ifname", "Ethernet8");
+        Files.writeString(leaf1, json.writerWithDefaultPrettyPrinter().writeValueAsString(config));
+        docker.docker("restart", "-t", "5", fabric.container("leaf1")).ok();
+        fabric.rewire("leaf1");
+        awaitPing(fabric, "h1", Fabric.ADDRESS.get("h3"), Duration.ofSeconds(60));
+        final Map<String, Integer> before = roceOverSpines(fabric, "10.2.1.2");
+        assertThat(before.get("spine1")).as("the configured route: spine1 only").isEqualTo(128);
+
         final String address = fabric.managementAddress("leaf1");
         try (P4RuntimeClient controller = new P4RuntimeClient(address, 9559, 1)) {
             assertThat(controller.arbitrate(1)).as("primary").isEqualTo(Code.OK.value());
-            // leaf1's configured router interfaces are ids 0.. in INTERFACE order: Ethernet12 (eth4, toward spine2) is 3;
-            // a controller's next hop and neighbor may use it (a second interface on the port is refused)
-            final int towardSpine2 = 3;
             controller.write(
-                P4RuntimeClient.neighbor(towardSpine2, P4RuntimeClient.ipv4("10.0.12.2"),
+                P4RuntimeClient.routerInterface(100, 3, P4RuntimeClient.mac(Fabric.ROUTER_MAC.get("leaf1"))),
+                P4RuntimeClient.neighbor(100, P4RuntimeClient.ipv4("10.0.12.2"),
                     P4RuntimeClient.mac(Fabric.ROUTER_MAC.get("spine2"))),
-                P4RuntimeClient.nextHop(100, towardSpine2, P4RuntimeClient.ipv4("10.0.12.2")),
+                P4RuntimeClient.nextHop(100, 100, P4RuntimeClient.ipv4("10.0.12.2")),
                 P4RuntimeClient.route(Update.Type.INSERT, P4RuntimeClient.ipv4("10.2.1.2"), 32, 100));
             final Map<String, Integer> pinned = roceOverSpines(fabric, "10.2.1.2");
-            MEASURED.put(fabric.kind + ": after a P4Runtime route via spine2, 64 QPs x 2 over spine1/spine2",
-                pinned.get("spine1") + "/" + pinned.get("spine2"));
+            MEASURED.put(fabric.kind + ": spine1/spine2 before / after a P4Runtime route via spine2 (64 QPs x 2)",
+                before.get("spine1") + "/" + before.get("spine2") + " -> " + pinned.get("spine1") + "/"
+                    + pinned.get("spine2"));
             assertThat(pinned.get("spine2")).as("every frame follows the controller's route").isEqualTo(128);
-            controller.write(P4RuntimeClient.route(Update.Type.DELETE, P4RuntimeClient.ipv4("10.2.1.2"), 32, 0));
         }
     }
 
