@@ -138,6 +138,30 @@ class LabTest {
     }
 
     @Test
+    @Order(0)
+    void shouldRunTheDemoAndReplayAMountedFolderInTheSameImage() throws IOException {
+        final Sh.Result demo = docker.docker(Duration.ofMinutes(3), "run", "--rm", "--network", "none",
+            Images.APPLIANCE, "demo");
+        assertThat(demo.exit()).as(demo.err()).isZero();
+        assertThat(demo.out()).contains("Virtual time");
+
+        final Path data = Files.createTempDirectory(docker.dir(), "replay-");
+        final String demoDir = "/io/asicemu/switchd/demo/";
+        try (InputStream config = LabTest.class.getResourceAsStream(demoDir + "config_db.json");
+            InputStream pcap = new java.util.zip.GZIPInputStream(
+                LabTest.class.getResourceAsStream(demoDir + "Ethernet0.pcap.gz"))) {
+            Files.copy(config, data.resolve("config_db.json"));
+            Files.copy(pcap, data.resolve("Ethernet0.pcap"));
+        }
+        final Sh.Result replay = docker.docker(Duration.ofMinutes(3), "run", "--rm", "--network", "none", "-v",
+            data + ":/data", Images.APPLIANCE, "replay", "--config", "/data/config_db.json", "--in",
+            "Ethernet0=/data/Ethernet0.pcap", "--out-dir", "/data/out");
+        assertThat(replay.exit()).as(replay.err()).isZero();
+        assertThat(data.resolve("out/counters.txt")).as("replay wrote into the mounted folder").isNotEmptyFile();
+        assertThat(Files.readString(data.resolve("out/counters.txt"))).contains("Ethernet0");
+    }
+
+    @Test
     @Order(2)
     void shouldForwardSoonAfterStartReportHealthAndStopWithinTwoSeconds() throws Exception {
         final Path dir = Files.createTempDirectory(docker.dir(), "one-");
