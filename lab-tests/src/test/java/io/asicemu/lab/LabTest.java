@@ -403,8 +403,12 @@ class LabTest {
             }
             perSpine.put(e.getKey(), rows.size());
         }
-        assertThat(perSpine.values().stream().mapToInt(Integer::intValue).sum()).as("all 128 frames reach a spine")
-            .isEqualTo(128);
+        final int total = perSpine.values().stream().mapToInt(Integer::intValue).sum();
+        if (total != 128) {
+            System.out.printf("LAB %s: only %d of 128 frames reached a spine %s; leaf1 counters:%n%s%n", fabric.kind,
+                total, perSpine, fabric.counters("leaf1"));
+        }
+        assertThat(total).as("all 128 frames reach a spine " + perSpine).isEqualTo(128);
         return perSpine;
     }
 
