@@ -22,6 +22,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 
 import yaml  # python3-yaml (docker-compose depends on it)
 
@@ -55,6 +56,17 @@ def random_mac():
     return "aa:c1:ab:%02x:%02x:%02x" % (random.randrange(256), random.randrange(256), random.randrange(256))
 
 
+def clear_name(ns, name):
+    """After a peer container restarted, the kernel removes its old veth ends (and so this node's old `name`) when it
+    gets round to destroying the old namespace: wait for that, then remove a stale interface still in the way."""
+    for _ in range(50):
+        if subprocess.run([*ns, "ip", "link", "show", name], capture_output=True).returncode != 0:
+            return
+        time.sleep(0.1)
+    print(f"labctl: removing the stale {name} in the way", file=sys.stderr)
+    run(*ns, "ip", "link", "del", name)
+
+
 def wire_link(a_container, a_if, b_container, b_if, mtu):
     """One veth link between two running containers, as containerlab makes it."""
     a_pid, b_pid = container_pid(a_container), container_pid(b_container)
@@ -66,6 +78,7 @@ def wire_link(a_container, a_if, b_container, b_if, mtu):
             run("ethtool", "-K", tmp, "tx", "off", capture=True)
             run("ip", "link", "set", tmp, "netns", pid)
             ns = ("nsenter", "-t", pid, "-n")
+            clear_name(ns, name)
             run(*ns, "ip", "link", "set", tmp, "name", name)
             run(*ns, "ip", "link", "set", name, "address", random_mac())
             run(*ns, "ip", "link", "set", name, "up")
