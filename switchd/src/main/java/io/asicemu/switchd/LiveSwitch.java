@@ -38,10 +38,12 @@ public final class LiveSwitch implements AutoCloseable {
     private final PipelineControl control;
     private final AutoCloseable packetInPoller;
     private final P4RuntimeServer server;
+    private final SwitchStatus status;
+    private final CountersEndpoint counters;
 
     private LiveSwitch(final ConfigDb config, final Map<String, String> sonicToLinux,
         final InetSocketAddress p4runtime, final long deviceId, final double dilation, final PipelineSizing sizing,
-        final long busyPollNs) throws IOException {
+        final long busyPollNs, final Readiness readiness) throws IOException {
         this.sw = InProcessSwitch.start(config, sonicToLinux, AfPacketConfig.defaults(), dilation, sizing, busyPollNs);
         final AtomicReference<PipelineControl> ref = new AtomicReference<>();
         sw.control(ref::set);
@@ -49,6 +51,13 @@ public final class LiveSwitch implements AutoCloseable {
         if (p4runtime == null) {
             this.packetInPoller = null;
             this.server = null;
+            try {
+                this.counters = readiness.counters() == null ? null : CountersEndpoint.start(readiness.counters(), sw);
+                this.status = publishStatus(sonicToLinux, readiness, "off");
+            } catch (final IOException | RuntimeException e) {
+                sw.close();
+                throw e;
+            }
             return;
         }
         AutoCloseable poller = null;
@@ -69,6 +78,47 @@ public final class LiveSwitch implements AutoCloseable {
         }
         this.packetInPoller = poller;
         this.server = started;
+        CountersEndpoint endpoint = null;
+        try {
+            endpoint = readiness.counters() == null ? null : CountersEndpoint.start(readiness.counters(), sw);
+            this.status = publishStatus(sonicToLinux, readiness, p4runtime.getHostString() + ":" + started.port());
+        } catch (final IOException | RuntimeException e) {
+            closeQuietly(endpoint);
+            try {
+                started.close();
+            } catch (final InterruptedException ie) {
+                Thread.currentThread().interrupt();
+            }
+            closeQuietly(poller);
+            sw.close();
+            throw e;
+        }
+        this.counters = endpoint;
+    }
+
+    /**
+     * Readiness as lab tooling sees it: how many data links make the switch ready, where to publish it, and where to
+     * serve {@code GET /counters} (null: nowhere).
+     */
+    public record Readiness(int expectedLinks, java.nio.file.Path statusFile, InetSocketAddress counters) {
+        /** Every configured port expected, nothing published but the log lines. */
+        public static final Readiness ALL_PORTS = new Readiness(0, null, null);
+    }
+
+    private SwitchStatus publishStatus(final Map<String, String> sonicToLinux, final Readiness readiness,
+        final String p4runtime) {
+        final SwitchStatus s = new SwitchStatus(readiness.statusFile(), sonicToLinux, readiness.expectedLinks(),
+            p4runtime);
+        s.update(sw.ports().keySet()); // the first publication fails the start if the file cannot be written
+        sw.onPortsChanged(() -> {
+            try {
+                s.update(sw.ports().keySet());
+            } catch (final java.io.UncheckedIOException e) {
+                LOG.warn("{}", e.getMessage());
+            }
+        });
+        s.update(sw.ports().keySet()); // ports attached between the first publication and the listener
+        return s;
     }
 
     /**
@@ -84,11 +134,13 @@ public final class LiveSwitch implements AutoCloseable {
      */
     public static LiveSwitch start(final ConfigDb config, final Map<String, String> sonicToLinux,
         final InetSocketAddress p4runtime, final long deviceId, final double dilation) throws IOException {
-        return start(config, sonicToLinux, p4runtime, deviceId, dilation, PipelineSizing.defaults(), 0);
+        return start(config, sonicToLinux, p4runtime, deviceId, dilation, PipelineSizing.defaults(), 0,
+            Readiness.ALL_PORTS);
     }
 
     /**
-     * Starts the switch with the given table capacities, optionally in low-latency mode.
+     * Starts the switch with the given table capacities, optionally in low-latency mode, and publishes its readiness
+     * (log lines; the status file if one is named).
      *
      * @param config the CONFIG_DB.
      * @param sonicToLinux every configured SONiC port → its Linux interface.
@@ -97,20 +149,24 @@ public final class LiveSwitch implements AutoCloseable {
      * @param dilation real ns per emulated ns (1.0: real time).
      * @param sizing table capacities (the data path reserves its tables from them).
      * @param busyPollNs how long the data plane keeps polling after the last frame before sleeping (0: off).
+     * @param readiness how many data links make it ready, and where to publish that.
      * @return the running switch.
      * @throws IOException if the P4Runtime port cannot be bound (nothing is left running).
      */
     public static LiveSwitch start(final ConfigDb config, final Map<String, String> sonicToLinux,
         final InetSocketAddress p4runtime, final long deviceId, final double dilation, final PipelineSizing sizing,
-        final long busyPollNs)
+        final long busyPollNs, final Readiness readiness)
         throws IOException {
         if (deviceId < 1) {
             throw new IllegalArgumentException("the P4Runtime device id must be >= 1, not " + deviceId);
         }
-        final LiveSwitch s = new LiveSwitch(config, sonicToLinux, p4runtime, deviceId, dilation, sizing, busyPollNs);
-        LOG.info("asic-emu live: {} ports {}, P4Runtime {}{}", sonicToLinux.size(), sonicToLinux,
+        final LiveSwitch s = new LiveSwitch(config, sonicToLinux, p4runtime, deviceId, dilation, sizing, busyPollNs,
+            readiness);
+        LOG.info("asic-emu live: {} ports {}, P4Runtime {}{}{}", sonicToLinux.size(), sonicToLinux,
             s.server == null ? "off"
                 : "device " + deviceId + " on " + p4runtime.getHostString() + ":" + s.server.port(),
+            s.counters == null ? "" : ", counters on http://" + readiness.counters().getHostString() + ":"
+                + s.counters.port() + "/counters",
             busyPollNs > 0 ? ", low-latency mode (busy-poll " + busyPollNs / 1000 + " us)" : "");
         LOG.info("tables: {} routes, {} next hops, {} groups, {} neighbors, {} FDB entries, {} ACL rules",
             sizing.maxRoutes(), sizing.maxNextHops(), sizing.maxGroups(), sizing.neighbors(), sizing.fdbEntries(),
@@ -154,6 +210,9 @@ public final class LiveSwitch implements AutoCloseable {
     /** Stops P4Runtime (ending its streams), the PacketIn poller, then the data plane and its ports. */
     @Override
     public void close() {
+        status.remove();
+        sw.onPortsChanged(() -> { });
+        closeQuietly(counters);
         try {
             if (server != null) {
                 try {

@@ -44,6 +44,11 @@ final class RunCommand implements Callable<Integer> {
         description = "address P4Runtime listens on (default: ${DEFAULT-VALUE})")
     private String p4runtimeAddress;
 
+    @Option(names = "--management-interface", paramLabel = "IFNAME",
+        description = "listen (P4Runtime, counters) on this interface's address instead of --p4runtime-address: its "
+            + "first IPv4 address, else its first global IPv6 one; 127.0.0.1 if it has none (the container uses eth0)")
+    private String managementInterface;
+
     @Option(names = "--device-id", paramLabel = "ID", defaultValue = "1",
         description = "P4Runtime device id, >= 1 (default: ${DEFAULT-VALUE})")
     private long deviceId;
@@ -60,6 +65,20 @@ final class RunCommand implements Callable<Integer> {
             + "(costs a core while traffic flows; aim it above the gap between frames, e.g. 1000 at 5 kpps); "
             + "0 = off (default: ${DEFAULT-VALUE})")
     private long busyPollUs;
+
+    @Option(names = "--expect-links", paramLabel = "N", defaultValue = "${env:CLAB_INTFS:-0}",
+        description = "data links that make the switch ready (default: $CLAB_INTFS as containerlab sets it, else "
+            + "every configured port); it forwards on whatever ports are present either way")
+    private int expectLinks;
+
+    @Option(names = "--status-file", paramLabel = "FILE",
+        description = "where to publish readiness (ready/waiting, attached and missing ports, P4Runtime address) "
+            + "for a health check; rewritten on every port change, removed on exit")
+    private Path statusFile;
+
+    @Option(names = "--counters-port", paramLabel = "PORT", defaultValue = "-1",
+        description = "serve GET /counters (text) on --p4runtime-address at this port; -1 = off (default), 0 = any")
+    private int countersPort;
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -112,15 +131,73 @@ final class RunCommand implements Callable<Integer> {
      * @throws ConfigException if the configuration is refused.
      */
     LiveSwitch start() throws IOException {
-        final ConfigDb db = ConfigDb.load(config);
+        if (expectLinks < 0) {
+            throw new IllegalArgumentException("--expect-links (or CLAB_INTFS) must be >= 0, not " + expectLinks);
+        }
+        if (busyPollUs < 0 || busyPollUs > 1_000_000) {
+            throw new IllegalArgumentException("--busy-poll-us must be 0..1000000, not " + busyPollUs);
+        }
+        final ConfigDb db = ConfigDb.load(readableConfig(config));
+        if (managementInterface != null) {
+            p4runtimeAddress = managementAddress(managementInterface);
+        }
         final PipelineSizing tables = sizing.sizing();
         final Map<String, String> sonicToLinux = sonicToLinux(db, portMap, tables);
         final InetSocketAddress p4rt = p4runtimePort == 0 ? null
             : new InetSocketAddress(p4runtimeAddress, p4runtimePort);
-        if (busyPollUs < 0 || busyPollUs > 1_000_000) {
-            throw new IllegalArgumentException("--busy-poll-us must be 0..1000000, not " + busyPollUs);
+        return LiveSwitch.start(db, sonicToLinux, p4rt, deviceId, dilation, tables, busyPollUs * 1000,
+            new LiveSwitch.Readiness(expectLinks, statusFile,
+                countersPort < 0 ? null : new InetSocketAddress(p4runtimeAddress, countersPort)));
+    }
+
+    /**
+     * @return the address to listen on for management services on {@code ifName}: its first IPv4 address, else its
+     *     first global IPv6 address, else 127.0.0.1 (logged: a data port is never used instead).
+     */
+    static String managementAddress(final String ifName) {
+        try {
+            final java.net.NetworkInterface nif = java.net.NetworkInterface.getByName(ifName);
+            if (nif != null) {
+                final java.util.List<java.net.InetAddress> addresses = nif.inetAddresses().toList();
+                for (final java.net.InetAddress a : addresses) {
+                    if (a instanceof java.net.Inet4Address) {
+                        return a.getHostAddress();
+                    }
+                }
+                for (final java.net.InetAddress a : addresses) {
+                    if (!a.isLinkLocalAddress() && !a.isLoopbackAddress()) {
+                        final String text = a.getHostAddress();
+                        final int scope = text.indexOf('%');
+                        return scope < 0 ? text : text.substring(0, scope);
+                    }
+                }
+            }
+        } catch (final java.net.SocketException e) {
+            LOG.warn("cannot read the addresses of {}: {}", ifName, e.getMessage());
         }
-        return LiveSwitch.start(db, sonicToLinux, p4rt, deviceId, dilation, tables, busyPollUs * 1000);
+        LOG.warn("no address on the management interface {}: P4Runtime and counters listen on 127.0.0.1 only",
+            ifName);
+        return "127.0.0.1";
+    }
+
+    /**
+     * @return {@code file} if it is a readable regular file.
+     * @throws IllegalArgumentException naming what is wrong otherwise (a container user's commonest mistakes: no
+     *     bind mount, or one whose host file was missing, which docker turns into a directory).
+     */
+    static Path readableConfig(final Path file) {
+        if (!java.nio.file.Files.exists(file)) {
+            throw new IllegalArgumentException("no configuration at " + file + " (give --config, or in the "
+                + "container bind-mount one: -v $PWD/config_db.json:/etc/asic-emu/config_db.json:ro)");
+        }
+        if (java.nio.file.Files.isDirectory(file)) {
+            throw new IllegalArgumentException("the configuration " + file + " is a directory, not a file (docker "
+                + "makes one when the bind-mounted host file does not exist)");
+        }
+        if (!java.nio.file.Files.isReadable(file)) {
+            throw new IllegalArgumentException("the configuration " + file + " is not readable by this user");
+        }
+        return file;
     }
 
     /** Every configured port's Linux interface (sonic-vs default names, overridden by the port map). */

@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /**
@@ -49,6 +50,8 @@ public final class PortDiscovery implements AutoCloseable {
     private static final Path SYS_CLASS_NET = Path.of("/sys/class/net");
     private static final int BUFFER_BYTES = 64 * 1024;
     private static final long FALLBACK_RESCAN_NS = 10_000_000_000L;
+    private static final int EFD_NONBLOCK = 0x800;
+    private static final int EFD_CLOEXEC = 0x80000;
 
     private final Predicate<String> isDataPort;
     private final Listener listener;
@@ -56,6 +59,8 @@ public final class PortDiscovery implements AutoCloseable {
     private final MemorySegment errno = Libc.newErrnoSegment(arena);
     private final MemorySegment buffer = arena.allocate(BUFFER_BYTES, 8);
     private final int fd;
+    /** Written by {@link #close()} so the discovery thread leaves its (up to 10 s) wait at once. */
+    private final int wakeFd;
     private final Map<String, Integer> known = new TreeMap<>();
     private final Map<Integer, Boolean> running = new HashMap<>();
     private final Map<Integer, Integer> mtus = new HashMap<>();
@@ -89,6 +94,13 @@ public final class PortDiscovery implements AutoCloseable {
             }
         }
         this.fd = socketFd;
+        this.wakeFd = Libc.eventfd(errno, 0, EFD_NONBLOCK | EFD_CLOEXEC);
+        if (wakeFd < 0) {
+            final String message = Libc.describe("eventfd", errno);
+            Libc.close(errno, socketFd);
+            arena.close();
+            throw new IllegalStateException(message);
+        }
     }
 
     /**
@@ -120,8 +132,9 @@ public final class PortDiscovery implements AutoCloseable {
     }
 
     private void run() {
-        try (PollSet poll = new PollSet(1)) {
+        try (PollSet poll = new PollSet(2)) {
             poll.add(fd);
+            poll.add(wakeFd);
             while (!stopping) {
                 poll.await(FALLBACK_RESCAN_NS);
                 if (stopping) {
@@ -278,6 +291,11 @@ public final class PortDiscovery implements AutoCloseable {
         stopping = true;
         final Thread discoveryThread = thread;
         if (discoveryThread != null) {
+            try (Arena one = Arena.ofConfined()) {
+                final MemorySegment value = one.allocate(JAVA_LONG);
+                value.set(JAVA_LONG, 0, 1L);
+                Libc.write(errno, wakeFd, value, 8);
+            }
             try {
                 discoveryThread.join(3_000);
             } catch (final InterruptedException e) {
@@ -286,6 +304,7 @@ public final class PortDiscovery implements AutoCloseable {
         }
         if (arena.scope().isAlive()) {
             Libc.close(errno, fd);
+            Libc.close(errno, wakeFd);
             arena.close();
         }
     }

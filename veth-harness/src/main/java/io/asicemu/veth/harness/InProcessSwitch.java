@@ -26,14 +26,16 @@ import java.util.concurrent.TimeoutException;
  */
 public final class InProcessSwitch implements AutoCloseable {
     private final Pipeline pipeline;
+    private final MonotonicClock clock;
     private final LiveLoop loop;
     private final LinuxPorts ports;
     private final Map<String, String> linuxToSonic = new HashMap<>();
     private final Object controlLock = new Object();
+    private volatile Runnable portsChanged = () -> { };
 
     private InProcessSwitch(final ConfigDb config, final Map<String, String> sonicToLinux,
         final AfPacketConfig portConfig, final double dilation, final PipelineSizing sizing, final long busyPollNs) {
-        final MonotonicClock clock = new MonotonicClock(dilation);
+        this.clock = new MonotonicClock(dilation);
         this.pipeline = Pipeline.create(clock, sizing, sonicToLinux);
         sonicToLinux.forEach((sonic, linux) -> linuxToSonic.put(linux, sonic));
         pipeline.control().applyConfig(config);
@@ -49,6 +51,7 @@ public final class InProcessSwitch implements AutoCloseable {
                     pipeline.control().attachPort(linuxToSonic.get(port.name()), port);
                 }
                 loop.watch(port);
+                portsChanged.run();
             }
 
             @Override
@@ -65,6 +68,7 @@ public final class InProcessSwitch implements AutoCloseable {
                 } catch (final TimeoutException e) {
                     // the data plane did not acknowledge: leak the port's memory rather than unmap it under it
                 }
+                portsChanged.run();
             }
         });
         ports.start();
@@ -192,6 +196,16 @@ public final class InProcessSwitch implements AutoCloseable {
         return "?";
     }
 
+    /**
+     * Sets what runs (on the discovery thread) after each port attach or detach, e.g. to publish the switch's
+     * readiness; it must not block. Replaces the previous listener.
+     *
+     * @param listener called with no lock held; {@link #ports()} already reflects the change.
+     */
+    public void onPortsChanged(final Runnable listener) {
+        this.portsChanged = java.util.Objects.requireNonNull(listener, "listener");
+    }
+
     /** @return the attached ports by Linux name. */
     public Map<String, AfPacketPort> ports() {
         return ports.ports();
@@ -212,6 +226,11 @@ public final class InProcessSwitch implements AutoCloseable {
             action.accept(pipeline.control());
         }
         loop.wakeup();
+    }
+
+    /** @return the data plane's clock (emulated time, e.g. for traffic-manager snapshots on the data-plane thread). */
+    public MonotonicClock clock() {
+        return clock;
     }
 
     /** @return the data-plane loop (cycles, failure). */
