@@ -158,8 +158,10 @@ final class Fabric {
         InterruptedException {
         final Path file = Files.createTempFile(docker.dir(), node + "-" + ifName + "-", ".pcap");
         final Path log = Files.createTempFile(docker.dir(), "tcpdump-", ".log");
-        final Process p = new ProcessBuilder("nsenter", "-t", Long.toString(pid(node)), "-n", "tcpdump", "-U", "-n",
-            "-i", ifName, "-w", file.toString(), filter).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        // --immediate-mode: libpcap's TPACKET_V3 blocks otherwise hand frames over only when a block fills or its
+        // 1 s timeout expires, and the frames of a block not yet handed over are lost when the capture is stopped
+        final Process p = new ProcessBuilder("nsenter", "-t", Long.toString(pid(node)), "-n", "tcpdump",
+            "--immediate-mode", "-U", "-n", "-i", ifName, "-w", file.toString(), filter).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!Files.readString(log, StandardCharsets.UTF_8).contains("listening on")) {
             if (!p.isAlive() || System.nanoTime() > deadline) {
