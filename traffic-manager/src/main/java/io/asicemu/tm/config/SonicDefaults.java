@@ -52,17 +52,7 @@ public final class SonicDefaults
         }
         wred.put("ecn", "ecn_all");
         put(db, "WRED_PROFILE", "AZURE_LOSSLESS", wred);
-        put(db, "BUFFER_POOL", "ingress_lossless_pool",
-            Map.of("size", "10875072", "type", "ingress", "mode", "dynamic", "xoff", "4194112"));
-        put(db, "BUFFER_POOL", "egress_lossy_pool", Map.of("size", "9243812", "type", "egress", "mode", "dynamic"));
-        put(db, "BUFFER_POOL", "egress_lossless_pool",
-            Map.of("size", "15982720", "type", "egress", "mode", "static"));
-        put(db, "BUFFER_PROFILE", "ingress_lossy_profile",
-            Map.of("pool", "ingress_lossless_pool", "size", "0", "dynamic_th", "3"));
-        put(db, "BUFFER_PROFILE", "egress_lossless_profile",
-            Map.of("pool", "egress_lossless_pool", "size", "1518", "static_th", "15982720"));
-        put(db, "BUFFER_PROFILE", "egress_lossy_profile",
-            Map.of("pool", "egress_lossy_pool", "size", "1518", "dynamic_th", "3"));
+        putTomahawkPoolsAndProfiles(db);
         final String lossless = "pg_lossless_" + speedMbps + "_" + cableM + "m_profile";
         put(db, "BUFFER_PROFILE", lossless, losslessProfile(speedMbps, cableM));
         final Map<String, String> cable = new LinkedHashMap<>();
@@ -126,17 +116,7 @@ public final class SonicDefaults
             }
         }
         final Map<String, Map<String, Map<String, String>>> db = new LinkedHashMap<>(tables);
-        put(db, "BUFFER_POOL", "ingress_lossless_pool",
-            Map.of("size", "10875072", "type", "ingress", "mode", "dynamic", "xoff", "4194112"));
-        put(db, "BUFFER_POOL", "egress_lossy_pool", Map.of("size", "9243812", "type", "egress", "mode", "dynamic"));
-        put(db, "BUFFER_POOL", "egress_lossless_pool",
-            Map.of("size", "15982720", "type", "egress", "mode", "static"));
-        put(db, "BUFFER_PROFILE", "ingress_lossy_profile",
-            Map.of("pool", "ingress_lossless_pool", "size", "0", "dynamic_th", "3"));
-        put(db, "BUFFER_PROFILE", "egress_lossless_profile",
-            Map.of("pool", "egress_lossless_pool", "size", "1518", "static_th", "15982720"));
-        put(db, "BUFFER_PROFILE", "egress_lossy_profile",
-            Map.of("pool", "egress_lossy_pool", "size", "1518", "dynamic_th", "3"));
+        putTomahawkPoolsAndProfiles(db);
         final Map<String, Map<String, String>> ports = tables.getOrDefault("PORT", Map.of());
         final Map<String, Map<String, String>> qos = tables.getOrDefault("PORT_QOS_MAP", Map.of());
         final Map<String, String> cables = tables.getOrDefault("CABLE_LENGTH", Map.of())
@@ -228,5 +208,21 @@ public final class SonicDefaults
         final Map<String, String> fields)
     {
         db.computeIfAbsent(table, t -> new LinkedHashMap<>()).put(key, new LinkedHashMap<>(fields));
+    }
+
+    /** SONiC's Tomahawk pools and the lossy/lossless egress and ingress-lossy profiles (sonic-buildimage TH tables). */
+    private static void putTomahawkPoolsAndProfiles(final Map<String, Map<String, Map<String, String>>> db)
+    {
+        put(db, "BUFFER_POOL", "ingress_lossless_pool",
+            Map.of("size", "10875072", "type", "ingress", "mode", "dynamic", "xoff", "4194112"));
+        put(db, "BUFFER_POOL", "egress_lossy_pool", Map.of("size", "9243812", "type", "egress", "mode", "dynamic"));
+        put(db, "BUFFER_POOL", "egress_lossless_pool",
+            Map.of("size", "15982720", "type", "egress", "mode", "static"));
+        put(db, "BUFFER_PROFILE", "ingress_lossy_profile",
+            Map.of("pool", "ingress_lossless_pool", "size", "0", "dynamic_th", "3"));
+        put(db, "BUFFER_PROFILE", "egress_lossless_profile",
+            Map.of("pool", "egress_lossless_pool", "size", "1518", "static_th", "15982720"));
+        put(db, "BUFFER_PROFILE", "egress_lossy_profile",
+            Map.of("pool", "egress_lossy_pool", "size", "1518", "dynamic_th", "3"));
     }
 }
