@@ -44,4 +44,28 @@ class ReplayConfigRefusalTest {
             }
         }
     }
+
+    @org.junit.jupiter.api.Test
+    void shouldLoadWithOneWarningPerDroppedTableWhenLenient() throws Exception {
+        final Path config = Files.writeString(dir.resolve("config_db.json"), "{\"PORT\": {\"Ethernet0\": {\"speed\":"
+            + " \"10000\", \"admin_status\": \"up\"}}, \"BGP_NEIGHBOR\": {\"10.0.0.1\": {\"asn\": \"65000\"}}}");
+        final Path capture = Files.write(dir.resolve("empty.pcap"), new byte[] {(byte) 0xd4, (byte) 0xc3, (byte) 0xb2,
+            (byte) 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xff, (byte) 0xff, 0, 0, 1, 0, 0, 0});
+        final StringWriter out = new StringWriter();
+        final StringWriter err = new StringWriter();
+        final var cli = Main.commandLine();
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(err));
+        final String[] args = {"replay", "--config", config.toString(), "--in", "Ethernet0=" + capture, "--out-dir",
+            dir.resolve("out").toString()};
+        assertThat(cli.execute(args)).as("strict").isEqualTo(2);
+        final StringWriter lenientErr = new StringWriter();
+        final var lenient = Main.commandLine();
+        lenient.setOut(new PrintWriter(out));
+        lenient.setErr(new PrintWriter(lenientErr));
+        final String[] lenientArgs = java.util.Arrays.copyOf(args, args.length + 1);
+        lenientArgs[args.length] = "--lenient";
+        assertThat(lenient.execute(lenientArgs)).as(lenientErr.toString()).isZero();
+        assertThat(lenientErr.toString().strip()).isEqualTo("replay: warning: BGP_NEIGHBOR||: unknown table ignored");
+    }
 }
