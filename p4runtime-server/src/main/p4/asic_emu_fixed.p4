@@ -63,7 +63,7 @@ control ingress(inout headers_t hdr, inout local_metadata_t local_metadata, inou
     @name("ingress.l2.l2_forward") @id(0x0100000b)
     action l2_forward(bit<16> port) { /* see pipeline stage l2 */ }
     @name("ingress.l2.vlan_allow") @id(0x0100000c)
-    action vlan_allow(bit<16> flood_group) { /* see pipeline stage l2 */ }
+    action vlan_allow(@refers_to(builtin::multicast_group_table, multicast_group_id) bit<16> flood_group) { /* see pipeline stage l2 */ }
     @name("ingress.l2.make_tagged_member") @id(0x0100000d)
     action make_tagged_member() { /* see pipeline stage l2 */ }
     @name("ingress.l2.make_untagged_member") @id(0x0100000e)
