@@ -49,21 +49,21 @@ control ingress(inout headers_t hdr, inout local_metadata_t local_metadata, inou
     @name("ingress.l3_admit.admit_to_l3") @id(0x01000004)
     action admit_to_l3() { /* see pipeline stage l3_admit */ }
     @name("ingress.routing_lookup.set_nexthop_id") @id(0x01000005)
-    action set_nexthop_id(bit<16> nexthop_id) { /* see pipeline stage routing_lookup */ }
+    action set_nexthop_id(@refers_to(nexthop_table, nexthop_id) bit<16> nexthop_id) { /* see pipeline stage routing_lookup */ }
     @name("ingress.routing_lookup.set_wcmp_group_id") @id(0x01000006)
-    action set_wcmp_group_id(bit<16> wcmp_group_id) { /* see pipeline stage routing_lookup */ }
+    action set_wcmp_group_id(@refers_to(wcmp_group_table, wcmp_group_id) bit<16> wcmp_group_id) { /* see pipeline stage routing_lookup */ }
     @name("ingress.routing_resolution.set_port_and_src_mac") @id(0x01000007)
     action set_port_and_src_mac(bit<16> port, bit<48> src_mac) { /* see pipeline stage routing_resolution */ }
     @name("ingress.routing_resolution.set_dst_mac") @id(0x01000008)
     action set_dst_mac(bit<48> dst_mac) { /* see pipeline stage routing_resolution */ }
     @name("ingress.routing_resolution.set_ip_nexthop") @id(0x01000009)
-    action set_ip_nexthop(bit<16> router_interface_id, bit<128> neighbor_id) { /* see pipeline stage routing_resolution */ }
+    action set_ip_nexthop(@refers_to(router_interface_table, router_interface_id) bit<16> router_interface_id, bit<128> neighbor_id) { /* see pipeline stage routing_resolution */ }
     @name("ingress.routing_resolution.set_nexthop_id") @id(0x0100000a)
-    action set_nexthop_id(bit<16> nexthop_id) { /* see pipeline stage routing_resolution */ }
+    action set_nexthop_id(@refers_to(nexthop_table, nexthop_id) bit<16> nexthop_id) { /* see pipeline stage routing_resolution */ }
     @name("ingress.l2.l2_forward") @id(0x0100000b)
     action l2_forward(bit<16> port) { /* see pipeline stage l2 */ }
     @name("ingress.l2.vlan_allow") @id(0x0100000c)
-    action vlan_allow(bit<16> flood_group) { /* see pipeline stage l2 */ }
+    action vlan_allow(@refers_to(builtin::multicast_group_table, multicast_group_id) bit<16> flood_group) { /* see pipeline stage l2 */ }
     @name("ingress.l2.make_tagged_member") @id(0x0100000d)
     action make_tagged_member() { /* see pipeline stage l2 */ }
     @name("ingress.l2.make_untagged_member") @id(0x0100000e)
@@ -169,7 +169,8 @@ control ingress(inout headers_t hdr, inout local_metadata_t local_metadata, inou
     @name("ingress.routing_resolution.neighbor_table") @id(0x02000006)
     table neighbor_table {
         key = {
-            local_metadata.router_interface_id : exact @id(1) @name("router_interface_id"); // bit<16>
+            local_metadata.router_interface_id : exact @id(1) @name("router_interface_id")
+                @refers_to(router_interface_table, router_interface_id); // bit<16>
             local_metadata.neighbor_id : exact @id(2) @name("neighbor_id"); // bit<128>
         }
         actions = {
@@ -205,7 +206,7 @@ control ingress(inout headers_t hdr, inout local_metadata_t local_metadata, inou
     @name("ingress.l2.l2_fdb_table") @id(0x02000009)
     table l2_fdb_table {
         key = {
-            local_metadata.vlan_id : exact @id(1) @name("vlan_id"); // bit<12>
+            local_metadata.vlan_id : exact @id(1) @name("vlan_id") @refers_to(vlan_table, vlan_id); // bit<12>
             local_metadata.dst_mac : exact @id(2) @name("dst_mac"); // bit<48>
         }
         actions = {
@@ -230,7 +231,7 @@ control ingress(inout headers_t hdr, inout local_metadata_t local_metadata, inou
     @name("ingress.l2.vlan_membership_table") @id(0x0200000b)
     table vlan_membership_table {
         key = {
-            local_metadata.vlan_id : exact @id(1) @name("vlan_id"); // bit<12>
+            local_metadata.vlan_id : exact @id(1) @name("vlan_id") @refers_to(vlan_table, vlan_id); // bit<12>
             local_metadata.port : exact @id(2) @name("port"); // bit<16>
         }
         actions = {

@@ -30,6 +30,9 @@ final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--config", required = true, paramLabel = "config_db.json", description = "SONiC CONFIG_DB JSON")
     private Path config;
 
+    @CommandLine.Mixin
+    private ConfigOptions configOptions = new ConfigOptions();
+
     @Option(names = "--in", required = true, paramLabel = "PORT=FILE",
         description = "input capture of a port, e.g. Ethernet0=a.pcap (repeatable)")
     private Map<String, Path> inputs = new LinkedHashMap<>();
@@ -61,7 +64,7 @@ final class ReplayCommand implements Callable<Integer> {
         }
         try {
             final ReplayOptions options = new ReplayOptions(LinkPartnerMode.parse(linkPartner), cableDelayNs);
-            final Replay.Result result = Replay.run(ConfigDb.load(config), inputs, outDir, sizing.sizing(),
+            final Replay.Result result = Replay.run(configOptions.load(config, err, "replay"), inputs, outDir, sizing.sizing(),
                 options);
             out.print(Replay.render(result));
             result.linkPartners().forEach((port, partner) -> out.println(port + " link partner: "

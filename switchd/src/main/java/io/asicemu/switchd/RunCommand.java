@@ -31,6 +31,9 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--config", required = true, paramLabel = "config_db.json", description = "SONiC CONFIG_DB JSON")
     private Path config;
 
+    @CommandLine.Mixin
+    private ConfigOptions configOptions = new ConfigOptions();
+
     @Option(names = "--port-map", paramLabel = "PORT=IFNAME",
         description = "Linux interface of a SONiC port, e.g. Ethernet0=veth0 (repeatable; default: the i-th port is "
             + "eth<i+1>)")
@@ -137,7 +140,7 @@ final class RunCommand implements Callable<Integer> {
         if (busyPollUs < 0 || busyPollUs > 1_000_000) {
             throw new IllegalArgumentException("--busy-poll-us must be 0..1000000, not " + busyPollUs);
         }
-        final ConfigDb db = ConfigDb.load(readableConfig(config));
+        final ConfigDb db = configOptions.load(readableConfig(config), spec.commandLine().getErr(), "run");
         if (managementInterface != null) {
             p4runtimeAddress = managementAddress(managementInterface);
         }

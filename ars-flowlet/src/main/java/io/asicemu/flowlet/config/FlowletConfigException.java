@@ -1,19 +1,17 @@
 package io.asicemu.flowlet.config;
 
+import io.asicemu.config.ConfigException;
 import java.io.Serial;
 
 /**
  * A rejected hashing/ARS configuration value, naming the CONFIG_DB table, key and field at fault
  * (message {@code "TABLE|key|field: reason"}). Thrown only on the control path, before anything is applied.
+ * A {@link ConfigException}: callers catch that one type; this subclass only says the flowlet parser refused.
  */
-public final class FlowletConfigException extends RuntimeException
+public final class FlowletConfigException extends ConfigException
 {
     @Serial
     private static final long serialVersionUID = 1L;
-
-    private final String table;
-    private final String key;
-    private final String field;
 
     /**
      * @param table  CONFIG_DB table, such as {@code SWITCH_HASH}.
@@ -23,33 +21,6 @@ public final class FlowletConfigException extends RuntimeException
      */
     public FlowletConfigException(final String table, final String key, final String field, final String reason)
     {
-        super(table + "|" + key + "|" + field + ": " + reason);
-        this.table = table;
-        this.key = key;
-        this.field = field;
-    }
-
-    /**
-     * @return the table.
-     */
-    public String table()
-    {
-        return table;
-    }
-
-    /**
-     * @return the key.
-     */
-    public String key()
-    {
-        return key;
-    }
-
-    /**
-     * @return the field.
-     */
-    public String field()
-    {
-        return field;
+        super(table, key, field, reason);
     }
 }

@@ -1,5 +1,6 @@
 package io.asicemu.flowlet.config;
 
+import io.asicemu.config.ConfigBound;
 import io.asicemu.flowlet.GroupSettings;
 import io.asicemu.flowlet.ecmp.LoadBalanceMode;
 import io.asicemu.flowlet.hash.HashAlgorithm;
@@ -42,6 +43,20 @@ public final class FlowletConfigParser
     private static final Set<String> INTERFACE_FIELDS = Set.of("scaling_factor", "ars_obj_name");
     private static final Set<String> GROUP_FIELDS = Set.of("ars_obj_name", "lb_mode", "resilient",
         "resilient_buckets");
+
+    /**
+     * The tables this parser owns and the fields it reads in each (DEVICE_METADATA is shared: only {@code type} is
+     * read here). The pipeline's config schema refuses any other field of these tables.
+     */
+    public static final Map<String, Set<String>> FIELDS = Map.of(
+        SWITCH_HASH, SWITCH_HASH_FIELDS,
+        ARS_PROFILE, PROFILE_FIELDS,
+        ARS_OBJECT, OBJECT_FIELDS,
+        ARS_INTERFACES, INTERFACE_FIELDS,
+        ARS_NEXTHOP_GROUP, GROUP_FIELDS);
+
+    /** SWITCH_HASH fields that are lists in config_db.json (JSON arrays, as SONiC's YANG leaf-lists). */
+    public static final Set<String> LIST_FIELDS = Set.of("ecmp_hash", "lag_hash", "ecmp_hash_rdma", "lag_hash_rdma");
 
     private FlowletConfigParser()
     {
@@ -142,16 +157,16 @@ public final class FlowletConfigParser
         e.oneOf("algorithm", "ewma", Set.of("ewma"));
         e.oneOf("ars_nhg_path_selector_mode", "interface", Set.of("global", "interface", "nexthop"));
         e.oneOf("ars_lag_path_selector_mode", "interface", Set.of("global", "interface"));
-        e.longValue("current_load_min_value", 0, 0, Integer.MAX_VALUE);
-        e.longValue("current_load_max_value", 0, 0, Integer.MAX_VALUE);
+        e.longValue("current_load_min_value", 0, ConfigBound.ARS_LOAD.min(), ConfigBound.ARS_LOAD.max());
+        e.longValue("current_load_max_value", 0, ConfigBound.ARS_LOAD.min(), ConfigBound.ARS_LOAD.max());
         final ArsProfileConfig profile = new ArsProfileConfig(
             e.key,
             e.longValue("sampling_interval", 16, 1, 1_000_000),
-            e.longValue("past_load_min_value", 0, 0, Integer.MAX_VALUE),
-            e.longValue("past_load_max_value", 0, 0, Integer.MAX_VALUE),
+            e.longValue("past_load_min_value", 0, ConfigBound.ARS_LOAD.min(), ConfigBound.ARS_LOAD.max()),
+            e.longValue("past_load_max_value", 0, ConfigBound.ARS_LOAD.min(), ConfigBound.ARS_LOAD.max()),
             (int)e.longValue("past_load_weight", 16, 1, 1_000_000),
-            e.longValue("future_load_min_value", 0, 0, Integer.MAX_VALUE),
-            e.longValue("future_load_max_value", 0, 0, Integer.MAX_VALUE),
+            e.longValue("future_load_min_value", 0, ConfigBound.ARS_LOAD.min(), ConfigBound.ARS_LOAD.max()),
+            e.longValue("future_load_max_value", 0, ConfigBound.ARS_LOAD.min(), ConfigBound.ARS_LOAD.max()),
             (int)e.longValue("future_load_weight", 16, 1, 1_000_000),
             e.longValue("max_flows", 0, 0, 1 << 20),
             e.reference("default_ars_object", objects),

@@ -502,7 +502,23 @@ final class PipelineCompiler
     {
         if (exactInt(entry.key(), 1) != 0)
         {
-            return; // only the default VRF is modelled by the pipeline; other VRFs stay in the store
+            // Only the default VRF is modelled by the pipeline; other VRFs stay in the store, but their references
+            // (@refers_to in the P4Info) are checked as the default VRF's are: a route to a missing next hop or
+            // group is NOT_FOUND in every VRF.
+            if (kind != UpdateKind.DELETE)
+            {
+                final ActionCall call = PipelineTableBackend.direct(entry).call();
+                switch (actionName(call))
+                {
+                    case "ingress.routing_lookup.set_nexthop_id" -> mapped(nextHop, param(call, 0), "next hop");
+                    case "ingress.routing_lookup.set_wcmp_group_id" -> mapped(group, param(call, 0), "WCMP group");
+                    default ->
+                    {
+                        // drop and trap refer to nothing
+                    }
+                }
+            }
+            return;
         }
         final FieldMatchValue dst = field(entry.key(), 2);
         final BigInteger value = dst == null ? BigInteger.ZERO : dst.value();

@@ -1,8 +1,8 @@
 package io.asicemu.pipeline.config;
 
+import io.asicemu.config.ConfigBound;
 import io.asicemu.flowlet.LoadBalanceGroup;
 import io.asicemu.flowlet.config.FlowletConfig;
-import io.asicemu.flowlet.config.FlowletConfigException;
 import io.asicemu.flowlet.config.FlowletConfigParser;
 import io.asicemu.flowlet.ecmp.LoadBalanceMode;
 import io.asicemu.flowlet.ars.PortQuality;
@@ -17,16 +17,18 @@ import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.table.RouteTarget;
 import io.asicemu.tm.config.TmConfig;
-import io.asicemu.tm.config.TmConfigException;
 import io.asicemu.tm.config.SonicDefaults;
 import io.asicemu.tm.config.TmConfigParser;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
 
 /**
  * Validates a whole CONFIG_DB and compiles it into {@link ForwardingTables} (allocation is fine here: control side).
@@ -39,7 +41,7 @@ import java.util.Set;
  * Stateless; any thread.
  */
 public final class ConfigCompiler {
-    private static final Set<String> ACL_MATCH_FIELDS = Set.of("PRIORITY", "PACKET_ACTION", "SRC_IP", "DST_IP",
+    static final Set<String> ACL_MATCH_FIELDS = Set.of("PRIORITY", "PACKET_ACTION", "SRC_IP", "DST_IP",
         "SRC_IPV6", "DST_IPV6", "IP_PROTOCOL", "NEXT_HEADER", "L4_SRC_PORT", "L4_DST_PORT", "L4_SRC_PORT_RANGE",
         "L4_DST_PORT_RANGE", "ETHER_TYPE", "DSCP", "ECN", "TCP_FLAGS", "VLAN_ID", "SRC_MAC", "DST_MAC", "IN_PORTS",
         "BTH_OPCODE", "SET_TC", "SET_DSCP", "IP_TYPE");
@@ -52,6 +54,12 @@ public final class ConfigCompiler {
     private final Map<String, Integer> rifByName = new LinkedHashMap<>();
     private final Map<IpPrefix, Integer> routes = new LinkedHashMap<>();
     private final Map<String, Integer> nextHopIds = new HashMap<>();
+    /** Groups by member set: routes over the same next hops and weights share one group, as SONiC's routeorch. */
+    private final Map<String, Integer> groupByMembers = new HashMap<>();
+    /** The switch's own addresses (router interface addresses), never a next hop or a neighbor. */
+    private final Set<IpPrefix> ownAddresses = new HashSet<>();
+    /** Connected subnets → router interface, searched for a next hop's interface (not the whole route map). */
+    private final Map<IpPrefix, Integer> connected = new LinkedHashMap<>();
     private final List<String> aclNames = new ArrayList<>();
     private ForwardingTables tables;
     private FlowletConfig flowlet;
@@ -64,7 +72,13 @@ public final class ConfigCompiler {
     }
 
     /**
-     * Validates and compiles.
+     * Port names become file names (pcap captures per port) and Linux names: letters, digits and {@code _ . : -},
+     * starting with a letter, at most 64 characters; never a path ({@code ../x}, {@code /x}).
+     */
+    private static final Pattern SAFE_PORT_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_.:-]{0,63}");
+
+    /**
+     * Validates strictly (unknown tables and fields refused) and compiles.
      *
      * @param db the store.
      * @param sizing table sizes.
@@ -74,22 +88,40 @@ public final class ConfigCompiler {
      */
     public static CompiledConfig compile(final ConfigDb db, final PipelineSizing sizing,
         final Map<String, String> linuxOverrides) {
-        return new ConfigCompiler(db, sizing, linuxOverrides).compile();
+        return compile(db, sizing, linuxOverrides, false, warning -> { });
+    }
+
+    /**
+     * Validates and compiles.
+     *
+     * @param db the store.
+     * @param sizing table sizes.
+     * @param linuxOverrides SONiC port name → Linux name overrides of the sonic-vs default (may be empty).
+     * @param lenient unknown tables and fields are dropped with a warning instead of refused ({@link ConfigSchema}).
+     * @param warnings receives one line per dropped table or field.
+     * @return the compiled form.
+     * @throws ConfigException on the first problem.
+     */
+    public static CompiledConfig compile(final ConfigDb db, final PipelineSizing sizing,
+        final Map<String, String> linuxOverrides, final boolean lenient, final Consumer<String> warnings) {
+        try {
+            return new ConfigCompiler(ConfigSchema.check(db, lenient, warnings), sizing, linuxOverrides).compile();
+        } catch (final ConfigException e) {
+            throw e;
+        } catch (final io.asicemu.config.ConfigException e) {
+            // The engines' parsers and the shared bounds refuse with the one error type; callers of the pipeline
+            // have always caught the pipeline's subclass, so the place and reason are carried over unchanged.
+            throw new ConfigException(e.table(), e.key(), e.field(), e.reason());
+        }
     }
 
     private CompiledConfig compile() {
         ports();
-        try {
-            flowlet = FlowletConfigParser.parse(db.tables());
-        } catch (final FlowletConfigException e) {
-            throw new ConfigException(e.table(), e.key(), e.field(), e.getMessage());
-        }
+        flowlet = FlowletConfigParser.parse(db.tables());
         final TmConfig tmConfig;
         try {
             // No BUFFER_* table: SONiC's generic lossy/lossless default buffer (dynamic thresholds), not an unlimited one.
             tmConfig = TmConfigParser.parse(SonicDefaults.withDefaultBuffers(db.tables()), portIndex);
-        } catch (final TmConfigException e) {
-            throw new ConfigException(e.table(), e.key(), e.field(), e.getMessage());
         } catch (final IllegalArgumentException e) {
             throw new ConfigException("PORT", "", "", e.getMessage());
         }
@@ -165,14 +197,23 @@ public final class ConfigCompiler {
                 + " this pipeline was built for");
         }
         final List<String> names = new ArrayList<>(port.keySet());
+        final Map<Long, String> byIndex = new HashMap<>();
         for (final String name : names) {
             final Map<String, String> f = port.get(name);
+            if (!SAFE_PORT_NAME.matcher(name).matches()) {
+                throw new ConfigException("PORT", name, "", "a port name must be a letter then letters, digits or"
+                    + " _ . : - (at most 64): it names files and interfaces");
+            }
             if (!f.containsKey("speed")) {
                 throw new ConfigException("PORT", name, "speed", "is required");
             }
-            number("PORT", name, "speed", f.get("speed"), 1, 1_600_000);
+            ConfigBound.PORT_SPEED_MBPS.parse("PORT", name, "speed", f.get("speed"));
             if (f.containsKey("index")) {
-                number("PORT", name, "index", f.get("index"), 0, Integer.MAX_VALUE);
+                final long index = ConfigBound.PORT_INDEX.parse("PORT", name, "index", f.get("index"));
+                final String other = byIndex.putIfAbsent(index, name);
+                if (other != null) {
+                    throw new ConfigException("PORT", name, "index", "index " + index + " is also " + other + "'s");
+                }
             }
         }
         names.sort(Comparator.comparingLong((String n) -> sortIndex(n, port.get(n))).thenComparing(n -> n));
@@ -184,7 +225,7 @@ public final class ConfigCompiler {
 
     private static long sortIndex(final String name, final Map<String, String> fields) {
         if (fields.containsKey("index")) {
-            return Long.parseLong(fields.get("index").trim()) << 20;
+            return Long.parseLong(fields.get("index").trim()) << 20; // bounded by PORT_INDEX above
         }
         final String digits = name.replaceAll("^\\D*", "");
         return digits.matches("\\d+") ? Long.parseLong(digits) : Integer.MAX_VALUE;
@@ -192,8 +233,13 @@ public final class ConfigCompiler {
 
     private void deviceMetadata() {
         final Map<String, String> f = db.table("DEVICE_METADATA").getOrDefault("localhost", Map.of());
-        tables.routerMac(f.containsKey("mac") ? mac("DEVICE_METADATA", "localhost", "mac", f.get("mac"))
-            : 0x02_00_00_00_00_01L);
+        final long routerMac = f.containsKey("mac") ? mac("DEVICE_METADATA", "localhost", "mac", f.get("mac"))
+            : 0x02_00_00_00_00_01L;
+        if ((routerMac & 0x01_00_00_00_00_00L) != 0 || routerMac == 0) {
+            throw new ConfigException("DEVICE_METADATA", "localhost", "mac",
+                "the switch MAC must be a unicast, non-zero address: " + f.get("mac"));
+        }
+        tables.routerMac(routerMac);
         final String standalone = f.getOrDefault("standalone", "true");
         if (!standalone.equals("true") && !standalone.equals("false")) {
             throw new ConfigException("DEVICE_METADATA", "localhost", "standalone", "must be true or false");
@@ -201,20 +247,20 @@ public final class ConfigCompiler {
         tables.standalone(standalone.equals("true"));
         final Map<String, String> sw = db.table("SWITCH").getOrDefault("switch", Map.of());
         if (sw.containsKey("fdb_aging_time")) {
-            tables.fdbAgeTimeNs(number("SWITCH", "switch", "fdb_aging_time", sw.get("fdb_aging_time"), 1, 1_000_000)
-                * 1_000_000_000L);
+            tables.fdbAgeTimeNs(ConfigBound.FDB_AGING_S.parse("SWITCH", "switch", "fdb_aging_time",
+                sw.get("fdb_aging_time")) * 1_000_000_000L);
         }
     }
 
     private void portSettings() {
         for (final String name : portNames) {
             final Map<String, String> f = db.table("PORT").get(name);
-            final int mtu = (int) number("PORT", name, "mtu", f.getOrDefault("mtu", "9100"), 68, 9216);
+            final int mtu = (int) ConfigBound.PORT_MTU.parse("PORT", name, "mtu", f.getOrDefault("mtu", "9100"));
             final String admin = f.getOrDefault("admin_status", "down");
             if (!admin.equals("up") && !admin.equals("down")) {
                 throw new ConfigException("PORT", name, "admin_status", "must be up or down: " + admin);
             }
-            final long speed = number("PORT", name, "speed", f.get("speed"), 1, 1_600_000);
+            final long speed = ConfigBound.PORT_SPEED_MBPS.parse("PORT", name, "speed", f.get("speed"));
             tables.port(portIndex.get(name), admin.equals("up"), mtu, speed);
         }
     }
@@ -226,7 +272,8 @@ public final class ConfigCompiler {
             if (!key.matches("Vlan\\d+")) {
                 throw new ConfigException("VLAN", key, "", "VLAN keys are Vlan<id>");
             }
-            final int id = (int) number("VLAN", key, "vlanid", f.getOrDefault("vlanid", key.substring(4)), 1, 4094);
+            final int id = (int) ConfigBound.VLAN_ID.parse("VLAN", key, "vlanid", f.getOrDefault("vlanid",
+                key.substring(4)));
             if (id != Integer.parseInt(key.substring(4))) {
                 throw new ConfigException("VLAN", key, "vlanid", "must match the key's number");
             }
@@ -295,7 +342,9 @@ public final class ConfigCompiler {
                 final IpPrefix subnet = prefix(table, key, "", parts[1]);
                 final IpPrefix host = subnet.hostOf(parts[1]);
                 tables.routerInterfaceAddress(rif, host.high(), host.low(), host.v6());
+                ownAddresses.add(host);
                 routes.put(subnet, RouteTarget.encode(RouteTarget.CONNECTED, rif));
+                connected.put(subnet, rif);
                 routes.put(host, RouteTarget.encode(RouteTarget.LOCAL, 0));
             }
         }
@@ -320,6 +369,9 @@ public final class ConfigCompiler {
             final IpPrefix ip = prefix("NEIGH", key, "", parts[1]);
             if (ip.length() != (ip.v6() ? 128 : 32)) {
                 throw new ConfigException("NEIGH", key, "", "an address, not a prefix, is expected");
+            }
+            if (ownAddresses.contains(ip)) {
+                throw new ConfigException("NEIGH", key, "", ip + " is the switch's own address");
             }
             final String neigh = e.getValue().get("neigh");
             if (neigh == null) {
@@ -369,25 +421,59 @@ public final class ConfigCompiler {
                 if (hop.v6() != prefix.v6() || hop.length() != (hop.v6() ? 128 : 32)) {
                     throw new ConfigException("STATIC_ROUTE", key, "nexthop", "bad next hop " + hops[i]);
                 }
+                if (ownAddresses.contains(hop)) {
+                    throw new ConfigException("STATIC_ROUTE", key, "nexthop", hops[i].trim()
+                        + " is the switch's own address, not a next hop");
+                }
                 final int rif = ifnames.length > 0 ? rifOf("STATIC_ROUTE", key, "ifname", ifnames[i])
                     : connectedRif(key, hop);
                 ids[i] = nextHop(key, hop, rif);
                 weights[i] = weightText.length == 0 ? 1
-                    : (int) number("STATIC_ROUTE", key, "weight", weightText[i], 1, 65535);
+                    : (int) ConfigBound.WCMP_WEIGHT.parse("STATIC_ROUTE", key, "weight", weightText[i]);
                 final int port = tables.routerInterfacePort(rif);
                 memberPorts[i] = port == ForwardingTables.NONE ? 0 : port;
             }
             if (hops.length == 1) {
                 routes.put(prefix, RouteTarget.encode(RouteTarget.NEXT_HOP, ids[0]));
             } else {
-                if (groupCount >= sizing.maxGroups()) {
-                    throw new ConfigException("STATIC_ROUTE", key, "nexthop", "too many next-hop groups");
-                }
-                final int group = groupCount++;
-                tables.group(group, ids, newGroup(key, memberPorts, weights));
-                routes.put(prefix, RouteTarget.encode(RouteTarget.GROUP, group));
+                routes.put(prefix, RouteTarget.encode(RouteTarget.GROUP, group(key, ids, weights, memberPorts)));
             }
         }
+    }
+
+    /**
+     * The group of these members: an existing one if another route has the same next hops with the same weights
+     * (in any order) and no ARS_NEXTHOP_GROUP entry of its own, else a new one. The group limit is the ASIC's
+     * ECMP group table ({@link PipelineSizing#maxGroups()}), not the route count.
+     */
+    private int group(final String key, final int[] ids, final int[] weights, final int[] memberPorts) {
+        final Integer[] order = new Integer[ids.length];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, Comparator.comparingInt((Integer i) -> ids[i]).thenComparingInt(i -> weights[i]));
+        final StringBuilder members = new StringBuilder(flowlet.arsGroups().containsKey(key) ? key : "");
+        final int[] sortedIds = new int[ids.length];
+        final int[] sortedWeights = new int[ids.length];
+        final int[] sortedPorts = new int[ids.length];
+        for (int i = 0; i < order.length; i++) {
+            sortedIds[i] = ids[order[i]];
+            sortedWeights[i] = weights[order[i]];
+            sortedPorts[i] = memberPorts[order[i]];
+            members.append(',').append(sortedIds[i]).append('x').append(sortedWeights[i]);
+        }
+        final Integer existing = groupByMembers.get(members.toString());
+        if (existing != null) {
+            return existing;
+        }
+        if (groupCount >= sizing.maxGroups()) {
+            throw new ConfigException("STATIC_ROUTE", key, "nexthop", "too many distinct next-hop groups: the ECMP"
+                + " group table holds " + sizing.maxGroups());
+        }
+        final int group = groupCount++;
+        tables.group(group, sortedIds, newGroup(key, sortedPorts, sortedWeights));
+        groupByMembers.put(members.toString(), group);
+        return group;
     }
 
     private LoadBalanceGroup newGroup(final String key, final int[] ports, final int[] weights) {
@@ -422,12 +508,11 @@ public final class ConfigCompiler {
     private int connectedRif(final String key, final IpPrefix hop) {
         IpPrefix best = null;
         int rif = -1;
-        for (final Map.Entry<IpPrefix, Integer> r : routes.entrySet()) {
+        for (final Map.Entry<IpPrefix, Integer> r : connected.entrySet()) {
             final IpPrefix p = r.getKey();
-            if (RouteTarget.kind(r.getValue()) == RouteTarget.CONNECTED && p.v6() == hop.v6()
-                && hop.truncate(p.length()).equals(p) && (best == null || p.length() > best.length())) {
+            if (p.v6() == hop.v6() && hop.truncate(p.length()).equals(p) && (best == null || p.length() > best.length())) {
                 best = p;
-                rif = RouteTarget.id(r.getValue());
+                rif = r.getValue();
             }
         }
         if (rif < 0) {
@@ -572,8 +657,8 @@ public final class ConfigCompiler {
                 throw new ConfigException("ACL_RULE", key, field, "unknown ACL field");
             }
         }
-        final AclRule r = new AclRule(key, (int) number("ACL_RULE", key, "PRIORITY",
-            f.getOrDefault("PRIORITY", "0"), 0, 999_999));
+        final AclRule r = new AclRule(key, (int) ConfigBound.ACL_PRIORITY.parse("ACL_RULE", key, "PRIORITY",
+            f.getOrDefault("PRIORITY", "0")));
         r.inPorts(ports);
         final String action = f.getOrDefault("PACKET_ACTION", "FORWARD").toUpperCase();
         r.action(switch (action) {

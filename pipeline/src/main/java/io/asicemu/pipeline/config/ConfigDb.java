@@ -1,15 +1,19 @@
 package io.asicemu.pipeline.config;
 
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The raw CONFIG_DB, shaped as SONiC stores it: table → key → field → value, every value a string (list fields, JSON
@@ -17,12 +21,29 @@ import java.util.Map;
  * manager and flowlet engines parse their own tables from {@link #tables()}.
  *
  * @param tables table → key → field → value.
+ * @param listValues {@code TABLE|key|field} of the values that were JSON arrays.
+ * @param fromJson whether it was parsed from config_db.json (so {@link #listValues} says which values were lists).
  */
-public record ConfigDb(Map<String, Map<String, Map<String, String>>> tables) {
-    private static final ObjectMapper JSON = new ObjectMapper();
+public record ConfigDb(Map<String, Map<String, Map<String, String>>> tables, Set<String> listValues,
+    boolean fromJson) {
+    /** The largest config_db.json read (a real switch's is well under 1 MiB; /dev/zero must not fill the heap). */
+    public static final long MAX_FILE_BYTES = 64L << 20;
+    private static final ObjectMapper JSON = JsonMapper.builder()
+        .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+        .build();
+
+    /**
+     * A store built in code: the JSON shape of its values (string or array) is unknown and not checked.
+     *
+     * @param tables table → key → field → value.
+     */
+    public ConfigDb(final Map<String, Map<String, Map<String, String>>> tables) {
+        this(tables, Set.of(), false);
+    }
 
     /** Copies deeply and freezes. */
     public ConfigDb {
+        listValues = Set.copyOf(listValues);
         final Map<String, Map<String, Map<String, String>>> copy = new LinkedHashMap<>();
         tables.forEach((table, keys) -> {
             final Map<String, Map<String, String>> k = new LinkedHashMap<>();
@@ -41,6 +62,16 @@ public record ConfigDb(Map<String, Map<String, Map<String, String>>> tables) {
     }
 
     /**
+     * @param table a table.
+     * @param key a key.
+     * @param field a field.
+     * @return whether the value was a JSON array in config_db.json (SONiC's leaf-lists).
+     */
+    public boolean isList(final String table, final String key, final String field) {
+        return listValues.contains(table + "|" + key + "|" + field);
+    }
+
+    /**
      * Reads a config_db.json file.
      *
      * @param file the file.
@@ -49,6 +80,11 @@ public record ConfigDb(Map<String, Map<String, Map<String, String>>> tables) {
      */
     public static ConfigDb load(final Path file) {
         try {
+            final long size = Files.size(file);
+            if (size > MAX_FILE_BYTES || !Files.isRegularFile(file)) {
+                throw new ConfigException("", "", "", file + " is not a regular file of at most " + MAX_FILE_BYTES
+                    + " bytes");
+            }
             return parse(Files.readString(file));
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
@@ -67,12 +103,14 @@ public record ConfigDb(Map<String, Map<String, Map<String, String>>> tables) {
         try {
             root = JSON.readTree(json);
         } catch (final com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new ConfigException("", "", "", "not valid JSON: " + e.getOriginalMessage());
+            throw new ConfigException("", "", "", "not valid JSON: " + e.getOriginalMessage()
+                + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr()));
         }
         if (root == null || !root.isObject()) {
             throw new ConfigException("", "", "", "config_db.json must be an object of tables");
         }
         final Map<String, Map<String, Map<String, String>>> tables = new LinkedHashMap<>();
+        final Set<String> lists = new HashSet<>();
         for (final Iterator<Map.Entry<String, JsonNode>> t = root.fields(); t.hasNext(); ) {
             final Map.Entry<String, JsonNode> table = t.next();
             if (!table.getValue().isObject()) {
@@ -88,12 +126,15 @@ public record ConfigDb(Map<String, Map<String, Map<String, String>>> tables) {
                 for (final Iterator<Map.Entry<String, JsonNode>> f = key.getValue().fields(); f.hasNext(); ) {
                     final Map.Entry<String, JsonNode> field = f.next();
                     fields.put(field.getKey(), text(table.getKey(), key.getKey(), field.getKey(), field.getValue()));
+                    if (field.getValue().isArray()) {
+                        lists.add(table.getKey() + "|" + key.getKey() + "|" + field.getKey());
+                    }
                 }
                 keys.put(key.getKey(), fields);
             }
             tables.put(table.getKey(), keys);
         }
-        return new ConfigDb(tables);
+        return new ConfigDb(tables, lists, true);
     }
 
     private static String text(final String table, final String key, final String field, final JsonNode value) {
@@ -103,8 +144,8 @@ public record ConfigDb(Map<String, Map<String, Map<String, String>>> tables) {
         if (value.isArray()) {
             final StringBuilder joined = new StringBuilder();
             for (final JsonNode item : value) {
-                if (!item.isValueNode()) {
-                    throw new ConfigException(table, key, field, "list items must be strings");
+                if (!item.isTextual()) {
+                    throw new ConfigException(table, key, field, "list items must be strings: " + item);
                 }
                 if (!joined.isEmpty()) {
                     joined.append(',');
@@ -113,9 +154,8 @@ public record ConfigDb(Map<String, Map<String, Map<String, String>>> tables) {
             }
             return joined.toString();
         }
-        if (value.isValueNode() && !value.isNull()) {
-            return value.asText();
-        }
-        throw new ConfigException(table, key, field, "values must be strings");
+        // CONFIG_DB holds strings (Redis hashes): a JSON number or boolean is a hand-written config's mistake, and
+        // reading it as text would hide it (a speed of 1e5 is not "100000").
+        throw new ConfigException(table, key, field, "values must be strings (CONFIG_DB holds strings), not " + value);
     }
 }

@@ -1,14 +1,15 @@
 package io.asicemu.pipeline.config;
 
+import java.io.Serial;
+
 /**
- * A configuration was refused; nothing of it was applied. Names the CONFIG_DB table, key and field at fault, as
- * {@code TABLE|key|field: reason}.
+ * A configuration was refused by the pipeline's compiler or the control model; nothing of it was applied. A
+ * {@link io.asicemu.config.ConfigException} (the one error type, {@code TABLE|key|field: reason}); callers catch
+ * that type, this subclass only says the pipeline refused.
  */
-public final class ConfigException extends RuntimeException {
+public final class ConfigException extends io.asicemu.config.ConfigException {
+    @Serial
     private static final long serialVersionUID = 1L;
-    private final String table;
-    private final String key;
-    private final String field;
 
     /**
      * @param table the table.
@@ -17,24 +18,6 @@ public final class ConfigException extends RuntimeException {
      * @param reason what is wrong.
      */
     public ConfigException(final String table, final String key, final String field, final String reason) {
-        super(table + "|" + key + "|" + field + ": " + reason);
-        this.table = table;
-        this.key = key;
-        this.field = field;
-    }
-
-    /** @return the table. */
-    public String table() {
-        return table;
-    }
-
-    /** @return the key. */
-    public String key() {
-        return key;
-    }
-
-    /** @return the field. */
-    public String field() {
-        return field;
+        super(table, key, field, reason);
     }
 }

@@ -62,7 +62,6 @@ public final class PipelineControl {
     private L2Model l2 = new L2Model();
     private volatile String[] egressAclNames;
     private long submitted;
-    private TmOptions tmOptions = TmOptions.defaults();
     private RuntimeKnobs knobs;
 
     /**
@@ -80,20 +79,27 @@ public final class PipelineControl {
     }
 
     /**
-     * @param options traffic-manager settings used by the next {@link #applyConfig}.
-     */
-    public void tmOptions(final TmOptions options) {
-        this.tmOptions = options;
-    }
-
-    /**
-     * Validates and applies a whole configuration; on error nothing changes.
+     * Validates and applies a whole configuration with the default traffic-manager settings; on error nothing
+     * changes.
      *
      * @param db the CONFIG_DB.
      * @return the compiled configuration now in force.
      * @throws ConfigException naming table, key and field of the first problem.
      */
     public CompiledConfig applyConfig(final ConfigDb db) {
+        return applyConfig(db, TmOptions.defaults());
+    }
+
+    /**
+     * Validates and applies a whole configuration; on error nothing changes. The traffic-manager settings are part
+     * of the configuration applied (not a separate setter that must come first).
+     *
+     * @param db the CONFIG_DB.
+     * @param tmOptions the traffic manager's model settings (cell size, WRED and PFC options).
+     * @return the compiled configuration now in force.
+     * @throws ConfigException naming table, key and field of the first problem.
+     */
+    public CompiledConfig applyConfig(final ConfigDb db, final TmOptions tmOptions) {
         final CompiledConfig next = ConfigCompiler.compile(db, sizing, linuxOverrides);
         final TrafficManager tm = new TrafficManager(next.tmConfig(), tmOptions, agent::onPfcFrame, agent::onTmDrop,
             clock.nowNs());

@@ -102,6 +102,12 @@ public final class TableBatch {
         }
     }
 
+    /** Whether the route in force for this prefix is still the one config_db created. */
+    private boolean isConfigRoute(final IpPrefix p, final int target) {
+        final Integer configured = control.compiled().routes().get(p);
+        return configured != null && configured == target;
+    }
+
     private Integer route(final IpPrefix p) {
         if (removedRoutes.contains(p)) {
             return null;
@@ -350,6 +356,10 @@ public final class TableBatch {
     public TableBatch writeRoute(final IpPrefix prefix, final int nextHopId, final boolean drop,
         final boolean insert) {
         final Integer existing = route(prefix);
+        if (insert && existing != null && !stagedRoutes.containsKey(prefix) && isConfigRoute(prefix, existing)) {
+            throw fail(TableException.Code.FAILED_PRECONDITION, "route " + prefix + " comes from config_db"
+                + " (INTERFACE or STATIC_ROUTE; config objects are not P4Runtime entries)");
+        }
         if (insert && existing != null) {
             throw fail(TableException.Code.ALREADY_EXISTS, "route " + prefix);
         }
@@ -760,7 +770,11 @@ public final class TableBatch {
         }
         if (control.compiled().tables().portRouterInterface(port) != io.asicemu.pipeline.table.ForwardingTables.NONE
             && control.compiled().routerInterfaces().containsKey(portName)) {
-            throw fail(TableException.Code.ALREADY_EXISTS, portName + " has a configured router interface");
+            // Objects created by config_db are not P4Runtime entries (Read does not show them, MODIFY and DELETE
+            // find nothing), so an INSERT meeting one is a precondition failure, not a duplicate.
+            throw fail(TableException.Code.FAILED_PRECONDITION, portName + " has a router interface from config_db"
+                + " INTERFACE (config objects are not P4Runtime entries; leave the port out of INTERFACE to manage it"
+                + " here)");
         }
         for (final int other : allControllerRifs()) {
             if (other != rif && port.equals(controllerRifPort(other))) {

@@ -1,5 +1,6 @@
 package io.asicemu.tm.config;
 
+import io.asicemu.config.ConfigBound;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -7,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Parses the traffic-manager tables of a CONFIG_DB-shaped map ({@code table → key → field → value}, every value a
@@ -20,6 +22,33 @@ public final class TmConfigParser
 {
     private static final int DEFAULT_POLL_INTERVAL_MS = 100;
     private static final String[] COLOURS = {"green", "yellow", "red"};
+
+    /** A field set meaning "any field name": the key-to-value maps whose fields are the map's keys. */
+    public static final Set<String> ANY_FIELD = Set.of("*");
+
+    /**
+     * The tables this parser reads and the fields it reads in each; the pipeline's config schema refuses any other
+     * field of these tables (a {@code wred_profle} typo once silently turned ECN marking off). PORT and
+     * PORT_QOS_MAP are shared with the pipeline, which adds its own fields.
+     */
+    public static final Map<String, Set<String>> FIELDS = Map.ofEntries(
+        Map.entry("PORT", Set.of("speed", "pfc_asym")),
+        Map.entry("PORT_QOS_MAP", Set.of("pfc_enable", "pfcwd_sw_enable", "pfc_to_queue_map", "tc_to_pg_map")),
+        Map.entry("MAP_PFC_PRIORITY_TO_QUEUE", ANY_FIELD),
+        Map.entry("TC_TO_PRIORITY_GROUP_MAP", ANY_FIELD),
+        Map.entry("CABLE_LENGTH", ANY_FIELD),
+        Map.entry("SCHEDULER", Set.of("type", "weight", "priority", "meter_type", "cir", "pir", "cbs", "pbs")),
+        Map.entry("QUEUE", Set.of("scheduler", "wred_profile")),
+        Map.entry("WRED_PROFILE", Set.of("ecn", "wred_green_enable", "wred_yellow_enable", "wred_red_enable",
+            "green_min_threshold", "green_max_threshold", "green_drop_probability", "yellow_min_threshold",
+            "yellow_max_threshold", "yellow_drop_probability", "red_min_threshold", "red_max_threshold",
+            "red_drop_probability")),
+        Map.entry("BUFFER_POOL", Set.of("type", "mode", "size", "xoff")),
+        Map.entry("BUFFER_PROFILE", Set.of("pool", "size", "static_th", "dynamic_th", "xon", "xoff", "xon_offset")),
+        Map.entry("BUFFER_PG", Set.of("profile")),
+        Map.entry("BUFFER_QUEUE", Set.of("profile")),
+        Map.entry("PFC_WD", Set.of("POLL_INTERVAL", "BIG_RED_SWITCH", "action", "detection_time",
+            "restoration_time", "pfc_stat_history")));
 
     private final Map<String, Map<String, Map<String, String>>> db;
     private final Map<String, Integer> portIndex;
@@ -71,7 +100,8 @@ public final class TmConfigParser
 
         final Map<String, String> global = table("PFC_WD").getOrDefault("GLOBAL", Map.of());
         final int poll =
-            (int)longField("PFC_WD", "GLOBAL", global, "POLL_INTERVAL", DEFAULT_POLL_INTERVAL_MS, 100, 1000);
+            (int)longField("PFC_WD", "GLOBAL", global, "POLL_INTERVAL", DEFAULT_POLL_INTERVAL_MS,
+                ConfigBound.PFC_WD_POLL_MS.min(), ConfigBound.PFC_WD_POLL_MS.max());
         final String brs = global.getOrDefault("BIG_RED_SWITCH", "disable");
         if (!brs.equals("enable") && !brs.equals("disable"))
         {
@@ -123,8 +153,8 @@ public final class TmConfigParser
                 throw new TmConfigException("BUFFER_POOL", key, "mode", "must be static or dynamic: " + mode);
             }
             required("BUFFER_POOL", key, f, "size");
-            final long size = longField("BUFFER_POOL", key, f, "size", 0, 0, Long.MAX_VALUE);
-            final long xoff = longField("BUFFER_POOL", key, f, "xoff", 0, 0, Long.MAX_VALUE);
+            final long size = longField("BUFFER_POOL", key, f, "size", 0, 0, ConfigBound.BUFFER_BYTES.max());
+            final long xoff = longField("BUFFER_POOL", key, f, "xoff", 0, 0, ConfigBound.BUFFER_BYTES.max());
             pools.put(key, new BufferPoolConfig(key, type, mode.equals("dynamic"), size, xoff));
         }
         return pools;
@@ -143,7 +173,7 @@ public final class TmConfigParser
                 throw new TmConfigException("BUFFER_PROFILE", key, "pool", "no BUFFER_POOL named " + pool);
             }
             required("BUFFER_PROFILE", key, f, "size");
-            final long size = longField("BUFFER_PROFILE", key, f, "size", 0, 0, Long.MAX_VALUE);
+            final long size = longField("BUFFER_PROFILE", key, f, "size", 0, 0, ConfigBound.BUFFER_BYTES.max());
             final boolean hasStatic = f.containsKey("static_th");
             final boolean hasDynamic = f.containsKey("dynamic_th");
             if (hasStatic == hasDynamic)
@@ -152,11 +182,11 @@ public final class TmConfigParser
                     "exactly one of static_th and dynamic_th is required");
             }
             final long staticTh =
-                hasStatic ? longField("BUFFER_PROFILE", key, f, "static_th", 0, 0, Long.MAX_VALUE) : -1;
-            final int dynamicTh = hasDynamic ? (int)longField("BUFFER_PROFILE", key, f, "dynamic_th", 0, -8, 7) : 0;
-            final long xon = longField("BUFFER_PROFILE", key, f, "xon", 0, 0, Long.MAX_VALUE);
-            final long xoff = longField("BUFFER_PROFILE", key, f, "xoff", 0, 0, Long.MAX_VALUE);
-            final long xonOffset = longField("BUFFER_PROFILE", key, f, "xon_offset", 0, 0, Long.MAX_VALUE);
+                hasStatic ? longField("BUFFER_PROFILE", key, f, "static_th", 0, 0, ConfigBound.BUFFER_BYTES.max()) : -1;
+            final int dynamicTh = hasDynamic ? (int)longField("BUFFER_PROFILE", key, f, "dynamic_th", 0, ConfigBound.DYNAMIC_TH.min(), ConfigBound.DYNAMIC_TH.max()) : 0;
+            final long xon = longField("BUFFER_PROFILE", key, f, "xon", 0, 0, ConfigBound.BUFFER_BYTES.max());
+            final long xoff = longField("BUFFER_PROFILE", key, f, "xoff", 0, 0, ConfigBound.BUFFER_BYTES.max());
+            final long xonOffset = longField("BUFFER_PROFILE", key, f, "xon_offset", 0, 0, ConfigBound.BUFFER_BYTES.max());
             profiles.put(key, new BufferProfileConfig(key, pool, size, staticTh, dynamicTh, xon, xoff, xonOffset));
         }
         return profiles;
@@ -176,14 +206,14 @@ public final class TmConfigParser
             for (int c = 0; c < 3; c++)
             {
                 final String col = COLOURS[c];
-                min[c] = longField("WRED_PROFILE", key, f, col + "_min_threshold", 0, 0, Long.MAX_VALUE);
-                max[c] = longField("WRED_PROFILE", key, f, col + "_max_threshold", 0, 0, Long.MAX_VALUE);
+                min[c] = longField("WRED_PROFILE", key, f, col + "_min_threshold", 0, 0, ConfigBound.BUFFER_BYTES.max());
+                max[c] = longField("WRED_PROFILE", key, f, col + "_max_threshold", 0, 0, ConfigBound.BUFFER_BYTES.max());
                 if (min[c] > max[c])
                 {
                     throw new TmConfigException("WRED_PROFILE", key, col + "_min_threshold",
                         "min " + min[c] + " > max " + max[c]);
                 }
-                prob[c] = (int)longField("WRED_PROFILE", key, f, col + "_drop_probability", 100, 0, 100);
+                prob[c] = (int)longField("WRED_PROFILE", key, f, col + "_drop_probability", 100, ConfigBound.PERCENT.min(), ConfigBound.PERCENT.max());
                 enabled[c] = boolField("WRED_PROFILE", key, f, "wred_" + col + "_enable", false);
             }
             final String ecn = f.getOrDefault("ecn", "ecn_none");
@@ -219,17 +249,17 @@ public final class TmConfigParser
                 case "WRR" -> SchedulerType.WRR;
                 default -> throw new TmConfigException("SCHEDULER", key, "type", "must be DWRR, WRR or STRICT: " + t);
             };
-            final int weight = (int)longField("SCHEDULER", key, f, "weight", 1, 1, 100);
-            longField("SCHEDULER", key, f, "priority", 0, 0, 9);
+            final int weight = (int)longField("SCHEDULER", key, f, "weight", 1, ConfigBound.SCHEDULER_WEIGHT.min(), ConfigBound.SCHEDULER_WEIGHT.max());
+            longField("SCHEDULER", key, f, "priority", 0, ConfigBound.SCHEDULER_PRIORITY.min(), ConfigBound.SCHEDULER_PRIORITY.max());
             final String meter = f.getOrDefault("meter_type", "bytes");
             if (!meter.equals("bytes") && !meter.equals("packets"))
             {
                 throw new TmConfigException("SCHEDULER", key, "meter_type", "must be packets or bytes: " + meter);
             }
-            final long cir = longField("SCHEDULER", key, f, "cir", 0, 0, Long.MAX_VALUE);
-            final long pir = longField("SCHEDULER", key, f, "pir", 0, 0, Long.MAX_VALUE);
-            final long pbs = longField("SCHEDULER", key, f, "pbs", 0, 0, Long.MAX_VALUE);
-            longField("SCHEDULER", key, f, "cbs", 0, 0, Long.MAX_VALUE);
+            final long cir = longField("SCHEDULER", key, f, "cir", 0, 0, ConfigBound.RATE_BYTES_PER_S.max());
+            final long pir = longField("SCHEDULER", key, f, "pir", 0, 0, ConfigBound.RATE_BYTES_PER_S.max());
+            final long pbs = longField("SCHEDULER", key, f, "pbs", 0, 0, ConfigBound.BUFFER_BYTES.max());
+            longField("SCHEDULER", key, f, "cbs", 0, 0, ConfigBound.BUFFER_BYTES.max());
             if (pir != 0 && pir < cir)
             {
                 throw new TmConfigException("SCHEDULER", key, "pir", "pir " + pir + " < cir " + cir);
@@ -254,7 +284,7 @@ public final class TmConfigParser
                 throw new TmConfigException("PORT", pb.name, "speed", "missing PORT entry");
             }
             required("PORT", pb.name, f, "speed");
-            pb.speedMbps = longField("PORT", pb.name, f, "speed", 0, 1, 1_600_000);
+            pb.speedMbps = longField("PORT", pb.name, f, "speed", 0, ConfigBound.PORT_SPEED_MBPS.min(), ConfigBound.PORT_SPEED_MBPS.max());
             final String asym = f.getOrDefault("pfc_asym", "off");
             if (!asym.equals("on") && !asym.equals("off"))
             {
@@ -429,9 +459,11 @@ public final class TmConfigParser
                 default -> throw new TmConfigException("PFC_WD", key, "action", "must be drop, forward or alert");
             };
             required("PFC_WD", key, f, "detection_time");
-            final int detect = (int)longField("PFC_WD", key, f, "detection_time", 0, 100, 5000);
+            final int detect = (int)longField("PFC_WD", key, f, "detection_time", 0, ConfigBound.PFC_WD_DETECTION_MS.min(),
+                ConfigBound.PFC_WD_DETECTION_MS.max());
             final int restore = f.containsKey("restoration_time")
-                ? (int)longField("PFC_WD", key, f, "restoration_time", 0, 100, 60000) : -1;
+                ? (int)longField("PFC_WD", key, f, "restoration_time", 0, ConfigBound.PFC_WD_RESTORATION_MS.min(),
+                ConfigBound.PFC_WD_RESTORATION_MS.max()) : -1;
             if (detect < pollMs)
             {
                 throw new TmConfigException("PFC_WD", key, "detection_time", "must be >= POLL_INTERVAL " + pollMs);
