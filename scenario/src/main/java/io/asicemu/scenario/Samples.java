@@ -21,6 +21,10 @@ final class Samples {
     private final Map<String, int[]> seenQueues = new LinkedHashMap<>();
     private final StringBuilder rates = new StringBuilder("time_us,flow,rate_gbps,goodput_gbps\n");
     private final StringBuilder depth = new StringBuilder("time_us,switch,port,queue,bytes\n");
+    /** flow → rows of {time µs, rate Gb/s, goodput Gb/s}. */
+    final Map<String, java.util.List<double[]>> rateSeries = new LinkedHashMap<>();
+    /** switch:port:queue → rows of {time µs, bytes}. */
+    final Map<String, java.util.List<double[]>> depthSeries = new LinkedHashMap<>();
     private long nextNs;
 
     Samples(Fabric fabric, Map<String, List<RoceHost.QueuePair>> senders,
@@ -60,8 +64,10 @@ final class Samples {
             }
             long delta = received - lastReceived.get(e.getKey());
             lastReceived.put(e.getKey(), received);
-            rates.append(String.format(Locale.ROOT, "%.3f,%s,%.3f,%.3f%n", tUs, e.getKey(), rate / 1e9,
-                    tNs == 0 ? 0.0 : delta * 8.0 / periodNs));
+            double goodput = tNs == 0 ? 0.0 : delta * 8.0 / periodNs;
+            rates.append(String.format(Locale.ROOT, "%.3f,%s,%.3f,%.3f%n", tUs, e.getKey(), rate / 1e9, goodput));
+            rateSeries.computeIfAbsent(e.getKey(), k -> new java.util.ArrayList<>())
+                    .add(new double[] {tUs, rate / 1e9, goodput});
         }
         for (Fabric.SwitchNode node : fabric.switches.values()) {
             node.pipeline.agent().trafficManager().snapshot(tNs, node.snapshot);
@@ -77,6 +83,8 @@ final class Samples {
                     if (seen[q] == 1) {
                         depth.append(String.format(Locale.ROOT, "%.3f,%s,%s,%d,%d%n", tUs, node.name, port, q,
                                 bytes));
+                        depthSeries.computeIfAbsent(key + ":" + q, k -> new java.util.ArrayList<>())
+                                .add(new double[] {tUs, bytes});
                     }
                 }
             }

@@ -304,6 +304,7 @@ public final class Scenario {
             Files.writeString(outDir.resolve("queue_depth.csv"), samples.queueDepthCsv());
             Files.writeString(outDir.resolve("rates.csv"), samples.ratesCsv());
             Files.writeString(outDir.resolve("summary.txt"), summary(r));
+            Files.writeString(outDir.resolve("report.html"), Report.html(r, samples));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -28,7 +28,7 @@ class IncastScenarioTest {
     }
 
     @Test
-    void withKmaxBelowXoffEcnAndDcqcnHandleTheIncastAndNoPfcIsSent() {
+    void withKmaxBelowXoffEcnAndDcqcnHandleTheIncastAndNoPfcIsSent() throws IOException {
         Scenario.Result r = Scenario.run(resource("incast_ecn_before_pfc.json"), out);
 
         assertThat(r.allComplete()).isTrue();
@@ -42,6 +42,8 @@ class IncastScenarioTest {
             assertThat(f.packetsRetransmitted()).as(f.name()).isZero();
         }
         assertThat(r.queues()).allSatisfy(q -> assertThat(q.dropped()).isZero());
+        String report = Files.readString(out.resolve("report.html"));
+        assertThat(report).contains("<svg", "Goodput per flow", "Queue depth", "leaf:Ethernet8:3");
     }
 
     @Test
@@ -62,7 +64,7 @@ class IncastScenarioTest {
         Scenario.run(resource("incast_ecn_before_pfc.json"), out.resolve("one"));
         Scenario.run(resource("incast_ecn_before_pfc.json"), out.resolve("two"));
         for (String file : List.of("flows.csv", "messages.csv", "queues.csv", "pfc.csv", "queue_depth.csv",
-                "rates.csv", "summary.txt")) {
+                "rates.csv", "summary.txt", "report.html")) {
             assertThat(Files.readAllBytes(out.resolve("one").resolve(file))).as(file)
                     .isNotEmpty()
                     .isEqualTo(Files.readAllBytes(out.resolve("two").resolve(file)));
