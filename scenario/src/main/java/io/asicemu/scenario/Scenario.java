@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.SplittableRandom;
 
 /**
  * Runs a scenario file: builds the {@link Fabric}, posts the flows' messages, steps virtual time until every message
@@ -58,9 +59,27 @@ public final class Scenario {
     /** PFC frames a switch port sent, per priority. */
     public record PfcResult(String switchName, String port, int priority, long framesSent, long framesReceived) {}
 
+    /** What a host's NIC saw of PFC: frames received and the time its data priority was paused. */
+    public record HostResult(String name, long pfcFramesReceived, long dataPausedNs) {}
+
     /** Everything a run produced; the files are in {@code outDir}. */
     public record Result(String name, long endNs, boolean allComplete, List<FlowResult> flows,
-            List<MessageResult> messages, List<QueueResult> queues, List<PfcResult> pfc, Path outDir) {
+            List<MessageResult> messages, List<QueueResult> queues, List<PfcResult> pfc, List<HostResult> hosts,
+            Path outDir) {
+        public long dataPausedNs() {
+            return hosts.stream().mapToLong(HostResult::dataPausedNs).sum();
+        }
+
+        public long cnpsSent() {
+            return flows.stream().mapToLong(FlowResult::cnpsSent).sum();
+        }
+
+        /** Nearest-rank percentile of every message's completion time. */
+        public long messageFctPercentileNs(double p) {
+            long[] sorted = messages.stream().mapToLong(MessageResult::fctNs).sorted().toArray();
+            return sorted.length == 0 ? 0 : Report.percentile(sorted, p);
+        }
+
         public FlowResult flow(String flowName) {
             return flows.stream().filter(f -> f.name().equals(flowName)).findFirst().orElseThrow();
         }
@@ -79,6 +98,14 @@ public final class Scenario {
     }
 
     public static Result run(ScenarioSpec spec, Path baseDir, Path outDir) {
+        return run(spec, baseDir, outDir, Map.of());
+    }
+
+    /**
+     * @param configOverrides {@code "switch|TABLE|key|field"} → value, applied to the switches' config_db.json
+     *     (a sweep's variations)
+     */
+    public static Result run(ScenarioSpec spec, Path baseDir, Path outDir, Map<String, String> configOverrides) {
         spec = spec.withDefaults();
         if (spec.durationUs() <= 0) {
             throw new ScenarioException("durationUs must be positive");
@@ -88,11 +115,17 @@ public final class Scenario {
         Map<RoceHost.QueuePair, String> flowOfQp = new HashMap<>();
         try (Fabric fabric = new Fabric()) {
             Map<String, ConfigDb> configs = new LinkedHashMap<>();
+            for (String key : configOverrides.keySet()) {
+                String sw = key.split("\\|", 2)[0];
+                if (spec.switches().stream().noneMatch(s -> sw.equals(s.name()))) {
+                    throw new ScenarioException("config override \"" + key + "\": no switch \"" + sw + "\"");
+                }
+            }
             for (ScenarioSpec.SwitchSpec s : spec.switches()) {
                 if (s.name() == null || s.config() == null) {
                     throw new ScenarioException("switches: every switch needs a name and a config");
                 }
-                ConfigDb db = loadConfig(baseDir, s);
+                ConfigDb db = override(loadConfig(baseDir, s), s.name(), configOverrides);
                 configs.put(s.name(), db);
                 fabric.addSwitch(s.name(), db);
             }
@@ -109,9 +142,10 @@ public final class Scenario {
                 long mac = Macs.parse(h.mac(), field + ".mac");
                 int ip = Macs.parseIpv4(h.ip(), field + ".ip");
                 LinkPort port = fabric.port(h.attach(), field + ".attach");
-                fabric.addHost(h.name(), mac, ip, port, h.cableNs(), dcqcn, spec.host(),
+                Fabric.HostNode added = fabric.addHost(h.name(), mac, ip, port, h.cableNs(), dcqcn, spec.host(),
                         (qp, id, bytes, posted, done) -> messages.add(new MessageResult(flowOfQp.get(qp), qp.host(),
                                 qp.localQpn(), id, bytes, posted, done)));
+                added.host.congestionControl(spec.congestionControl());
                 ipOf.put(h.name(), ip);
                 String sw = h.attach().substring(0, h.attach().indexOf(':'));
                 configs.put(sw, withNeighbor(configs.get(sw), h.attach().substring(h.attach().indexOf(':') + 1),
@@ -123,6 +157,7 @@ public final class Scenario {
             Map<String, List<RoceHost.QueuePair>> sendersOfFlow = new LinkedHashMap<>();
             Map<String, List<RoceHost.QueuePair>> receiversOfFlow = new LinkedHashMap<>();
             Map<String, Integer> nextQpn = new HashMap<>();
+            Map<String, Long> postedBytes = new LinkedHashMap<>();
             int flowIndex = 0;
             int totalMessages = 0;
             Set<String> names = new LinkedHashSet<>();
@@ -135,6 +170,9 @@ public final class Scenario {
                 Fabric.HostNode to = fabric.hosts.get(f.to());
                 if (from == null || to == null || from == to) {
                     throw new ScenarioException(field + ": from and to must be two hosts of the scenario");
+                }
+                if (f.sizeCdf() != null) {
+                    Workloads.validateCdf(f.sizeCdf(), field);
                 }
                 int qps = Math.max(1, f.qps());
                 int perQp = Math.max(1, f.messages());
@@ -152,15 +190,23 @@ public final class Scenario {
                     flowOfQp.put(s, f.name());
                     flowOfQp.put(r, f.name());
                     long qpBytes = f.bytes() / qps + (q < f.bytes() % qps ? 1 : 0);
+                    SplittableRandom random = new SplittableRandom(spec.seed() * 1_000_003L + flowIndex * 1_009L + q);
+                    long postNs = f.startUs() * 1_000L;
                     for (int m = 0; m < perQp; m++) {
-                        long msgBytes = qpBytes / perQp + (m < qpBytes % perQp ? 1 : 0);
-                        s.post(msgBytes, f.startUs() * 1_000L);
+                        long msgBytes = f.sizeCdf() != null
+                                ? Workloads.drawSize(f.sizeCdf(), random, field)
+                                : qpBytes / perQp + (m < qpBytes % perQp ? 1 : 0);
+                        s.post(msgBytes, postNs);
                         totalMessages++;
+                        if (f.meanGapUs() > 0) {
+                            postNs += Math.round(-Math.log(1 - random.nextDouble()) * f.meanGapUs() * 1_000);
+                        }
                     }
                     senders.add(s);
                     receivers.add(r);
                 }
                 sendersOfFlow.put(f.name(), senders);
+                postedBytes.put(f.name(), senders.stream().mapToLong(RoceHost.QueuePair::bytesPosted).sum());
                 receiversOfFlow.put(f.name(), receivers);
                 flowIndex++;
             }
@@ -177,7 +223,7 @@ public final class Scenario {
             }
             long finishedNs = fabric.nowNs();
             samples.sampleUpTo(finishedNs);
-            Result result = collect(spec, fabric, messages, sendersOfFlow, receiversOfFlow, finishedNs,
+            Result result = collect(spec, fabric, messages, sendersOfFlow, receiversOfFlow, postedBytes, finishedNs,
                     messages.size() == totalMessages, outDir);
             write(result, samples, outDir);
             return result;
@@ -191,6 +237,28 @@ public final class Scenario {
         } catch (RuntimeException e) {
             throw new ScenarioException("switch " + s.name() + ": " + file + ": " + e.getMessage());
         }
+    }
+
+    private static ConfigDb override(ConfigDb db, String switchName, Map<String, String> overrides) {
+        Map<String, Map<String, Map<String, String>>> tables = new LinkedHashMap<>(db.tables());
+        for (Map.Entry<String, String> e : overrides.entrySet()) {
+            String[] parts = e.getKey().split("\\|");
+            if (parts.length < 4) {
+                throw new ScenarioException("config override \"" + e.getKey() + "\": expected switch|TABLE|key|field");
+            }
+            if (!parts[0].equals(switchName)) {
+                continue;
+            }
+            String table = parts[1];
+            String key = String.join("|", java.util.Arrays.copyOfRange(parts, 2, parts.length - 1));
+            String field = parts[parts.length - 1];
+            Map<String, Map<String, String>> rows = new LinkedHashMap<>(tables.getOrDefault(table, Map.of()));
+            Map<String, String> row = new LinkedHashMap<>(rows.getOrDefault(key, Map.of()));
+            row.put(field, e.getValue());
+            rows.put(key, row);
+            tables.put(table, rows);
+        }
+        return new ConfigDb(tables);
     }
 
     /** A host answers ARP in a lab; here the switch learns it from the scenario, as a static neighbor. */
@@ -213,7 +281,7 @@ public final class Scenario {
 
     private static Result collect(ScenarioSpec spec, Fabric fabric, List<MessageResult> messages,
             Map<String, List<RoceHost.QueuePair>> senders, Map<String, List<RoceHost.QueuePair>> receivers,
-            long endNs, boolean allComplete, Path outDir) {
+            Map<String, Long> postedBytes, long endNs, boolean allComplete, Path outDir) {
         List<FlowResult> flows = new ArrayList<>();
         for (ScenarioSpec.FlowSpec f : spec.flows()) {
             long last = f.startUs() * 1_000L;
@@ -241,7 +309,7 @@ public final class Scenario {
                 timeouts += s.sender().timeouts();
             }
             int total = Math.max(1, f.qps()) * Math.max(1, f.messages());
-            flows.add(new FlowResult(f.name(), f.from(), f.to(), f.bytes(), f.startUs() * 1_000L,
+            flows.add(new FlowResult(f.name(), f.from(), f.to(), postedBytes.get(f.name()), f.startUs() * 1_000L,
                     done == total ? last : endNs, total, done, cnpsSent, cnpsReceived, ce, cuts, retx, timeouts));
         }
         List<QueueResult> queues = new ArrayList<>();
@@ -268,7 +336,13 @@ public final class Scenario {
                 }
             }
         }
-        return new Result(spec.name(), endNs, allComplete, flows, List.copyOf(messages), queues, pfc, outDir);
+        List<HostResult> hosts = new ArrayList<>();
+        for (Fabric.HostNode h : fabric.hosts.values()) {
+            hosts.add(new HostResult(h.host.name(), h.host.pfcFramesReceived(),
+                    h.host.pausedNs(spec.host().dataPriority())));
+        }
+        return new Result(spec.name(), endNs, allComplete, flows, List.copyOf(messages), queues, pfc, hosts,
+                outDir);
     }
 
     private static void write(Result r, Samples samples, Path outDir) {
@@ -301,6 +375,12 @@ public final class Scenario {
                         p.framesSent(), p.framesReceived()));
             }
             Files.writeString(outDir.resolve("pfc.csv"), pfc);
+            StringBuilder hosts = new StringBuilder("host,pfc_frames_received,data_paused_ns\n");
+            for (HostResult h : r.hosts()) {
+                hosts.append(String.format(Locale.ROOT, "%s,%d,%d%n", h.name(), h.pfcFramesReceived(),
+                        h.dataPausedNs()));
+            }
+            Files.writeString(outDir.resolve("hosts.csv"), hosts);
             Files.writeString(outDir.resolve("queue_depth.csv"), samples.queueDepthCsv());
             Files.writeString(outDir.resolve("rates.csv"), samples.ratesCsv());
             Files.writeString(outDir.resolve("summary.txt"), summary(r));
@@ -321,8 +401,13 @@ public final class Scenario {
                     f.name(), f.from(), f.to(), f.bytes(), f.fctNs() / 1e3, f.goodputGbps(), f.ceMarksReceived(),
                     f.cnpsSent(), f.cnpsReceived(), f.rateCuts(), f.packetsRetransmitted()));
         }
-        sb.append(String.format(Locale.ROOT, "  switches: %d ECN marks, %d PFC frames sent%n", r.ecnMarked(),
-                r.pfcFramesSent()));
+        sb.append(String.format(Locale.ROOT, "  switches: %d ECN marks, %d PFC frames sent; hosts paused %.3f us in "
+                + "total%n", r.ecnMarked(), r.pfcFramesSent(), r.dataPausedNs() / 1e3));
+        if (!r.messages().isEmpty()) {
+            sb.append(String.format(Locale.ROOT, "  message FCT P50 %.3f us, P99 %.3f us, P99.9 %.3f us (%d messages)%n",
+                    r.messageFctPercentileNs(50) / 1e3, r.messageFctPercentileNs(99) / 1e3,
+                    r.messageFctPercentileNs(99.9) / 1e3, r.messages().size()));
+        }
         return sb.toString();
     }
 }

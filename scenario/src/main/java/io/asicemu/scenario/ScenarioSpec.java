@@ -21,7 +21,8 @@ import java.util.Map;
  * @param seed makes the flows' entropy ports and any randomised workload reproducible
  * @param durationUs virtual time to run at most (µs)
  * @param sampleUs queue-depth and rate sampling period (µs)
- * @param dcqcn "paper", "nic", or a map: {@code base} ("paper"/"nic") plus NIC knob overrides by name
+ * @param dcqcn "paper", "nic", "off" (no congestion control: CE is not answered, the rate never drops), or a map:
+ *     {@code base} ("paper"/"nic") plus NIC knob overrides by name
  * @param host NIC settings shared by all hosts
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
@@ -35,7 +36,8 @@ public record ScenarioSpec(
         List<SwitchSpec> switches,
         List<HostSpec> hosts,
         List<LinkSpec> links,
-        List<FlowSpec> flows) {
+        List<FlowSpec> flows,
+        List<WorkloadSpec> workloads) {
 
     /** NIC settings: RC payload per packet, window in packets, ACK timeout, data DSCP and PFC priority. */
     public record HostSettings(int mtuPayload, int windowPackets, long ackTimeoutUs, int dataDscp, int dataPriority) {
@@ -54,10 +56,29 @@ public record ScenarioSpec(
     public record LinkSpec(String a, String b, long cableNs) {}
 
     /**
+     * @param bytes bytes per flow, cut evenly over its QPs and messages (ignored with {@code sizeCdf})
      * @param qps queue pairs the flow's bytes are split over (each its own entropy port)
-     * @param messages messages per QP the bytes are cut into (1: one RDMA WRITE per QP)
+     * @param messages messages per QP (1: one RDMA WRITE per QP)
+     * @param sizeCdf message sizes drawn from this CDF instead: rows of {bytes, cumulative probability}, the last
+     *     probability 1; sizes are interpolated linearly between rows
+     * @param meanGapUs messages of a QP posted with exponentially distributed gaps of this mean instead of all at
+     *     the start (0: all at the start)
      */
-    public record FlowSpec(String name, String from, String to, long bytes, long startUs, int qps, int messages) {}
+    public record FlowSpec(String name, String from, String to, long bytes, long startUs, int qps, int messages,
+            List<List<Double>> sizeCdf, double meanGapUs) {
+        public FlowSpec(String name, String from, String to, long bytes, long startUs, int qps, int messages) {
+            this(name, from, to, bytes, startUs, qps, messages, null, 0);
+        }
+    }
+
+    /**
+     * A traffic pattern expanded into flows named {@code <name>-<from>-<to>}.
+     *
+     * @param type {@code incast} (every sender to the receiver), {@code permutation} (each host to one other, a
+     *     seeded derangement) or {@code all-to-all} (every ordered pair)
+     */
+    public record WorkloadSpec(String type, String name, List<String> hosts, List<String> senders, String receiver,
+            long bytes, long startUs, int qps, int messages, List<List<Double>> sizeCdf, double meanGapUs) {}
 
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -80,7 +101,7 @@ public record ScenarioSpec(
         HostSettings h = host == null ? HostSettings.defaults() : host;
         return new ScenarioSpec(name == null ? "scenario" : name, seed, durationUs, sampleUs <= 0 ? 10 : sampleUs,
                 dcqcn == null ? "paper" : dcqcn, h, orEmpty(switches), orEmpty(hosts), orEmpty(links),
-                orEmpty(flows));
+                Workloads.expand(orEmpty(flows), orEmpty(workloads), seed), List.of());
     }
 
     private static <T> List<T> orEmpty(List<T> list) {
@@ -97,12 +118,16 @@ public record ScenarioSpec(
             Object baseName = m.containsKey("base") ? m.get("base") : "paper";
             return DcqcnKnobs.apply(base(String.valueOf(baseName)), (Map<String, Object>) m);
         }
-        throw new ScenarioException("dcqcn: expected \"paper\", \"nic\" or an object, got " + dcqcn);
+        throw new ScenarioException("dcqcn: expected \"paper\", \"nic\", \"off\" or an object, got " + dcqcn);
+    }
+
+    boolean congestionControl() {
+        return !"off".equals(dcqcn);
     }
 
     private static io.asicemu.rdma.dcqcn.DcqcnParameters base(String name) {
         return switch (name) {
-            case "paper" -> io.asicemu.rdma.dcqcn.DcqcnParameters.paperSettings();
+            case "paper", "off" -> io.asicemu.rdma.dcqcn.DcqcnParameters.paperSettings();
             case "nic" -> io.asicemu.rdma.dcqcn.DcqcnParameters.nicDefaults();
             default -> throw new ScenarioException("dcqcn: base must be \"paper\" or \"nic\", got \"" + name + "\"");
         };

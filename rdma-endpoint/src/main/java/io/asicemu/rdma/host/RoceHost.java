@@ -60,6 +60,7 @@ public final class RoceHost {
     private final int dataDscp;
     private final int dataPriority;
     private final CompletionListener completionListener;
+    private boolean congestionControl = true;
 
     private final List<QueuePair> qps = new ArrayList<>();
     private final PacketParser parser = new PacketParser();
@@ -71,6 +72,7 @@ public final class RoceHost {
     private int controlHead;
     private int controlCount;
     private final long[] pausedUntilNs = new long[8];
+    private final long[] pausedNs = new long[8];
 
     private long wireFreeNs;
     private int nextQp;
@@ -97,6 +99,15 @@ public final class RoceHost {
         this.completionListener = completionListener;
         this.scratch = arena.allocate(MAX_FRAME);
         this.control = arena.allocate((long) CONTROL_QUEUE * 128);
+    }
+
+    /**
+     * Turns DCQCN off or on for this NIC, as {@code ROCE_CC_PRIO_MASK} does for a priority: off, CE marks are not
+     * answered with CNPs and CNPs do not cut the rate (they are still counted).
+     */
+    public RoceHost congestionControl(boolean enabled) {
+        this.congestionControl = enabled;
+        return this;
     }
 
     /**
@@ -135,7 +146,9 @@ public final class RoceHost {
             return;
         }
         if (parsed.cnp()) {
-            qp.reaction.onCnp(nowNs);
+            if (congestionControl) {
+                qp.reaction.onCnp(nowNs);
+            }
             qp.cnpsReceived++;
         } else if (RoceFrames.isAcknowledge(parsed)) {
             int syndrome = RoceFrames.aethSyndrome(frame, parsed);
@@ -161,7 +174,7 @@ public final class RoceHost {
         }
         if (parsed.ecn() == CE) {
             qp.ceMarksReceived++;
-            if (qp.notification.onCeMarked(nowNs)) {
+            if (congestionControl && qp.notification.onCeMarked(nowNs)) {
                 queueControl(qp.frames.writeCnp(scratch, 0, qp.remoteQpn, qp.udpSrcPort, dcqcn.cnpDscp()));
                 qp.cnpsSent++;
             }
@@ -183,7 +196,14 @@ public final class RoceHost {
             if ((enable & (1 << p)) != 0) {
                 int quanta = NetworkOrder.u16(frame, offset + 18 + 2 * p);
                 long pauseNs = (quanta * 512L * 1_000_000_000L + lineRateBps - 1) / lineRateBps;
-                pausedUntilNs[p] = nowNs + pauseNs;
+                long until = nowNs + pauseNs;
+                long pausedFrom = Math.max(nowNs, pausedUntilNs[p]);
+                if (until > pausedFrom) {
+                    pausedNs[p] += until - pausedFrom;
+                } else if (until < pausedUntilNs[p]) {
+                    pausedNs[p] -= pausedUntilNs[p] - Math.max(until, nowNs);
+                }
+                pausedUntilNs[p] = until;
             }
         }
     }
@@ -322,6 +342,11 @@ public final class RoceHost {
         return pfcFramesReceived;
     }
 
+    /** Time priority {@code priority} was paused by PFC frames received (an XON or a shorter pause ends it early). */
+    public long pausedNs(int priority) {
+        return pausedNs[priority];
+    }
+
     public long controlQueueDrops() {
         return controlQueueDrops;
     }
@@ -340,6 +365,7 @@ public final class RoceHost {
         private final List<long[]> scheduledPosts = new ArrayList<>();
         private final List<long[]> postedMessages = new ArrayList<>();
         private long nextSendNs;
+        private long bytesPosted;
         private long bytesSent;
         private long bytesReceived;
         private long ceMarksReceived;
@@ -372,6 +398,12 @@ public final class RoceHost {
                 i--;
             }
             scheduledPosts.add(i, new long[] {atNs, bytes});
+            bytesPosted += bytes;
+        }
+
+        /** Bytes of every message posted so far, sent or not. */
+        public long bytesPosted() {
+            return bytesPosted;
         }
 
         void postDue(long nowNs) {
