@@ -65,7 +65,7 @@ public final class Scenario {
     /** Everything a run produced; the files are in {@code outDir}. */
     public record Result(String name, long endNs, boolean allComplete, List<FlowResult> flows,
             List<MessageResult> messages, List<QueueResult> queues, List<PfcResult> pfc, List<HostResult> hosts,
-            Path outDir) {
+            long framesOnWire, Path outDir) {
         public long dataPausedNs() {
             return hosts.stream().mapToLong(HostResult::dataPausedNs).sum();
         }
@@ -341,7 +341,16 @@ public final class Scenario {
             hosts.add(new HostResult(h.host.name(), h.host.pfcFramesReceived(),
                     h.host.pausedNs(spec.host().dataPriority())));
         }
-        return new Result(spec.name(), endNs, allComplete, flows, List.copyOf(messages), queues, pfc, hosts,
+        long frames = 0;
+        for (Fabric.HostNode h : fabric.hosts.values()) {
+            frames += h.host.framesSent();
+        }
+        for (Fabric.SwitchNode node : fabric.switches.values()) {
+            for (LinkPort port : node.ports.values()) {
+                frames += port.txFrames();
+            }
+        }
+        return new Result(spec.name(), endNs, allComplete, flows, List.copyOf(messages), queues, pfc, hosts, frames,
                 outDir);
     }
 
@@ -392,8 +401,9 @@ public final class Scenario {
 
     static String summary(Result r) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "scenario %s: %s at %.3f us of virtual time%n", r.name(),
-                r.allComplete() ? "every message acknowledged" : "NOT COMPLETE", r.endNs() / 1e3));
+        sb.append(String.format(Locale.ROOT, "scenario %s: %s at %.3f us of virtual time, %d frames on the wire%n",
+                r.name(), r.allComplete() ? "every message acknowledged" : "NOT COMPLETE", r.endNs() / 1e3,
+                r.framesOnWire()));
         for (FlowResult f : r.flows()) {
             sb.append(String.format(Locale.ROOT,
                     "  flow %-10s %s -> %s  %d B  fct %.3f us  goodput %.2f Gb/s  CE %d  CNP %d/%d  cuts %d  "

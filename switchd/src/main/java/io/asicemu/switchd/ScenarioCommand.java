@@ -58,9 +58,12 @@ final class ScenarioCommand implements Callable<Integer> {
                 }
                 out.println("scenario: sweep of " + rows.size() + " runs; " + dir.resolve("sweep.html"));
             } else {
+                final long startNs = System.nanoTime();
                 final Scenario.Result r = Scenario.run(file, dir);
+                final double wallS = (System.nanoTime() - startNs) / 1e9;
                 out.print(Files.readString(dir.resolve("summary.txt")));
-                out.println("scenario: " + dir.resolve("report.html"));
+                out.printf(Locale.ROOT, "scenario: %.1f s wall, %.0f simulated frames/s; %s%n", wallS,
+                    r.framesOnWire() / wallS, dir.resolve("report.html"));
             }
             out.flush();
             return 0;

@@ -87,7 +87,8 @@ public final class RoceFrames {
 
     private int writeAeth(MemorySegment segment, long offset, int destQp, int psn, int syndrome, int msn,
             int udpSrcPort, int dscp) {
-        builder.dscp(dscp).ecn(0).udpPorts(udpSrcPort, EtherType.ROCEV2_UDP_PORT)
+        // ECN-capable like the data: a WRED queue marks an ACK instead of dropping it as it would a Not-ECT frame.
+        builder.dscp(dscp).ecn(ECT0).udpPorts(udpSrcPort, EtherType.ROCEV2_UDP_PORT)
                 .bth(ACKNOWLEDGE, destQp, psn).ackReq(false).fecnBecn(0).aeth(syndrome, msn);
         return builder.buildRoce(segment, offset, 0);
     }
