@@ -98,7 +98,7 @@ def scenario():
                           "b": f"spine{s}:Ethernet{4 * (n - 1)}", "cableNs": 1000})
     for s in range(1, SPINES + 1):
         switches.append({"name": f"spine{s}", "config": f"fabric16_spine{s}.json"})
-    return {"name": "fabric16-permutation", "seed": 1, "durationUs": 10000, "sampleUs": 20, "dcqcn": "paper",
+    return {"name": "fabric16-permutation", "seed": 1, "durationUs": 20000, "sampleUs": 20, "dcqcn": "paper",
             "host": {"mtuPayload": 4096, "windowPackets": 256, "ackTimeoutUs": 1000, "dataDscp": 26,
                      "dataPriority": 3},
             "switches": switches, "hosts": hosts, "links": links,

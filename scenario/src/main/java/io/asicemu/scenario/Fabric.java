@@ -113,7 +113,7 @@ final class Fabric implements AutoCloseable {
         RoceHost host = new RoceHost(name, mac, ip, owner.routerMac, end.speedMbps() * 1_000_000L, dcqcn,
                 settings.mtuPayload(), settings.windowPackets(), settings.ackTimeoutUs() * 1_000L,
                 settings.dataDscp(), settings.dataPriority(), listener);
-        FrameFifo inbox = new FrameFifo(arena, 4 << 20, 8192);
+        FrameFifo inbox = new FrameFifo(arena, 1 << 20, 4096);
         end.connect(inbox::add, cableNs, "host " + name);
         HostNode node = new HostNode(host, inbox, end, cableNs);
         hosts.put(name, node);
@@ -174,6 +174,9 @@ final class Fabric implements AutoCloseable {
         nowNs = atNs;
         for (HostNode h : hosts.values()) {
             FrameFifo in = h.inbox;
+            if (in.headArrivalNs() > nowNs && h.host.nextEventNs() > nowNs) {
+                continue;
+            }
             int n = 0;
             while (n < in.size() && in.arrival(n) <= nowNs) {
                 h.host.onFrame(in.ring(), in.offset(n), in.length(n), nowNs);
@@ -183,9 +186,21 @@ final class Fabric implements AutoCloseable {
             h.host.advanceTo(nowNs, h.wire);
         }
         for (SwitchNode node : switches.values()) {
+            if (node.pipeline.agent().nextDeadlineNs() > nowNs && !arrivalDue(node)) {
+                continue;
+            }
             node.clock.nowNs(nowNs);
             node.pipeline.agent().doWork();
         }
+    }
+
+    private boolean arrivalDue(SwitchNode node) {
+        for (LinkPort port : node.ports.values()) {
+            if (port.nextArrivalNs() <= nowNs) {
+                return true;
+            }
+        }
+        return false;
     }
 
     long nowNs() {

@@ -29,7 +29,7 @@ final class LinkPort implements Port {
         this.name = name;
         this.mtu = mtu;
         this.speedMbps = speedMbps;
-        this.rx = new FrameFifo(arena, 4 << 20, 8192);
+        this.rx = new FrameFifo(arena, 1 << 20, 4096);
     }
 
     /** Plugs the cable in; a port takes one cable. */
