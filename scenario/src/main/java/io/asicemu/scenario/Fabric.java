@@ -47,14 +47,21 @@ final class Fabric implements AutoCloseable {
         final LinkPort switchPort;
         final long cableNs;
         final RoceHost.Wire wire;
+        /** Optional captures of what the host's port received and sent. */
+        io.asicemu.parser.pcap.PcapWriter rxCapture;
+        io.asicemu.parser.pcap.PcapWriter txCapture;
 
         HostNode(RoceHost host, FrameFifo inbox, LinkPort switchPort, long cableNs) {
             this.host = host;
             this.inbox = inbox;
             this.switchPort = switchPort;
             this.cableNs = cableNs;
-            this.wire = (frame, offset, length, departNs) -> switchPort.arrive(frame, offset, length,
-                    departNs + cableNs);
+            this.wire = (frame, offset, length, departNs) -> {
+                if (txCapture != null) {
+                    txCapture.write(frame, offset, length, departNs);
+                }
+                switchPort.arrive(frame, offset, length, departNs + cableNs);
+            };
         }
     }
 
@@ -179,6 +186,9 @@ final class Fabric implements AutoCloseable {
             }
             int n = 0;
             while (n < in.size() && in.arrival(n) <= nowNs) {
+                if (h.rxCapture != null) {
+                    h.rxCapture.write(in.ring(), in.offset(n), in.length(n), in.arrival(n));
+                }
                 h.host.onFrame(in.ring(), in.offset(n), in.length(n), nowNs);
                 n++;
             }
@@ -213,6 +223,18 @@ final class Fabric implements AutoCloseable {
 
     @Override
     public void close() {
+        for (HostNode h : hosts.values()) {
+            try {
+                if (h.rxCapture != null) {
+                    h.rxCapture.close();
+                }
+                if (h.txCapture != null) {
+                    h.txCapture.close();
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
         for (SwitchNode node : switches.values()) {
             node.pipeline.close();
         }

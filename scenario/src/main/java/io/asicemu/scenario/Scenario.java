@@ -152,6 +152,15 @@ public final class Scenario {
                         h.ip(), h.mac()));
             }
             fabric.start(configs);
+            Files.createDirectories(outDir);
+            for (String name : spec.captures()) {
+                Fabric.HostNode h = fabric.hosts.get(name);
+                if (h == null) {
+                    throw new ScenarioException("captures: \"" + name + "\" is not a host of the scenario");
+                }
+                h.rxCapture = new io.asicemu.parser.pcap.PcapWriter(outDir.resolve(name + "-rx.pcap"));
+                h.txCapture = new io.asicemu.parser.pcap.PcapWriter(outDir.resolve(name + "-tx.pcap"));
+            }
 
             // Flows: QPs on both ends, messages posted at the start time.
             Map<String, List<RoceHost.QueuePair>> sendersOfFlow = new LinkedHashMap<>();
@@ -227,6 +236,8 @@ public final class Scenario {
                     messages.size() == totalMessages, outDir);
             write(result, samples, outDir);
             return result;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -24,6 +24,7 @@ import java.util.Map;
  * @param dcqcn "paper", "nic", "off" (no congestion control: CE is not answered, the rate never drops), or a map:
  *     {@code base} ("paper"/"nic") plus NIC knob overrides by name
  * @param host NIC settings shared by all hosts
+ * @param captures hosts whose traffic is written to {@code <host>-rx.pcap} and {@code <host>-tx.pcap}
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record ScenarioSpec(
@@ -37,7 +38,8 @@ public record ScenarioSpec(
         List<HostSpec> hosts,
         List<LinkSpec> links,
         List<FlowSpec> flows,
-        List<WorkloadSpec> workloads) {
+        List<WorkloadSpec> workloads,
+        List<String> captures) {
 
     /** NIC settings: RC payload per packet, window in packets, ACK timeout, data DSCP and PFC priority. */
     public record HostSettings(int mtuPayload, int windowPackets, long ackTimeoutUs, int dataDscp, int dataPriority) {
@@ -101,7 +103,7 @@ public record ScenarioSpec(
         HostSettings h = host == null ? HostSettings.defaults() : host;
         return new ScenarioSpec(name == null ? "scenario" : name, seed, durationUs, sampleUs <= 0 ? 10 : sampleUs,
                 dcqcn == null ? "paper" : dcqcn, h, orEmpty(switches), orEmpty(hosts), orEmpty(links),
-                Workloads.expand(orEmpty(flows), orEmpty(workloads), seed), List.of());
+                Workloads.expand(orEmpty(flows), orEmpty(workloads), seed), List.of(), orEmpty(captures));
     }
 
     private static <T> List<T> orEmpty(List<T> list) {

@@ -67,7 +67,7 @@ public record Sweep(String scenario, List<Variant> variants, Map<String, List<St
             }
             ScenarioSpec spec = new ScenarioSpec(base.name() + " [" + v.label() + "]", base.seed(),
                     base.durationUs(), base.sampleUs(), v.dcqcn() == null ? base.dcqcn() : v.dcqcn(), base.host(),
-                    base.switches(), base.hosts(), base.links(), base.flows(), List.of());
+                    base.switches(), base.hosts(), base.links(), base.flows(), List.of(), base.captures());
             Scenario.Result result = Scenario.run(spec, scenarioDir, outDir.resolve(v.label()),
                     v.config() == null ? Map.of() : v.config());
             rows.add(new Row(v.label(), result));

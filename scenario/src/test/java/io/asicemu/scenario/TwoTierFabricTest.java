@@ -22,7 +22,7 @@ class TwoTierFabricTest {
                 List.of(List.of(262_144.0, 0.0), List.of(262_144.0, 1.0)), 20);
         ScenarioSpec spec = new ScenarioSpec(shipped.name(), shipped.seed(), 2_000, shipped.sampleUs(),
                 shipped.dcqcn(), shipped.host(), shipped.switches(), shipped.hosts(), shipped.links(), List.of(),
-                List.of(perm));
+                List.of(perm), List.of());
 
         Scenario.Result r = Scenario.run(spec, EXAMPLES, out);
 
