@@ -37,8 +37,8 @@ public final class Scenario {
 
     /** One flow's totals. */
     public record FlowResult(String name, String from, String to, long bytes, long startNs, long endNs,
-            int messages, int messagesCompleted, long cnpsSent, long cnpsReceived, long ceMarksReceived,
-            long rateCuts, long packetsRetransmitted, long timeouts) {
+            int messages, int messagesCompleted, long bytesDelivered, long cnpsSent, long cnpsReceived,
+            long ceMarksReceived, long rateCuts, long packetsRetransmitted, long timeouts) {
         public long fctNs() {
             return endNs - startNs;
         }
@@ -47,8 +47,9 @@ public final class Scenario {
             return messagesCompleted == messages;
         }
 
+        /** Bytes the receiver took in order, per unit of the flow's time (to its end, or the run's). */
         public double goodputGbps() {
-            return endNs > startNs ? bytes * 8.0 / (endNs - startNs) : 0;
+            return endNs > startNs ? bytesDelivered * 8.0 / (endNs - startNs) : 0;
         }
     }
 
@@ -305,9 +306,11 @@ public final class Scenario {
             }
             long cnpsSent = 0;
             long ce = 0;
+            long delivered = 0;
             for (RoceHost.QueuePair r : receivers.get(f.name())) {
                 cnpsSent += r.cnpsSent();
                 ce += r.ceMarksReceived();
+                delivered += r.bytesReceived();
             }
             long cnpsReceived = 0;
             long cuts = 0;
@@ -321,7 +324,8 @@ public final class Scenario {
             }
             int total = Math.max(1, f.qps()) * Math.max(1, f.messages());
             flows.add(new FlowResult(f.name(), f.from(), f.to(), postedBytes.get(f.name()), f.startUs() * 1_000L,
-                    done == total ? last : endNs, total, done, cnpsSent, cnpsReceived, ce, cuts, retx, timeouts));
+                    done == total ? last : endNs, total, done, delivered, cnpsSent, cnpsReceived, ce, cuts, retx,
+                    timeouts));
         }
         List<QueueResult> queues = new ArrayList<>();
         List<PfcResult> pfc = new ArrayList<>();
