@@ -4,7 +4,7 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * Writes test and demo frames into a segment: Ethernet with up to two VLAN tags, IPv4 (valid header checksum) or IPv6,
- * UDP, RoCEv2 (BTH with QP/PSN/opcode, zeroed extended headers, patterned payload and a correct ICRC), CNP, ARP and
+ * UDP, RoCEv2 (BTH with QP/PSN/opcode, RETH/AETH as set (other extended headers zeroed), patterned payload and a correct ICRC), CNP, ARP and
  * ICMP echo. Configure with the fluent setters (they persist between builds), then call a {@code build...} method,
  * which returns the frame length. Frames shorter than 60 bytes are zero-padded to 60 (the minimum without FCS)
  * unless {@link #padToMinimum(boolean)} is off. Builds allocate nothing. Not thread safe.
@@ -48,9 +48,19 @@ public final class FrameBuilder {
     private int fecnBecn;
     private int payloadSeed;
     private boolean padToMinimum = true;
+    private long rethVirtualAddress;
+    private int rethRkey;
+    private int rethDmaLength;
+    private int aethSyndrome;
+    private int aethMsn;
 
     /** Restores every setting to its default (02:00:00:00:00:01 → :02, untagged IPv4 10.0.0.1 → 10.0.0.2, TTL 64). */
     public FrameBuilder reset() {
+        rethVirtualAddress = 0;
+        rethRkey = 0;
+        rethDmaLength = 0;
+        aethSyndrome = 0;
+        aethMsn = 0;
         dstMac = 0x020000000002L;
         srcMac = 0x020000000001L;
         vlanCount = 0;
@@ -213,6 +223,21 @@ public final class FrameBuilder {
         return this;
     }
 
+    /** RETH fields, written when the opcode carries a RETH (RDMA WRITE first/only, READ request). */
+    public FrameBuilder reth(final long virtualAddress, final int rkey, final int dmaLength) {
+        rethVirtualAddress = virtualAddress;
+        rethRkey = rkey;
+        rethDmaLength = dmaLength;
+        return this;
+    }
+
+    /** AETH fields, written when the opcode carries an AETH (ACK, READ response first/last/only). */
+    public FrameBuilder aeth(final int syndrome, final int msn) {
+        aethSyndrome = syndrome & 0xFF;
+        aethMsn = msn & 0xFFFFFF;
+        return this;
+    }
+
     /** Payload byte i is {@code (seed + i) & 0xFF}. */
     public FrameBuilder payloadSeed(final int seed) {
         payloadSeed = seed;
@@ -243,6 +268,17 @@ public final class FrameBuilder {
         NetworkOrder.u24(segment, bth + BthFlyweight.PSN_OFFSET, psn);
         final long ext = bth + BthFlyweight.HEADER_LENGTH;
         segment.asSlice(ext, extLength).fill((byte)0);
+        long next = ext;
+        if (RoceOpcode.hasReth(bthOpcode)) {
+            NetworkOrder.u64(segment, next + RethFlyweight.VIRTUAL_ADDRESS_OFFSET, rethVirtualAddress);
+            NetworkOrder.u32(segment, next + RethFlyweight.RKEY_OFFSET, rethRkey);
+            NetworkOrder.u32(segment, next + RethFlyweight.DMA_LENGTH_OFFSET, rethDmaLength);
+            next += RethFlyweight.HEADER_LENGTH;
+        }
+        if (RoceOpcode.hasAeth(bthOpcode)) {
+            NetworkOrder.u8(segment, next + AethFlyweight.SYNDROME_OFFSET, aethSyndrome);
+            NetworkOrder.u24(segment, next + AethFlyweight.MSN_OFFSET, aethMsn);
+        }
         fillPayload(segment, ext + extLength, payloadLength);
         final int length = udp + UdpFlyweight.HEADER_LENGTH + udpPayload;
         parser.parse(segment, offset, length, scratch);

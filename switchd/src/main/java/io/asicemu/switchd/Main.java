@@ -8,7 +8,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "asic-emu", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     description = "A switch-ASIC data-plane emulator: RoCEv2-aware ECMP, WRED/ECN, PFC and its watchdog, flowlets.",
-    subcommands = {DemoCommand.class, ReplayCommand.class, RunCommand.class})
+    subcommands = {DemoCommand.class, ReplayCommand.class, RunCommand.class, ScenarioCommand.class,
+        HostCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;

@@ -1,0 +1,225 @@
+package io.asicemu.switchd;
+
+import io.asicemu.rdma.dcqcn.DcqcnParameters;
+import io.asicemu.rdma.host.RoceHost;
+import io.asicemu.veth.afpacket.AfPacketConfig;
+import io.asicemu.veth.afpacket.AfPacketPort;
+import io.asicemu.veth.ffm.NetDevice;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code host}: a RoCEv2 traffic host on a Linux interface, with the endpoint model the scenarios use (RC queue
+ * pairs, go-back-N, DCQCN answering real CE marks with CNPs and real CNPs with rate cuts, PFC obeyed). Both ends run
+ * it with the same {@code --qps} and {@code --qpn-base}; the one given {@code --send} posts the messages, the other
+ * answers. Prints rates while running and the flow completion times at the end.
+ */
+@Command(name = "host", mixinStandardHelpOptions = true,
+    description = "Run a RoCEv2 host (RC queue pairs with DCQCN) on an interface: send RDMA WRITEs to a peer running "
+        + "the same command, or answer them. Needs CAP_NET_RAW.")
+final class HostCommand implements Callable<Integer> {
+    @Option(names = "--interface", required = true, paramLabel = "IF", description = "the host's data interface")
+    private String interfaceName;
+
+    @Option(names = "--ip", required = true, paramLabel = "A.B.C.D", description = "this host's IPv4 address")
+    private String ip;
+
+    @Option(names = "--gateway-mac", required = true, paramLabel = "MAC",
+        description = "next hop's MAC (the switch port's router MAC, or the peer's MAC back to back)")
+    private String gatewayMac;
+
+    @Option(names = "--peer", required = true, paramLabel = "A.B.C.D", description = "the other host's IPv4 address")
+    private String peer;
+
+    @Option(names = "--qps", defaultValue = "1", description = "queue pairs (default: ${DEFAULT-VALUE})")
+    private int qps;
+
+    @Option(names = "--qpn-base", defaultValue = "256", description = "first QP number, both ends alike "
+        + "(default: ${DEFAULT-VALUE})")
+    private int qpnBase;
+
+    @Option(names = "--udp-port-base", defaultValue = "49152",
+        description = "RoCEv2 source port of the first QP, then +1 per QP (default: ${DEFAULT-VALUE})")
+    private int udpPortBase;
+
+    @Option(names = "--send", paramLabel = "BYTES", description = "bytes per message to post on every QP")
+    private long sendBytes;
+
+    @Option(names = "--messages", defaultValue = "1", description = "messages per QP (default: ${DEFAULT-VALUE})")
+    private int messages;
+
+    @Option(names = "--line-rate-mbps", defaultValue = "1000",
+        description = "the NIC's line rate, and DCQCN's highest rate (default: ${DEFAULT-VALUE})")
+    private long lineRateMbps;
+
+    @Option(names = "--dcqcn", defaultValue = "paper", description = "paper, nic or off (default: ${DEFAULT-VALUE})")
+    private String dcqcn;
+
+    @Option(names = "--mtu-payload", defaultValue = "1024", description = "RDMA payload per packet")
+    private int mtuPayload;
+
+    @Option(names = "--dscp", defaultValue = "26", description = "DSCP of the data (default: ${DEFAULT-VALUE})")
+    private int dscp;
+
+    @Option(names = "--priority", defaultValue = "3",
+        description = "the data's PFC priority, paused by PFC frames (default: ${DEFAULT-VALUE})")
+    private int priority;
+
+    @Option(names = "--duration-s", defaultValue = "30", description = "stop after this long (default: ${DEFAULT-VALUE})")
+    private double durationS;
+
+    @Option(names = "--report-ms", defaultValue = "1000", description = "print rates this often (default: ${DEFAULT-VALUE})")
+    private long reportMs;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        final DcqcnParameters parameters;
+        final int localIp;
+        final int peerIp;
+        final long gateway;
+        try {
+            parameters = switch (dcqcn) {
+                case "paper", "off" -> DcqcnParameters.paperSettings();
+                case "nic" -> DcqcnParameters.nicDefaults();
+                default -> throw new IllegalArgumentException("--dcqcn: paper, nic or off, not " + dcqcn);
+            };
+            localIp = ipv4(ip, "--ip");
+            peerIp = ipv4(peer, "--peer");
+            gateway = mac(gatewayMac);
+            if (qps < 1 || qps > 4096 || messages < 1 || lineRateMbps < 1 || mtuPayload < 64 || mtuPayload > 8192) {
+                throw new IllegalArgumentException("--qps 1..4096, --messages ≥ 1, --line-rate-mbps ≥ 1, "
+                    + "--mtu-payload 64..8192");
+            }
+        } catch (final IllegalArgumentException e) {
+            err.println("host: " + e.getMessage());
+            return 2;
+        }
+        final List<long[]> done = new ArrayList<>();
+        final long ownMac;
+        final AfPacketPort port;
+        try {
+            NetDevice.up(interfaceName);
+            ownMac = macOf(NetDevice.macAddress(interfaceName));
+            port = AfPacketPort.open(interfaceName, AfPacketConfig.defaults().withSpeedMbps(lineRateMbps));
+        } catch (final IllegalStateException e) {
+            err.println("host: " + interfaceName + ": " + e.getMessage());
+            return 2;
+        }
+        final RoceHost host = new RoceHost(interfaceName, ownMac, localIp, gateway, lineRateMbps * 1_000_000L,
+            parameters, mtuPayload, 256, 100_000_000L, dscp, priority,
+            (qp, id, bytes, posted, completed) -> done.add(new long[] {bytes, posted, completed}));
+        host.congestionControl(!"off".equals(dcqcn));
+        final List<RoceHost.QueuePair> pairs = new ArrayList<>();
+        final long startNs = System.nanoTime();
+        for (int q = 0; q < qps; q++) {
+            final RoceHost.QueuePair qp = host.connect(qpnBase + q, peerIp, qpnBase + q, udpPortBase + q);
+            pairs.add(qp);
+            for (int m = 0; m < (sendBytes > 0 ? messages : 0); m++) {
+                qp.post(sendBytes, startNs);
+            }
+        }
+        final int expected = sendBytes > 0 ? qps * messages : 0;
+        final long[] lastBytes = {0, 0};
+        try (LiveRoceHost live = new LiveRoceHost(port, host)) {
+            out.printf(Locale.ROOT, "host: %s %s, %d QPs to %s, %s%n", interfaceName, ip, qps, peer,
+                sendBytes > 0 ? "sending " + messages + " x " + sendBytes + " B per QP" : "answering");
+            out.flush();
+            live.run(startNs + (long) (durationS * 1e9), () -> expected > 0 && done.size() == expected, () -> {
+                long sent = 0;
+                long received = 0;
+                double rate = 0;
+                for (final RoceHost.QueuePair qp : pairs) {
+                    sent += qp.sender().bytesCompleted();
+                    received += qp.bytesReceived();
+                    rate += qp.sender().idle() ? 0 : qp.reaction().currentRateBps();
+                }
+                out.printf(Locale.ROOT, "host: %.1f s  acked %.3f Gb/s  received %.3f Gb/s  DCQCN rate %.3f Gb/s%n",
+                    (System.nanoTime() - startNs) / 1e9, (sent - lastBytes[0]) * 8.0 / (reportMs * 1e6),
+                    (received - lastBytes[1]) * 8.0 / (reportMs * 1e6), rate / 1e9);
+                out.flush();
+                lastBytes[0] = sent;
+                lastBytes[1] = received;
+            }, reportMs * 1_000_000L);
+            long ce = 0;
+            long cnpsSent = 0;
+            long cnpsReceived = 0;
+            long retransmitted = 0;
+            long received = 0;
+            for (final RoceHost.QueuePair qp : pairs) {
+                ce += qp.ceMarksReceived();
+                cnpsSent += qp.cnpsSent();
+                cnpsReceived += qp.cnpsReceived();
+                retransmitted += qp.sender().packetsRetransmitted();
+                received += qp.bytesReceived();
+            }
+            out.printf(Locale.ROOT, "host: done: %d of %d messages acknowledged, %d B received, CE %d, CNPs sent %d, "
+                + "CNPs received %d, retransmitted %d, PFC frames %d, paused %.3f ms%n", done.size(), expected,
+                received, ce, cnpsSent, cnpsReceived, retransmitted, host.pfcFramesReceived(),
+                host.pausedNs(priority) / 1e6);
+            if (!done.isEmpty()) {
+                final long[] fct = done.stream().mapToLong(d -> d[2] - d[1]).sorted().toArray();
+                out.printf(Locale.ROOT, "host: FCT P50 %.3f ms, P99 %.3f ms, max %.3f ms%n",
+                    fct[Math.max(0, (int) Math.ceil(0.5 * fct.length) - 1)] / 1e6,
+                    fct[Math.max(0, (int) Math.ceil(0.99 * fct.length) - 1)] / 1e6, fct[fct.length - 1] / 1e6);
+            }
+            out.flush();
+            return expected == 0 || done.size() == expected ? 0 : 1;
+        }
+    }
+
+    private static int ipv4(final String text, final String option) {
+        final String[] parts = text.split("\\.");
+        if (parts.length != 4) {
+            throw new IllegalArgumentException(option + ": not an IPv4 address: " + text);
+        }
+        int value = 0;
+        for (final String p : parts) {
+            final int b;
+            try {
+                b = Integer.parseInt(p);
+            } catch (final NumberFormatException e) {
+                throw new IllegalArgumentException(option + ": not an IPv4 address: " + text);
+            }
+            if (b < 0 || b > 255) {
+                throw new IllegalArgumentException(option + ": not an IPv4 address: " + text);
+            }
+            value = (value << 8) | b;
+        }
+        return value;
+    }
+
+    private static long mac(final String text) {
+        final String[] parts = text.split(":");
+        if (parts.length != 6) {
+            throw new IllegalArgumentException("--gateway-mac: not a MAC address: " + text);
+        }
+        long value = 0;
+        for (final String p : parts) {
+            try {
+                value = (value << 8) | Integer.parseInt(p, 16);
+            } catch (final NumberFormatException e) {
+                throw new IllegalArgumentException("--gateway-mac: not a MAC address: " + text);
+            }
+        }
+        return value;
+    }
+
+    private static long macOf(final byte[] bytes) {
+        long value = 0;
+        for (final byte b : bytes) {
+            value = (value << 8) | (b & 0xFF);
+        }
+        return value;
+    }
+}
