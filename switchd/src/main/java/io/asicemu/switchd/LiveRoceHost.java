@@ -28,9 +28,14 @@ final class LiveRoceHost implements AutoCloseable {
         this.port = port;
         this.host = host;
         this.poll.add(port.pollFd());
+        // A full TX ring is pushed to the kernel and tried once more; a frame still refused is lost on the wire
+        // (counted) and the RC stream recovers it, as a NIC's would after a drop.
         this.wire = (frame, offset, length, departNs) -> {
             if (!port.transmit(frame, offset, length, departNs)) {
-                txRefused++;
+                port.flush();
+                if (!port.transmit(frame, offset, length, departNs)) {
+                    txRefused++;
+                }
             }
         };
     }
