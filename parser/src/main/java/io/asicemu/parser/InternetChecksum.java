@@ -11,6 +11,11 @@ public final class InternetChecksum {
     public static int sum(final MemorySegment segment, final long offset, final int length) {
         long sum = 0;
         int i = 0;
+        // Whole 32-bit words first (an IPv4 header is one: half the loads). Each word adds hi·2^16 + lo, and
+        // 2^16 ≡ 1 modulo 0xFFFF, so the folded sum is the same as adding the two 16-bit words.
+        for (; i + 3 < length; i += 4) {
+            sum += NetworkOrder.u32(segment, offset + i) & 0xFFFF_FFFFL;
+        }
         for (; i + 1 < length; i += 2) {
             sum += NetworkOrder.u16(segment, offset + i);
         }

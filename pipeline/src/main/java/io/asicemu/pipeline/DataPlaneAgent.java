@@ -84,6 +84,12 @@ public final class DataPlaneAgent implements Agent {
     private long nextPortLossNs;
     private final DropLog dropLog;
     private int seenGroupEpoch = -1;
+    /** One port's frames sent by the transmitDueOn call in progress (its counters are written once, after it). */
+    private long sentOctets;
+    private int sentUcast;
+    private int sentNonUcast;
+    /** Frames that call dequeued but could not send (counted where they failed). */
+    private int attemptsFailed;
 
     /**
      * @param clock the time source, read once per cycle.
@@ -99,7 +105,7 @@ public final class DataPlaneAgent implements Agent {
         this.cpu = cpu;
         this.egress = new EgressStage(counters);
         this.resolver = new NeighborResolver(egress);
-        this.ingress = new IngressStage(counters, resolver);
+        this.ingress = new IngressStage(counters, resolver, sizing.batchSize());
         this.ingress.learnEvents(cpu.learnEvents());
         this.ports = new Port[sizing.maxPorts()];
         this.batches = new RxBatch[sizing.maxPorts()];
@@ -387,17 +393,29 @@ public final class DataPlaneAgent implements Agent {
         if (n == 0) {
             return 0;
         }
+        final IngressStage stage = ingress;
+        stage.parseAll(index, batch, n); // the batch as a vector: parse all, look up all, then decide + enqueue
+        stage.lookUpAll(n);
+        final Verdict v = verdict;
         for (int i = 0; i < n; i++) {
-            process(index, batch.segment(i), batch.offset(i), batch.length(i), nowNs);
+            stage.decide(i, index, nowNs, v);
+            carryOut(index, batch.segment(i), batch.offset(i), batch.length(i), nowNs, v);
         }
         port.release(batch);
         return n;
     }
 
+    /** One frame at a time (PacketOut through ingress): decide, then carry out. */
     private void process(final int port, final MemorySegment segment, final long offset, final int length,
         final long nowNs) {
         final Verdict v = verdict;
         ingress.process(port, segment, offset, length, nowNs, v);
+        carryOut(port, segment, offset, length, nowNs, v);
+    }
+
+    /** Carries out the ingress decision for the frame just decided: mirror, CPU copy, rewrite, send / punt / drop. */
+    private void carryOut(final int port, final MemorySegment segment, final long offset, final int length,
+        final long nowNs, final Verdict v) {
         if (v.mirrorSession >= 0) {
             egress.mirror(v, segment, offset, length, nowNs);
         }
@@ -479,6 +497,8 @@ public final class DataPlaneAgent implements Agent {
     /** Starts every frame whose start time falls in [fromNs, nowNs] on every port. */
     private int transmitDue(final long fromNs, final long nowNs) {
         final TrafficManager t = tm;
+        // read once per call, not per frame: tables change only between batches
+        final io.asicemu.flowlet.ars.PortQuality quality = tables.portQuality();
         int work = 0;
         for (int i = 0; i < attachedCount; i++) {
             final int p = attached[i];
@@ -486,34 +506,60 @@ public final class DataPlaneAgent implements Agent {
                 break;
             }
             final Port port = ports[p];
-            long startNs = fromNs;
-            while (true) {
-                final long readyNs = t.nextTransmitNs(startNs, p);
-                if (readyNs - nowNs > 0) {
-                    break;
+            transmitDueOn(t, p, port, quality, fromNs, nowNs);
+            work += sentUcast + sentNonUcast;
+            if (sentUcast + sentNonUcast != 0) { // the port's out counters, written once for its frames of this call
+                transmitted[p] = true;
+                counters.addPort(p, PortStat.IF_OUT_OCTETS, sentOctets);
+                if (sentUcast != 0) {
+                    counters.addPort(p, PortStat.IF_OUT_UCAST_PKTS, sentUcast);
                 }
-                final int handle = t.dequeue(readyNs, p);
-                if (handle == TrafficManager.NO_PACKET) {
-                    break;
+                if (sentNonUcast != 0) {
+                    counters.addPort(p, PortStat.IF_OUT_NON_UCAST_PKTS, sentNonUcast);
                 }
-                startNs = readyNs;
-                if (t.lastMarked()) {
-                    markCe(handle);
-                }
-                transmit(p, port, handle, t.lastTxEndNs());
-                work++;
             }
+            work += attemptsFailed;
         }
         return work;
     }
 
-    private void transmit(final int index, final Port port, final int handle, final long txEndNs) {
+    /**
+     * Starts every due frame of one port, summing what left in {@link #sentOctets}, {@link #sentUcast} and
+     * {@link #sentNonUcast} (frames dequeued but not sent — MTU, TX ring full — in {@link #attemptsFailed}).
+     */
+    private void transmitDueOn(final TrafficManager t, final int p, final Port port,
+        final io.asicemu.flowlet.ars.PortQuality quality, final long fromNs, final long nowNs) {
+        sentOctets = 0;
+        sentUcast = 0;
+        sentNonUcast = 0;
+        attemptsFailed = 0;
+        long startNs = fromNs;
+        while (true) {
+            final long readyNs = t.nextTransmitNs(startNs, p);
+            if (readyNs - nowNs > 0) {
+                break;
+            }
+            final int handle = t.dequeue(readyNs, p);
+            if (handle == TrafficManager.NO_PACKET) {
+                break;
+            }
+            startNs = readyNs;
+            if (t.lastMarked()) {
+                markCe(handle);
+            }
+            transmit(p, port, handle, t.lastTxEndNs(), quality);
+        }
+    }
+
+    private void transmit(final int index, final Port port, final int handle, final long txEndNs,
+        final io.asicemu.flowlet.ars.PortQuality quality) {
         final int length = buffer.length(handle);
         if (!Port.fitsMtu(buffer.memory(), buffer.offset(handle), length, port.mtu())) {
             counters.addDrop(index, DropReason.EXCEEDS_L2_MTU); // the link's MTU shrank while it was queued
             counters.addPort(index, PortStat.IF_OUT_DISCARDS, 1);
             counters.addPort(index, PortStat.ETHER_TX_OVERSIZE_PKTS, 1);
             buffer.release(handle);
+            attemptsFailed++;
             return;
         }
         final MemorySegment from;
@@ -527,9 +573,12 @@ public final class DataPlaneAgent implements Agent {
             at = 0;
         }
         if (port.linkUp() && port.transmit(from, at, length, txEndNs)) {
-            countOut(index, length, isNonUnicast(handle));
-            transmitted[index] = true;
-            final io.asicemu.flowlet.ars.PortQuality quality = tables.portQuality();
+            sentOctets += length;
+            if (isNonUnicast(handle)) {
+                sentNonUcast++;
+            } else {
+                sentUcast++;
+            }
             if (quality != null) { // flowlet path quality: bytes sent (past load), queue left behind (future load)
                 quality.onTransmit(index, length);
                 quality.queueBytes(index, Math.max(0, tm.lastDepthBytes() - length));
@@ -537,6 +586,7 @@ public final class DataPlaneAgent implements Agent {
         } else {
             counters.addDrop(index, DropReason.TX_RING_FULL);
             counters.addPort(index, PortStat.IF_OUT_ERRORS, 1);
+            attemptsFailed++;
         }
         buffer.release(handle);
     }

@@ -27,6 +27,8 @@ public final class EcmpMembers
     private final int[] bucketsPerMember;
     private final int[] targetPerMember;
     private int bucketCount;
+    /** ceil(2^64 / bucketCount), for {@link #remainder}: the member pick without a division per packet. */
+    private long bucketMagic;
     private int liveCount;
 
     /**
@@ -65,7 +67,7 @@ public final class EcmpMembers
         this.targetPerMember = new int[ports.length];
         if (resilient)
         {
-            bucketCount = resilientBuckets;
+            bucketCount(resilientBuckets);
             initialResilientFill();
         }
         else
@@ -85,7 +87,7 @@ public final class EcmpMembers
             return NO_MEMBER;
         }
         // Modulo, as ASICs index the member table: it works for 16-bit (CRC_CCITT, CRC_32LO/HI) and 32-bit outputs.
-        return buckets[Integer.remainderUnsigned(hash, bucketCount)];
+        return buckets[remainder(hash, bucketCount, bucketMagic)];
     }
 
     /**
@@ -233,7 +235,39 @@ public final class EcmpMembers
                 }
             }
         }
-        bucketCount = b;
+        bucketCount(b);
+    }
+
+    private void bucketCount(final int count)
+    {
+        bucketCount = count;
+        bucketMagic = count == 0 ? 0 : magic(count); // no bucket: select never divides (no member is live)
+    }
+
+    /**
+     * @param divisor a divisor ≥ 1.
+     * @return ceil(2^64 / divisor) as an unsigned 64-bit value (0 for 1: 2^64 wraps, and {@link #remainder} of
+     *     anything by 1 is then 0, as it must be).
+     */
+    static long magic(final int divisor)
+    {
+        return Long.divideUnsigned(-1L, divisor) + 1;
+    }
+
+    /**
+     * {@code Integer.remainderUnsigned(value, divisor)} with two multiplications instead of a division (Lemire,
+     * Kaser and Kurz, "Faster remainder by direct computation", 2019: exact for every 32-bit value and divisor,
+     * checked against the division by {@code EcmpMembersTest}).
+     *
+     * @param value   any 32 bits, unsigned.
+     * @param divisor the divisor ≥ 1.
+     * @param magic   {@link #magic}(divisor).
+     * @return value mod divisor.
+     */
+    static int remainder(final int value, final int divisor, final long magic)
+    {
+        final long lowBits = magic * (value & 0xFFFF_FFFFL);
+        return (int)Math.unsignedMultiplyHigh(lowBits, divisor);
     }
 
     private void computeTargets()

@@ -134,4 +134,38 @@ class EcmpMembersTest
         java.util.Arrays.fill(ones, 1);
         return ones;
     }
+
+    @Test
+    void remainderByMultiplicationEqualsTheDivisionForEveryKindOfValueAndDivisor()
+    {
+        final int[] edgeValues = {0, 1, 2, 3, 7, 0x7FFF_FFFF, 0x8000_0000, 0x8000_0001, 0xFFFF_FFFE, 0xFFFF_FFFF};
+        final int[] edgeDivisors = {1, 2, 3, 4, 5, 7, 8, 64, 100, 127, 128, 255, 256, 4096, 65_535, 65_536,
+            0x7FFF_FFFF};
+        final SplitMix64 random = new SplitMix64(12);
+        long checked = 0;
+        for (int d = 0; d < 2_000; d++)
+        {
+            final int divisor = d < edgeDivisors.length ? edgeDivisors[d]
+                : d % 2 == 0 ? 1 + (int)((random.nextLong() >>> 1) % 70_000) : 1 + (int)((random.nextLong() >>> 33));
+            final long magic = EcmpMembers.magic(divisor);
+            for (final int value : edgeValues)
+            {
+                assertThat(EcmpMembers.remainder(value, divisor, magic)).as("%d mod %d", value, divisor)
+                    .isEqualTo(Integer.remainderUnsigned(value, divisor));
+                checked++;
+            }
+            for (int i = 0; i < 500; i++)
+            {
+                final int value = (int)random.nextLong();
+                final int expected = Integer.remainderUnsigned(value, divisor);
+                if (EcmpMembers.remainder(value, divisor, magic) != expected)
+                {
+                    assertThat(EcmpMembers.remainder(value, divisor, magic)).as("%d mod %d", value, divisor)
+                        .isEqualTo(expected);
+                }
+                checked++;
+            }
+        }
+        assertThat(checked).isEqualTo(2_000L * 510);
+    }
 }

@@ -65,6 +65,11 @@ public class PipelineBenchmark {
         rig.warmUp();
     }
 
+    /** @return the rig (for {@link PipelineCpuTime}'s step timing). */
+    RoceForwardingRig rig() {
+        return rig;
+    }
+
     /** Releases native memory. */
     @TearDown(Level.Trial)
     public void tearDown() {

@@ -74,13 +74,23 @@ final class RoceForwardingRig implements AutoCloseable {
 
     /** @return frames transmitted after injecting one 32-frame batch and running the duty cycles that forward it. */
     long forwardRoceBatch() {
+        injectBatch();
+        pipeline.agent().doWork();
+        clock.advanceNs(1_000);
+        pipeline.agent().doWork();
+        return collectTransmitted();
+    }
+
+    /** Step 1 of {@link #forwardRoceBatch}: copies the next 32 frames into the RX ring (as a NIC would). */
+    void injectBatch() {
         for (int i = 0; i < BATCH; i++) {
             in.inject(frames, next * 64L, frameLength, clock.nowNs());
             next = (next + 1) & (FLOWS - 1);
         }
-        pipeline.agent().doWork();
-        clock.advanceNs(1_000);
-        pipeline.agent().doWork();
+    }
+
+    /** Last step of {@link #forwardRoceBatch}: @return frames the TX rings hold, which are then emptied. */
+    long collectTransmitted() {
         long sent = 0;
         for (final InMemoryPort out : outs) {
             sent += out.transmittedCount();

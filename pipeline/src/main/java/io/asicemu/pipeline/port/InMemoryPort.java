@@ -25,6 +25,9 @@ public final class InMemoryPort implements Port {
     private final long[] txTimestampsNs;
     private long rxHead;
     private long rxTail;
+    /** rxHead and rxTail as ring slots, advanced with a wrap instead of a 64-bit modulo per frame. */
+    private int rxHeadSlot;
+    private int rxTailSlot;
     private long rxLent;
     private int txCount;
     private long flushCount;
@@ -89,11 +92,12 @@ public final class InMemoryPort implements Port {
         if (rxTail - rxHead == ringSize || length > slotBytes) {
             return false;
         }
-        final int slot = (int) (rxTail % ringSize);
+        final int slot = rxTailSlot;
         MemorySegment.copy(source, offset, rxRing, (long) slot * slotBytes, length);
         rxLengths[slot] = length;
         rxTimestampsNs[slot] = timestampNs;
         rxTail++;
+        rxTailSlot = slot + 1 == ringSize ? 0 : slot + 1;
         return true;
     }
 
@@ -104,7 +108,7 @@ public final class InMemoryPort implements Port {
 
     /** @return the arrival time of the next frame to receive, or {@link Long#MAX_VALUE} if none. */
     public long nextRxTimestampNs() {
-        return rxTail == rxHead ? Long.MAX_VALUE : rxTimestampsNs[(int) (rxHead % ringSize)];
+        return rxTail == rxHead ? Long.MAX_VALUE : rxTimestampsNs[rxHeadSlot];
     }
 
     @Override
@@ -116,12 +120,13 @@ public final class InMemoryPort implements Port {
     public int receive(final RxBatch batch, final long nowNs) {
         int lent = 0;
         while (rxHead != rxTail && batch.remaining() > 0) {
-            final int slot = (int) (rxHead % ringSize);
+            final int slot = rxHeadSlot;
             if (rxTimestampsNs[slot] - nowNs > 0) {
                 break;
             }
             batch.add(rxRing, (long) slot * slotBytes, rxLengths[slot], rxTimestampsNs[slot], slot);
             rxHead++;
+            rxHeadSlot = slot + 1 == ringSize ? 0 : slot + 1;
             lent++;
         }
         rxLent += lent;

@@ -60,7 +60,9 @@ public final class RxBatch {
         if (count == segments.length) {
             return false;
         }
-        segments[count] = segment;
+        if (segments[count] != segment) { // a port lends from one ring: skip the GC barriers of an unchanged store
+            segments[count] = segment;
+        }
         offsets[count] = offset;
         lengths[count] = length;
         timestampsNs[count] = timestampNs;

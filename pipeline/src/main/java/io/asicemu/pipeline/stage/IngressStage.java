@@ -34,6 +34,13 @@ import java.lang.foreign.MemorySegment;
  * </pre>
  * It writes the decision into a {@link Verdict}; {@link EgressStage} carries it out.
  * <p>
+ * A received batch goes through as a vector (VPP's shape): {@link #parseAll} parses every frame into its own
+ * {@link ParseResult} and counts the batch in with one counter write per stat, {@link #lookUpAll} finds every IP
+ * frame's LPM slot in one tight loop (pure reads: routes change only between batches), then {@link #decide} runs
+ * the stateful part (FDB learning, meters, ACL, next hop, neighbor) frame by frame in arrival order, so every
+ * decision is the one the frame-at-a-time path made. {@link #process} is that path for a single frame (PacketOut
+ * through ingress).
+ * <p>
  * Not thread safe: one instance per data-plane thread; allocates nothing per packet.
  */
 public final class IngressStage {
@@ -45,9 +52,20 @@ public final class IngressStage {
     private static final int ND_ROUTER_SOLICITATION = 133;
     private static final int ND_REDIRECT = 137;
     private static final long BROADCAST = 0xffff_ffff_ffffL;
+    /** {@link #routeSlots} entry of a frame whose LPM slot was not looked up in the vector step. */
+    private static final int NOT_LOOKED_UP = -1;
 
     private final PacketParser parser = new PacketParser(14, PacketParser.MAX_FRAME_LENGTH);
-    private final ParseResult parsed = new ParseResult();
+    /** The single-frame path's parse result. */
+    private final ParseResult single = new ParseResult();
+    /** One parse result per batch slot (the vector's struct of parsed fields). */
+    private final ParseResult[] vector;
+    /** Per batch slot: the LPM slot of the frame's destination, or {@link #NOT_LOOKED_UP}. */
+    private final int[] routeSlots;
+    /** The frame being decided (a vector element or {@link #single}). */
+    private ParseResult parsed = single;
+    /** Its LPM slot from {@link #lookUpAll}, or {@link #NOT_LOOKED_UP}. */
+    private int lookedUpSlot = NOT_LOOKED_UP;
     private final AclKey aclKey = new AclKey();
     private final HashKey hashKey = new HashKey();
     private final Counters counters;
@@ -58,10 +76,16 @@ public final class IngressStage {
     /**
      * @param counters the counters.
      * @param resolver ARP/ND answers and requests.
+     * @param batchCapacity the most frames in one received batch (the vector length).
      */
-    public IngressStage(final Counters counters, final NeighborResolver resolver) {
+    public IngressStage(final Counters counters, final NeighborResolver resolver, final int batchCapacity) {
         this.counters = counters;
         this.resolver = resolver;
+        this.vector = new ParseResult[batchCapacity];
+        for (int i = 0; i < batchCapacity; i++) {
+            vector[i] = new ParseResult();
+        }
+        this.routeSlots = new int[batchCapacity];
     }
 
     /**
@@ -79,7 +103,7 @@ public final class IngressStage {
         this.learnEvents = ring;
     }
 
-    /** @return the parse result of the last processed frame. */
+    /** @return the parse result of the frame being (or last) decided. */
     public ParseResult parsed() {
         return parsed;
     }
@@ -96,11 +120,97 @@ public final class IngressStage {
      */
     public void process(final int port, final MemorySegment segment, final long offset, final int length,
         final long nowNs, final Verdict v) {
-        final ForwardingTables t = tables;
-        v.reset(port);
-        final ParseResult p = parsed;
+        final ParseResult p = single;
         parser.parse(segment, offset, length, p);
         countIn(port, length, p);
+        parsed = p;
+        lookedUpSlot = NOT_LOOKED_UP;
+        decide(port, p, length, nowNs, v);
+    }
+
+    /**
+     * Vector step 1: parses frames 0..count-1 of a received batch, each into its own parse result, and counts them
+     * in (octets, unicast / non-unicast / broadcast / multicast) with one counter write per stat for the batch.
+     *
+     * @param port the ingress port index.
+     * @param batch the received batch.
+     * @param count how many of its frames to parse (at most the vector length).
+     */
+    public void parseAll(final int port, final io.asicemu.pipeline.port.RxBatch batch, final int count) {
+        long octets = 0;
+        int unicast = 0;
+        int broadcast = 0;
+        int multicast = 0;
+        for (int i = 0; i < count; i++) {
+            final ParseResult p = vector[i];
+            final int length = batch.length(i);
+            parser.parse(batch.segment(i), batch.offset(i), length, p);
+            octets += length;
+            final long dst = p.dstMac();
+            if ((dst & 0x0100_0000_0000L) == 0) {
+                unicast++;
+            } else if (dst == BROADCAST) {
+                broadcast++;
+            } else {
+                multicast++;
+            }
+        }
+        counters.addPort(port, PortStat.IF_IN_OCTETS, octets);
+        if (unicast != 0) {
+            counters.addPort(port, PortStat.IF_IN_UCAST_PKTS, unicast);
+        }
+        if (broadcast + multicast != 0) {
+            counters.addPort(port, PortStat.IF_IN_NON_UCAST_PKTS, broadcast + multicast);
+            if (broadcast != 0) {
+                counters.addPort(port, PortStat.IF_IN_BROADCAST_PKTS, broadcast);
+            }
+            if (multicast != 0) {
+                counters.addPort(port, PortStat.IF_IN_MULTICAST_PKTS, multicast);
+            }
+        }
+    }
+
+    /**
+     * Vector step 2: the LPM slot of every parsed IP frame's destination, in one loop over the vector (the loads
+     * of different frames' lookups overlap). Pure reads: the route tables change only between batches, so each
+     * result is the one {@link #decide} would have looked up. Frames that will not be routed (non-IP, broken
+     * headers) are skipped; a frame decided otherwise (bridged, punted) just leaves its slot unused.
+     *
+     * @param count how many frames {@link #parseAll} parsed.
+     */
+    public void lookUpAll(final int count) {
+        final ForwardingTables t = tables;
+        for (int i = 0; i < count; i++) {
+            final ParseResult p = vector[i];
+            final int version = p.ipVersion();
+            final int r = p.reason().index();
+            if (version == 0 || r >= IP_HEADER_ERRORS_FIRST && r <= IP_HEADER_ERRORS_LAST) {
+                routeSlots[i] = NOT_LOOKED_UP;
+            } else {
+                routeSlots[i] = t.routeSlot(version == 6, p.dstAddressHigh(), p.dstAddressLow());
+            }
+        }
+    }
+
+    /**
+     * Vector step 3: decides frame {@code i} of the batch parsed by {@link #parseAll} (frames in arrival order: the
+     * stateful parts — FDB learning, meters, neighbor resolution — see them one at a time, as before).
+     *
+     * @param i the frame's slot in the batch.
+     * @param port the ingress port index.
+     * @param nowNs the cycle's time.
+     * @param v receives the decision.
+     */
+    public void decide(final int i, final int port, final long nowNs, final Verdict v) {
+        final ParseResult p = vector[i];
+        parsed = p;
+        lookedUpSlot = routeSlots[i];
+        decide(port, p, p.frameLength(), nowNs, v);
+    }
+
+    private void decide(final int port, final ParseResult p, final int length, final long nowNs, final Verdict v) {
+        final ForwardingTables t = tables;
+        v.reset(port);
         if (!t.portAdminUp(port)) {
             v.drop(DropReason.PORT_ADMIN_DOWN);
             return;
@@ -394,7 +504,7 @@ public final class IngressStage {
         final boolean v6 = version == 6;
         final long dstHigh = p.dstAddressHigh();
         final long dstLow = p.dstAddressLow();
-        final int slot = t.routeSlot(v6, dstHigh, dstLow);
+        final int slot = lookedUpSlot != NOT_LOOKED_UP ? lookedUpSlot : t.routeSlot(v6, dstHigh, dstLow);
         final int length = p.frameLength();
         final int value;
         if (slot != 0) {

@@ -404,38 +404,39 @@ public final class BufferAccounting
      */
     public void chargeIngress(final int pgIndex, final long charged, final int bucket)
     {
+        // Only the bucket charged grows, so only its occupancy, the PG total and their watermarks change; the other
+        // buckets' slots already hold their values (every change writes them), as do the pool's when no pool
+        // bucket was charged.
         final int pool = pgPool[pgIndex];
+        final int s = pgIndex * io.asicemu.tm.counter.PgStat.COUNT;
         if (bucket == RESERVED)
         {
             pgReserved[pgIndex] += charged;
         }
         else if (bucket == SHARED)
         {
-            pgShared[pgIndex] += charged;
+            final long shared = pgShared[pgIndex] + charged;
+            pgShared[pgIndex] = shared;
+            pgSlots[s + TmCounters.PG_SHARED_OCCUPANCY] = shared;
+            pgSlots[s + TmCounters.PG_SHARED_WATERMARK] = Math.max(pgSlots[s + TmCounters.PG_SHARED_WATERMARK], shared);
             if (pool >= 0)
             {
                 poolShared[pool] += charged;
+                updatePool(pool);
             }
         }
         else
         {
-            pgHeadroom[pgIndex] += charged;
+            final long headroom = pgHeadroom[pgIndex] + charged;
+            pgHeadroom[pgIndex] = headroom;
+            pgSlots[s + TmCounters.PG_XOFF_OCCUPANCY] = headroom;
+            pgSlots[s + TmCounters.PG_XOFF_WATERMARK] = Math.max(pgSlots[s + TmCounters.PG_XOFF_WATERMARK], headroom);
             poolHeadroom[pool] += charged;
-        }
-        final int s = pgIndex * io.asicemu.tm.counter.PgStat.COUNT;
-        final long occ = pgReserved[pgIndex] + pgShared[pgIndex] + pgHeadroom[pgIndex];
-        pgSlots[s + TmCounters.PG_OCCUPANCY] = occ;
-        pgSlots[s + TmCounters.PG_SHARED_OCCUPANCY] = pgShared[pgIndex];
-        pgSlots[s + TmCounters.PG_XOFF_OCCUPANCY] = pgHeadroom[pgIndex];
-        pgSlots[s + TmCounters.PG_WATERMARK] = Math.max(pgSlots[s + TmCounters.PG_WATERMARK], occ);
-        pgSlots[s + TmCounters.PG_SHARED_WATERMARK] =
-            Math.max(pgSlots[s + TmCounters.PG_SHARED_WATERMARK], pgShared[pgIndex]);
-        pgSlots[s + TmCounters.PG_XOFF_WATERMARK] =
-            Math.max(pgSlots[s + TmCounters.PG_XOFF_WATERMARK], pgHeadroom[pgIndex]);
-        if (pool >= 0)
-        {
             updatePool(pool);
         }
+        final long occ = pgReserved[pgIndex] + pgShared[pgIndex] + pgHeadroom[pgIndex];
+        pgSlots[s + TmCounters.PG_OCCUPANCY] = occ;
+        pgSlots[s + TmCounters.PG_WATERMARK] = Math.max(pgSlots[s + TmCounters.PG_WATERMARK], occ);
     }
 
     /**
@@ -457,13 +458,19 @@ public final class BufferAccounting
         pgReserved[pgIndex] -= left;
         final int s = pgIndex * io.asicemu.tm.counter.PgStat.COUNT;
         pgSlots[s + TmCounters.PG_OCCUPANCY] = pgReserved[pgIndex] + pgShared[pgIndex] + pgHeadroom[pgIndex];
-        pgSlots[s + TmCounters.PG_SHARED_OCCUPANCY] = pgShared[pgIndex];
-        pgSlots[s + TmCounters.PG_XOFF_OCCUPANCY] = pgHeadroom[pgIndex];
-        if (pool >= 0)
+        if (fromShared != 0)
+        {
+            pgSlots[s + TmCounters.PG_SHARED_OCCUPANCY] = pgShared[pgIndex];
+        }
+        if (fromHeadroom != 0)
+        {
+            pgSlots[s + TmCounters.PG_XOFF_OCCUPANCY] = pgHeadroom[pgIndex];
+        }
+        if (pool >= 0 && (fromHeadroom | fromShared) != 0)
         {
             poolHeadroom[pool] -= fromHeadroom;
             poolShared[pool] -= fromShared;
-            updatePool(pool);
+            poolOccupancyFell(pool);
         }
     }
 
@@ -507,11 +514,22 @@ public final class BufferAccounting
         final long fromShared = Math.min(charged, qShared[queueIndex]);
         qShared[queueIndex] -= fromShared;
         qReserved[queueIndex] -= charged - fromShared;
-        if (pool >= 0)
+        if (pool >= 0 && fromShared != 0)
         {
             poolShared[pool] -= fromShared;
-            updatePool(pool);
+            poolOccupancyFell(pool);
         }
+    }
+
+    /**
+     * A release lowered the pool's occupancies: a watermark is at least every value it has seen (each rise writes
+     * it), so only the current values change.
+     */
+    private void poolOccupancyFell(final int pool)
+    {
+        final int s = pool * PoolStat.COUNT;
+        poolSlots[s + PoolStat.CURR_OCCUPANCY_BYTES.ordinal()] = poolShared[pool];
+        poolSlots[s + PoolStat.XOFF_ROOM_OCCUPANCY_BYTES.ordinal()] = poolHeadroom[pool];
     }
 
     private void updatePool(final int pool)

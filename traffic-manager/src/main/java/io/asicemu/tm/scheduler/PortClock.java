@@ -18,6 +18,14 @@ public final class PortClock
     private final long[] bucketCapScaled;
     private final long[] tokensScaled;
     private final long[] tokensAtNs;
+    /**
+     * Per port, the serialization time of the last wire size seen, split as bits·1000 = quotient·speed + rest, so
+     * that back-to-back frames of one size (the common case) advance the clock with an add and a compare instead of
+     * two 64-bit divisions. Exact: (q·speed + rest + remainder) / speed = q + (rest + remainder ≥ speed ? 1 : 0).
+     */
+    private final int[] cachedWireBytes;
+    private final long[] cachedQuotient;
+    private final long[] cachedRest;
 
     /**
      * @param speedMbps     per-port speed.
@@ -37,6 +45,9 @@ public final class PortClock
         tokensScaled = new long[n];
         tokensAtNs = new long[n];
         java.util.Arrays.fill(tokensAtNs, startNs);
+        cachedWireBytes = new int[n];
+        cachedQuotient = new long[n];
+        cachedRest = new long[n];
     }
 
     /**
@@ -100,11 +111,7 @@ public final class PortClock
             remainder[port] = 0;
         }
         final long start = Math.max(nowNs, busyUntilNs[port]);
-        final long bits = (long)(Math.max(frameBytes, 60) + overheadBytes) * 8L;
-        final long num = bits * 1000L + remainder[port];
-        final long speed = speedMbps[port];
-        busyUntilNs[port] = start + num / speed;
-        remainder[port] = num % speed;
+        busyUntilNs[port] = start + serialize(port, Math.max(frameBytes, 60) + overheadBytes);
         if (pirBytesPerSec[port] != 0)
         {
             tokensScaled[port] = tokensAt(port, start) - (long)frameBytes * NS_PER_S;
@@ -129,10 +136,32 @@ public final class PortClock
             remainder[port] = 0;
         }
         final long start = Math.max(nowNs, busyUntilNs[port]);
-        final long num = (long)(Math.max(frameBytes, 60) + overheadBytes) * 8L * 1000L + remainder[port];
-        busyUntilNs[port] = start + num / speedMbps[port];
-        remainder[port] = num % speedMbps[port];
+        busyUntilNs[port] = start + serialize(port, Math.max(frameBytes, 60) + overheadBytes);
         return busyUntilNs[port];
+    }
+
+    /**
+     * Whole ns the wire bytes take at the port's speed, carrying the sub-ns rest in {@code remainder[port]}:
+     * (wireBytes·8·1000 + remainder) / speedMbps, and the remainder of that division kept for the next frame.
+     */
+    private long serialize(final int port, final int wireBytes)
+    {
+        final long speed = speedMbps[port];
+        if (cachedWireBytes[port] != wireBytes)
+        {
+            final long bitsTimes1000 = wireBytes * 8000L;
+            cachedWireBytes[port] = wireBytes;
+            cachedQuotient[port] = bitsTimes1000 / speed;
+            cachedRest[port] = bitsTimes1000 % speed;
+        }
+        final long rest = cachedRest[port] + remainder[port];
+        if (rest >= speed)
+        {
+            remainder[port] = rest - speed;
+            return cachedQuotient[port] + 1;
+        }
+        remainder[port] = rest;
+        return cachedQuotient[port];
     }
 
     /**
