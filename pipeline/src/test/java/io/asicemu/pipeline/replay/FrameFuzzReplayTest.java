@@ -175,6 +175,10 @@ class FrameFuzzReplayTest {
                 }
                 assertAccounted(input, chunk, dir.resolve("out"));
                 done += chunk;
+                if (frames > CHUNK) {
+                    System.out.printf("frame fuzz: %d of %d frames accounted for (%.0f s)%n", done, frames,
+                        (System.nanoTime() - startNs) / 1e9);
+                }
             }
         } finally {
             delete(dir);
