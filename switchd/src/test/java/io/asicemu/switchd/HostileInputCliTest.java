@@ -154,6 +154,50 @@ class HostileInputCliTest {
     }
 
     @Test
+    void shouldRefuseIncompleteTlsOptionsInOneLine() throws IOException {
+        final String config = config().toString();
+        final Path pem = Files.writeString(dir.resolve("cert.pem"), "not a certificate");
+        assertOneLineUserError(execute("run", "--config", config, "--port-map", "Ethernet0=aeNoSuch0", "--port-map",
+            "Ethernet4=aeNoSuch1", "--p4runtime-tls-cert", pem.toString()), "run",
+            "--p4runtime-tls-key");
+        assertOneLineUserError(execute("run", "--config", config, "--port-map", "Ethernet0=aeNoSuch0", "--port-map",
+            "Ethernet4=aeNoSuch1", "--p4runtime-tls-client-ca", pem.toString()),
+            "run", "--p4runtime-tls-cert");
+        assertOneLineUserError(execute("run", "--config", config, "--port-map", "Ethernet0=aeNoSuch0", "--port-map",
+            "Ethernet4=aeNoSuch1", "--p4runtime-tls-cert", pem.toString(),
+            "--p4runtime-tls-key", dir.resolve("absent.key").toString()), "run", "absent.key");
+        assertOneLineUserError(execute("run", "--config", config, "--port-map", "Ethernet0=aeNoSuch0", "--port-map",
+            "Ethernet4=aeNoSuch1", "--p4runtime-max-calls-per-connection", "0"),
+            "run", "concurrent calls");
+    }
+
+    @Test
+    void shouldListenOnLoopbackOnlyByDefault() throws Exception {
+        final java.net.InetAddress other = java.net.NetworkInterface.networkInterfaces()
+            .filter(n -> !n.getName().equals("lo")).flatMap(java.net.NetworkInterface::inetAddresses)
+            .filter(a -> a instanceof java.net.Inet4Address && !a.isLoopbackAddress()).findFirst().orElse(null);
+        Assumptions.assumeTrue(other != null, "a non-loopback IPv4 address to try");
+        final int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        final RunCommand run = new RunCommand();
+        new CommandLine(run).parseArgs("--config", config().toString(), "--port-map", "Ethernet0=aeNoSuch0",
+            "--port-map", "Ethernet4=aeNoSuch1", "--p4runtime-port", Integer.toString(port));
+        try (LiveSwitch sw = run.start()) {
+            try (java.net.Socket s = new java.net.Socket(java.net.InetAddress.getLoopbackAddress(), port)) {
+                assertThat(s.isConnected()).as("P4Runtime on 127.0.0.1").isTrue();
+            }
+            final java.net.Socket s = new java.net.Socket();
+            try (s) {
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.connect(
+                    new java.net.InetSocketAddress(other, port), 2_000)).as("P4Runtime on " + other)
+                    .isInstanceOf(java.net.ConnectException.class);
+            }
+        }
+    }
+
+    @Test
     void shouldPrintTheStackTraceOnlyWithDebug() throws IOException {
         final Path wrongMagic = Files.write(dir.resolve("magic.pcap"), "not a capture at all, honest".getBytes());
         final Path config = config();
