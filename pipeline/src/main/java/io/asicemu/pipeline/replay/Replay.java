@@ -106,15 +106,17 @@ public final class Replay {
      */
     public static Result run(final ConfigDb db, final Map<String, Path> inputs, final Path outDir,
         final PipelineSizing sizing, final ReplayOptions options) {
-        return run(db, inputs, outDir, sizing, options, 0);
+        return run(db, inputs, outDir, sizing, options, 0, false);
     }
 
     /**
      * {@link #run(ConfigDb, Map, Path, PipelineSizing, ReplayOptions)} with its safety bound on duty cycles given
-     * (tests; 0 = {@link #MAX_CYCLES_PER_FRAME} per input frame).
+     * (tests; 0 = {@link #MAX_CYCLES_PER_FRAME} per input frame), and optionally stepping through idle time from timer
+     * to timer as before the jump existed (tests compare the two).
      */
     static Result run(final ConfigDb db, final Map<String, Path> inputs, final Path outDir,
-        final PipelineSizing sizing, final ReplayOptions options, final long cycleLimit) {
+        final PipelineSizing sizing, final ReplayOptions options, final long cycleLimit,
+        final boolean stepThroughIdleTime) {
         OutputPaths.createDirectory(outDir);
         final ManualClock clock = new ManualClock();
         final Map<String, Port> ports = new LinkedHashMap<>();
@@ -145,7 +147,7 @@ public final class Replay {
             RuntimeException failure = null;
             try (PcapWriter cpu = new PcapWriter(cpuPcap)) {
                 try {
-                    loop(pipeline, clock, ports, cpu, cycles, cycleLimit);
+                    loop(pipeline, clock, ports, cpu, cycles, cycleLimit, stepThroughIdleTime);
                 } catch (final RuntimeException e) {
                     failure = e; // keep what was produced: the outputs so far and the counters
                 }
@@ -209,7 +211,7 @@ public final class Replay {
     }
 
     private static void loop(final Pipeline pipeline, final ManualClock clock, final Map<String, Port> ports,
-        final PcapWriter cpu, final long[] cyclesOut, final long cycleLimit) {
+        final PcapWriter cpu, final long[] cyclesOut, final long cycleLimit, final boolean stepThroughIdleTime) {
         final DataPlaneAgent agent = pipeline.agent();
         long frames = 0;
         for (final Port port : ports.values()) {
@@ -229,7 +231,8 @@ public final class Replay {
             // Idle (nothing queued): the timers due before the next frame (watchdog polls, FDB aging) change nothing
             // a frame could see that they would not also do when run late at their own instants, so jump to the
             // frame in one step: a gap of days costs one cycle, not one per timer period.
-            final long next = agent.hasQueuedPackets() ? Math.min(nextRx, agent.nextDeadlineNs()) : nextRx;
+            final long next = stepThroughIdleTime || agent.hasQueuedPackets()
+                ? Math.min(nextRx, agent.nextDeadlineNs()) : nextRx;
             if (next != Long.MAX_VALUE && next > clock.nowNs()) {
                 clock.nowNs(next);
             }

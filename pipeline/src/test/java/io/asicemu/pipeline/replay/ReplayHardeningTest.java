@@ -86,6 +86,47 @@ class ReplayHardeningTest {
     }
 
     @Test
+    void shouldProduceTheSameBytesWhetherIdleTimeIsJumpedOrStepped() throws IOException {
+        // PFC storms (the watchdog detects, drops, restores) separated by idle gaps of 1.5 s to 20 s: stepping polls
+        // the watchdog every 100 ms and sweeps the FDB every second through the gaps; the jump must change nothing
+        final long t0 = 1_000_000_000L;
+        final Path input = dir.resolve("storms.pcap");
+        try (PcapWriter out = new PcapWriter(input); Arena arena = Arena.ofConfined()) {
+            final MemorySegment frame = arena.allocate(2048);
+            long t = t0;
+            for (final long gapNs : new long[] {1_500_000_000L, 20_000_000_000L, 3_000_000_000L, 7_000_000_000L}) {
+                for (int i = 0; i < 600; i++) {
+                    final int pfc = MacControlFrames.writePfc(frame, 0, HOST, 0x08,
+                        new int[] {0, 0, 0, 0xffff, 0, 0, 0, 0}, false);
+                    out.write(frame, 0, pfc, t);
+                    final int udp = new FrameBuilder().macs(ROUTER, HOST).untagged().ipv4(0x0a00_0102, 0xc0a8_0101)
+                        .ttl(64).udpPorts(1234, 9).buildUdp(frame, 0, 100);
+                    out.write(frame, 0, udp, t + 50_000);
+                    t += 500_000;
+                }
+                t += gapNs;
+            }
+        }
+        final Replay.Result jumped = Replay.run(watchedConfig(), Map.of("Ethernet0", input), dir.resolve("jumped"),
+            PipelineSizing.defaults(), ReplayOptions.defaults(), 0, false);
+        final Replay.Result stepped = Replay.run(watchedConfig(), Map.of("Ethernet0", input), dir.resolve("stepped"),
+            PipelineSizing.defaults(), ReplayOptions.defaults(), 0, true);
+        assertThat(jumped.cycles()).as("cycles jumped vs stepped").isLessThan(stepped.cycles());
+        final String counters = Files.readString(stepped.countersFile());
+        final long detected = counter(counters, "Ethernet0:3 PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED");
+        assertThat(detected).as("storms the watchdog detected (of 4)").isGreaterThanOrEqualTo(2);
+        assertThat(counter(counters, "Ethernet0:3 PFC_WD_QUEUE_STATS_DEADLOCK_RESTORED")).as("restored in the gaps")
+            .isEqualTo(detected);
+        assertThat(Files.readString(jumped.countersFile())).as("counters.txt")
+            .isEqualTo(Files.readString(stepped.countersFile()));
+        for (final String port : jumped.outputs().keySet()) {
+            assertThat(Files.readAllBytes(jumped.outputs().get(port))).as(port + ".pcap")
+                .isEqualTo(Files.readAllBytes(stepped.outputs().get(port)));
+        }
+        assertThat(Files.readAllBytes(jumped.cpuPcap())).isEqualTo(Files.readAllBytes(stepped.cpuPcap()));
+    }
+
+    @Test
     void shouldWriteCountersAndCapturesMarkedIncompleteWhenTheRunFailsMidway() throws IOException {
         final long t0 = 1_000_000_000L;
         final long[] times = new long[200];
@@ -96,7 +137,7 @@ class ReplayHardeningTest {
         final Path out = dir.resolve("out");
         // the safety bound that stopped the multi-day replay, made tight enough to trip midway here
         assertThatThrownBy(() -> Replay.run(watchedConfig(), Map.of("Ethernet0", input), out,
-            PipelineSizing.defaults(), ReplayOptions.defaults(), 100))
+            PipelineSizing.defaults(), ReplayOptions.defaults(), 100, false))
             .isInstanceOf(ReplayFailedException.class)
             .hasMessageContaining("replay failed after")
             .satisfies(e -> {
@@ -143,6 +184,15 @@ class ReplayHardeningTest {
         assertThatThrownBy(() -> OutputPaths.confined(out, "link.pcap")).hasMessageContaining("symbolic link");
         final Path file = Files.writeString(dir.resolve("file"), "x");
         assertThatThrownBy(() -> OutputPaths.createDirectory(file)).hasMessageContaining("not a directory");
+    }
+
+    private static long counter(final String counters, final String name) {
+        for (final String line : counters.split("\n")) {
+            if (line.startsWith(name + " ")) {
+                return Long.parseLong(line.substring(name.length() + 1).trim());
+            }
+        }
+        return 0;
     }
 
     private static int pcapRecords(final Path pcap) throws IOException {
