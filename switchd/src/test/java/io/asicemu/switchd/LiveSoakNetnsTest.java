@@ -34,9 +34,9 @@ import p4.v1.P4RuntimeOuterClass.Update;
  * timeout: its descriptors come back while ours stay open); then, for {@code -Dasicemu.soak.seconds} (default 20),
  * rounds of a port flap (link down and up), a controller reconnect (new connection, arbitration with a higher election
  * id, a route deleted and re-inserted) and pings across the switch, which must keep answering. The switch's
- * descriptors and RSS (from /proc) are sampled after warm-up and at the end: descriptors must be flat (± 8), RSS within
- * 64 MiB, the data-plane loop alive. The documented long run is {@code -Dasicemu.soak.seconds=1800}
- * (docs/PERFORMANCE.md, "Soak").
+ * descriptors and RSS (from /proc) and the live heap after a full GC (jcmd) are sampled after warm-up and at the end:
+ * descriptors must be flat (± 8), the live heap within 16 MiB, RSS within 64 MiB, the data-plane loop alive. The
+ * documented long run is {@code -Dasicemu.soak.seconds=1800} (docs/PERFORMANCE.md, "Issue 14").
  */
 @Tag("netns")
 @Timeout(value = 3, unit = TimeUnit.HOURS)
@@ -135,6 +135,7 @@ class LiveSoakNetnsTest {
                     }
                 }
 
+                final long heapStartKb = heapAfterGcKb(pid);
                 final long rssStartKb = rssKb(pid);
                 final int fdsStart = fds(pid);
                 final long endNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
@@ -156,9 +157,11 @@ class LiveSoakNetnsTest {
                 Thread.sleep(2_000);
                 final long rssEndKb = rssKb(pid);
                 final int fdsEnd = fds(pid);
+                final long heapEndKb = heapAfterGcKb(pid);
                 System.out.printf("soak: %d s, %d rounds (flap + reconnect + 2 pings), %d of %d pings answered; "
-                    + "descriptors %d -> %d, RSS %d -> %d KiB%n", seconds, rounds, pingsAnswered, 2 * rounds,
-                    fdsStart, fdsEnd, rssStartKb, rssEndKb);
+                    + "descriptors %d -> %d, RSS %d -> %d KiB, heap after a full GC %d -> %d KiB%n", seconds, rounds,
+                    pingsAnswered, 2 * rounds, fdsStart, fdsEnd, rssStartKb, rssEndKb, heapStartKb, heapEndKb);
+                assertThat(heapEndKb - heapStartKb).as("live heap growth after a full GC (KiB)").isLessThan(16 * 1024);
                 assertThat(rounds).isPositive();
                 assertThat(pingsAnswered).as("pings answered across the switch").isGreaterThanOrEqualTo(rounds);
                 assertThat(fdsEnd).as("descriptors after the soak").isBetween(fdsStart - 8, fdsStart + 8);
@@ -198,6 +201,18 @@ class LiveSoakNetnsTest {
         try (var entries = Files.list(Path.of("/proc/" + pid + "/fd"))) {
             return (int) entries.count();
         }
+    }
+
+    /** Live heap: jcmd GC.run, then the "used" of GC.heap_info. */
+    private static long heapAfterGcKb(final long pid) throws Exception {
+        final String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        Commands.runOrFail(jcmd, Long.toString(pid), "GC.run");
+        final String info = Commands.runOrFail(jcmd, Long.toString(pid), "GC.heap_info").stdout();
+        final java.util.regex.Matcher m = java.util.regex.Pattern.compile("used (\\d+)K").matcher(info);
+        if (!m.find()) {
+            throw new IllegalStateException("no heap usage in: " + info);
+        }
+        return Long.parseLong(m.group(1));
     }
 
     private static long rssKb(final long pid) throws Exception {
