@@ -302,8 +302,13 @@ public final class DataPlaneAgent implements Agent {
     private int timers(final long nowNs) {
         int work = tm.poll(nowNs);
         if (nowNs - nextAgingNs >= 0) {
-            work += tables.fdb().age(nowNs, tables.fdbAgeTimeNs(), tables.fdb().slotCount());
-            nextAgingNs = nowNs + AGING_INTERVAL_NS;
+            // age as of the last due sweep instant, so that a replay jumping over idle time in one step ages exactly
+            // what sweeps at every interval would have (no frame arrived in between to refresh an entry)
+            // (the first sweep, nextAgingNs still 0, runs now)
+            final long sweepNs = nextAgingNs == 0 ? nowNs
+                : nextAgingNs + (nowNs - nextAgingNs) / AGING_INTERVAL_NS * AGING_INTERVAL_NS;
+            work += tables.fdb().age(sweepNs, tables.fdbAgeTimeNs(), tables.fdb().slotCount());
+            nextAgingNs = sweepNs + AGING_INTERVAL_NS;
         }
         if (nowNs - nextPortLossNs >= 0) {
             collectPortLosses();

@@ -17,10 +17,11 @@ final class ConfigOptions {
      * @param err where warnings go.
      * @param command the command's name, prefixed to each warning.
      * @return the store, without what lenient mode dropped.
-     * @throws io.asicemu.config.ConfigException if it is refused.
+     * @throws CliError if the file cannot be read as a bounded UTF-8 text or is not CONFIG_DB JSON (one line naming
+     *     the file); the tables are checked when the config is applied.
      */
     ConfigDb load(final Path file, final PrintWriter err, final String command) {
-        final ConfigDb db = ConfigDb.load(file);
+        final ConfigDb db = ConfigFiles.load(file);
         return lenient ? ConfigSchema.check(db, true, w -> err.println(command + ": warning: " + w)) : db;
     }
 }

@@ -41,8 +41,18 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        final PrintWriter out = spec.commandLine().getOut();
         final Path dir = outDir != null ? outDir : Files.createTempDirectory("asic-emu-demo-");
+        try {
+            return demo(dir);
+        } finally {
+            if (outDir == null) {
+                deleteTree(dir); // ~29 MB of captures per run otherwise stay in the temp folder
+            }
+        }
+    }
+
+    private int demo(final Path dir) throws IOException {
+        final PrintWriter out = spec.commandLine().getOut();
         final Path inputDir = Files.createDirectories(dir.resolve("input"));
         final Path config = extract("config_db.json", inputDir.resolve("config_db.json"), false);
         final Map<String, Path> inputs = new LinkedHashMap<>();
@@ -80,7 +90,8 @@ final class DemoCommand implements Callable<Integer> {
         }
         out.println();
         out.println("Virtual time " + (enhanced.endNs() - firstInputNs(inputs)) / 1e3 + " us in " + enhanced.cycles()
-            + " duty cycles. Captures (open them in Wireshark): " + dir.resolve("output"));
+            + " duty cycles. " + (outDir != null ? "Captures (open them in Wireshark): " + dir.resolve("output")
+            : "Captures removed on exit; keep them with --out-dir DIR."));
         out.flush();
         return 0;
     }
@@ -103,6 +114,18 @@ final class DemoCommand implements Callable<Integer> {
         switchHash.put("GLOBAL", global);
         tables.put("SWITCH_HASH", switchHash);
         return new ConfigDb(tables);
+    }
+
+    /** Removes a directory tree this command created (never follows symbolic links out of it). */
+    static void deleteTree(final Path dir) throws IOException {
+        if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
+            for (final Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
     }
 
     private static long firstInputNs(final Map<String, Path> inputs) {

@@ -5,6 +5,7 @@ import io.asicemu.p4rt.adapter.PipelineTableBackend;
 import io.asicemu.p4rt.info.FixedPipelineInfo;
 import io.asicemu.p4rt.service.Device;
 import io.asicemu.p4rt.service.P4RuntimeServer;
+import io.asicemu.p4rt.service.ServerOptions;
 import io.asicemu.p4rt.service.P4RuntimeService;
 import io.asicemu.p4rt.store.InProcessTableStore;
 import io.asicemu.pipeline.config.ConfigDb;
@@ -43,8 +44,10 @@ public final class LiveSwitch implements AutoCloseable {
 
     private LiveSwitch(final ConfigDb config, final Map<String, String> sonicToLinux,
         final InetSocketAddress p4runtime, final long deviceId, final double dilation, final PipelineSizing sizing,
-        final long busyPollNs, final Readiness readiness) throws IOException {
-        this.sw = InProcessSwitch.start(config, sonicToLinux, AfPacketConfig.defaults(), dilation, sizing, busyPollNs);
+        final long busyPollNs, final Readiness readiness, final ServerOptions p4runtimeOptions,
+        final boolean takeAddressedPorts) throws IOException {
+        this.sw = InProcessSwitch.start(config, sonicToLinux, AfPacketConfig.defaults(), dilation, sizing, busyPollNs,
+            takeAddressedPorts);
         final AtomicReference<PipelineControl> ref = new AtomicReference<>();
         sw.control(ref::set);
         this.control = ref.get();
@@ -70,7 +73,7 @@ public final class LiveSwitch implements AutoCloseable {
             poller = backend.startPacketInPoller();
             final P4RuntimeService service = new P4RuntimeService();
             service.addDevice(new Device(deviceId, new SerializedBackend(backend, sw)));
-            started = new P4RuntimeServer(p4runtime, service).start();
+            started = new P4RuntimeServer(p4runtime, service, p4runtimeOptions).start();
         } catch (final IOException | RuntimeException e) {
             closeQuietly(poller);
             sw.close();
@@ -157,11 +160,43 @@ public final class LiveSwitch implements AutoCloseable {
         final InetSocketAddress p4runtime, final long deviceId, final double dilation, final PipelineSizing sizing,
         final long busyPollNs, final Readiness readiness)
         throws IOException {
+        return start(config, sonicToLinux, p4runtime, deviceId, dilation, sizing, busyPollNs, readiness,
+            ServerOptions.defaults(), true);
+    }
+
+    /**
+     * Starts the switch as {@link #start(ConfigDb, Map, InetSocketAddress, long, double, PipelineSizing, long,
+     * Readiness)} does, with P4Runtime's TLS and connection limits.
+     *
+     * @param config the CONFIG_DB.
+     * @param sonicToLinux every configured SONiC port → its Linux interface.
+     * @param p4runtime where P4Runtime listens, or null for none.
+     * @param deviceId the P4Runtime device id (≥ 1).
+     * @param dilation real ns per emulated ns (1.0: real time).
+     * @param sizing table capacities.
+     * @param busyPollNs low-latency polling after the last frame (0: off).
+     * @param readiness how many data links make it ready, and where to publish that.
+     * @param p4runtimeOptions TLS and connection limits of the P4Runtime listener.
+     * @param takeAddressedPorts whether to take a port's interface that carries IP addresses (false: it stays down
+     *     with the reason logged; it is probably the host's own).
+     * @return the running switch.
+     * @throws IOException if the P4Runtime port cannot be bound (nothing is left running).
+     */
+    public static LiveSwitch start(final ConfigDb config, final Map<String, String> sonicToLinux,
+        final InetSocketAddress p4runtime, final long deviceId, final double dilation, final PipelineSizing sizing,
+        final long busyPollNs, final Readiness readiness, final ServerOptions p4runtimeOptions,
+        final boolean takeAddressedPorts)
+        throws IOException {
         if (deviceId < 1) {
             throw new IllegalArgumentException("the P4Runtime device id must be >= 1, not " + deviceId);
         }
         final LiveSwitch s = new LiveSwitch(config, sonicToLinux, p4runtime, deviceId, dilation, sizing, busyPollNs,
-            readiness);
+            readiness, p4runtimeOptions, takeAddressedPorts);
+        if (s.server != null && !p4runtime.getAddress().isLoopbackAddress() && p4runtimeOptions.tls() == null) {
+            LOG.warn("P4Runtime on {} is plaintext and unauthenticated: anyone who reaches it can become primary and "
+                + "inject frames with PacketOut (give --p4runtime-tls-cert/-key and --p4runtime-tls-client-ca; "
+                + "SECURITY.md)", p4runtime.getHostString());
+        }
         LOG.info("asic-emu live: {} ports {}, P4Runtime {}{}{}", sonicToLinux.size(), sonicToLinux,
             s.server == null ? "off"
                 : "device " + deviceId + " on " + p4runtime.getHostString() + ":" + s.server.port(),

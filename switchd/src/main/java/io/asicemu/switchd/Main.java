@@ -14,6 +14,24 @@ public final class Main implements Runnable {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
+    private boolean debug;
+
+    /**
+     * {@code --debug}, accepted before or after the subcommand (inherited): failures print their stack trace.
+     *
+     * @param debug whether to.
+     */
+    @CommandLine.Option(names = "--debug", scope = CommandLine.ScopeType.INHERIT,
+        description = "print the stack trace of a failure (user errors are otherwise one line, exit status 2)")
+    void debug(final boolean debug) {
+        this.debug = debug;
+    }
+
+    /** @return whether {@code --debug} was given. */
+    boolean debug() {
+        return debug;
+    }
+
     /** Entry point. */
     public static void main(final String[] args) {
         System.exit(commandLine().execute(args));
@@ -21,7 +39,10 @@ public final class Main implements Runnable {
 
     /** The configured command line (tests run commands through it without exiting the JVM). */
     public static CommandLine commandLine() {
-        return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true);
+        final Main main = new Main();
+        final CliErrors errors = new CliErrors(main);
+        return new CommandLine(main).setCaseInsensitiveEnumValuesAllowed(true).setExecutionExceptionHandler(errors)
+            .setParameterExceptionHandler(errors);
     }
 
     @Override

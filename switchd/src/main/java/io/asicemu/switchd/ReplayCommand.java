@@ -1,6 +1,6 @@
 package io.asicemu.switchd;
 
-import io.asicemu.pipeline.config.ConfigException;
+import io.asicemu.config.ConfigException;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.replay.LinkPartnerMode;
 import io.asicemu.pipeline.replay.Replay;
@@ -24,6 +24,9 @@ import picocli.CommandLine.Option;
     description = "Replay per-port pcap/pcapng captures through the switch in virtual time; write <port>.pcap, "
         + "cpu.pcap and counters.txt to the output directory.")
 final class ReplayCommand implements Callable<Integer> {
+    /** The largest input capture: a replay holds each input in memory whole (arrays index at most 2 GiB). */
+    static final long MAX_CAPTURE_BYTES = 1L << 30;
+
     @picocli.CommandLine.Mixin
     private SizingOptions sizing = new SizingOptions();
 
@@ -55,31 +58,45 @@ final class ReplayCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         final PrintWriter out = spec.commandLine().getOut();
-        final PrintWriter err = spec.commandLine().getErr();
         for (final Map.Entry<String, Path> input : inputs.entrySet()) {
-            if (!Files.isReadable(input.getValue())) {
-                err.println("replay: cannot read the capture for " + input.getKey() + ": " + input.getValue());
-                return 2;
-            }
+            checkCapture(input.getKey(), input.getValue());
+        }
+        final ConfigDb db = configOptions.load(config, spec.commandLine().getErr(), "replay");
+        final ReplayOptions options = new ReplayOptions(LinkPartnerMode.parse(linkPartner), cableDelayNs);
+        final Replay.Result result;
+        try {
+            result = Replay.run(db, inputs, outDir, sizing.sizing(), options);
+        } catch (final ConfigException e) {
+            throw new CliError(config + ": configuration refused: " + e.getMessage(), e);
+        }
+        out.print(Replay.render(result));
+        result.linkPartners().forEach((port, partner) -> out.println(port + " link partner: "
+            + partner.pfcFramesReceived() + " PFC frames received, " + partner.delayedFrames()
+            + " frames delayed by " + partner.totalDelayNs() + " ns in total"));
+        out.println("replay: " + result.cycles() + " cycles, virtual time " + result.endNs() + " ns; outputs in "
+            + outDir);
+        out.flush();
+        return 0;
+    }
+
+    /** An input capture must be a readable regular file of at most {@link #MAX_CAPTURE_BYTES}. */
+    static void checkCapture(final String port, final Path file) {
+        if (!Files.exists(file)) {
+            throw new CliError(file + ": no such capture (the input of " + port + ")");
+        }
+        if (!Files.isRegularFile(file)) {
+            throw new CliError(file + ": the capture of " + port + " is not a regular file");
+        }
+        if (!Files.isReadable(file)) {
+            throw new CliError(file + ": the capture of " + port + " is not readable by this user");
         }
         try {
-            final ReplayOptions options = new ReplayOptions(LinkPartnerMode.parse(linkPartner), cableDelayNs);
-            final Replay.Result result = Replay.run(configOptions.load(config, err, "replay"), inputs, outDir, sizing.sizing(),
-                options);
-            out.print(Replay.render(result));
-            result.linkPartners().forEach((port, partner) -> out.println(port + " link partner: "
-                + partner.pfcFramesReceived() + " PFC frames received, " + partner.delayedFrames()
-                + " frames delayed by " + partner.totalDelayNs() + " ns in total"));
-            out.println("replay: " + result.cycles() + " cycles, virtual time " + result.endNs() + " ns; outputs in "
-                + outDir);
-            out.flush();
-            return 0;
-        } catch (final ConfigException e) {
-            err.println("replay: configuration refused: " + e.getMessage());
-            return 2;
-        } catch (final IllegalArgumentException e) {
-            err.println("replay: " + e.getMessage());
-            return 2;
+            if (Files.size(file) > MAX_CAPTURE_BYTES) {
+                throw new CliError(file + ": the capture of " + port + " is larger than " + (MAX_CAPTURE_BYTES >> 20)
+                    + " MiB (" + Files.size(file) + " bytes); split it (editcap -c)");
+            }
+        } catch (final java.io.IOException e) {
+            throw new CliError(file + ": cannot read the capture of " + port + ": " + e.getMessage(), e);
         }
     }
 }

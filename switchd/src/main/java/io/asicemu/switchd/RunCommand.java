@@ -3,13 +3,15 @@ package io.asicemu.switchd;
 import io.asicemu.pipeline.config.CompiledConfig;
 import io.asicemu.pipeline.config.ConfigCompiler;
 import io.asicemu.pipeline.config.ConfigDb;
-import io.asicemu.pipeline.config.ConfigException;
+import io.asicemu.config.ConfigException;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.p4rt.service.P4RuntimeServer;
+import io.asicemu.p4rt.service.ServerOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -39,13 +41,49 @@ final class RunCommand implements Callable<Integer> {
             + "eth<i+1>)")
     private Map<String, String> portMap = new LinkedHashMap<>();
 
+    @Option(names = "--take-addressed-ports",
+        description = "also take a port's interface that carries IPv4 or global IPv6 addresses (by default such an "
+            + "interface is left alone and reported DOWN: it is probably the host's own)")
+    private boolean takeAddressedPorts;
+
     @Option(names = "--p4runtime-port", paramLabel = "PORT", defaultValue = "" + P4RuntimeServer.DEFAULT_PORT,
         description = "P4Runtime gRPC port, 0 = off (default: ${DEFAULT-VALUE})")
     private int p4runtimePort;
 
-    @Option(names = "--p4runtime-address", paramLabel = "ADDRESS", defaultValue = "0.0.0.0",
-        description = "address P4Runtime listens on (default: ${DEFAULT-VALUE})")
+    @Option(names = "--p4runtime-address", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
+        description = "address P4Runtime and the counters listen on (default: ${DEFAULT-VALUE}, this host only; the "
+            + "container image listens on its management interface, see --management-interface)")
     private String p4runtimeAddress;
+
+    @Option(names = "--p4runtime-tls-cert", paramLabel = "PEM",
+        description = "serve P4Runtime over TLS with this certificate chain (with --p4runtime-tls-key)")
+    private Path tlsCert;
+
+    @Option(names = "--p4runtime-tls-key", paramLabel = "PEM", description = "the TLS private key (PKCS#8 PEM)")
+    private Path tlsKey;
+
+    @Option(names = "--p4runtime-tls-client-ca", paramLabel = "PEM",
+        description = "require client certificates issued by these CA certificates (mutual TLS)")
+    private Path tlsClientCa;
+
+    @Option(names = "--p4runtime-handshake-timeout-s", paramLabel = "SECONDS", defaultValue = "10",
+        description = "close connections that have not completed the TLS/HTTP/2 handshake by then (default: "
+            + "${DEFAULT-VALUE})")
+    private long handshakeTimeoutS;
+
+    @Option(names = "--p4runtime-idle-timeout-s", paramLabel = "SECONDS", defaultValue = "300",
+        description = "close connections without a call in flight for this long (a controller's stream is a call; "
+            + "default: ${DEFAULT-VALUE})")
+    private long idleTimeoutS;
+
+    @Option(names = "--p4runtime-max-connection-age-s", paramLabel = "SECONDS", defaultValue = "0",
+        description = "close connections older than this once their calls end, 0 = never (default: ${DEFAULT-VALUE};"
+            + " closing a controller's stream ends its mastership)")
+    private long maxConnectionAgeS;
+
+    @Option(names = "--p4runtime-max-calls-per-connection", paramLabel = "N", defaultValue = "32",
+        description = "concurrent calls one connection may have open (default: ${DEFAULT-VALUE})")
+    private int maxCallsPerConnection;
 
     @Option(names = "--management-interface", paramLabel = "IFNAME",
         description = "listen (P4Runtime, counters) on this interface's address instead of --p4runtime-address: its "
@@ -105,10 +143,10 @@ final class RunCommand implements Callable<Integer> {
             Runtime.getRuntime().addShutdownHook(hook);
             stop.await();
         } catch (final ConfigException e) {
-            err.println("run: configuration refused: " + e.getMessage());
+            err.println("run: " + config + ": configuration refused: " + e.getMessage());
             return 2;
-        } catch (final IOException | java.io.UncheckedIOException | IllegalArgumentException e) {
-            err.println("run: " + e.getMessage());
+        } catch (final IOException | java.io.UncheckedIOException | IllegalArgumentException | CliError e) {
+            err.println("run: " + CliErrors.oneLine(e));
             return 2;
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -140,7 +178,7 @@ final class RunCommand implements Callable<Integer> {
         if (busyPollUs < 0 || busyPollUs > 1_000_000) {
             throw new IllegalArgumentException("--busy-poll-us must be 0..1000000, not " + busyPollUs);
         }
-        final ConfigDb db = configOptions.load(readableConfig(config), spec.commandLine().getErr(), "run");
+        final ConfigDb db = configOptions.load(config, spec.commandLine().getErr(), "run");
         if (managementInterface != null) {
             p4runtimeAddress = managementAddress(managementInterface);
         }
@@ -150,7 +188,27 @@ final class RunCommand implements Callable<Integer> {
             : new InetSocketAddress(p4runtimeAddress, p4runtimePort);
         return LiveSwitch.start(db, sonicToLinux, p4rt, deviceId, dilation, tables, busyPollUs * 1000,
             new LiveSwitch.Readiness(expectLinks, statusFile,
-                countersPort < 0 ? null : new InetSocketAddress(p4runtimeAddress, countersPort)));
+                countersPort < 0 ? null : new InetSocketAddress(p4runtimeAddress, countersPort)), serverOptions(),
+            takeAddressedPorts);
+    }
+
+    /** P4Runtime's TLS and connection limits from the options. */
+    ServerOptions serverOptions() {
+        if ((tlsCert == null) != (tlsKey == null)) {
+            throw new IllegalArgumentException("--p4runtime-tls-cert and --p4runtime-tls-key go together");
+        }
+        if (tlsClientCa != null && tlsCert == null) {
+            throw new IllegalArgumentException("--p4runtime-tls-client-ca needs --p4runtime-tls-cert and -key");
+        }
+        ServerOptions options = ServerOptions.defaults()
+            .withHandshakeTimeout(Duration.ofSeconds(handshakeTimeoutS))
+            .withMaxConnectionIdle(Duration.ofSeconds(idleTimeoutS))
+            .withMaxConnectionAge(Duration.ofSeconds(maxConnectionAgeS))
+            .withMaxConcurrentCallsPerConnection(maxCallsPerConnection);
+        if (tlsCert != null) {
+            options = options.withTls(new ServerOptions.Tls(tlsCert, tlsKey, tlsClientCa));
+        }
+        return options;
     }
 
     /**

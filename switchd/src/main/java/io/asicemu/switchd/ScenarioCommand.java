@@ -1,6 +1,6 @@
 package io.asicemu.switchd;
 
-import io.asicemu.pipeline.config.ConfigException;
+import io.asicemu.config.ConfigException;
 import io.asicemu.scenario.Scenario;
 import io.asicemu.scenario.ScenarioException;
 import io.asicemu.scenario.Sweep;

@@ -5,11 +5,16 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
 import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
 
 /**
  * The P4Runtime server: one gRPC (Netty) listener, default port {@value #DEFAULT_PORT}, inbound messages up to
- * {@value #MAX_INBOUND_BYTES} bytes, serving every device added to its {@link P4RuntimeService}. Thread safe.
+ * {@value #MAX_INBOUND_BYTES} bytes, serving every device added to its {@link P4RuntimeService}; TLS (optionally
+ * mutual) and connection limits from {@link ServerOptions}. Thread safe.
  */
 public final class P4RuntimeServer implements AutoCloseable
 {
@@ -21,11 +26,60 @@ public final class P4RuntimeServer implements AutoCloseable
     private final P4RuntimeService service;
     private final Server server;
 
+    /** A plaintext server with {@link ServerOptions#defaults()}. */
     public P4RuntimeServer(final InetSocketAddress address, final P4RuntimeService service)
     {
+        this(address, service, ServerOptions.defaults());
+    }
+
+    /**
+     * @param address where to listen.
+     * @param service the service.
+     * @param options TLS and connection limits.
+     * @throws IllegalArgumentException if the TLS files cannot be read as a certificate chain and key.
+     */
+    public P4RuntimeServer(final InetSocketAddress address, final P4RuntimeService service,
+        final ServerOptions options)
+    {
         this.service = service;
-        this.server = NettyServerBuilder.forAddress(address).maxInboundMessageSize(MAX_INBOUND_BYTES)
-            .maxInboundMetadataSize(1024 * 1024).addService(service).build();
+        final NettyServerBuilder builder = NettyServerBuilder.forAddress(address)
+            .maxInboundMessageSize(MAX_INBOUND_BYTES).maxInboundMetadataSize(1024 * 1024)
+            .handshakeTimeout(options.handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS)
+            .keepAliveTime(options.keepAliveTime().toMillis(), TimeUnit.MILLISECONDS)
+            .keepAliveTimeout(options.keepAliveTimeout().toMillis(), TimeUnit.MILLISECONDS)
+            .permitKeepAliveTime(options.permitKeepAliveTime().toMillis(), TimeUnit.MILLISECONDS)
+            .permitKeepAliveWithoutCalls(true)
+            .maxConnectionIdle(options.maxConnectionIdle().toMillis(), TimeUnit.MILLISECONDS)
+            .maxConcurrentCallsPerConnection(options.maxConcurrentCallsPerConnection());
+        if (!options.maxConnectionAge().isZero())
+        {
+            builder.maxConnectionAge(options.maxConnectionAge().toMillis(), TimeUnit.MILLISECONDS)
+                .maxConnectionAgeGrace(options.maxConnectionAgeGrace().toMillis(), TimeUnit.MILLISECONDS);
+        }
+        if (options.tls() != null)
+        {
+            builder.sslContext(sslContext(options.tls()));
+        }
+        this.server = builder.addService(service).build();
+    }
+
+    private static SslContext sslContext(final ServerOptions.Tls tls)
+    {
+        try
+        {
+            final SslContextBuilder ssl = GrpcSslContexts.forServer(tls.certChain().toFile(),
+                tls.privateKey().toFile());
+            if (tls.clientCa() != null)
+            {
+                ssl.trustManager(tls.clientCa().toFile()).clientAuth(ClientAuth.REQUIRE);
+            }
+            return ssl.build();
+        }
+        catch (final javax.net.ssl.SSLException | IllegalArgumentException e)
+        {
+            throw new IllegalArgumentException("cannot use the TLS files " + tls.certChain() + ", " + tls.privateKey()
+                + (tls.clientCa() == null ? "" : ", " + tls.clientCa()) + ": " + e.getMessage(), e);
+        }
     }
 
     /**

@@ -100,15 +100,24 @@ public final class Replay {
      * @param options link partner mode and cable delay.
      * @return what was produced.
      * @throws io.asicemu.pipeline.config.ConfigException if the configuration is refused.
-     * @throws IllegalArgumentException if an input names a port the configuration lacks.
+     * @throws IllegalArgumentException if an input names a port the configuration lacks, an output file name would
+     *     leave {@code outDir} ({@link OutputPaths}), or {@code outDir} is not a directory.
+     * @throws ReplayFailedException if the run failed midway (the outputs and counters so far are written).
      */
     public static Result run(final ConfigDb db, final Map<String, Path> inputs, final Path outDir,
         final PipelineSizing sizing, final ReplayOptions options) {
-        try {
-            Files.createDirectories(outDir);
-        } catch (final IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return run(db, inputs, outDir, sizing, options, 0, false);
+    }
+
+    /**
+     * {@link #run(ConfigDb, Map, Path, PipelineSizing, ReplayOptions)} with its safety bound on duty cycles given
+     * (tests; 0 = {@link #MAX_CYCLES_PER_FRAME} per input frame), and optionally stepping through idle time from timer
+     * to timer as before the jump existed (tests compare the two).
+     */
+    static Result run(final ConfigDb db, final Map<String, Path> inputs, final Path outDir,
+        final PipelineSizing sizing, final ReplayOptions options, final long cycleLimit,
+        final boolean stepThroughIdleTime) {
+        OutputPaths.createDirectory(outDir);
         final ManualClock clock = new ManualClock();
         final Map<String, Port> ports = new LinkedHashMap<>();
         final Map<String, Path> outputs = new LinkedHashMap<>();
@@ -121,7 +130,7 @@ public final class Replay {
             }
             long startNs = Long.MAX_VALUE;
             for (final String name : probe.portNames()) {
-                final Path out = outDir.resolve(name + ".pcap");
+                final Path out = OutputPaths.confined(outDir, name + ".pcap");
                 final long speed = Long.parseLong(db.table("PORT").get(name).get("speed").trim());
                 final int mtu = Integer.parseInt(db.table("PORT").get(name).getOrDefault("mtu", "9100").trim());
                 final Port port = openPort(probe, name, inputs.get(name), out, mtu, speed, options);
@@ -132,10 +141,16 @@ public final class Replay {
             }
             clock.nowNs(startNs == Long.MAX_VALUE ? 0 : startNs);
             pipeline.control().applyConfig(db);
-            final Path cpuPcap = outDir.resolve("cpu.pcap");
-            final long cycles;
+            final Path cpuPcap = OutputPaths.confined(outDir, "cpu.pcap");
+            final Path countersFile = OutputPaths.confined(outDir, "counters.txt");
+            final long[] cycles = new long[1];
+            RuntimeException failure = null;
             try (PcapWriter cpu = new PcapWriter(cpuPcap)) {
-                cycles = loop(pipeline, clock, ports, cpu);
+                try {
+                    loop(pipeline, clock, ports, cpu, cycles, cycleLimit, stepThroughIdleTime);
+                } catch (final RuntimeException e) {
+                    failure = e; // keep what was produced: the outputs so far and the counters
+                }
             }
             final Map<String, LinkPartnerStats> partners = new LinkedHashMap<>();
             for (final Port port : ports.values()) {
@@ -148,11 +163,24 @@ public final class Replay {
             // the data thread (here: this one) takes the traffic manager's snapshot at its next duty cycle
             final CompletableFuture<TmCountersSnapshot> tmCounters = pipeline.control().trafficManagerCounters();
             final CompletableFuture<TableEntryCounters> entries = pipeline.control().tableEntryCounters();
-            pipeline.agent().doWork();
+            try {
+                pipeline.agent().doWork();
+            } catch (final RuntimeException e) {
+                if (failure == null) {
+                    throw e;
+                }
+                failure.addSuppressed(e); // the pipeline's own counters are still written below
+            }
             final List<String> portNames = pipeline.control().portNames();
-            final Path countersFile = outDir.resolve("counters.txt");
-            final Result result = new Result(outputs, cpuPcap, countersFile, counters, cycles, clock.nowNs(), partners,
-                tmCounters.getNow(null), portNames, entries.getNow(null));
+            final Result result = new Result(outputs, cpuPcap, countersFile, counters, cycles[0], clock.nowNs(),
+                partners, tmCounters.getNow(null), portNames, entries.getNow(null));
+            if (failure != null) {
+                final String reason = "replay failed after " + cycles[0] + " cycles at virtual time " + clock.nowNs()
+                    + " ns: " + failure.getMessage();
+                Files.writeString(countersFile, "# INCOMPLETE: " + reason + "; the counters and captures hold what "
+                    + "happened until then\n" + render(result));
+                throw new ReplayFailedException(reason, result, failure);
+            }
             Files.writeString(countersFile, render(result));
             return result;
         } catch (final IOException e) {
@@ -182,14 +210,14 @@ public final class Replay {
         return port instanceof LinkPartnerPort lp ? lp.pendingRx() : ((PcapFilePort) port).pendingRx();
     }
 
-    private static long loop(final Pipeline pipeline, final ManualClock clock, final Map<String, Port> ports,
-        final PcapWriter cpu) {
+    private static void loop(final Pipeline pipeline, final ManualClock clock, final Map<String, Port> ports,
+        final PcapWriter cpu, final long[] cyclesOut, final long cycleLimit, final boolean stepThroughIdleTime) {
         final DataPlaneAgent agent = pipeline.agent();
         long frames = 0;
         for (final Port port : ports.values()) {
             frames += pendingRx(port);
         }
-        final long maxCycles = (frames + 16) * MAX_CYCLES_PER_FRAME;
+        final long maxCycles = cycleLimit > 0 ? cycleLimit : (frames + 16) * MAX_CYCLES_PER_FRAME;
         long cycles = 0;
         agent.doWork();
         while (true) {
@@ -200,19 +228,23 @@ public final class Replay {
             if (nextRx == Long.MAX_VALUE && !agent.hasQueuedPackets()) {
                 break;
             }
-            final long next = Math.min(nextRx, agent.nextDeadlineNs());
+            // Idle (nothing queued): the timers due before the next frame (watchdog polls, FDB aging) change nothing
+            // a frame could see that they would not also do when run late at their own instants, so jump to the
+            // frame in one step: a gap of days costs one cycle, not one per timer period.
+            final long next = stepThroughIdleTime || agent.hasQueuedPackets()
+                ? Math.min(nextRx, agent.nextDeadlineNs()) : nextRx;
             if (next != Long.MAX_VALUE && next > clock.nowNs()) {
                 clock.nowNs(next);
             }
             agent.doWork();
             drainCpu(pipeline, cpu);
-            if (++cycles > maxCycles) {
+            cyclesOut[0] = ++cycles;
+            if (cycles > maxCycles) {
                 throw new IllegalStateException("replay made no progress after " + cycles + " cycles at "
                     + clock.nowNs() + " ns");
             }
         }
         drainCpu(pipeline, cpu);
-        return cycles;
     }
 
     private static void drainCpu(final Pipeline pipeline, final PcapWriter cpu) {

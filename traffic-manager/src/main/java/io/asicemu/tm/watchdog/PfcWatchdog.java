@@ -181,16 +181,24 @@ public final class PfcWatchdog
         int polls = 0;
         while (nextPollNs <= nowNs)
         {
-            runPoll(nextPollNs);
+            final boolean quiescent = runPoll(nextPollNs);
             nextPollNs += pollNs;
             polls++;
+            if (quiescent && nextPollNs <= nowNs)
+            {
+                // Nothing stormed or paused, and no counter moves within this call: every further poll up to nowNs
+                // would find the state this one left, so a gap of any length costs one poll (virtual-time replay).
+                nextPollNs += ((nowNs - nextPollNs) / pollNs + 1) * pollNs;
+            }
         }
         return polls;
     }
 
-    private void runPoll(final long pollTimeNs)
+    /** @return whether the watchdog is at rest after this poll: no watched queue stormed or paused. */
+    private boolean runPoll(final long pollTimeNs)
     {
         pause.settleAll(pollTimeNs);
+        boolean quiescent = true;
         for (int i = 0; i < watched.length; i++)
         {
             if (!watched[i])
@@ -215,7 +223,9 @@ public final class PfcWatchdog
             lastPaused[i] = paused;
             lastTxPackets[i] = txPackets;
             lastDurationUs[i] = durUs;
+            quiescent &= bigRedSwitch || !paused && !stormed[i];
         }
+        return quiescent;
     }
 
     private void evaluate(

@@ -37,16 +37,33 @@ public final class LinuxPorts implements PortDiscovery.Listener, AutoCloseable {
     private final PortSink sink;
     private final Map<String, AfPacketPort> ports = new ConcurrentHashMap<>();
     private final Map<String, String> failures = new ConcurrentHashMap<>();
+    private final Map<String, HostLinkState> before = new ConcurrentHashMap<>();
+    private final boolean takeAddressedPorts;
     private final PortDiscovery discovery;
 
     /**
+     * Ports that take any data-port interface, addressed or not (test topologies).
+     *
      * @param isDataPort which interfaces are data ports ({@link PortDiscovery#dataPorts(String, String)}).
      * @param config ring settings of every port.
      * @param sink where ports go.
      */
     public LinuxPorts(final Predicate<String> isDataPort, final AfPacketConfig config, final PortSink sink) {
+        this(isDataPort, config, sink, true);
+    }
+
+    /**
+     * @param isDataPort which interfaces are data ports ({@link PortDiscovery#dataPorts(String, String)}).
+     * @param config ring settings of every port.
+     * @param sink where ports go.
+     * @param takeAddressedPorts whether to take an interface that carries IPv4 or non-link-local IPv6 addresses
+     *     (false: it is left alone and reported as a failure: it is likely the host's own, e.g. its uplink).
+     */
+    public LinuxPorts(final Predicate<String> isDataPort, final AfPacketConfig config, final PortSink sink,
+        final boolean takeAddressedPorts) {
         this.config = config;
         this.sink = sink;
+        this.takeAddressedPorts = takeAddressedPorts;
         this.discovery = new PortDiscovery(isDataPort, this);
     }
 
@@ -72,6 +89,16 @@ public final class LinuxPorts implements PortDiscovery.Listener, AutoCloseable {
     @Override
     public void onPortAdded(final String name, final int ifIndex) {
         try {
+            if (!takeAddressedPorts) {
+                final java.util.List<java.net.InetAddress> addresses = HostLinkState.assignedAddresses(name);
+                if (!addresses.isEmpty()) {
+                    throw new IllegalStateException(name + " carries addresses " + addresses.stream().map(
+                        java.net.InetAddress::getHostAddress).toList() + ", so it is probably the host's own: not "
+                        + "taken (remove the addresses, map the port elsewhere, or allow it with "
+                        + "--take-addressed-ports)");
+                }
+            }
+            before.putIfAbsent(name, HostLinkState.capture(name));
             LinkSetup.prepareDataPort(name);
             final AfPacketPort port = AfPacketPort.open(name, config);
             ports.put(name, port);
@@ -90,6 +117,7 @@ public final class LinuxPorts implements PortDiscovery.Listener, AutoCloseable {
     @Override
     public void onPortRemoved(final String name, final int ifIndex) {
         failures.remove(name);
+        before.remove(name); // the interface is gone: nothing of it to restore
         final AfPacketPort port = ports.remove(name);
         if (port != null) {
             LOG.info("port {} removed (ifindex {})", name, ifIndex);
@@ -133,5 +161,15 @@ public final class LinuxPorts implements PortDiscovery.Listener, AutoCloseable {
             sink.detach(port);
         }
         ports.clear();
+        for (final HostLinkState state : before.values()) {
+            final String failed = state.restore();
+            if (failed.isEmpty()) {
+                LOG.info("port {} restored ({}, disable_ipv6 {}, addr_gen_mode {})", state.name(),
+                    state.wasUp() ? "up" : "down", state.disableIpv6(), state.addrGenMode());
+            } else {
+                LOG.warn("port {} not fully restored: {}", state.name(), failed);
+            }
+        }
+        before.clear();
     }
 }

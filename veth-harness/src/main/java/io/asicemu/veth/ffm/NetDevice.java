@@ -51,6 +51,19 @@ public final class NetDevice {
         }
     }
 
+    /** Clears IFF_UP (administratively down), keeping the other flags. */
+    public static void down(final String name) {
+        try (Arena arena = Arena.ofConfined()) {
+            final MemorySegment ifr = ifreq(arena, name);
+            ioctl(arena, name, Kernel.SIOCGIFFLAGS, ifr);
+            final short flags = ifr.get(JAVA_SHORT, Kernel.IFR_FLAGS);
+            if ((flags & Kernel.IFF_UP) != 0) {
+                ifr.set(JAVA_SHORT, Kernel.IFR_FLAGS, (short) (flags & ~Kernel.IFF_UP));
+                ioctl(arena, name, Kernel.SIOCSIFFLAGS, ifr);
+            }
+        }
+    }
+
     /** @return the interface MTU. */
     public static int mtu(final String name) {
         try (Arena arena = Arena.ofConfined()) {

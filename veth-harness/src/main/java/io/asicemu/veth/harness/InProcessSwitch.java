@@ -34,7 +34,8 @@ public final class InProcessSwitch implements AutoCloseable {
     private volatile Runnable portsChanged = () -> { };
 
     private InProcessSwitch(final ConfigDb config, final Map<String, String> sonicToLinux,
-        final AfPacketConfig portConfig, final double dilation, final PipelineSizing sizing, final long busyPollNs) {
+        final AfPacketConfig portConfig, final double dilation, final PipelineSizing sizing, final long busyPollNs,
+        final boolean takeAddressedPorts) {
         this.clock = new MonotonicClock(dilation);
         this.pipeline = Pipeline.create(clock, sizing, sonicToLinux);
         sonicToLinux.forEach((sonic, linux) -> linuxToSonic.put(linux, sonic));
@@ -70,7 +71,7 @@ public final class InProcessSwitch implements AutoCloseable {
                 }
                 portsChanged.run();
             }
-        });
+        }, takeAddressedPorts);
         ports.start();
     }
 
@@ -115,7 +116,28 @@ public final class InProcessSwitch implements AutoCloseable {
      */
     public static InProcessSwitch start(final ConfigDb config, final Map<String, String> sonicToLinux,
         final AfPacketConfig portConfig, final double dilation, final PipelineSizing sizing, final long busyPollNs) {
-        return new InProcessSwitch(config, sonicToLinux, portConfig, dilation, sizing, busyPollNs);
+        return new InProcessSwitch(config, sonicToLinux, portConfig, dilation, sizing, busyPollNs, true);
+    }
+
+    /**
+     * Starts a switch as {@link #start(ConfigDb, Map, AfPacketConfig, double, PipelineSizing, long)} does, taking
+     * interfaces that carry addresses only if told to, and giving every interface back as it found it on
+     * {@link #close()} (link state, IPv6 settings: {@link io.asicemu.veth.discovery.HostLinkState}).
+     *
+     * @param config the CONFIG_DB.
+     * @param sonicToLinux SONiC port → Linux interface.
+     * @param portConfig ring settings.
+     * @param dilation real ns per emulated ns.
+     * @param sizing table capacities.
+     * @param busyPollNs busy polling after the last frame (0: off).
+     * @param takeAddressedPorts whether an interface carrying IPv4 or global IPv6 addresses may be taken.
+     * @return the running switch.
+     */
+    public static InProcessSwitch start(final ConfigDb config, final Map<String, String> sonicToLinux,
+        final AfPacketConfig portConfig, final double dilation, final PipelineSizing sizing, final long busyPollNs,
+        final boolean takeAddressedPorts) {
+        return new InProcessSwitch(config, sonicToLinux, portConfig, dilation, sizing, busyPollNs,
+            takeAddressedPorts);
     }
 
     /**

@@ -1,0 +1,226 @@
+package io.asicemu.switchd;
+
+import static io.asicemu.switchd.P4RuntimeClient.ipv4;
+import static io.asicemu.switchd.P4RuntimeClient.mac;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.rpc.Code;
+import io.asicemu.veth.harness.Commands;
+import io.asicemu.veth.harness.Netns;
+import io.asicemu.veth.harness.NetnsLab;
+import io.asicemu.veth.harness.Offloads;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import p4.v1.P4RuntimeOuterClass.Update;
+
+/**
+ * A live soak of {@code asic-emu run} as its own process (issue 14), on two veth links into namespaces: first 300
+ * TCP connections to P4Runtime that never speak are held open (the server must close them after its 10 s handshake
+ * timeout: its descriptors come back while ours stay open); then, for {@code -Dasicemu.soak.seconds} (default 20),
+ * rounds of a port flap (link down and up), a controller reconnect (new connection, arbitration with a higher election
+ * id, a route deleted and re-inserted) and pings across the switch, which must keep answering. The switch's
+ * descriptors and RSS (from /proc) and the live heap after a full GC (jcmd) are sampled after warm-up and at the end:
+ * descriptors must be flat (± 8), the live heap within 16 MiB, RSS within 64 MiB, the data-plane loop alive. The
+ * documented long run is {@code -Dasicemu.soak.seconds=1800} (docs/PERFORMANCE.md, "Issue 14").
+ */
+@Tag("netns")
+@Timeout(value = 3, unit = TimeUnit.HOURS)
+class LiveSoakNetnsTest {
+    private static final String RIF1_MAC = "02:aa:00:00:01:fe";
+    private static final String RIF2_MAC = "02:aa:00:00:02:fe";
+    private static final String CONFIG = """
+        {"DEVICE_METADATA": {"localhost": {"mac": "02:aa:00:00:00:01", "standalone": "false"}},
+         "PORT": {"Ethernet0": {"speed": "100000", "admin_status": "up", "mtu": "9100"},
+                  "Ethernet4": {"speed": "100000", "admin_status": "up", "mtu": "9100"}}}
+        """;
+
+    @BeforeAll
+    static void requireRoot() {
+        assertThat(System.getProperty("user.name")).as("netns tests need root; exclude the tag otherwise")
+            .isEqualTo("root");
+        NetnsLab.sweepStale();
+    }
+
+    @AfterEach
+    void closeLabs() {
+        NetnsLab.closeAll();
+    }
+
+    @Test
+    void shouldKeepDescriptorsAndMemoryFlatThroughSilentConnectionsPortFlapsAndControllerReconnects()
+        throws Exception {
+        final long seconds = Long.getLong("asicemu.soak.seconds", 20);
+        try (NetnsLab lab = NetnsLab.create()) {
+            final Netns h1 = lab.namespace("h1");
+            final Netns h2 = lab.namespace("h2");
+            h1.disableIpv6();
+            h2.disableIpv6();
+            final String sw1 = lab.switchLink("sw1", h1, "eth1", Offloads.CONTAINERLAB, 1500);
+            final String sw2 = lab.switchLink("sw2", h2, "eth1", Offloads.CONTAINERLAB, 1500);
+            h1.addAddress("eth1", "10.0.1.1/24");
+            h2.addAddress("eth1", "10.0.2.1/24");
+            h1.neighbour("eth1", "10.0.1.254", RIF1_MAC);
+            h2.neighbour("eth1", "10.0.2.254", RIF2_MAC);
+            h1.route("10.0.0.0/16", "10.0.1.254");
+            h2.route("10.0.0.0/16", "10.0.2.254");
+            final Path config = lab.newFile(".json");
+            Files.writeString(config, CONFIG);
+            final int p4rt;
+            try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                p4rt = s.getLocalPort();
+            }
+            final String java = ProcessHandle.current().info().command().orElseThrow();
+            final Process process = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-cp",
+                System.getProperty("java.class.path"), Main.class.getName(), "run", "--config", config.toString(),
+                "--port-map", "Ethernet0=" + sw1, "--port-map", "Ethernet4=" + sw2, "--p4runtime-port",
+                Integer.toString(p4rt), "--device-id", "7").redirectErrorStream(true).start();
+            final StringBuilder log = new StringBuilder();
+            final CompletableFuture<Void> started = new CompletableFuture<>();
+            Thread.ofPlatform().daemon().start(() -> {
+                try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                    for (String line = r.readLine(); line != null; line = r.readLine()) {
+                        synchronized (log) {
+                            log.append(line).append('\n');
+                        }
+                        if (line.contains("asic-emu live: 2 ports")) {
+                            started.complete(null);
+                        }
+                    }
+                } catch (final java.io.IOException e) {
+                    started.completeExceptionally(e);
+                }
+            });
+            try {
+                started.get(60, TimeUnit.SECONDS);
+                long election = 1;
+                program(p4rt, election++, h1, h2);
+                assertThat(h1.ping("10.0.2.1", 3)).as("h1 → h2 before the soak").isGreaterThanOrEqualTo(2);
+                Thread.sleep(3_000);
+                final long pid = process.pid();
+                final int fdsIdle = fds(pid);
+
+                final List<Socket> silent = new ArrayList<>();
+                try {
+                    for (int i = 0; i < 300; i++) {
+                        silent.add(new Socket(InetAddress.getLoopbackAddress(), p4rt));
+                    }
+                    Thread.sleep(1_000);
+                    final int fdsHeld = fds(pid);
+                    Thread.sleep(14_000);
+                    final int fdsAfterTimeout = fds(pid);
+                    System.out.printf("soak: switch descriptors idle %d, with 300 silent connections %d, 15 s later "
+                        + "(handshake timeout 10 s, our sockets still open) %d%n", fdsIdle, fdsHeld, fdsAfterTimeout);
+                    assertThat(fdsHeld).as("descriptors while 300 silent connections are open")
+                        .isGreaterThanOrEqualTo(fdsIdle + 250);
+                    assertThat(fdsAfterTimeout).as("descriptors after the handshake timeout").isLessThan(fdsIdle + 8);
+                } finally {
+                    for (final Socket s : silent) {
+                        s.close();
+                    }
+                }
+
+                final long heapStartKb = heapAfterGcKb(pid);
+                final long rssStartKb = rssKb(pid);
+                final int fdsStart = fds(pid);
+                final long endNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+                int rounds = 0;
+                int pingsAnswered = 0;
+                while (System.nanoTime() < endNs) {
+                    Commands.runOrFail("ip", "link", "set", sw1, "down");
+                    Thread.sleep(200);
+                    Commands.runOrFail("ip", "link", "set", sw1, "up");
+                    try (P4RuntimeClient controller = new P4RuntimeClient("127.0.0.1", p4rt, 7)) {
+                        assertThat(controller.arbitrate(election++)).as("primary again").isEqualTo(
+                            Code.OK.getNumber());
+                        controller.write(P4RuntimeClient.route(Update.Type.DELETE, ipv4("10.0.2.0"), 24, 0));
+                        controller.write(P4RuntimeClient.route(Update.Type.INSERT, ipv4("10.0.2.0"), 24, 12));
+                    }
+                    pingsAnswered += h1.ping("10.0.2.1", 2);
+                    rounds++;
+                }
+                Thread.sleep(2_000);
+                final long rssEndKb = rssKb(pid);
+                final int fdsEnd = fds(pid);
+                final long heapEndKb = heapAfterGcKb(pid);
+                System.out.printf("soak: %d s, %d rounds (flap + reconnect + 2 pings), %d of %d pings answered; "
+                    + "descriptors %d -> %d, RSS %d -> %d KiB, heap after a full GC %d -> %d KiB%n", seconds, rounds,
+                    pingsAnswered, 2 * rounds, fdsStart, fdsEnd, rssStartKb, rssEndKb, heapStartKb, heapEndKb);
+                assertThat(heapEndKb - heapStartKb).as("live heap growth after a full GC (KiB)").isLessThan(16 * 1024);
+                assertThat(rounds).isPositive();
+                assertThat(pingsAnswered).as("pings answered across the switch").isGreaterThanOrEqualTo(rounds);
+                assertThat(fdsEnd).as("descriptors after the soak").isBetween(fdsStart - 8, fdsStart + 8);
+                assertThat(rssEndKb - rssStartKb).as("RSS growth (KiB)").isLessThan(64 * 1024);
+                assertThat(process.isAlive()).isTrue();
+                synchronized (log) {
+                    assertThat(log.toString()).as("the switch's log").doesNotContain("Exception")
+                        .doesNotContain("loop failed");
+                }
+            } finally {
+                process.toHandle().destroy();
+                if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            }
+        }
+    }
+
+    /** Router interfaces, neighbors, next hops and the two /24 routes, as RunCommandNetnsTest programs them. */
+    private static void program(final int p4rt, final long election, final Netns h1, final Netns h2)
+        throws Exception {
+        try (P4RuntimeClient controller = new P4RuntimeClient("127.0.0.1", p4rt, 7)) {
+            assertThat(controller.arbitrate(election)).as("primary").isEqualTo(Code.OK.getNumber());
+            controller.write(
+                P4RuntimeClient.routerInterface(1, 0, mac(RIF1_MAC)),
+                P4RuntimeClient.routerInterface(2, 1, mac(RIF2_MAC)),
+                P4RuntimeClient.neighbor(1, ipv4("10.0.1.1"), mac(h1.mac("eth1"))),
+                P4RuntimeClient.neighbor(2, ipv4("10.0.2.1"), mac(h2.mac("eth1"))),
+                P4RuntimeClient.nextHop(11, 1, ipv4("10.0.1.1")),
+                P4RuntimeClient.nextHop(12, 2, ipv4("10.0.2.1")),
+                P4RuntimeClient.route(Update.Type.INSERT, ipv4("10.0.1.0"), 24, 11),
+                P4RuntimeClient.route(Update.Type.INSERT, ipv4("10.0.2.0"), 24, 12));
+        }
+    }
+
+    private static int fds(final long pid) throws Exception {
+        try (var entries = Files.list(Path.of("/proc/" + pid + "/fd"))) {
+            return (int) entries.count();
+        }
+    }
+
+    /** Live heap: jcmd GC.run, then the "used" of GC.heap_info. */
+    private static long heapAfterGcKb(final long pid) throws Exception {
+        final String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        Commands.runOrFail(jcmd, Long.toString(pid), "GC.run");
+        final String info = Commands.runOrFail(jcmd, Long.toString(pid), "GC.heap_info").stdout();
+        final java.util.regex.Matcher m = java.util.regex.Pattern.compile("used (\\d+)K").matcher(info);
+        if (!m.find()) {
+            throw new IllegalStateException("no heap usage in: " + info);
+        }
+        return Long.parseLong(m.group(1));
+    }
+
+    private static long rssKb(final long pid) throws Exception {
+        for (final String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("\\D+", ""));
+            }
+        }
+        throw new IllegalStateException("no VmRSS for " + pid);
+    }
+}
