@@ -98,6 +98,7 @@ build_appliance() {
   cp "$jar" "$r/opt/asic-emu/asic-emu.jar"
   install -m 0755 "$repo/docker/image/entrypoint" "$repo/docker/image/asic-emu-health" "$r/opt/asic-emu/bin/"
   install -m 0644 "$repo/docker/image/logback.xml" "$r/opt/asic-emu/logback.xml"
+  install -m 0644 "$repo/switchd/jvm.options" "$r/opt/asic-emu/jvm.options"
   ln -s /opt/asic-emu/bin/asic-emu-health "$r/usr/local/bin/asic-emu-health"
   ln -s /opt/asic-emu/bin/entrypoint "$r/usr/local/bin/asic-emu"
   echo "build-image: AOT cache (training run)" >&2
@@ -119,7 +120,7 @@ EOF
   /usr/bin/python3 "$repo/docker/image/docker-archive.py" "$r" "$out/asic-emu-image.tar" --tag "asic-emu:$tag" \
     --config "$work/appliance.json"
   # what went in, so that tests can tell whether the archive is current
-  (/usr/bin/python3 "$repo/docker/image/jar-digest.py" "$jar"; cat "$repo"/docker/image/* "$0" | sha256sum | cut -d' ' -f1) \
+  (/usr/bin/python3 "$repo/docker/image/jar-digest.py" "$jar"; cat "$repo"/docker/image/* "$0" "$repo/switchd/jvm.options" | sha256sum | cut -d' ' -f1) \
     > "$out/asic-emu-image.inputs"
   echo "build-image: appliance built in $(( $(date +%s) - t0 )) s; sizes:" >&2
   for p in "$r" "$r/opt/asic-emu/jre" "$r/opt/asic-emu/asic-emu.jar" "$r/opt/asic-emu/asic-emu.aot" "$r/usr" "$r/var"; do
