@@ -111,8 +111,8 @@ build_appliance() {
   "ExposedPorts": {"9559/tcp": {}},
   "StopSignal": "SIGTERM",
   "WorkingDir": "/",
-  "Healthcheck": {"Test": ["CMD", "/opt/asic-emu/bin/asic-emu-health"], "Interval": 10000000000,
-                  "Timeout": 3000000000, "StartPeriod": 5000000000, "Retries": 2},
+  "Healthcheck": {"Test": ["CMD", "/opt/asic-emu/bin/asic-emu-health"], "Interval": 30000000000,
+                  "Timeout": 3000000000, "StartPeriod": 30000000000, "Retries": 2},
   "Labels": { $(labels asic-emu),
     "org.opencontainers.image.description": "asic-emu switch-ASIC emulator appliance: data ports eth1..N = Ethernet0,4,8..., config /etc/asic-emu/config_db.json, P4Runtime 9559 on eth0" }
 }

@@ -59,6 +59,12 @@ elapsed=$(( ($(date +%s%N) - start) / 1000000 ))
 jpid=$(pgrep -P "$pid" java || echo "$pid")
 read -r -a stat < <(sed 's/.*) //' "/proc/$jpid/stat")
 echo "start to first forwarded ping: $elapsed ms; CPU used by then: $(( (stat[11] + stat[12]) * 1000 / $(getconf CLK_TCK) )) ms"
+if [ -n "${THREADS:-}" ]; then  # THREADS=1: where the start-up CPU went, per thread, at the first forwarded ping
+  for t in /proc/"$jpid"/task/*; do
+    read -r -a ts < <(sed 's/.*) //' "$t/stat")
+    echo "$(( (ts[11] + ts[12]) * 1000 / $(getconf CLK_TCK) )) ms $(cat "$t/comm")"
+  done | sort -rn | head -8 | sed 's/^/    /'
+fi
 sleep 5
 echo "  exec at $(date -d "@$((start / 1000000000)).$(printf %03d $(( (start / 1000000) % 1000 )))" +%T.%3N)," \
   "first port attached at $(grep -m1 -o '^[0-9:.]* .*port eth[0-9]* added' "$work/log" | cut -d' ' -f1)," \
