@@ -23,6 +23,7 @@ cleanup() {
 trap cleanup EXIT
 ip netns add "$ns"; ip netns add "${ns}h1"; ip netns add "${ns}h2"
 ip -n "$ns" link set lo up
+chmod 755 "$work"
 python3 - "$work/config_db.json" "$ports" <<'PY'
 import json, sys
 ports = {f"Ethernet{4*i}": {"speed": "100000", "admin_status": "up", "mtu": "9100"} for i in range(int(sys.argv[2]))}
@@ -50,7 +51,11 @@ for h in 1 2; do
 done
 "$root/bin/asic-emu" --help >/dev/null 2>&1   # builds the jar first if needed, outside the timing
 start=$(date +%s%N)
-ip netns exec "$ns" "$root/bin/asic-emu" run --config "$work/config_db.json" "$@" >"$work/log" 2>&1 &
+# RUN_AS=user: the switch runs as that user with CAP_NET_ADMIN and CAP_NET_RAW only (ambient capabilities, setpriv)
+as=()
+[ -n "${RUN_AS:-}" ] && as=(setpriv --reuid "$RUN_AS" --regid "$(id -g "$RUN_AS")" --clear-groups --inh-caps=-all,+net_admin,+net_raw
+  --ambient-caps=-all,+net_admin,+net_raw --bounding-set=-all,+net_admin,+net_raw --)
+ip netns exec "$ns" "${as[@]}" "$root/bin/asic-emu" run --config "$work/config_db.json" "$@" >"$work/log" 2>&1 &
 pid=$!
 until ip netns exec "${ns}h1" ping -c 1 -W 0.05 -q 10.0.1.2 >/dev/null 2>&1; do
   [ $(( ($(date +%s%N) - start) / 1000000 )) -lt 20000 ] || { echo "no forwarding after 20 s"; cat "$work/log"; exit 1; }
