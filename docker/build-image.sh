@@ -88,6 +88,10 @@ build_appliance() {
   echo "build-image: Java runtime (jlink)" >&2
   modules="$("$java_home/bin/jdeps" --print-module-deps --ignore-missing-deps --multi-release 25 "$jar")"
   mkdir -p "$r/opt/asic-emu/bin" "$r/etc/asic-emu" "$r/run/asic-emu"
+  # the unprivileged user the entrypoint runs the JVM as (with CAP_NET_ADMIN and CAP_NET_RAW only)
+  echo 'asicemu:x:10001:10001:asic-emu:/nonexistent:/usr/sbin/nologin' >> "$r/etc/passwd"
+  echo 'asicemu:x:10001:' >> "$r/etc/group"
+  chown 10001:10001 "$r/run/asic-emu"
   "$java_home/bin/jlink" --add-modules "$modules" --strip-debug --no-header-files --no-man-pages \
     --compress=zip-6 --output "$r/opt/asic-emu/jre"
   # the JDK here links cacerts into /etc; a runtime inside an image needs the file itself
@@ -145,7 +149,7 @@ EOF
       ethtool -K "peer$i" tx off >/dev/null
       ip addr add "10.9.$i.2/24" dev "peer$i"
     done
-    ASICEMU_NO_AOT=1 ASICEMU_JAVA_OPTS="-XX:AOTCacheOutput=/opt/asic-emu/asic-emu.aot -Xlog:aot=error" \
+    ASICEMU_USER=root ASICEMU_NO_AOT=1 ASICEMU_JAVA_OPTS="-XX:AOTCacheOutput=/opt/asic-emu/asic-emu.aot -Xlog:aot=error" \
       chroot "$R" /opt/asic-emu/bin/entrypoint run --config /tmp/train-config.json --p4runtime-address 127.0.0.1 \
       --status-file /tmp/train-status > "$R/tmp/train.log" 2>&1 &
     pid=$!
