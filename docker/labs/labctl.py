@@ -32,8 +32,8 @@ CLAB_MGMT_NETWORK = "clab"
 CLAB_MGMT_SUBNET = "172.20.20.0/24"
 
 
-def run(*cmd, check=True, capture=False, input=None):
-    r = subprocess.run(list(cmd), check=False, text=True, input=input,
+def run(*cmd, check=True, capture=False):
+    r = subprocess.run(list(cmd), check=False, text=True,
                        stdout=subprocess.PIPE if capture else None, stderr=subprocess.PIPE)
     if check and r.returncode != 0:
         sys.exit(f"labctl: {' '.join(cmd)} failed: {r.stderr.strip()}")
@@ -41,20 +41,6 @@ def run(*cmd, check=True, capture=False, input=None):
 
 
 _pids = {}
-
-
-def both(commands):
-    """Runs commands side by side (the two ends of a link); exits naming the first that failed."""
-    procs = [(c, subprocess.Popen(c, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)) for c in commands]
-    failed = None
-    for c, p in procs:
-        _, err = p.communicate()
-        if err.strip():
-            print(err.strip(), file=sys.stderr)
-        if p.returncode != 0 and failed is None:
-            failed = f"labctl: {' '.join(c[:6])} failed: {err.strip()}"
-    if failed:
-        sys.exit(failed)
 
 
 def container_pid(container):
@@ -70,44 +56,32 @@ def random_mac():
     return "aa:c1:ab:%02x:%02x:%02x" % (random.randrange(256), random.randrange(256), random.randrange(256))
 
 
-# Run in a node's network namespace for each end of a link (one process per end: start-up time is the point, see
-# docs/LAB.md): after a peer container restarted, the kernel removes its old veth ends (and so this node's old
-# interface) when it gets round to destroying the old namespace; wait for that, remove a stale interface still in the
-# way, then rename the new end, give it a fresh MAC and bring it up.
-_END_SCRIPT = """
-tmp="$1" name="$2" mac="$3"
-for _ in $(seq 50); do ip link show "$name" >/dev/null 2>&1 || break; sleep 0.1; done
-if ip link show "$name" >/dev/null 2>&1; then
-  echo "labctl: removing the stale $name in the way" >&2; ip link del "$name"
-fi
-ip link set "$tmp" name "$name" address "$mac" up
-"""
-
-
-def pids(containers):
-    """Looks up the main process of every container not yet known in one docker call."""
-    wanted = sorted({c for c in containers if c not in _pids})
-    if not wanted:
-        return
-    lines = run(DOCKER, "inspect", "-f", "{{.State.Pid}}", *wanted, capture=True).splitlines()
-    for container, pid in zip(wanted, lines):
-        if not pid or pid == "0":
-            sys.exit(f"labctl: container {container} is not running")
-        _pids[container] = pid.strip()
+def clear_name(ns, name):
+    """After a peer container restarted, the kernel removes its old veth ends (and so this node's old `name`) when it
+    gets round to destroying the old namespace: wait for that, then remove a stale interface still in the way."""
+    for _ in range(50):
+        if subprocess.run([*ns, "ip", "link", "show", name], capture_output=True).returncode != 0:
+            return
+        time.sleep(0.1)
+    print(f"labctl: removing the stale {name} in the way", file=sys.stderr)
+    run(*ns, "ip", "link", "del", name)
 
 
 def wire_link(a_container, a_if, b_container, b_if, mtu):
-    """One veth link between two running containers, as containerlab makes it: a veth pair with the MTU, TX offload
-    off, each end moved into its node, renamed, up."""
+    """One veth link between two running containers, as containerlab makes it."""
     a_pid, b_pid = container_pid(a_container), container_pid(b_container)
     tag = "%06x" % random.randrange(1 << 24)
     a_tmp, b_tmp = "clab-" + tag + "a", "clab-" + tag + "b"
     run("ip", "link", "add", a_tmp, "mtu", str(mtu), "type", "veth", "peer", "name", b_tmp, "mtu", str(mtu))
     try:
-        both(["ethtool", "-K", tmp, "tx", "off"] for tmp in (a_tmp, b_tmp))
-        run("ip", "-batch", "-", input=f"link set {a_tmp} netns {a_pid}\nlink set {b_tmp} netns {b_pid}\n")
-        both(["nsenter", "-t", pid, "-n", "sh", "-c", _END_SCRIPT, "end", tmp, name, random_mac()]
-             for tmp, pid, name in ((a_tmp, a_pid, a_if), (b_tmp, b_pid, b_if)))
+        for tmp, pid, name in ((a_tmp, a_pid, a_if), (b_tmp, b_pid, b_if)):
+            run("ethtool", "-K", tmp, "tx", "off", capture=True)
+            run("ip", "link", "set", tmp, "netns", pid)
+            ns = ("nsenter", "-t", pid, "-n")
+            clear_name(ns, name)
+            run(*ns, "ip", "link", "set", tmp, "name", name)
+            run(*ns, "ip", "link", "set", name, "address", random_mac())
+            run(*ns, "ip", "link", "set", name, "up")
     except SystemExit:
         run("ip", "link", "del", a_tmp, check=False)
         raise
@@ -140,7 +114,6 @@ def compose_container(project, service):
 
 def do_wire(doc, compose, resolve, only_node):
     links, execs = links_and_exec(doc, compose)
-    pids(resolve(n) for n in {e.split(":")[0] for a, b, _ in links for e in (a, b)} | set(execs))
     wired = 0
     touched = set()
     for a, b, mtu in links:
