@@ -88,6 +88,10 @@ build_appliance() {
   echo "build-image: Java runtime (jlink)" >&2
   modules="$("$java_home/bin/jdeps" --print-module-deps --ignore-missing-deps --multi-release 25 "$jar")"
   mkdir -p "$r/opt/asic-emu/bin" "$r/etc/asic-emu" "$r/run/asic-emu"
+  # the unprivileged user the entrypoint runs the JVM as (with CAP_NET_ADMIN and CAP_NET_RAW only)
+  echo 'asicemu:x:10001:10001:asic-emu:/nonexistent:/usr/sbin/nologin' >> "$r/etc/passwd"
+  echo 'asicemu:x:10001:' >> "$r/etc/group"
+  chown 10001:10001 "$r/run/asic-emu"
   "$java_home/bin/jlink" --add-modules "$modules" --strip-debug --no-header-files --no-man-pages \
     --compress=zip-6 --output "$r/opt/asic-emu/jre"
   # the JDK here links cacerts into /etc; a runtime inside an image needs the file itself
@@ -98,6 +102,7 @@ build_appliance() {
   cp "$jar" "$r/opt/asic-emu/asic-emu.jar"
   install -m 0755 "$repo/docker/image/entrypoint" "$repo/docker/image/asic-emu-health" "$r/opt/asic-emu/bin/"
   install -m 0644 "$repo/docker/image/logback.xml" "$r/opt/asic-emu/logback.xml"
+  install -m 0644 "$repo/switchd/jvm.options" "$r/opt/asic-emu/jvm.options"
   ln -s /opt/asic-emu/bin/asic-emu-health "$r/usr/local/bin/asic-emu-health"
   ln -s /opt/asic-emu/bin/entrypoint "$r/usr/local/bin/asic-emu"
   echo "build-image: AOT cache (training run)" >&2
@@ -110,8 +115,8 @@ build_appliance() {
   "ExposedPorts": {"9559/tcp": {}},
   "StopSignal": "SIGTERM",
   "WorkingDir": "/",
-  "Healthcheck": {"Test": ["CMD", "/opt/asic-emu/bin/asic-emu-health"], "Interval": 10000000000,
-                  "Timeout": 3000000000, "StartPeriod": 5000000000, "Retries": 2},
+  "Healthcheck": {"Test": ["CMD", "/opt/asic-emu/bin/asic-emu-health"], "Interval": 30000000000,
+                  "Timeout": 3000000000, "StartPeriod": 30000000000, "Retries": 2},
   "Labels": { $(labels asic-emu),
     "org.opencontainers.image.description": "asic-emu switch-ASIC emulator appliance: data ports eth1..N = Ethernet0,4,8..., config /etc/asic-emu/config_db.json, P4Runtime 9559 on eth0" }
 }
@@ -119,7 +124,7 @@ EOF
   /usr/bin/python3 "$repo/docker/image/docker-archive.py" "$r" "$out/asic-emu-image.tar" --tag "asic-emu:$tag" \
     --config "$work/appliance.json"
   # what went in, so that tests can tell whether the archive is current
-  (/usr/bin/python3 "$repo/docker/image/jar-digest.py" "$jar"; cat "$repo"/docker/image/* "$0" | sha256sum | cut -d' ' -f1) \
+  (/usr/bin/python3 "$repo/docker/image/jar-digest.py" "$jar"; cat "$repo"/docker/image/* "$0" "$repo/switchd/jvm.options" | sha256sum | cut -d' ' -f1) \
     > "$out/asic-emu-image.inputs"
   echo "build-image: appliance built in $(( $(date +%s) - t0 )) s; sizes:" >&2
   for p in "$r" "$r/opt/asic-emu/jre" "$r/opt/asic-emu/asic-emu.jar" "$r/opt/asic-emu/asic-emu.aot" "$r/usr" "$r/var"; do
@@ -144,7 +149,7 @@ EOF
       ethtool -K "peer$i" tx off >/dev/null
       ip addr add "10.9.$i.2/24" dev "peer$i"
     done
-    ASICEMU_NO_AOT=1 ASICEMU_JAVA_OPTS="-XX:AOTCacheOutput=/opt/asic-emu/asic-emu.aot -Xlog:aot=error" \
+    ASICEMU_USER=root ASICEMU_NO_AOT=1 ASICEMU_JAVA_OPTS="-XX:AOTCacheOutput=/opt/asic-emu/asic-emu.aot -Xlog:aot=error" \
       chroot "$R" /opt/asic-emu/bin/entrypoint run --config /tmp/train-config.json --p4runtime-address 127.0.0.1 \
       --status-file /tmp/train-status > "$R/tmp/train.log" 2>&1 &
     pid=$!

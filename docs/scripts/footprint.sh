@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# Footprint of `asic-emu run` (root): 32 ports on veth pairs inside a private network namespace, no traffic.
-# Prints the time from exec to the first forwarded ping (through Ethernet0 -> Ethernet4, routed) and VmRSS/VmHWM from
-# /proc/<pid>/status after it settles. Extra arguments go to `run` (e.g. --max-routes 1048576).
-# Usage: docs/scripts/footprint.sh [run options...]   (JAVA_OPTS_EXTRA is passed to the launcher's JVM)
+# Footprint of `asic-emu run` (root): PORTS (default 32) ports on veth pairs of MTU (default 1500) inside a private
+# network namespace, no traffic. Prints the time from exec to the first forwarded ping (through Ethernet0 -> Ethernet4,
+# routed), the CPU time the process used until then (user + system: a start-up cost that does not depend on the
+# machine's load, unlike the wall clock), and VmRSS/VmHWM from /proc/<pid>/status after it settles. Extra arguments go
+# to `run` (e.g. --max-routes 1048576).
+# Usage: [PORTS=4] [MTU=9500] docs/scripts/footprint.sh [run options...]   (ASIC_EMU_JAVA_OPTS adds JVM flags)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 ns="fp$$"
+ports="${PORTS:-32}"
+mtu="${MTU:-1500}"
+[ "$ports" -ge 2 ] || { echo "PORTS must be >= 2" >&2; exit 2; }
 work="$(mktemp -d)"
 cleanup() {
   [ -n "${pid:-}" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
@@ -18,9 +23,10 @@ cleanup() {
 trap cleanup EXIT
 ip netns add "$ns"; ip netns add "${ns}h1"; ip netns add "${ns}h2"
 ip -n "$ns" link set lo up
-python3 - "$work/config_db.json" <<'PY'
+chmod 755 "$work"
+python3 - "$work/config_db.json" "$ports" <<'PY'
 import json, sys
-ports = {f"Ethernet{4*i}": {"speed": "100000", "admin_status": "up", "mtu": "9100"} for i in range(32)}
+ports = {f"Ethernet{4*i}": {"speed": "100000", "admin_status": "up", "mtu": "9100"} for i in range(int(sys.argv[2]))}
 intf = {}
 for i in range(2):  # the ping path; the other 30 ports are free for a controller's router interfaces
     intf[f"Ethernet{4*i}"] = {}
@@ -28,11 +34,11 @@ for i in range(2):  # the ping path; the other 30 ports are free for a controlle
 cfg = {"DEVICE_METADATA": {"localhost": {"mac": "02:aa:bb:cc:dd:ee"}}, "PORT": ports, "INTERFACE": intf}
 json.dump(cfg, open(sys.argv[1], "w"))
 PY
-for i in $(seq 1 32); do
+for i in $(seq 1 "$ports"); do
   if [ "$i" -le 2 ]; then
-    ip link add "eth$i" netns "$ns" type veth peer name "h$i" netns "${ns}h$i"
+    ip link add "eth$i" netns "$ns" mtu "$mtu" type veth peer name "h$i" netns "${ns}h$i" mtu "$mtu"
   else
-    ip -n "$ns" link add "eth$i" type veth peer name "p$i"
+    ip -n "$ns" link add "eth$i" mtu "$mtu" type veth peer name "p$i" mtu "$mtu"
     ip -n "$ns" link set "p$i" up
   fi
   ip -n "$ns" link set "eth$i" up
@@ -45,17 +51,29 @@ for h in 1 2; do
 done
 "$root/bin/asic-emu" --help >/dev/null 2>&1   # builds the jar first if needed, outside the timing
 start=$(date +%s%N)
-ip netns exec "$ns" "$root/bin/asic-emu" run --config "$work/config_db.json" "$@" >"$work/log" 2>&1 &
+# RUN_AS=user: the switch runs as that user with CAP_NET_ADMIN and CAP_NET_RAW only (ambient capabilities, setpriv)
+as=()
+[ -n "${RUN_AS:-}" ] && as=(setpriv --reuid "$RUN_AS" --regid "$(id -g "$RUN_AS")" --clear-groups --inh-caps=-all,+net_admin,+net_raw
+  --ambient-caps=-all,+net_admin,+net_raw --bounding-set=-all,+net_admin,+net_raw --)
+ip netns exec "$ns" "${as[@]}" "$root/bin/asic-emu" run --config "$work/config_db.json" "$@" >"$work/log" 2>&1 &
 pid=$!
 until ip netns exec "${ns}h1" ping -c 1 -W 0.05 -q 10.0.1.2 >/dev/null 2>&1; do
   [ $(( ($(date +%s%N) - start) / 1000000 )) -lt 20000 ] || { echo "no forwarding after 20 s"; cat "$work/log"; exit 1; }
 done
-echo "start to first forwarded ping: $(( ($(date +%s%N) - start) / 1000000 )) ms"
+elapsed=$(( ($(date +%s%N) - start) / 1000000 ))
+jpid=$(pgrep -P "$pid" java || echo "$pid")
+read -r -a stat < <(sed 's/.*) //' "/proc/$jpid/stat")
+echo "start to first forwarded ping: $elapsed ms; CPU used by then: $(( (stat[11] + stat[12]) * 1000 / $(getconf CLK_TCK) )) ms"
+if [ -n "${THREADS:-}" ]; then  # THREADS=1: where the start-up CPU went, per thread, at the first forwarded ping
+  for t in /proc/"$jpid"/task/*; do
+    read -r -a ts < <(sed 's/.*) //' "$t/stat")
+    echo "$(( (ts[11] + ts[12]) * 1000 / $(getconf CLK_TCK) )) ms $(cat "$t/comm")"
+  done | sort -rn | head -8 | sed 's/^/    /'
+fi
+sleep 5
 echo "  exec at $(date -d "@$((start / 1000000000)).$(printf %03d $(( (start / 1000000) % 1000 )))" +%T.%3N)," \
   "first port attached at $(grep -m1 -o '^[0-9:.]* .*port eth[0-9]* added' "$work/log" | cut -d' ' -f1)," \
   "P4Runtime serving at $(grep -m1 -o '^[0-9:.]* .*asic-emu live:' "$work/log" | cut -d' ' -f1)"
-sleep 5
-jpid=$(pgrep -P "$pid" java || echo "$pid")
 # HOOK=script: run with the switch's pid now (e.g. a smaps / NMT breakdown; NMT needs
 # ASIC_EMU_JAVA_OPTS=-XX:NativeMemoryTracking=summary)
 [ -n "${HOOK:-}" ] && bash "$HOOK" "$jpid" || true

@@ -44,8 +44,8 @@ final class Images {
         final Path inputs = repo.resolve("docker/target/asic-emu-image.inputs");
         final String current = Sh.run(Duration.ofSeconds(60), "sh", "-c", "/usr/bin/python3 '"
             + repo.resolve("docker/image/jar-digest.py") + "' '" + jar + "'; "
-            + "cat '" + repo.resolve("docker/image") + "'/* '" + repo.resolve("docker/build-image.sh")
-            + "' | sha256sum | cut -d' ' -f1").ok().out();
+            + "cat '" + repo.resolve("docker/image") + "'/* '" + repo.resolve("docker/build-image.sh") + "' '"
+            + repo.resolve("switchd/jvm.options") + "' | sha256sum | cut -d' ' -f1").ok().out();
         final boolean applianceCurrent = Files.exists(appliance) && Files.exists(inputs)
             && Files.readString(inputs).equals(current);
         final String what = applianceCurrent ? (Files.exists(host) ? null : "host") : Files.exists(host) ? "appliance"

@@ -214,6 +214,13 @@ class LabTest {
             assertThat(awaitDockerHealth("clab-one-sw", "healthy")).isEqualTo("healthy");
             final long rss = rssKb(one.pid("sw"));
             MEASURED.put("RSS of one switch container after forwarding (MB)", Long.toString(rss / 1024));
+            // the JVM (PID 1 of the container) runs unprivileged with CAP_NET_ADMIN and CAP_NET_RAW only
+            final Map<String, String> status = procStatus(one.pid("sw"));
+            assertThat(status.get("Uid")).as("the switch's real/effective/saved/fs uids")
+                .isEqualTo("10001\t10001\t10001\t10001");
+            assertThat(status.get("CapEff")).as("cap_net_admin + cap_net_raw (bits 12, 13) and nothing else")
+                .isEqualTo("0000000000003000");
+            assertThat(status.get("CapBnd")).isEqualTo("0000000000003000");
 
             nsenter(one, "h2", "ip link del eth1");
             final Sh.Result missing = awaitHealth(one, "sw", 1);
@@ -564,6 +571,18 @@ class LabTest {
 
     private static void nsenter(final Fabric fabric, final String node, final String command) {
         Sh.run(SHORT, "nsenter", "-t", Long.toString(fabric.pid(node)), "-n", "sh", "-c", command).ok();
+    }
+
+    /** The fields of /proc/PID/status, name → value (tabs inside values kept). */
+    private static Map<String, String> procStatus(final long pid) throws IOException {
+        final Map<String, String> fields = new HashMap<>();
+        for (final String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+            final int colon = line.indexOf(':');
+            if (colon > 0) {
+                fields.put(line.substring(0, colon), line.substring(colon + 1).strip());
+            }
+        }
+        return fields;
     }
 
     private static long rssKb(final long pid) throws IOException {

@@ -361,6 +361,8 @@ public final class DataPlaneAgent implements Agent {
         linkState[p] = up;
         if (!up) {
             tables.fdb().flushDynamic(p);
+        } else {
+            resolver.portUp();
         }
         for (int g = 0; g < sizing.maxGroups(); g++) {
             final io.asicemu.flowlet.LoadBalanceGroup group = tables.group(g);

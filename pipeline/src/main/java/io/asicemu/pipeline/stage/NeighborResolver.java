@@ -52,6 +52,15 @@ public final class NeighborResolver {
         tables = current;
     }
 
+    /**
+     * A port came up (or was attached): requests sent while it was down were lost, so the next packet for any
+     * unresolved next hop asks again at once instead of up to {@link #RETRY_NS} later. At a switch's start, or when a
+     * lab link is plugged in, that second was most of the time from the link appearing to the first forwarded frame.
+     */
+    public void portUp() {
+        java.util.Arrays.fill(pendingUsed, false);
+    }
+
     /** @return ARP requests and neighbor solicitations sent. */
     public long requestsSent() {
         return requestsSent;

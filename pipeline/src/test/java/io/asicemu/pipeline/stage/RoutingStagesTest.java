@@ -185,6 +185,28 @@ class RoutingStagesTest {
     }
 
     @Test
+    void shouldAskAgainAtOnceWhenTheNextHopsPortComesUpRatherThanAfterTheRetryGap() {
+        sw.port("Ethernet4").linkUp(false);
+        sw.run();
+        sw.send("Ethernet0", toHost(ip(10, 0, 2, 7), 64, 100));
+        sw.run();
+        assertThat(sw.take("Ethernet4")).as("the request is lost on the down port").isEmpty();
+        sw.send("Ethernet0", toHost(ip(10, 0, 2, 7), 64, 100));
+        sw.run();
+        assertThat(sw.take("Ethernet4")).as("within the retry gap: no second request").isEmpty();
+
+        sw.port("Ethernet4").linkUp(true);
+        sw.run();
+        sw.send("Ethernet0", toHost(ip(10, 0, 2, 7), 64, 100));
+        sw.run();
+        final List<byte[]> requests = sw.take("Ethernet4");
+        assertThat(requests).as("asked again as soon as the port is up, same virtual instant").hasSize(1);
+        assertThat(u16(requests.get(0), 12)).isEqualTo(0x0806);
+        assertThat(u32(requests.get(0), 38)).isEqualTo(ip(10, 0, 2, 7));
+        assertThat(sw.counter("Ethernet0", "SAI_IN_DROP_REASON_UNRESOLVED_NEXT_HOP")).isEqualTo(3);
+    }
+
+    @Test
     void shouldSendNeighborSolicitationWhenIpv6DestinationIsUnresolved() {
         final byte[] v6 = Frames.udp4(Frames.builder().macs(ROUTER, HOST_A)
             .ipv6(0x2001_0db8_0001_0000L, 2, 0x2001_0db8_0002_0000L, 0x77), 10);
