@@ -31,9 +31,11 @@ class LiveLoopBusyPollTest {
 
     private static long cyclesWhileIdle(final long busyPollNs, final long[] duringWindow) throws Exception {
         final SwitchedAgent agent = new SwitchedAgent();
+        // Busy before the loop starts: nothing wakes a loop asleep in epoll when the flag flips (no fd event), so a
+        // loop whose first cycle ran before the flag was set would sleep through the whole test.
+        agent.busy = true;
         final LiveLoop loop = new LiveLoop(agent, new MonotonicClock(), () -> Long.MAX_VALUE, 1, busyPollNs).start();
         try {
-            agent.busy = true;
             Thread.sleep(50);
             agent.busy = false;
             final long atStop = loop.cycles();
