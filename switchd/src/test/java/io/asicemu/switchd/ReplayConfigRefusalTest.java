@@ -36,8 +36,9 @@ class ReplayConfigRefusalTest {
         final int exit = cli.execute("replay", "--config", config.toString(), "--in",
             "Ethernet0=" + capture, "--out-dir", dir.resolve("out").toString());
         assertThat(exit).isEqualTo(2);
-        assertThat(err.toString().strip()).doesNotContain("\n").startsWith("replay: configuration refused: ")
-            .contains(expected);
+        // One line naming the file, then the place (issue 14's error format).
+        assertThat(err.toString().strip()).doesNotContain("\n")
+            .startsWith("replay: " + config + ": configuration refused: ").contains(expected);
         if (Files.exists(dir.resolve("out"))) {
             try (var written = Files.list(dir.resolve("out"))) {
                 assertThat(written).as("nothing written for a refused config").isEmpty();
