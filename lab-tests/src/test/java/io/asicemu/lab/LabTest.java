@@ -130,7 +130,7 @@ class LabTest {
                 "NET_ADMIN", "--cap-add", "NET_RAW", "-v", garbage + ":/etc/asic-emu/config_db.json:ro",
                 Images.APPLIANCE);
             assertThat(unreadable.exit()).isEqualTo(2);
-            assertThat(unreadable.err().strip()).doesNotContain("\n").startsWith("run: configuration refused")
+            assertThat(unreadable.err().strip()).doesNotContain("\n").startsWith("run: /etc/asic-emu/config_db.json: configuration refused")
                 .contains("not valid JSON");
         } finally {
             docker.docker("network", "rm", "labmgmt");
