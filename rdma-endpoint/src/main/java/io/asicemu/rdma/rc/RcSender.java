@@ -83,7 +83,7 @@ public final class RcSender {
             grow();
         }
         int slot = (msgHead + msgCount) & (msgFirstIndex.length - 1);
-        long packets = Math.max(1, (bytes + mtuPayload - 1) / mtuPayload);
+        long packets = packetsOf(bytes);
         msgFirstIndex[slot] = postedEndIndex;
         msgBytes[slot] = bytes;
         msgPostedNs[slot] = nowNs;
@@ -109,7 +109,7 @@ public final class RcSender {
         }
         int slot = slot(cursorMsg);
         long first = msgFirstIndex[slot];
-        long packets = Math.max(1, (msgBytes[slot] + mtuPayload - 1) / mtuPayload);
+        long packets = packetsOf(msgBytes[slot]);
         long inMessage = sndNxt - first;
         packetPsn = psnOf(sndNxt);
         packetFirst = inMessage == 0;
@@ -180,7 +180,7 @@ public final class RcSender {
         }
         while (msgCount > 0) {
             int slot = msgHead;
-            long packets = Math.max(1, (msgBytes[slot] + mtuPayload - 1) / mtuPayload);
+            long packets = packetsOf(msgBytes[slot]);
             if (msgFirstIndex[slot] + packets > sndUna) {
                 break;
             }
@@ -201,12 +201,17 @@ public final class RcSender {
         cursorMsg = 0;
         while (cursorMsg < msgCount) {
             int slot = slot(cursorMsg);
-            long packets = Math.max(1, (msgBytes[slot] + mtuPayload - 1) / mtuPayload);
+            long packets = packetsOf(msgBytes[slot]);
             if (msgFirstIndex[slot] + packets > index) {
                 break;
             }
             cursorMsg++;
         }
+    }
+
+    /** Packets a message of {@code bytes} takes (a zero-byte WRITE is one packet). */
+    private long packetsOf(long bytes) {
+        return Math.max(1, (bytes + mtuPayload - 1) / mtuPayload);
     }
 
     private int slot(int relative) {
