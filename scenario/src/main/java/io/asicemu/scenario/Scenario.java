@@ -61,12 +61,13 @@ public final class Scenario {
     public record PfcResult(String switchName, String port, int priority, long framesSent, long framesReceived) {}
 
     /** What a host's NIC saw of PFC: frames received and the time its data priority was paused. */
-    public record HostResult(String name, long pfcFramesReceived, long dataPausedNs) {}
+    public record HostResult(String name, long pfcFramesReceived, long dataPausedNs, long controlQueueDrops,
+            long framesIgnored) {}
 
     /** Everything a run produced; the files are in {@code outDir}. */
     public record Result(String name, long endNs, boolean allComplete, List<FlowResult> flows,
             List<MessageResult> messages, List<QueueResult> queues, List<PfcResult> pfc, List<HostResult> hosts,
-            long framesOnWire, Path outDir) {
+            long framesOnWire, long framesLostOnCables, Path outDir) {
         public long dataPausedNs() {
             return hosts.stream().mapToLong(HostResult::dataPausedNs).sum();
         }
@@ -354,19 +355,22 @@ public final class Scenario {
         List<HostResult> hosts = new ArrayList<>();
         for (Fabric.HostNode h : fabric.hosts.values()) {
             hosts.add(new HostResult(h.host.name(), h.host.pfcFramesReceived(),
-                    h.host.pausedNs(spec.host().dataPriority())));
+                    h.host.pausedNs(spec.host().dataPriority()), h.host.controlQueueDrops(), h.host.framesIgnored()));
         }
         long frames = 0;
+        long lost = 0;
         for (Fabric.HostNode h : fabric.hosts.values()) {
             frames += h.host.framesSent();
+            lost += h.inbox.overflows();
         }
         for (Fabric.SwitchNode node : fabric.switches.values()) {
             for (LinkPort port : node.ports.values()) {
                 frames += port.txFrames();
+                lost += port.lostOnCable();
             }
         }
         return new Result(spec.name(), endNs, allComplete, flows, List.copyOf(messages), queues, pfc, hosts, frames,
-                outDir);
+                lost, outDir);
     }
 
     private static void write(Result r, Samples samples, Path outDir) {
@@ -399,10 +403,11 @@ public final class Scenario {
                         p.framesSent(), p.framesReceived()));
             }
             Files.writeString(outDir.resolve("pfc.csv"), pfc);
-            StringBuilder hosts = new StringBuilder("host,pfc_frames_received,data_paused_ns\n");
+            StringBuilder hosts = new StringBuilder(
+                    "host,pfc_frames_received,data_paused_ns,control_queue_drops,frames_ignored\n");
             for (HostResult h : r.hosts()) {
-                hosts.append(String.format(Locale.ROOT, "%s,%d,%d%n", h.name(), h.pfcFramesReceived(),
-                        h.dataPausedNs()));
+                hosts.append(String.format(Locale.ROOT, "%s,%d,%d,%d,%d%n", h.name(), h.pfcFramesReceived(),
+                        h.dataPausedNs(), h.controlQueueDrops(), h.framesIgnored()));
             }
             Files.writeString(outDir.resolve("hosts.csv"), hosts);
             Files.writeString(outDir.resolve("queue_depth.csv"), samples.queueDepthCsv());
@@ -419,6 +424,12 @@ public final class Scenario {
         sb.append(String.format(Locale.ROOT, "scenario %s: %s at %.3f us of virtual time, %d frames on the wire%n",
                 r.name(), r.allComplete() ? "every message acknowledged" : "NOT COMPLETE", r.endNs() / 1e3,
                 r.framesOnWire()));
+        long controlDrops = r.hosts().stream().mapToLong(HostResult::controlQueueDrops).sum();
+        if (r.framesLostOnCables() > 0 || controlDrops > 0) {
+            // Not the model's drops: the harness ran out of room; the run's numbers are suspect.
+            sb.append(String.format(Locale.ROOT, "  WARNING: %d frames lost on cables (FIFO full), %d host control "
+                    + "frames dropped (control queue full)%n", r.framesLostOnCables(), controlDrops));
+        }
         for (FlowResult f : r.flows()) {
             sb.append(String.format(Locale.ROOT,
                     "  flow %-10s %s -> %s  %d B  fct %.3f us  goodput %.2f Gb/s  CE %d  CNP %d/%d  cuts %d  "

@@ -33,6 +33,7 @@ class IncastScenarioTest {
         Scenario.Result r = Scenario.run(resource("incast_ecn_before_pfc.json"), out);
 
         assertThat(r.allComplete()).isTrue();
+        assertThat(r.framesLostOnCables()).isZero();
         assertThat(r.pfcFramesSent()).isZero();
         long ceAtReceiver = r.flows().stream().mapToLong(Scenario.FlowResult::ceMarksReceived).sum();
         assertThat(r.ecnMarked()).isPositive().isEqualTo(ceAtReceiver);

@@ -27,6 +27,8 @@ class TwoTierFabricTest {
         Scenario.Result r = Scenario.run(spec, EXAMPLES, out);
 
         assertThat(r.allComplete()).isTrue();
+        assertThat(r.framesLostOnCables()).isZero();
+        assertThat(r.hosts()).allSatisfy(h -> assertThat(h.controlQueueDrops()).isZero());
         assertThat(r.messages()).hasSize(16 * 4 * 4);
         assertThat(r.flows()).allSatisfy(f -> assertThat(f.packetsRetransmitted()).isZero());
         assertThat(r.queues()).allSatisfy(q -> assertThat(q.dropped()).isZero());

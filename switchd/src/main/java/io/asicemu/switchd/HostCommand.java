@@ -164,9 +164,11 @@ final class HostCommand implements Callable<Integer> {
                 received += qp.bytesReceived();
             }
             out.printf(Locale.ROOT, "host: done: %d of %d messages acknowledged, %d B received, CE %d, CNPs sent %d, "
-                + "CNPs received %d, retransmitted %d, PFC frames %d, paused %.3f ms%n", done.size(), expected,
-                received, ce, cnpsSent, cnpsReceived, retransmitted, host.pfcFramesReceived(),
-                host.pausedNs(priority) / 1e6);
+                + "CNPs received %d, retransmitted %d, PFC frames %d, paused %.3f ms; lost at the port: TX ring full "
+                + "%d, RX ring overflow %d; control queue full %d; frames not for this host %d%n", done.size(),
+                expected, received, ce, cnpsSent, cnpsReceived, retransmitted, host.pfcFramesReceived(),
+                host.pausedNs(priority) / 1e6, live.txRefused(), port.takeRxOverflowDrops(), host.controlQueueDrops(),
+                host.framesIgnored());
             if (!done.isEmpty()) {
                 final long[] fct = done.stream().mapToLong(d -> d[2] - d[1]).sorted().toArray();
                 out.printf(Locale.ROOT, "host: FCT P50 %.3f ms, P99 %.3f ms, max %.3f ms%n",
