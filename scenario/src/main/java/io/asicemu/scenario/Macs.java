@@ -1,10 +1,11 @@
 package io.asicemu.scenario;
 
-/** MAC and IPv4 text as scenario files and config_db.json write them. */
-final class Macs {
+/** MAC and IPv4 text as scenario files, config_db.json and command lines write them. */
+public final class Macs {
     private Macs() {}
 
-    static long parse(String text, String field) {
+    /** @throws ScenarioException naming {@code field} when {@code text} is not a MAC address */
+    public static long parse(String text, String field) {
         String[] parts = text == null ? new String[0] : text.trim().split(":");
         if (parts.length != 6) {
             throw new ScenarioException(field + ": \"" + text + "\" is not a MAC address");
@@ -35,7 +36,8 @@ final class Macs {
         return sb.toString();
     }
 
-    static int parseIpv4(String text, String field) {
+    /** @throws ScenarioException naming {@code field} when {@code text} is not an IPv4 address */
+    public static int parseIpv4(String text, String field) {
         String[] parts = text == null ? new String[0] : text.trim().split("\\.");
         if (parts.length != 4) {
             throw new ScenarioException(field + ": \"" + text + "\" is not an IPv4 address");

@@ -2,6 +2,8 @@ package io.asicemu.switchd;
 
 import io.asicemu.rdma.dcqcn.DcqcnParameters;
 import io.asicemu.rdma.host.RoceHost;
+import io.asicemu.scenario.Macs;
+import io.asicemu.scenario.ScenarioException;
 import io.asicemu.veth.afpacket.AfPacketConfig;
 import io.asicemu.veth.afpacket.AfPacketPort;
 import io.asicemu.veth.ffm.NetDevice;
@@ -94,14 +96,14 @@ final class HostCommand implements Callable<Integer> {
                 case "nic" -> DcqcnParameters.nicDefaults();
                 default -> throw new IllegalArgumentException("--dcqcn: paper, nic or off, not " + dcqcn);
             };
-            localIp = ipv4(ip, "--ip");
-            peerIp = ipv4(peer, "--peer");
-            gateway = mac(gatewayMac);
+            localIp = Macs.parseIpv4(ip, "--ip");
+            peerIp = Macs.parseIpv4(peer, "--peer");
+            gateway = Macs.parse(gatewayMac, "--gateway-mac");
             if (qps < 1 || qps > 4096 || messages < 1 || lineRateMbps < 1 || mtuPayload < 64 || mtuPayload > 8192) {
                 throw new IllegalArgumentException("--qps 1..4096, --messages ≥ 1, --line-rate-mbps ≥ 1, "
                     + "--mtu-payload 64..8192");
             }
-        } catch (final IllegalArgumentException e) {
+        } catch (final IllegalArgumentException | ScenarioException e) {
             err.println("host: " + e.getMessage());
             return 2;
         }
@@ -178,43 +180,6 @@ final class HostCommand implements Callable<Integer> {
             out.flush();
             return expected == 0 || done.size() == expected ? 0 : 1;
         }
-    }
-
-    private static int ipv4(final String text, final String option) {
-        final String[] parts = text.split("\\.");
-        if (parts.length != 4) {
-            throw new IllegalArgumentException(option + ": not an IPv4 address: " + text);
-        }
-        int value = 0;
-        for (final String p : parts) {
-            final int b;
-            try {
-                b = Integer.parseInt(p);
-            } catch (final NumberFormatException e) {
-                throw new IllegalArgumentException(option + ": not an IPv4 address: " + text);
-            }
-            if (b < 0 || b > 255) {
-                throw new IllegalArgumentException(option + ": not an IPv4 address: " + text);
-            }
-            value = (value << 8) | b;
-        }
-        return value;
-    }
-
-    private static long mac(final String text) {
-        final String[] parts = text.split(":");
-        if (parts.length != 6) {
-            throw new IllegalArgumentException("--gateway-mac: not a MAC address: " + text);
-        }
-        long value = 0;
-        for (final String p : parts) {
-            try {
-                value = (value << 8) | Integer.parseInt(p, 16);
-            } catch (final NumberFormatException e) {
-                throw new IllegalArgumentException("--gateway-mac: not a MAC address: " + text);
-            }
-        }
-        return value;
     }
 
     private static long macOf(final byte[] bytes) {
