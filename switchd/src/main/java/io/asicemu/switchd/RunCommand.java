@@ -85,6 +85,10 @@ final class RunCommand implements Callable<Integer> {
         description = "concurrent calls one connection may have open (default: ${DEFAULT-VALUE})")
     private int maxCallsPerConnection;
 
+    @Option(names = "--p4runtime-max-connections", paramLabel = "N", defaultValue = "64",
+        description = "connections held at once; one more is closed when accepted (default: ${DEFAULT-VALUE})")
+    private int maxConnections;
+
     @Option(names = "--management-interface", paramLabel = "IFNAME",
         description = "listen (P4Runtime, counters) on this interface's address instead of --p4runtime-address: its "
             + "first IPv4 address, else its first global IPv6 one; 127.0.0.1 if it has none (the container uses eth0)")
@@ -204,7 +208,8 @@ final class RunCommand implements Callable<Integer> {
             .withHandshakeTimeout(Duration.ofSeconds(handshakeTimeoutS))
             .withMaxConnectionIdle(Duration.ofSeconds(idleTimeoutS))
             .withMaxConnectionAge(Duration.ofSeconds(maxConnectionAgeS))
-            .withMaxConcurrentCallsPerConnection(maxCallsPerConnection);
+            .withMaxConcurrentCallsPerConnection(maxCallsPerConnection)
+            .withMaxConnections(maxConnections);
         if (tlsCert != null) {
             options = options.withTls(new ServerOptions.Tls(tlsCert, tlsKey, tlsClientCa));
         }

@@ -473,16 +473,10 @@ public final class PipelineTableBackend implements P4Backend
     }
 
     @Override
-    public void packetOut(final byte[] payload, final int egressPort, final boolean submitToIngress)
+    public boolean packetOut(final byte[] payload, final int egressPort, final boolean submitToIngress)
     {
-        if (submitToIngress)
-        {
-            control.cpuPort().packetOutThroughIngress(payload, egressPort);
-        }
-        else
-        {
-            control.cpuPort().packetOut(payload, egressPort);
-        }
+        return submitToIngress ? control.cpuPort().packetOutThroughIngress(payload, egressPort)
+            : control.cpuPort().packetOut(payload, egressPort);
     }
 
     @Override

@@ -228,7 +228,8 @@ public final class ConfigCompiler {
             return Long.parseLong(fields.get("index").trim()) << 20; // bounded by PORT_INDEX above
         }
         final String digits = name.replaceAll("^\\D*", "");
-        return digits.matches("\\d+") ? Long.parseLong(digits) : Integer.MAX_VALUE;
+        // at most 9 digits: a name like Ethernet099999999999999999999 is legal but does not fit a long
+        return digits.matches("\\d{1,9}") ? Long.parseLong(digits) : Integer.MAX_VALUE;
     }
 
     private void deviceMetadata() {
