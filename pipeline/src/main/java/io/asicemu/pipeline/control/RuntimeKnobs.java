@@ -18,6 +18,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.IntPredicate;
 
 /**
  * The control-side model of the {@link RuntimeKnob}s of one configuration: every value in force, starting from what
@@ -41,12 +42,14 @@ public final class RuntimeKnobs {
     private final int pollMs;
     private final QosMaps baseQos;
     private final int maxGroups;
-    private final PipelineControl control;
+    private final int maxPorts;
+    private final L3State l3;
     private final BitSet modeWritten = new BitSet();
 
-    RuntimeKnobs(final CompiledConfig compiled, final int maxGroups, final PipelineControl control) {
+    RuntimeKnobs(final CompiledConfig compiled, final int maxGroups, final int maxPorts, final L3State l3) {
         this.maxGroups = maxGroups;
-        this.control = control;
+        this.maxPorts = maxPorts;
+        this.l3 = l3;
         this.compiled = compiled;
         this.ports = compiled.portNames().size();
         for (final RuntimeKnob k : KNOBS) {
@@ -129,7 +132,7 @@ public final class RuntimeKnobs {
 
     /** Settings the configuration gives a defined group (before runtime changes), or null. */
     private GroupSettings configuredGroupSettings(final int group) {
-        final TableBatch.GroupSpec spec = control.groupSpecs().get(group);
+        final L3State.GroupSpec spec = l3.groupSpecs.get(group);
         if (spec != null) {
             return compiled.flowletConfig().groupSettings(spec.name());
         }
@@ -137,10 +140,6 @@ public final class RuntimeKnobs {
             return compiled.tables().group(group).settings();
         }
         return null;
-    }
-
-    private boolean groupDefined(final int group, final java.util.Set<Integer> stagedGroups) {
-        return group < compiled.groupCount() || control.groups().contains(group) || stagedGroups.contains(group);
     }
 
     static int modeCode(final LoadBalanceMode mode) {
@@ -188,7 +187,7 @@ public final class RuntimeKnobs {
      *     (a PG without BUFFER_PG profile, a port without PFC_WD entry).
      */
     void check(final RuntimeKnob k, final int index, final long value, final Map<Long, Long> staged,
-        final java.util.Set<Integer> stagedGroups, final int update) {
+        final IntPredicate groupDefined, final int update) {
         if (index < 0 || index >= size(k)) {
             throw new TableException(TableException.Code.INVALID_ARGUMENT, update,
                 k + " index " + index + " is outside 0.." + (size(k) - 1));
@@ -229,7 +228,7 @@ public final class RuntimeKnobs {
             case DSCP_TO_TC, DOT1P_TO_TC, TC_TO_QUEUE, TC_TO_PG -> range(k, value, -1, 7, update);
             case GROUP_SELECTION_MODE -> {
                 range(k, value, 0, 3, update);
-                if (!groupDefined(index, stagedGroups)) {
+                if (!groupDefined.test(index)) {
                     throw new TableException(TableException.Code.NOT_FOUND, update, "group " + index);
                 }
             }
@@ -280,7 +279,7 @@ public final class RuntimeKnobs {
                     modeWritten.set(index);
                     final LoadBalanceMode mode = mode(e.getValue());
                     final PortQuality spare = mode == LoadBalanceMode.FLOWLET_QUALITY
-                        ? new PortQuality(control.sizing().maxPorts(), compiled.flowletConfig().qualitySettings())
+                        ? new PortQuality(maxPorts, compiled.flowletConfig().qualitySettings())
                         : null;
                     edits.add(a -> {
                         final LoadBalanceGroup g = a.tables().group(index);
