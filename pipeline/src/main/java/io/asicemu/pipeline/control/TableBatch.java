@@ -30,7 +30,6 @@ public final class TableBatch {
     private final L2Changes l2;
     private final AclChanges acl;
     private final KnobChanges knobs;
-    private final RuntimeKnobs knobModel;
     private final ToLongFunction<DataPlaneCommand> submit;
 
     TableBatch(final L3State l3State, final L2State l2State, final AclState aclState, final RuntimeKnobs knobModel,
@@ -40,7 +39,6 @@ public final class TableBatch {
         this.l2.l3(l3);
         this.acl = new AclChanges(staging, aclState, l3State.sizing());
         this.knobs = new KnobChanges(staging, knobModel, l3);
-        this.knobModel = knobModel;
         this.submit = submit;
     }
 
@@ -497,7 +495,7 @@ public final class TableBatch {
     }
 
     /**
-     * WRED/ECN thresholds and Pmax of an egress queue (all colours), as one update each.
+     * WRED/ECN thresholds and Pmax of an egress queue, the same for all three colours (three updates per colour).
      *
      * @param port the port index.
      * @param queue 0..7.
@@ -509,14 +507,20 @@ public final class TableBatch {
     public TableBatch setWred(final int port, final int queue, final long minBytes, final long maxBytes,
         final int probPercent) {
         final int i = port * 8 + queue;
-        if (maxBytes != 0 && maxBytes < knobModel.value(RuntimeKnob.ECN_MIN_THRESHOLD_BYTES, i)) {
-            setKnob(RuntimeKnob.ECN_MIN_THRESHOLD_BYTES, i, minBytes);
-            setKnob(RuntimeKnob.ECN_MAX_THRESHOLD_BYTES, i, maxBytes);
-        } else {
-            setKnob(RuntimeKnob.ECN_MAX_THRESHOLD_BYTES, i, maxBytes);
-            setKnob(RuntimeKnob.ECN_MIN_THRESHOLD_BYTES, i, minBytes);
+        for (int colour = 0; colour < 3; colour++) {
+            final RuntimeKnob min = RuntimeKnob.wred(colour, 0);
+            final RuntimeKnob max = RuntimeKnob.wred(colour, 1);
+            // Lowering both thresholds under the current Kmin sets Kmin first, raising them sets Kmax first.
+            if (maxBytes != 0 && maxBytes < knobs.value(min, i)) {
+                setKnob(min, i, minBytes);
+                setKnob(max, i, maxBytes);
+            } else {
+                setKnob(max, i, maxBytes);
+                setKnob(min, i, minBytes);
+            }
+            setKnob(RuntimeKnob.wred(colour, 2), i, probPercent);
         }
-        return setKnob(RuntimeKnob.ECN_MAX_PROBABILITY_PERCENT, i, probPercent);
+        return this;
     }
 
     /**
