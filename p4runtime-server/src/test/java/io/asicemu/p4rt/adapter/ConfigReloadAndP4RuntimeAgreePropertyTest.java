@@ -37,14 +37,15 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /**
- * One random sequence of changes — routes inserted, re-pointed and deleted, and one colour's WRED/ECN thresholds and
- * Pmax changed — applied two ways: (1) by editing config_db.json (STATIC_ROUTE, WRED_PROFILE) and reloading it
- * whole after every change, (2) by P4Runtime writes (ipv4_table entries, the tm.ecn_* registers of each colour)
+ * One random sequence of changes — routes inserted, re-pointed and deleted, one colour's WRED/ECN thresholds and
+ * Pmax changed, the ECMP hash seed changed — applied two ways: (1) by editing config_db.json (STATIC_ROUTE,
+ * WRED_PROFILE, SWITCH_HASH) and reloading it whole after every change, (2) by P4Runtime writes (ipv4_table entries,
+ * the tm.ecn_* registers of each colour, ars.hash_seed)
  * through the production backend on a switch loaded once. After every change both switches must have the same data
  * path — every route resolves to the same port, next hop and MAC; the traffic manager decides with the same Kmin,
- * Kmax, Pmax, enable and ECN bits for every colour of the queue — and answer the same P4Runtime Read of the nine ECN
- * registers, which is what the test's own model says (config objects
- * are not P4Runtime entries, so routes are compared on the data path only; see the module README).
+ * Kmax, Pmax, enable and ECN bits for every colour of the queue; the hash engine has the same seed — and answer the
+ * same P4Runtime Read of the nine ECN registers and the hash seed, which is what the test's own model says (config
+ * objects are not P4Runtime entries, so routes are compared on the data path only; see the module README).
  */
 class ConfigReloadAndP4RuntimeAgreePropertyTest
 {
@@ -57,30 +58,39 @@ class ConfigReloadAndP4RuntimeAgreePropertyTest
     private static final int[][] ECN_REGISTERS = {
         {0x16000001, 0x16000002, 0x16000003}, {0x1600000b, 0x1600000c, 0x1600000d},
         {0x1600000e, 0x1600000f, 0x16000010}};
+    /** ars.hash_seed. */
+    private static final int HASH_SEED_REGISTER = 0x16000009;
     /** Ethernet0 (port 0), queue 0: where the routed frames of a default-mapped class go. */
     private static final int QUEUE_INDEX = 0;
     private static final long[] PREFIXES = {0x1401_0000L, 0x1402_0000L, 0x1402_8000L, 0x1500_0000L, 0x1400_0000L};
     private static final int[] LENGTHS = {16, 16, 17, 8, 8};
 
-    /** A change: a route (slot into PREFIXES) set to a hop or deleted (hop -1), or one colour's WRED values. */
-    record Change(int route, int hop, int colour, long min, long max, int probability)
+    /** What a change changes. */
+    enum Kind
     {
-        boolean isRoute()
-        {
-            return colour < 0;
-        }
+        ROUTE, WRED, HASH_SEED
+    }
+
+    /**
+     * A change: a route (slot into PREFIXES) set to a hop or deleted (hop -1), one colour's WRED values, or the ECMP
+     * hash seed.
+     */
+    record Change(Kind kind, int route, int hop, int colour, long min, long max, int probability, long seed)
+    {
     }
 
     @Provide
     Arbitrary<List<Change>> changes()
     {
         final Arbitrary<Change> route = Combinators.combine(Arbitraries.integers().between(0, PREFIXES.length - 1),
-            Arbitraries.integers().between(-1, HOPS - 1)).as((r, h) -> new Change(r, h, -1, 0, 0, 0));
+            Arbitraries.integers().between(-1, HOPS - 1)).as((r, h) -> new Change(Kind.ROUTE, r, h, -1, 0, 0, 0, 0));
         final Arbitrary<Change> wred = Combinators.combine(Arbitraries.integers().between(0, 2),
             Arbitraries.longs().between(0, 20_000), Arbitraries.longs().between(1, 20_000),
             Arbitraries.integers().between(0, 100))
-            .as((c, min, extra, p) -> new Change(-1, 0, c, min, min + extra, p));
-        return Arbitraries.oneOf(route, wred).list().ofMinSize(1).ofMaxSize(10);
+            .as((c, min, extra, p) -> new Change(Kind.WRED, -1, 0, c, min, min + extra, p, 0));
+        final Arbitrary<Change> seed = Arbitraries.longs().between(0, 1_000_000)
+            .map(v -> new Change(Kind.HASH_SEED, -1, 0, -1, 0, 0, 0, v));
+        return Arbitraries.oneOf(route, wred, seed).list().ofMinSize(1).ofMaxSize(10);
     }
 
     /** What both ways should have made, kept by the test. */
@@ -88,6 +98,7 @@ class ConfigReloadAndP4RuntimeAgreePropertyTest
     {
         final Map<Integer, Integer> routes = new LinkedHashMap<>();
         final long[][] wred = {{8_000, 30_000, 20}, {6_000, 20_000, 50}, {2_000, 10_000, 100}};
+        long hashSeed = 7;
     }
 
     private static String ip(final long v)
@@ -129,6 +140,11 @@ class ConfigReloadAndP4RuntimeAgreePropertyTest
         return "\"WRED_PROFILE\": {\"W\": {" + fields + "}}, \"QUEUE\": {\"Ethernet0|0\": {\"wred_profile\": \"W\"}}";
     }
 
+    private static String switchHash(final long seed)
+    {
+        return "\"SWITCH_HASH\": {\"GLOBAL\": {\"ecmp_hash_seed\": \"" + seed + "\"}}";
+    }
+
     private static String configJson(final Model m)
     {
         final StringJoiner neigh = new StringJoiner(", ");
@@ -139,8 +155,9 @@ class ConfigReloadAndP4RuntimeAgreePropertyTest
         final StringJoiner statics = new StringJoiner(", ");
         m.routes.forEach((r, hop) -> statics.add("\"" + ip(PREFIXES[r]) + "/" + LENGTHS[r] + "\": {\"nexthop\": \""
             + ip(hopIp(hop)) + "\"}"));
-        return "{" + PORTS + ", " + wredTables(m.wred) + ", \"INTERFACE\": {\"Ethernet0\": {},"
-            + " \"Ethernet0|10.0.1.1/24\": {}}, \"NEIGH\": {" + neigh + "}, \"STATIC_ROUTE\": {" + statics + "}}";
+        return "{" + PORTS + ", " + wredTables(m.wred) + ", " + switchHash(m.hashSeed)
+            + ", \"INTERFACE\": {\"Ethernet0\": {}, \"Ethernet0|10.0.1.1/24\": {}}, \"NEIGH\": {" + neigh + "},"
+            + " \"STATIC_ROUTE\": {" + statics + "}}";
     }
 
     private static WriteOp entry(final UpdateKind kind, final int table, final List<FieldMatchValue> key,
@@ -171,7 +188,12 @@ class ConfigReloadAndP4RuntimeAgreePropertyTest
     /** The P4Runtime writes of one change, given the model before it. */
     private static List<WriteOp> writes(final Change c, final Model before)
     {
-        if (c.isRoute())
+        if (c.kind() == Kind.HASH_SEED)
+        {
+            return List.of(new WriteOp(UpdateKind.MODIFY, new P4Entity.RegisterCell(HASH_SEED_REGISTER, 0,
+                BigInteger.valueOf(c.seed()))));
+        }
+        if (c.kind() == Kind.ROUTE)
         {
             final boolean present = before.routes.containsKey(c.route());
             if (c.hop() < 0)
@@ -200,7 +222,12 @@ class ConfigReloadAndP4RuntimeAgreePropertyTest
 
     private static void apply(final Change c, final Model m)
     {
-        if (c.isRoute())
+        if (c.kind() == Kind.HASH_SEED)
+        {
+            m.hashSeed = c.seed();
+            return;
+        }
+        if (c.kind() == Kind.ROUTE)
         {
             if (c.hop() < 0)
             {
@@ -263,6 +290,10 @@ class ConfigReloadAndP4RuntimeAgreePropertyTest
                 }
             }
         }
+        for (final P4Entity e : backend.read(new ReadFilter.Registers(HASH_SEED_REGISTER, 0)))
+        {
+            out.add("hash_seed = " + ((P4Entity.RegisterCell)e).value());
+        }
         return out;
     }
 
@@ -280,7 +311,8 @@ class ConfigReloadAndP4RuntimeAgreePropertyTest
         try (Pipeline viaConfig = Pipeline.create(new ManualClock(0), PipelineSizing.defaults(), Map.of());
              Pipeline viaP4 = Pipeline.create(new ManualClock(0), PipelineSizing.defaults(), Map.of()))
         {
-            viaP4.control().applyConfig(ConfigDb.parse("{" + PORTS + ", " + wredTables(model.wred) + "}"));
+            viaP4.control().applyConfig(ConfigDb.parse("{" + PORTS + ", " + wredTables(model.wred) + ", "
+                + switchHash(model.hashSeed) + "}"));
             final PipelineTableBackend p4 = backend(viaP4);
             final List<WriteOp> setup = new ArrayList<>();
             setup.add(entry(UpdateKind.INSERT, 0x02000005, List.of(exact(1, 1)), 0x01000007, 0, ROUTER_MAC));
@@ -318,7 +350,10 @@ class ConfigReloadAndP4RuntimeAgreePropertyTest
                 assertThat(wredInForce(viaP4.agent().trafficManager())).as("the TM's WRED after " + change)
                     .isEqualTo(expected);
                 final List<String> read = ecnRead(backend(viaConfig));
-                assertThat(ecnRead(p4)).as("Read after " + change).isEqualTo(read).hasSize(9);
+                assertThat(ecnRead(p4)).as("Read after " + change).isEqualTo(read).hasSize(10)
+                    .endsWith("hash_seed = " + model.hashSeed);
+                assertThat(viaP4.agent().tables().hashEngine().seed()).as("the data path's hash seed after " + change)
+                    .isEqualTo(viaConfig.agent().tables().hashEngine().seed()).isEqualTo((int)model.hashSeed);
                 for (int colour = 0; colour < 3; colour++)
                 {
                     assertThat(read.get(3 * colour + 2)).as("the Read follows the model")
