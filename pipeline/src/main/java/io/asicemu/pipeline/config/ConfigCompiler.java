@@ -139,7 +139,8 @@ public final class ConfigCompiler {
         }
         final RouteSlots routeSlots = new RouteSlots(sizing.maxRoutes());
         for (final Map.Entry<IpPrefix, Integer> r : routes.entrySet()) {
-            tables.route(r.getKey(), routeSlots.assign(r.getKey()), r.getValue());
+            tables.route(r.getKey().v6(), r.getKey().high(), r.getKey().low(), r.getKey().length(),
+                routeSlots.assign(r.getKey()), r.getValue());
         }
         qos();
         acl();
