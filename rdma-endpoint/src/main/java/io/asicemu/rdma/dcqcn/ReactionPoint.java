@@ -37,7 +37,6 @@ public final class ReactionPoint {
     private int timeStage;
     private int byteStage;
     private long bytesSinceStage;
-    private boolean lastIncreaseByTimer;
 
     private long nextIncreaseNs = Long.MAX_VALUE;
     private long nextAlphaNs = Long.MAX_VALUE;
@@ -112,7 +111,6 @@ public final class ReactionPoint {
         while (rateLimited && bytesSinceStage >= params.rpgByteResetBytes()) {
             bytesSinceStage -= params.rpgByteResetBytes();
             byteStage++;
-            lastIncreaseByTimer = false;
             increase();
         }
     }
@@ -137,7 +135,6 @@ public final class ReactionPoint {
                 nextAlphaNs = next + alphaPeriodNs;
             } else {
                 timeStage++;
-                lastIncreaseByTimer = true;
                 nextIncreaseNs = next + increasePeriodNs;
                 increase();
             }
@@ -150,7 +147,9 @@ public final class ReactionPoint {
     }
 
     private void cut(long atNs) {
-        if (params.clampTgtRate() || (params.clampTgtRateAfterTimeInc() && lastIncreaseByTimer)) {
+        // "After a timer increase": the timer fired at least once since the last cut, whatever the byte counter
+        // did after it (ns-3's model of the Mellanox NIC: clamp unless the timer stage is still 0).
+        if (params.clampTgtRate() || (params.clampTgtRateAfterTimeInc() && timeStage > 0)) {
             targetRateBps = currentRateBps;
         }
         double cutRate = currentRateBps * (1 - alpha * cutScale);
@@ -169,7 +168,6 @@ public final class ReactionPoint {
         timeStage = 0;
         byteStage = 0;
         bytesSinceStage = 0;
-        lastIncreaseByTimer = false;
         nextIncreaseNs = atNs + increasePeriodNs;
         if (nextAlphaNs == Long.MAX_VALUE) {
             nextAlphaNs = atNs + alphaPeriodNs;
