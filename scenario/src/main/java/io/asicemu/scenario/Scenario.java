@@ -233,7 +233,7 @@ public final class Scenario {
                 fabric.stepTo(next);
             }
             long finishedNs = fabric.nowNs();
-            samples.sampleUpTo(finishedNs);
+            samples.finish(finishedNs);
             Result result = collect(spec, fabric, messages, sendersOfFlow, receiversOfFlow, postedBytes, finishedNs,
                     messages.size() == totalMessages, outDir);
             write(result, samples, outDir);
@@ -412,6 +412,9 @@ public final class Scenario {
             Files.writeString(outDir.resolve("hosts.csv"), hosts);
             Files.writeString(outDir.resolve("queue_depth.csv"), samples.queueDepthCsv());
             Files.writeString(outDir.resolve("rates.csv"), samples.ratesCsv());
+            Files.writeString(outDir.resolve("pfc_over_time.csv"), samples.pfcCsv());
+            Files.writeString(outDir.resolve("ecmp_spread.csv"), samples.spreadCsv());
+            Files.writeString(outDir.resolve("flowlets.csv"), samples.flowletsCsv());
             Files.writeString(outDir.resolve("summary.txt"), summary(r));
             Files.writeString(outDir.resolve("report.html"), Report.html(r, samples));
         } catch (IOException e) {
