@@ -51,6 +51,8 @@ public final class ReactionPoint {
     private long fastRecoveryEvents;
     private long additiveIncreaseEvents;
     private long hyperIncreaseEvents;
+    private long timerIncreaseEvents;
+    private long byteCounterIncreaseEvents;
 
     /**
      * @param lineRateBps the port's line rate; the QP starts there, unthrottled
@@ -111,6 +113,7 @@ public final class ReactionPoint {
         while (rateLimited && bytesSinceStage >= params.rpgByteResetBytes()) {
             bytesSinceStage -= params.rpgByteResetBytes();
             byteStage++;
+            byteCounterIncreaseEvents++;
             increase();
         }
     }
@@ -135,6 +138,7 @@ public final class ReactionPoint {
                 nextAlphaNs = next + alphaPeriodNs;
             } else {
                 timeStage++;
+                timerIncreaseEvents++;
                 nextIncreaseNs = next + increasePeriodNs;
                 increase();
             }
@@ -257,6 +261,16 @@ public final class ReactionPoint {
 
     public long hyperIncreaseEvents() {
         return hyperIncreaseEvents;
+    }
+
+    /** Increase events the timer triggered (every {@code rpg_time_reset} while recovering). */
+    public long timerIncreaseEvents() {
+        return timerIncreaseEvents;
+    }
+
+    /** Increase events the byte counter triggered (every {@code rpg_byte_reset} bytes sent while recovering). */
+    public long byteCounterIncreaseEvents() {
+        return byteCounterIncreaseEvents;
     }
 
     public double maxRateBps() {

@@ -235,6 +235,8 @@ class ReactionPointTest {
         rp.onBytesSent(32_767, 301 * US); // then a byte event: BC = 1, the last increase is the byte counter's
         assertThat(rp.timeStage()).isEqualTo(1);
         assertThat(rp.byteStage()).isEqualTo(1);
+        assertThat(rp.timerIncreaseEvents()).isEqualTo(1);
+        assertThat(rp.byteCounterIncreaseEvents()).isEqualTo(1);
         double rateAtCnp = rp.currentRateBps();
         assertThat(rp.targetRateBps()).isGreaterThan(rateAtCnp);
         rp.onCnp(302 * US);
