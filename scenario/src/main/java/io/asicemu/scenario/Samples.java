@@ -43,7 +43,10 @@ final class Samples {
             "time_us,switch,group,mode,new_flowlets,reassignments\n");
     /** node:port:priority → rows of {time µs, % of the period paused}. */
     final Map<String, List<double[]>> pauseSeries = new LinkedHashMap<>();
-    /** switch:group:member port → rows of {time µs, Gb/s sent to that member during the period}. */
+    /**
+     * switch:member port (switch:group:member port where a switch has several groups) → rows of {time µs, Gb/s the
+     * group assigned to that member during the period}.
+     */
     final Map<String, List<double[]>> spreadSeries = new LinkedHashMap<>();
     /** switch:group → rows of {time µs, flowlets moved to another member during the period}. */
     final Map<String, List<double[]>> reassignmentSeries = new LinkedHashMap<>();
@@ -205,7 +208,9 @@ final class Samples {
                 double gbps = bytes * 8.0 / periodNs;
                 spread.append(String.format(Locale.ROOT, "%.3f,%s,%d,%s,%d,%d,%.3f%n", tUs, node.name, g, port,
                         packets, bytes, gbps));
-                spreadSeries.computeIfAbsent(groupKey + ":" + port, k -> new ArrayList<>())
+                // The group's id only where a switch has more than one group to tell apart (short legends).
+                String label = groups.length > 1 ? groupKey + ":" + port : node.name + ":" + port;
+                spreadSeries.computeIfAbsent(label, k -> new ArrayList<>())
                         .add(new double[] {tUs, gbps});
             }
             if (group.settings().mode().flowlet()) {
