@@ -51,6 +51,12 @@ final class Fabric implements AutoCloseable {
         final RoceHost.Wire wire;
         /** Earliest event of the host or its inbox, as {@link #nextEventNs()} last found it. */
         long nextNs;
+        /**
+         * The host's own next event ({@link RoceHost#nextEventNs()}, a function of its state alone), kept until the
+         * fabric runs the host again: only {@link #stepTo} changes a host's state once the run has started.
+         */
+        long hostNextNs;
+        boolean hostChanged = true;
         /** Optional captures of what the host's port received and sent. */
         io.asicemu.parser.pcap.PcapWriter rxCapture;
         io.asicemu.parser.pcap.PcapWriter txCapture;
@@ -170,7 +176,11 @@ final class Fabric implements AutoCloseable {
             next = Math.min(next, own);
         }
         for (HostNode h : hosts.values()) {
-            h.nextNs = Math.min(h.host.nextEventNs(), h.inbox.headArrivalNs());
+            if (h.hostChanged) {
+                h.hostNextNs = h.host.nextEventNs();
+                h.hostChanged = false;
+            }
+            h.nextNs = Math.min(h.hostNextNs, h.inbox.headArrivalNs());
             next = Math.min(next, h.nextNs);
         }
         scanned = true;
@@ -213,6 +223,7 @@ final class Fabric implements AutoCloseable {
             }
             in.removeHead(n);
             h.host.advanceTo(nowNs, h.wire);
+            h.hostChanged = true;
         }
         for (SwitchNode node : switches.values()) {
             if (useScan ? node.nextNs > nowNs : node.pipeline.agent().nextDeadlineNs() > nowNs && !arrivalDue(node)) {
