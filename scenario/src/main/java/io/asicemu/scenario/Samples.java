@@ -53,7 +53,7 @@ final class Samples {
     /** Counter values at the previous sample, by series key. */
     private final Map<String, long[]> previous = new HashMap<>();
     /** Switch → ECMP groups of two or more members (found at the first sample: scenarios configure once). */
-    private Map<String, int[]> groupsOfSwitch;
+    private final Map<String, int[]> groupsOfSwitch = new HashMap<>();
     private long nextNs;
 
     Samples(Fabric fabric, Map<String, List<RoceHost.QueuePair>> senders,
@@ -170,9 +170,6 @@ final class Samples {
     /** Packets and bytes each member of each multi-member group carried during the period; flowlet moves. */
     private void spread(double tUs, Fabric.SwitchNode node) {
         ForwardingTables tables = node.pipeline.agent().tables();
-        if (groupsOfSwitch == null) {
-            groupsOfSwitch = new LinkedHashMap<>();
-        }
         int[] groups = groupsOfSwitch.computeIfAbsent(node.name, k -> {
             List<Integer> ids = new ArrayList<>();
             for (int g = 0; g < PIPELINE_GROUPS; g++) {
