@@ -111,13 +111,7 @@ public final class OperatorRedisServer implements AutoCloseable {
                             return;
                         }
                         ch.closeFuture().addListener(f -> open.decrementAndGet());
-                        ch.pipeline()
-                            .addLast(new RedisDecoder(limits.maxInlineBytes(), FixedRedisMessagePool.INSTANCE, true))
-                            .addLast(new SizeGuard(limits))
-                            .addLast(new RedisBulkStringAggregator())
-                            .addLast(new RedisArrayAggregator())
-                            .addLast(new RedisEncoder())
-                            .addLast(new CommandHandler(new RedisCommands(cache, password)));
+                        configure(ch.pipeline(), cache, password, limits);
                     }
                 });
             final Channel ch = b.bind(address).sync().channel();
@@ -129,6 +123,17 @@ public final class OperatorRedisServer implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /** Installs the codec, the size guard and the command handler of one client connection. */
+    static void configure(final io.netty.channel.ChannelPipeline pipeline, final SnapshotCache cache,
+        final String password, final Limits limits) {
+        pipeline.addLast(new RedisDecoder(limits.maxInlineBytes(), FixedRedisMessagePool.INSTANCE, true))
+            .addLast(new SizeGuard(limits))
+            .addLast(new RedisBulkStringAggregator())
+            .addLast(new RedisArrayAggregator())
+            .addLast(new RedisEncoder())
+            .addLast(new CommandHandler(new RedisCommands(cache, password)));
     }
 
     /** @return the bound port. */
