@@ -194,10 +194,16 @@ public final class OperatorRedisServer implements AutoCloseable {
     /**
      * Runs each command on the I/O thread and writes its reply, while the client reads its replies: once its pending
      * replies pass the high water mark, the commands already received wait (at most what one read delivered) and the
-     * channel is no longer read until the replies drain below the low mark.
+     * channel is no longer read until the replies drain below the low mark. A client that pipelines many commands runs
+     * {@link #COMMANDS_PER_TURN} of them, then the I/O thread serves the others before its next ones.
      */
     private static final class CommandHandler extends ChannelInboundHandlerAdapter {
         private static final List<byte[]> NOT_A_COMMAND = List.of();
+        /** Commands one client runs before the I/O thread turns to the others (a pipelining client waits). */
+        private static final int COMMANDS_PER_TURN = 16;
+        /** Received commands beyond which the client is not read until they ran. */
+        private static final int MAX_WAITING = 256;
+        private boolean drainScheduled;
         private final RedisCommands session;
         private final ArrayDeque<List<byte[]>> waiting = new ArrayDeque<>();
         private boolean closing;
@@ -214,18 +220,40 @@ public final class OperatorRedisServer implements AutoCloseable {
             } finally {
                 ReferenceCountUtil.release(msg);
             }
-            drain(ctx);
+            if (waiting.size() >= MAX_WAITING) {
+                // stop reading after this read: the backlog stays bounded by what one read decodes
+                ctx.channel().config().setAutoRead(false);
+            }
+        }
+
+        @Override
+        public void channelReadComplete(final ChannelHandlerContext ctx) {
+            if (!drainScheduled) {
+                drain(ctx);
+            }
         }
 
         @Override
         public void channelWritabilityChanged(final ChannelHandlerContext ctx) {
-            drain(ctx);
+            if (!drainScheduled) {
+                drain(ctx);
+            }
             ctx.fireChannelWritabilityChanged();
         }
 
         private void drain(final ChannelHandlerContext ctx) {
+            drainScheduled = false;
             boolean wrote = false;
+            int executed = 0;
             while (!closing && !waiting.isEmpty() && ctx.channel().isWritable()) {
+                if (executed == COMMANDS_PER_TURN) {
+                    // yield the I/O thread: a scheduled (not an immediate) task runs after the next round of I/O, so
+                    // other clients are read and served before this one's next commands
+                    drainScheduled = true;
+                    ctx.executor().schedule(() -> drain(ctx), 0, TimeUnit.NANOSECONDS);
+                    break;
+                }
+                executed++;
                 final List<byte[]> args = waiting.poll();
                 final RedisMessage reply = args == NOT_A_COMMAND
                     ? new ErrorRedisMessage("ERR Protocol error: expected an array of bulk strings")

@@ -115,8 +115,9 @@ class OperatorRedisServerTest {
 
     @Test
     void aHundredMegabyteBulkStringIsRefusedFromItsHeaderAndOthersAreServed() throws Exception {
-        try (Socket hostile = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+        try (RedisCountersClient other = connectClient(); Socket hostile = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
             hostile.setSoTimeout(10_000);
+            other.hgetall(2, "COUNTERS_PORT_NAME_MAP"); // the client's first call loads its classes: not measured
             final OutputStream out = hostile.getOutputStream();
             out.write("*3\r\n$4\r\nHGET\r\n$104857600\r\n".getBytes(StandardCharsets.US_ASCII));
             final byte[] chunk = new byte[1 << 16];
@@ -125,10 +126,10 @@ class OperatorRedisServerTest {
                 for (; sent < (100L << 20); sent += chunk.length) {
                     out.write(chunk);
                     if (sent == (4L << 20)) {
-                        // mid-stream, another client is served at once
+                        // mid-stream, another (already connected) client is served at once
                         final long t0 = System.nanoTime();
-                        assertThat(redisCli("ping").strip()).isEqualTo("PONG");
-                        assertThat(System.nanoTime() - t0).isLessThan(Duration.ofSeconds(5).toNanos());
+                        assertThat(other.hgetall(2, "COUNTERS_PORT_NAME_MAP")).containsKey("Ethernet0");
+                        assertThat(System.nanoTime() - t0).isLessThan(Duration.ofSeconds(1).toNanos());
                     }
                 }
             } catch (final IOException closed) {
@@ -143,9 +144,11 @@ class OperatorRedisServerTest {
 
     @Test
     void aClientThatNeverReadsIsThrottledAndOthersAreServed() throws Exception {
-        try (Socket lazy = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+        try (RedisCountersClient other = connectClient();
+            Socket lazy = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
             lazy.setSoTimeout(10_000);
             lazy.setReceiveBufferSize(4096);
+            other.hgetall(2, "COUNTERS_PORT_NAME_MAP"); // the client's first call loads its classes: not measured
             final OutputStream out = lazy.getOutputStream();
             final byte[] command = "*2\r\n$4\r\nKEYS\r\n$1\r\n*\r\n*2\r\n$6\r\nSELECT\r\n$1\r\n2\r\n"
                 .getBytes(StandardCharsets.US_ASCII);
@@ -160,10 +163,12 @@ class OperatorRedisServerTest {
             });
             Thread.sleep(2000);
             assertThat(writer.isAlive()).as("the server stopped reading the lazy client (its send blocks)").isTrue();
+            // an already connected client's round trip (no process start-up in the measurement)
             final long t0 = System.nanoTime();
+            assertThat(other.hgetall(2, "COUNTERS_PORT_NAME_MAP")).containsEntry("Ethernet0", "oid:0x1000000000001");
+            assertThat(System.nanoTime() - t0).isLessThan(Duration.ofSeconds(1).toNanos());
             assertThat(redisCli("-n", "2", "hget", "COUNTERS_PORT_NAME_MAP", "Ethernet0").strip())
                 .isEqualTo("oid:0x1000000000001");
-            assertThat(System.nanoTime() - t0).isLessThan(Duration.ofSeconds(5).toNanos());
             lazy.close();
             writer.join(10_000);
         }
@@ -190,6 +195,11 @@ class OperatorRedisServerTest {
         }
         // 20 redis-cli processes take well over 100 ms in all, but far fewer than 20 snapshots at 100 ms each
         assertThat(snapshots.get() - before).isLessThan(20);
+    }
+
+    private RedisCountersClient connectClient() throws IOException {
+        return RedisCountersClient.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), server.port()),
+            null, Duration.ofSeconds(10));
     }
 
     private String redisCli(final String... args) throws Exception {
