@@ -35,7 +35,13 @@ import java.util.regex.Pattern;
  * occupancy and watermarks as gauges), ECN marks included; {@code asicemu_queue_paused};</li>
  * <li>{@code asicemu_pfcwd_<stat>_total{port,queue}} and the gauge {@code asicemu_pfcwd_stormed};</li>
  * <li>{@code asicemu_pg_<stat>{port,pg}}, {@code asicemu_buffer_pool_<stat>{pool}}, {@code
- * asicemu_port_oper_up{port}}.</li>
+ * asicemu_port_oper_up{port}};</li>
+ * <li>{@code asicemu_acl_rule_packets_total{table,rule}} / {@code _bytes_total} (the ACL tables' P4Runtime direct
+ * counters; P4Runtime's port_in/port_out/drop_reason counters are the port and drop metrics above);</li>
+ * <li>ARS: {@code asicemu_ars_flowlet_reassignments_total{group}}, {@code asicemu_ars_new_flowlets_total}, {@code
+ * asicemu_ars_table_full_fallbacks_total}, {@code asicemu_ars_no_member_drops_total}, {@code
+ * asicemu_ars_flowlet_table_occupancy}, {@code asicemu_ars_member_selections_total{group,member,port}} and {@code
+ * asicemu_ars_member_bytes_total}.</li>
  * </ul>
  * A scrape costs one snapshot at most (the cache's max age bounds how often the data plane is asked).
  */
@@ -156,6 +162,35 @@ public final class PrometheusMetrics implements AutoCloseable {
                             parse(value));
                     }
                 });
+            }
+        }
+        s.aclRules().forEach((rule, stats) -> {
+            final int bar = rule.indexOf('|');
+            final Labels labels = Labels.of("table", bar < 0 ? "" : rule.substring(0, bar), "rule",
+                rule.substring(bar + 1));
+            f.counter("asicemu_acl_rule_packets", "packets that hit the ACL rule (P4Runtime: the table's direct "
+                + "counter)", labels, stats.getOrDefault("Packets", 0L));
+            f.counter("asicemu_acl_rule_bytes", "bytes that hit the ACL rule", labels,
+                stats.getOrDefault("Bytes", 0L));
+        });
+        for (final SwitchSnapshot.ArsGroup g : s.arsGroups()) {
+            final String group = Integer.toString(g.group());
+            final Labels labels = Labels.of("group", group);
+            f.counter("asicemu_ars_flowlet_reassignments", "flowlets moved to another member after an idle gap",
+                labels, g.flowletReassignments());
+            f.counter("asicemu_ars_new_flowlets", "flowlets started", labels, g.newFlowlets());
+            f.counter("asicemu_ars_table_full_fallbacks", "packets hashed statically: the flowlet table was full",
+                labels, g.tableFullFallbacks());
+            f.counter("asicemu_ars_no_member_drops", "packets dropped: no member of the group was up", labels,
+                g.noMemberDrops());
+            f.gauge("asicemu_ars_flowlet_table_occupancy", "flowlet table entries in use", labels,
+                g.flowletTableOccupancy());
+            for (int m = 0; m < g.members().size(); m++) {
+                final SwitchSnapshot.ArsMember member = g.members().get(m);
+                final Labels ml = Labels.of("group", group, "member", Integer.toString(m), "port", member.port());
+                f.counter("asicemu_ars_member_selections", "packets sent through the member", ml,
+                    member.selections());
+                f.counter("asicemu_ars_member_bytes", "bytes sent through the member", ml, member.bytes());
             }
         }
         s.pools().forEach((pool, stats) -> stats.forEach((stat, value) -> {

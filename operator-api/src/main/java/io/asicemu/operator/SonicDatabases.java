@@ -16,7 +16,8 @@ import java.util.TreeMap;
  * {@code _PORT_MAP}, {@code _TYPE_MAP} (every queue is {@code SAI_QUEUE_TYPE_UNICAST}: the traffic manager has 8
  * unicast queues per port), the same three maps for priority groups, {@code COUNTERS_BUFFER_POOL_NAME_MAP},
  * {@code COUNTERS:<oid>} with SAI stat names, {@code RATES:<port oid>} and {@code USER_WATERMARKS:<oid>} /
- * {@code PERSISTENT_WATERMARKS:<oid>} (both the traffic manager's watermark since start: it keeps one). OIDs carry
+ * {@code PERSISTENT_WATERMARKS:<oid>} (both the traffic manager's watermark since start: it keeps one), and per ACL
+ * rule {@code COUNTERS:<TABLE>:<RULE>} with {@code Packets} and {@code Bytes} (as SONiC's aclshow reads). OIDs carry
  * the SAI object type in their top byte (0x01 port, 0x15 queue, 0x1a PG, 0x18 pool) and are stable for a config.
  * <p>
  * STATE_DB: {@code PORT_TABLE|<port>} ({@code oper_status}, and {@code admin_status}, {@code speed}, {@code mtu} as
@@ -147,6 +148,11 @@ public final class SonicDatabases {
             counters.put("USER_WATERMARKS:" + oid, watermark);
             counters.put("PERSISTENT_WATERMARKS:" + oid, watermark);
         }
+        now.aclRules().forEach((rule, stats) -> {
+            final Map<String, String> fields = new LinkedHashMap<>();
+            stats.forEach((name, value) -> fields.put(name, Long.toString(value)));
+            counters.put("COUNTERS:" + rule.replaceFirst("\\|", ":"), freeze(fields));
+        });
         counters.put("COUNTERS_PORT_NAME_MAP", freeze(portNames));
         counters.put("COUNTERS_QUEUE_NAME_MAP", freeze(queueNames));
         counters.put("COUNTERS_QUEUE_INDEX_MAP", freeze(queueIndex));

@@ -15,9 +15,13 @@ import java.util.Map;
  * @param pools buffer pool name → SAI buffer-pool stat name → decimal value.
  * @param config CONFIG_DB in Redis form: {@code TABLE|key} → field (list fields with the {@code @} suffix) → value.
  * @param switchCapabilities STATE_DB {@code SWITCH_CAPABILITY|switch} fields.
+ * @param aclRules {@code TABLE|RULE} → {@code Packets}/{@code Bytes} (the ACL rules' counters, which P4Runtime
+ *     reads as the ACL tables' direct counters).
+ * @param arsGroups the ECMP/ARS groups in use, with their flowlet counters.
  */
 public record SwitchSnapshot(long takenAtNs, List<Port> ports, Map<String, Map<String, String>> pools,
-    Map<String, Map<String, String>> config, Map<String, String> switchCapabilities) {
+    Map<String, Map<String, String>> config, Map<String, String> switchCapabilities,
+    Map<String, Map<String, Long>> aclRules, List<ArsGroup> arsGroups) {
 
     /** Queues and priority groups per port, as the traffic manager has them. */
     public static final int CLASSES = 8;
@@ -28,6 +32,35 @@ public record SwitchSnapshot(long takenAtNs, List<Port> ports, Map<String, Map<S
         pools = ordered(pools);
         config = ordered(config);
         switchCapabilities = ordered(switchCapabilities);
+        aclRules = ordered(aclRules);
+        arsGroups = List.copyOf(arsGroups);
+    }
+
+    /**
+     * One ECMP/WCMP group of the flowlet engine.
+     *
+     * @param group the group's index in the switch's group table.
+     * @param members per member: its egress port, selections and bytes.
+     * @param flowletReassignments flowlets moved to another member after an idle gap.
+     * @param newFlowlets flowlets started.
+     * @param tableFullFallbacks packets hashed statically because the flowlet table was full.
+     * @param noMemberDrops packets dropped because no member was up.
+     * @param flowletTableOccupancy flowlet table entries in use.
+     */
+    public record ArsGroup(int group, List<ArsMember> members, long flowletReassignments, long newFlowlets,
+        long tableFullFallbacks, long noMemberDrops, int flowletTableOccupancy) {
+        /** Copies. */
+        public ArsGroup {
+            members = List.copyOf(members);
+        }
+    }
+
+    /**
+     * @param port the member's egress port name.
+     * @param selections packets sent through it.
+     * @param bytes bytes sent through it.
+     */
+    public record ArsMember(String port, long selections, long bytes) {
     }
 
     /**

@@ -34,6 +34,9 @@ class PrometheusMetricsTest {
                 "  ('asicemu_pg_xoff_room_watermark_bytes', (('pg','3'),('port','Ethernet0'))),",
                 "  ('asicemu_port_drops_total', (('port','Ethernet0'),('reason','SAI_IN_DROP_REASON_TTL'))),",
                 "  ('asicemu_port_oper_up', (('port','Ethernet4'),)),",
+                "  ('asicemu_acl_rule_packets_total', (('rule','RULE_1'),('table','DATAACL'))),",
+                "  ('asicemu_ars_flowlet_reassignments_total', (('group','0'),)),",
+                "  ('asicemu_ars_member_bytes_total', (('group','0'),('member','1'),('port','Ethernet4'))),",
                 "}",
                 "families = 0",
                 "jvm = False",
@@ -66,7 +69,11 @@ class PrometheusMetricsTest {
                     + SonicDatabases.pgOid(0, 3)).get("SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_WATERMARK_BYTES"),
                 "asicemu_port_drops_total Ethernet0,SAI_IN_DROP_REASON_TTL "
                     + counters.get("COUNTERS:" + port0).get("SAI_IN_DROP_REASON_TTL"),
-                "asicemu_port_oper_up Ethernet4 0");
+                "asicemu_port_oper_up Ethernet4 0",
+                "asicemu_acl_rule_packets_total RULE_1,DATAACL "
+                    + counters.get("COUNTERS:DATAACL:RULE_1").get("Packets"),
+                "asicemu_ars_flowlet_reassignments_total 0 9",
+                "asicemu_ars_member_bytes_total 0,1,Ethernet4 1800");
             assertThat(out).contains("jvm True");
         }
     }

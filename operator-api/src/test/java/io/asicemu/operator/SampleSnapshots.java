@@ -75,6 +75,10 @@ final class SampleSnapshots {
         config.put("PFC_WD|Ethernet0", Map.of("action", "drop", "detection_time", "200", "restoration_time", "200"));
         return new SwitchSnapshot(takenAtNs, ports,
             Map.of("ingress_lossless_pool", Map.of("SAI_BUFFER_POOL_STAT_WATERMARK_BYTES", Long.toString(scale * 7))),
-            config, Map.of("ECMP_HASH_CAPABLE", "true", "HASH|NATIVE_HASH_FIELD_LIST", "SRC_IP,DST_IP,RDMA_BTH_DEST_QP"));
+            config, Map.of("ECMP_HASH_CAPABLE", "true", "HASH|NATIVE_HASH_FIELD_LIST", "SRC_IP,DST_IP,RDMA_BTH_DEST_QP"),
+            Map.of("DATAACL|RULE_1", Map.of("Packets", scale * 11, "Bytes", scale * 1100)),
+            List.of(new SwitchSnapshot.ArsGroup(0, List.of(new SwitchSnapshot.ArsMember("Ethernet0", scale * 5,
+                scale * 500), new SwitchSnapshot.ArsMember("Ethernet4", scale * 6, scale * 600)), scale * 3, scale * 9,
+                0, 0, 2)));
     }
 }

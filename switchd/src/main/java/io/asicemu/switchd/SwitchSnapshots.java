@@ -1,5 +1,6 @@
 package io.asicemu.switchd;
 
+import io.asicemu.flowlet.LoadBalanceGroup;
 import io.asicemu.flowlet.hash.HashAlgorithm;
 import io.asicemu.flowlet.hash.HashField;
 import io.asicemu.operator.SnapshotSource;
@@ -55,6 +56,18 @@ final class SwitchSnapshots {
      */
     static TmCountersSnapshot trafficManager(final InProcessSwitch sw, final AtomicReference<List<String>> ports,
         final Map<String, Integer> pools, final Iterable<String> poolNames) throws TimeoutException {
+        return trafficManager(sw, ports, pools, poolNames, null);
+    }
+
+    /**
+     * As {@link #trafficManager(InProcessSwitch, AtomicReference, Map, Iterable)}, also copying the flowlet engine's
+     * group counters (on the data-plane thread too: the groups are its state).
+     *
+     * @param groups receives the groups in use, or null to skip them.
+     */
+    static TmCountersSnapshot trafficManager(final InProcessSwitch sw, final AtomicReference<List<String>> ports,
+        final Map<String, Integer> pools, final Iterable<String> poolNames,
+        final List<SwitchSnapshot.ArsGroup> groups) throws TimeoutException {
         final AtomicReference<TmCountersSnapshot> tmSnapshot = new AtomicReference<>();
         final long[] sequence = new long[1];
         final AtomicReference<PipelineControl> control = new AtomicReference<>();
@@ -68,6 +81,9 @@ final class SwitchSnapshots {
                 for (final String pool : poolNames) {
                     pools.put(pool, tm.poolIndex(pool));
                 }
+                if (groups != null) {
+                    copyGroups(agent.tables(), ports.get(), groups);
+                }
                 tmSnapshot.set(snapshot);
             });
         });
@@ -75,12 +91,33 @@ final class SwitchSnapshots {
         return tmSnapshot.get();
     }
 
+    private static void copyGroups(final io.asicemu.pipeline.table.ForwardingTables tables,
+        final List<String> portNames, final List<SwitchSnapshot.ArsGroup> into) {
+        for (int g = 0; g < tables.sizing().maxGroups(); g++) {
+            final LoadBalanceGroup group = tables.group(g);
+            if (group == null) {
+                continue;
+            }
+            final List<SwitchSnapshot.ArsMember> members = new ArrayList<>();
+            for (int m = 0; m < group.memberCount(); m++) {
+                final int port = group.memberPort(m);
+                final String name = port >= 0 && port < portNames.size() && portNames.get(port) != null
+                    ? portNames.get(port) : Integer.toString(port);
+                members.add(new SwitchSnapshot.ArsMember(name, group.memberSelections(m), group.memberBytes(m)));
+            }
+            into.add(new SwitchSnapshot.ArsGroup(g, members, group.flowletReassignments(), group.newFlowlets(),
+                group.tableFullFallbacks(), group.noMemberDrops(), group.flowletTableOccupancy()));
+        }
+    }
+
     private static SwitchSnapshot take(final InProcessSwitch sw, final ConfigDb config,
         final Map<String, Map<String, String>> redisConfig, final Map<String, String> capabilities)
         throws TimeoutException {
         final AtomicReference<List<String>> names = new AtomicReference<>();
         final Map<String, Integer> poolIndex = new java.util.concurrent.ConcurrentHashMap<>();
-        final TmCountersSnapshot tm = trafficManager(sw, names, poolIndex, config.table("BUFFER_POOL").keySet());
+        final List<SwitchSnapshot.ArsGroup> groups = new ArrayList<>();
+        final TmCountersSnapshot tm = trafficManager(sw, names, poolIndex, config.table("BUFFER_POOL").keySet(),
+            groups);
         final long now = System.nanoTime();
         final CountersSnapshot pipeline = sw.counters();
         final Map<String, String> states = sw.portStates();
@@ -107,7 +144,7 @@ final class SwitchSnapshots {
                 pools.put(pool, tm.poolFields(index));
             }
         }
-        return new SwitchSnapshot(now, ports, pools, redisConfig, capabilities);
+        return new SwitchSnapshot(now, ports, pools, redisConfig, capabilities, pipeline.aclRules(), groups);
     }
 
     /**
