@@ -14,6 +14,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,7 +31,8 @@ import p4.v1.P4RuntimeOuterClass.Update;
 import picocli.CommandLine;
 
 /**
- * The operator's read side on a running switch ({@code run --redis-port --metrics-port}) carrying real traffic
+ * The operator's read side on a running switch (with a Redis client that floods without reading and one that starts
+ * a 100 MB bulk string while the traffic flows) ({@code run --redis-port --metrics-port}) carrying real traffic
  * between two namespaces: COUNTERS_DB read by Debian's redis-cli and by Python's redis client agrees with a
  * P4Runtime counter Read, with tshark's count of the frames on the wire (the switch's TX, captured where they arrive)
  * and the sender's kernel count (the switch's RX), with {@code asic-emu show interfaces counters} and with the
@@ -127,8 +129,31 @@ class OperatorViewsNetnsTest {
                     "SAI_PORT_STAT_IF_OUT_NON_UCAST_PKTS");
                 final long rxBefore = sum(redisPort, oid0, "SAI_PORT_STAT_IF_IN_UCAST_PKTS",
                     "SAI_PORT_STAT_IF_IN_NON_UCAST_PKTS");
-                h1.python(UDP_SEND, Duration.ofSeconds(30), "10.0.2.1", "7777", Integer.toString(DATAGRAMS));
-                Thread.sleep(1000);
+                // while the traffic flows, a client floods the Redis port and never reads its replies, and another
+                // starts a 100 MB bulk string: neither touches the data path (every datagram still crosses, counted)
+                try (Socket lazy = new Socket(InetAddress.getLoopbackAddress(), redisPort);
+                    Socket hostile = new Socket(InetAddress.getLoopbackAddress(), redisPort)) {
+                    final Thread flood = Thread.ofPlatform().daemon().start(() -> {
+                        final byte[] keys = "*2\r\n$4\r\nKEYS\r\n$1\r\n*\r\n".getBytes(StandardCharsets.US_ASCII);
+                        try {
+                            lazy.getOutputStream().write("*2\r\n$6\r\nSELECT\r\n$1\r\n2\r\n"
+                                .getBytes(StandardCharsets.US_ASCII));
+                            for (int i = 0; i < 200_000; i++) {
+                                lazy.getOutputStream().write(keys);
+                            }
+                        } catch (final java.io.IOException e) {
+                            // closed by the test
+                        }
+                    });
+                    hostile.getOutputStream().write("*3\r\n$4\r\nHGET\r\n$104857600\r\n"
+                        .getBytes(StandardCharsets.US_ASCII));
+                    h1.python(UDP_SEND, Duration.ofSeconds(30), "10.0.2.1", "7777", Integer.toString(DATAGRAMS));
+                    Thread.sleep(1000);
+                    assertThat(new String(hostile.getInputStream().readNBytes(20), StandardCharsets.US_ASCII))
+                        .startsWith("-ERR Protocol error");
+                    lazy.close();
+                    flood.join(10_000);
+                }
                 final long onWireToH2 = Tshark.fields(toH2.stop(), null, "frame.number").size();
                 final long h1Sent = kernelTxPackets(h1) - h1SentBefore;
                 Thread.sleep(200); // past the operator views' 100 ms snapshot age
@@ -136,6 +161,10 @@ class OperatorViewsNetnsTest {
                     "SAI_PORT_STAT_IF_OUT_NON_UCAST_PKTS");
                 final long rx = sum(redisPort, oid0, "SAI_PORT_STAT_IF_IN_UCAST_PKTS",
                     "SAI_PORT_STAT_IF_IN_NON_UCAST_PKTS");
+                // for a failure's diagnosis: which side lost frames, and whether the switch counted it
+                System.err.println("after the traffic: h1 sent " + h1Sent + ", tshark at h2 " + onWireToH2
+                    + "\nEthernet0:\n" + nonZeroPairs(redisCli(redisPort, "-n", "2", "hgetall", "COUNTERS:" + oid0))
+                    + "Ethernet4:\n" + nonZeroPairs(redisCli(redisPort, "-n", "2", "hgetall", "COUNTERS:" + oid4)));
                 assertThat(onWireToH2).as("datagrams routed to h2").isGreaterThanOrEqualTo(DATAGRAMS);
                 assertThat(tx - txBefore).as("COUNTERS_DB Ethernet4 TX = frames tshark saw reach h2 (%s)",
                     toH2.log()).isEqualTo(onWireToH2);
@@ -181,6 +210,17 @@ class OperatorViewsNetnsTest {
                 assertThat(sw.dataPlane().loop().failure()).isNull();
             }
         }
+    }
+
+    private static String nonZeroPairs(final String hgetall) {
+        final List<String> lines = hgetall.lines().toList();
+        final StringBuilder out = new StringBuilder();
+        for (int i = 0; i + 1 < lines.size(); i += 2) {
+            if (!lines.get(i + 1).equals("0")) {
+                out.append(lines.get(i)).append(' ').append(lines.get(i + 1)).append('\n');
+            }
+        }
+        return out.toString();
     }
 
     private static long sum(final int port, final String oid, final String... stats) throws Exception {
