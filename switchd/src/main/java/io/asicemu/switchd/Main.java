@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 @Command(name = "asic-emu", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     description = "A switch-ASIC data-plane emulator: RoCEv2-aware ECMP, WRED/ECN, PFC and its watchdog, flowlets.",
     subcommands = {DemoCommand.class, ReplayCommand.class, RunCommand.class, ScenarioCommand.class,
-        HostCommand.class})
+        HostCommand.class, ShowCommand.class, ShowCommand.ClearCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
