@@ -154,6 +154,7 @@ class OperatorViewsNetnsTest {
                     lazy.close();
                     flood.join(10_000);
                 }
+                toH2.awaitPackets(DATAGRAMS, Duration.ofSeconds(10)); // a loaded tcpdump reads late
                 final long onWireToH2 = Tshark.fields(toH2.stop(), null, "frame.number").size();
                 final long h1Sent = kernelTxPackets(h1) - h1SentBefore;
                 Thread.sleep(200); // past the operator views' 100 ms snapshot age

@@ -69,6 +69,29 @@ public final class Capture implements AutoCloseable {
     }
 
     /**
+     * Waits until the capture file holds at least {@code packets} frames (tcpdump writes each frame as it reads it, -U)
+     * or {@code timeout} passes. On a loaded machine tcpdump may read its ring well after the frames arrived, and
+     * stopping it then loses what it had not read yet; waiting for the expected count first tells a slow capture
+     * from frames that never came.
+     *
+     * @return the frames in the file when it returned.
+     */
+    public long awaitPackets(final long packets, final Duration timeout) {
+        final long deadline = System.nanoTime() + timeout.toNanos();
+        long seen = PcapRecords.count(pcap);
+        while (seen < packets && System.nanoTime() < deadline && process.isAlive()) {
+            try {
+                Thread.sleep(20);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            seen = PcapRecords.count(pcap);
+        }
+        return seen;
+    }
+
+    /**
      * Stops the capture (SIGTERM: tcpdump flushes and closes the file) and waits for it.
      *
      * @return the pcap file.
