@@ -352,7 +352,7 @@ class LabTest {
     }
 
     /** Pings until a reply (the switches resolve neighbours on the first packets); @return the reply's TTL. */
-    private static int awaitPing(final Fabric fabric, final String host, final String address, final Duration within)
+    static int awaitPing(final Fabric fabric, final String host, final String address, final Duration within)
         throws InterruptedException {
         final long deadline = System.nanoTime() + within.toNanos();
         String last = "";
@@ -372,7 +372,7 @@ class LabTest {
             } catch (final RuntimeException | AssertionError e) {
                 state.append("\n--- ").append(sw).append(": ").append(e.getMessage());
             }
-            state.append("--- ").append(sw).append(" log\n").append(docker.docker("logs", "--tail", "15",
+            state.append("--- ").append(sw).append(" log\n").append(fabric.docker.docker("logs", "--tail", "15",
                 fabric.container(sw)).out());
         }
         throw new AssertionError(fabric.kind + ": " + host + " never reached " + address + ": " + last + state);
@@ -633,12 +633,16 @@ class LabTest {
         return Sh.run(Duration.ofSeconds(180), docker.env(), null, command);
     }
 
-    private static String labctl() {
+    static String labctl() {
         return Images.repo().resolve("docker/labs/labctl.py").toString();
     }
 
-    /** A copy of docker/labs (the tests edit a config; the repository's files stay as they are). */
     private static Path copyLab() throws IOException {
+        return copyLab(docker);
+    }
+
+    /** A copy of docker/labs (the tests edit a config; the repository's files stay as they are). */
+    static Path copyLab(final DockerLab docker) throws IOException {
         final Path src = Images.repo().resolve("docker/labs");
         final Path dst = Files.createTempDirectory(docker.dir(), "labs-");
         try (Stream<Path> s = Files.walk(src)) {

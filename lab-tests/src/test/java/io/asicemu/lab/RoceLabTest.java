@@ -1,0 +1,213 @@
+package io.asicemu.lab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Issue 17's live lab: two RoCEv2 transfers with DCQCN ({@code asic-emu host} in the lab host image, the endpoint model
+ * over AF_PACKET) through the leaf-spine fabric wired as containerlab does, into one congested link: h1 and h2 (leaf1)
+ * write to h4 (leaf2), whose port is modeled at {@value #BOTTLENECK_MBPS} Mb/s for this test (the lab's RoCE QoS
+ * otherwise: WRED/ECN on queue 3 with Kmin/Kmax below the PFC XOFF threshold). h1 starts alone; h2 joins
+ * {@value #JOIN_S} s later. Checked from the hosts' own reports: the two receive rates converge, h1 gives up its
+ * share when h2 joins; leaf2's WRED ECN counter delta equals the CE marks the receivers counted; the CNPs the receivers
+ * sent equal those the senders received, and are no more than the CE marks.
+ * <p>
+ * The DCQCN knobs are the paper's settings with the time constants scaled to this lab (docs/LAB.md, "Closed-loop
+ * RoCE"): the paper's 55 µs timers fit a 40 Gb/s link with microsecond round trips; here the bottleneck is 4,000 times
+ * slower and a round trip through three JVM switches in containers takes milliseconds.
+ */
+@Tag("lab")
+@Timeout(value = 600, unit = TimeUnit.SECONDS)
+class RoceLabTest {
+    static final int BOTTLENECK_MBPS = 10;
+    static final int JOIN_S = 8;
+    /** Each sender's line rate: twice the bottleneck, so one alone congests it. */
+    private static final int LINE_RATE_MBPS = 2 * BOTTLENECK_MBPS;
+    /** The paper's settings (timer-driven increase) with times in the lab's scale; units: rdma-endpoint/DCQCN.md. */
+    static final List<String> LAB_DCQCN = List.of("rpg_time_reset=20000", "rpg_byte_reset=0", "rpg_ai_rate=1",
+        "rpg_hai_rate=2", "dce_tcp_rtt=20000", "dce_tcp_g=960", "min_time_between_cnps=5000");
+    private static final Pattern REPORT = Pattern.compile(
+        "host: ([0-9.]+) s  acked ([0-9.]+) Mb/s  received ([0-9.]+) Mb/s  DCQCN rate ([0-9.]+) Mb/s");
+    private static final Pattern DONE = Pattern.compile("host: done: (\\d+) of (\\d+) messages acknowledged, (\\d+) B "
+        + "received, CE (\\d+), CNPs sent (\\d+), CNPs received (\\d+), retransmitted (\\d+), PFC frames (\\d+)");
+    private static final Map<String, String> MEASURED = new LinkedHashMap<>();
+    private static DockerLab docker;
+
+    @BeforeAll
+    static void startDockerAndLoadImages() throws Exception {
+        docker = DockerLab.start();
+        Images.buildAndLoad(docker);
+        MEASURED.put("host image size (MB, docker image inspect)", Long.toString(Long.parseLong(docker.docker(
+            "image", "inspect", "-f", "{{.Size}}", Images.HOST).ok().out().strip()) / 1_000_000));
+    }
+
+    @AfterAll
+    static void stopDocker() throws IOException {
+        if (docker != null) {
+            docker.close();
+        }
+        final StringBuilder text = new StringBuilder();
+        MEASURED.forEach((k, v) -> text.append("LAB ").append(k).append(": ").append(v).append('\n'));
+        System.out.print(text);
+        final Path out = Path.of("target", "lab-roce-measurements.txt");
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, text);
+    }
+
+    /** One {@code asic-emu host} run's report: per-period lines and the final counters. */
+    record HostReport(String host, List<double[]> periods, long ce, long cnpsSent, long cnpsReceived,
+        long retransmitted, long pfcFrames, String text) {
+        static HostReport of(final String host, final Sh.Result r) {
+            final List<double[]> periods = new ArrayList<>();
+            final Matcher m = REPORT.matcher(r.out());
+            while (m.find()) {
+                periods.add(new double[] {Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2)),
+                    Double.parseDouble(m.group(3)), Double.parseDouble(m.group(4))});
+            }
+            final Matcher d = DONE.matcher(r.out());
+            assertThat(d.find()).as(host + " printed its final counters:\n" + r).isTrue();
+            return new HostReport(host, periods, Long.parseLong(d.group(4)), Long.parseLong(d.group(5)),
+                Long.parseLong(d.group(6)), Long.parseLong(d.group(7)), Long.parseLong(d.group(8)), r.out() + r.err());
+        }
+
+        /** Mean of column {@code column} (1 acked, 2 received, 3 DCQCN rate) over periods ending in (from, to]. */
+        double mean(final int column, final double fromS, final double toS) {
+            return periods.stream().filter(p -> p[0] > fromS && p[0] <= toS).mapToDouble(p -> p[column]).average()
+                .orElse(Double.NaN);
+        }
+
+        /** @return the end of the first period that received anything. */
+        double firstReceivingS() {
+            return periods.stream().filter(p -> p[2] > 0).mapToDouble(p -> p[0]).findFirst().orElse(Double.NaN);
+        }
+
+        /** @return the end of the last period that received anything. */
+        double lastReceivingS() {
+            return periods.stream().filter(p -> p[2] > 0).mapToDouble(p -> p[0]).max().orElse(Double.NaN);
+        }
+    }
+
+    @Test
+    void twoDcqcnTransfersThroughOneCongestedLinkConvergeAndCountersAgree() throws Exception {
+        final Path lab = LabTest.copyLab(docker);
+        final Path leaf2 = lab.resolve("leaf-spine/configs/leaf2.json");
+        // leaf2's port to h4 at 10 Mb/s instead of 1: DCQCN's rates step in whole Mb/s (rpg_min_rate and rpg_ai_rate
+        // are ≥ 1 Mb/s), so two flows cannot share a 1 Mb/s link by DCQCN; everything else is the lab's config
+        Files.writeString(leaf2, Files.readString(leaf2).replaceFirst(
+            "(\"Ethernet4\": \\{\\s*\"speed\": \")1(\")", "$1" + BOTTLENECK_MBPS + "$2"));
+        assertThat(Files.readString(leaf2)).contains("\"speed\": \"" + BOTTLENECK_MBPS + "\"");
+        final Path topo = lab.resolve("leaf-spine/leaf-spine.clab.yml");
+        Sh.run(Duration.ofSeconds(120), docker.env(), null, List.of(LabTest.labctl(), "deploy", "-t",
+            topo.toString())).ok();
+        try {
+            final Fabric fabric = new Fabric("containerlab", docker, lab.resolve("leaf-spine"),
+                node -> "clab-leaf-spine-" + node, List.of(LabTest.labctl(), "wire", "-t", topo.toString()));
+            // both directions resolved (data to h4, ACKs and CNPs back), so no frame waits for ARP
+            for (final String[] pair : new String[][] {{"h1", "h4"}, {"h2", "h4"}, {"h4", "h1"}, {"h4", "h2"}}) {
+                LabTest.awaitPing(fabric, pair[0], Fabric.ADDRESS.get(pair[1]), Duration.ofSeconds(60));
+            }
+            closedLoop(fabric);
+        } finally {
+            Sh.run(Duration.ofSeconds(120), docker.env(), null, List.of(LabTest.labctl(), "destroy", "-t",
+                topo.toString())).ok();
+        }
+    }
+
+    private static void closedLoop(final Fabric fabric) throws Exception {
+        final String ecnCounter = "Ethernet4 queue 3 SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS";
+        final long ecnBefore = Fabric.counter(fabric.counters("leaf2"), ecnCounter);
+        final int senderS = 2 * JOIN_S + 14;
+        // one receiver per flow on h4 (each ignores the other's QPs); h1 and h2 each send one QP to h4
+        final CompletableFuture<Sh.Result> fromH1 = host(fabric, "h4", "h1", 256, senderS + 6, false);
+        final CompletableFuture<Sh.Result> fromH2 = host(fabric, "h4", "h2", 512, senderS + 6, false);
+        Thread.sleep(3000); // both receivers' JVMs up
+        final CompletableFuture<Sh.Result> h1 = host(fabric, "h1", "h4", 256, senderS, true);
+        Thread.sleep(JOIN_S * 1000L);
+        final CompletableFuture<Sh.Result> h2 = host(fabric, "h2", "h4", 512, senderS - JOIN_S, true);
+        final HostReport send1 = HostReport.of("h1", h1.get(120, TimeUnit.SECONDS));
+        final HostReport send2 = HostReport.of("h2", h2.get(120, TimeUnit.SECONDS));
+        final HostReport recv1 = HostReport.of("h4 (from h1)", fromH1.get(120, TimeUnit.SECONDS));
+        final HostReport recv2 = HostReport.of("h4 (from h2)", fromH2.get(120, TimeUnit.SECONDS));
+        final String counters = fabric.counters("leaf2");
+        final long ecnDelta = Fabric.counter(counters, ecnCounter) - ecnBefore;
+        final String all = String.join("\n", send1.text(), send2.text(), recv1.text(), recv2.text(), counters);
+
+        // the receivers' clocks started together (3 s before h1): the join and the end as the receivers saw them
+        final double join = recv2.firstReceivingS();
+        final double end = Math.min(recv1.lastReceivingS(), recv2.lastReceivingS());
+        final double alone = recv1.mean(2, recv1.firstReceivingS() + 2, join - 1);
+        final double h1Shared = recv1.mean(2, join + 5, end - 1);
+        final double h2Shared = recv2.mean(2, join + 5, end - 1);
+        final double fair = (h1Shared + h2Shared) / 2;
+        final StringBuilder series = new StringBuilder();
+        for (final HostReport r : List.of(recv1, recv2, send1, send2)) {
+            series.append(r.host()).append(r == send1 || r == send2 ? " DCQCN rate:" : " received:");
+            for (final double[] p : r.periods()) {
+                series.append(String.format(" %.1f", r == send1 || r == send2 ? p[3] : p[2]));
+            }
+            series.append('\n');
+        }
+        System.out.print(series);
+        MEASURED.put("RoCE: receive rates per second (Mb/s), h2 joined at " + join + " s", "\n" + series);
+        MEASURED.put("RoCE: h1 alone / then h1, h2 sharing (mean received Mb/s, bottleneck " + BOTTLENECK_MBPS + ")",
+            String.format("%.2f / %.2f, %.2f (from %.0f to %.0f s)", alone, h1Shared, h2Shared, join + 5, end - 1));
+        MEASURED.put("RoCE: leaf2 WRED ECN delta / CE at h4 (h1's, h2's flow) / CNPs sent by h4 / CNPs received by h1+h2"
+            + " / retransmitted / PFC frames at the senders", ecnDelta + " / " + (recv1.ce() + recv2.ce()) + " ("
+            + recv1.ce() + ", " + recv2.ce() + ") / " + (recv1.cnpsSent() + recv2.cnpsSent()) + " / "
+            + (send1.cnpsReceived() + send2.cnpsReceived()) + " / " + (send1.retransmitted() + send2.retransmitted())
+            + " / " + (send1.pfcFrames() + send2.pfcFrames()));
+
+        assertThat(end - join).as("both flows ran together long enough to compare\n" + all).isGreaterThan(8);
+        assertThat(recv1.ce() + recv2.ce()).as("CE marks reached the receivers\n" + all).isPositive();
+        assertThat(ecnDelta).as("leaf2's WRED ECN counter = the CE marks the receivers counted\n" + all)
+            .isEqualTo(recv1.ce() + recv2.ce());
+        assertThat(send1.cnpsReceived()).as("CNPs h4 sent for h1's flow = CNPs h1 received\n" + all)
+            .isEqualTo(recv1.cnpsSent());
+        assertThat(send2.cnpsReceived()).as("CNPs h4 sent for h2's flow = CNPs h2 received\n" + all)
+            .isEqualTo(recv2.cnpsSent());
+        assertThat(recv1.cnpsSent()).as("at most one CNP per CE mark").isPositive().isLessThanOrEqualTo(recv1.ce());
+        assertThat(recv2.cnpsSent()).as("at most one CNP per CE mark").isPositive().isLessThanOrEqualTo(recv2.ce());
+        // converged: each flow within ±20 % of the fair share of what the two received together
+        assertThat(Math.abs(h1Shared - fair) / fair).as("h1's share vs fair share " + fair + "\n" + series)
+            .isLessThanOrEqualTo(0.20);
+        assertThat(Math.abs(h2Shared - fair) / fair).as("h2's share vs fair share " + fair + "\n" + series)
+            .isLessThanOrEqualTo(0.20);
+        // and h1 gave up what h2 took: alone it had more than 1.5 times its shared rate
+        assertThat(alone).as("h1 alone vs shared\n" + series).isGreaterThan(1.5 * h1Shared);
+    }
+
+    /** Starts {@code asic-emu host} in {@code node} toward {@code peer}: sending (one QP) or answering. */
+    private static CompletableFuture<Sh.Result> host(final Fabric fabric, final String node, final String peer,
+        final int qpn, final int durationS, final boolean send) {
+        final List<String> args = new ArrayList<>(List.of("asic-emu", "host", "--interface", "eth1", "--ip",
+            Fabric.ADDRESS.get(node), "--peer", Fabric.ADDRESS.get(peer), "--gateway-mac",
+            Fabric.ROUTER_MAC.get(Fabric.LEAF.get(node)), "--qps", "1", "--qpn-base", Integer.toString(qpn),
+            "--udp-port-base", Integer.toString(49152 + qpn), "--line-rate-mbps", Integer.toString(LINE_RATE_MBPS),
+            "--mtu-payload", "4096", "--duration-s", Integer.toString(durationS), "--report-ms", "1000"));
+        for (final String knob : LAB_DCQCN) {
+            args.addAll(List.of("--dcqcn-knob", knob));
+        }
+        if (send) {
+            args.addAll(List.of("--send", "1048576", "--messages", "1000"));
+        }
+        return CompletableFuture.supplyAsync(() -> fabric.exec(Duration.ofSeconds(durationS + 60), node,
+            String.join(" ", args)));
+    }
+}
