@@ -237,6 +237,15 @@ class LabTest {
             final String logs = docker.docker("logs", "clab-one-sw").out();
             assertThat(logs).contains("ready: 2 of 2 expected data links attached; down: Ethernet8(eth3)")
                 .contains("asic-emu live: stopped");
+            // where the start-up time goes, from the switch's own log (UTC, ms): the JVM up and serving, then both
+            // links attached (after labctl.py made them), then the first frame forwarded (the ping's reply)
+            MEASURED.put("start-up timeline after container start (ms): JVM live / links wired (labctl.py) / "
+                + "2 of 2 links attached (switch log) / first forwarded frame", logMs(logs, "asic-emu live: ", started)
+                + " / " + Duration.between(started, wired).toMillis() + " / "
+                + logMs(logs, "ready: 2 of 2 expected data links attached", started) + " / "
+                + Duration.between(started, answered).toMillis());
+            MEASURED.put("links wired -> first forwarded frame (ms)",
+                Long.toString(Duration.between(wired, answered).toMillis()));
         } finally {
             docker.docker("rm", "-f", "clab-one-sw", "clab-one-h1", "clab-one-h2");
             docker.docker("network", "rm", "onemgmt");
@@ -567,6 +576,21 @@ class LabTest {
             Thread.sleep(500);
         } while (System.nanoTime() < deadline);
         return status;
+    }
+
+    /**
+     * @return ms from {@code start} to the first log line containing {@code text} (logback's {@code HH:mm:ss.SSS}
+     *     prefix, the container's clock in UTC, on the day of {@code start}), or -1 if no line has it.
+     */
+    private static long logMs(final String logs, final String text, final Instant start) {
+        for (final String line : logs.split("\n")) {
+            if (line.contains(text) && line.matches("^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} .*")) {
+                final Instant at = start.atZone(java.time.ZoneOffset.UTC).toLocalDate()
+                    .atTime(java.time.LocalTime.parse(line.substring(0, 12))).toInstant(java.time.ZoneOffset.UTC);
+                return Duration.between(start, at).toMillis();
+            }
+        }
+        return -1;
     }
 
     private static void nsenter(final Fabric fabric, final String node, final String command) {
