@@ -11,7 +11,8 @@
 #   (bin/jdk25; only the modules jdeps finds in the jar), the switchd jar, and a Java AOT cache recorded by a
 #   training run of `run` (start-up, P4Runtime, two attached AF_PACKET ports, ARP through the pipeline), so the
 #   container forwards well under a second after it starts. Same layout, entrypoint and flags as docker/Dockerfile.
-# host: Debian bookworm minbase + iproute2, iputils-ping, ethtool, tcpdump, tshark, python3-scapy (the lab hosts).
+# host: Debian bookworm minbase + iproute2, iputils-ping, ethtool, tcpdump, tshark, python3-scapy (the lab hosts), and
+#   the same Java runtime and jar for `asic-emu host` (a RoCEv2 endpoint with DCQCN on the host's eth1).
 #
 # Environment: ASICEMU_JAR (default switchd/target/asic-emu.jar, built if missing), ASICEMU_TAG (default dev),
 # ASICEMU_DEB_CACHE (downloaded .debs kept between builds; default ~/.cache/asic-emu/debs).
@@ -70,41 +71,65 @@ labels() {  # OCI labels as JSON members
     "$1" "$version" "$source" "$revision" "${ASICEMU_LICENSE:-NOASSERTION}" "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 }
 
-build_appliance() {
-  local t0 r jar java_home modules
-  t0=$(date +%s)
-  jar="${ASICEMU_JAR:-$repo/switchd/target/asic-emu.jar}"
+jar="${ASICEMU_JAR:-$repo/switchd/target/asic-emu.jar}"
+ensure_jar() {
   if [ ! -f "$jar" ]; then
     echo "build-image: building $jar" >&2
     "$repo/bin/mvn" -B -q -DskipTests -Dmaven.test.skip=true package -pl switchd -am >&2
   fi
+}
+
+# install_asic_emu ROOTFS JAR: /opt/asic-emu with a jlink'ed Java 25 runtime of the modules jdeps finds in the jar
+# (from the JDK 25 on this machine), the jar, the entrypoint (also /usr/local/bin/asic-emu), logback.xml and the JVM
+# flags; both images get the same (the host image runs `asic-emu host`, the lab's RoCEv2 traffic host)
+install_asic_emu() {
+  local r="$1" jar="$2" java_home modules
   java_home="$("$repo/bin/jdk25")"
+  # one jlink per build: `all` copies the runtime the first image made (jdeps + jlink take ≈ 40 s on a loaded machine)
+  if [ ! -d "$work/jre" ]; then
+    echo "build-image: Java runtime (jlink)" >&2
+    modules="$("$java_home/bin/jdeps" --print-module-deps --ignore-missing-deps --multi-release 25 "$jar")"
+    "$java_home/bin/jlink" --add-modules "$modules" --strip-debug --no-header-files --no-man-pages \
+      --compress=zip-6 --output "$work/jre"
+    # the JDK here links cacerts into /etc; a runtime inside an image needs the file itself
+    if [ -L "$work/jre/lib/security/cacerts" ] || [ ! -e "$work/jre/lib/security/cacerts" ]; then
+      rm -f "$work/jre/lib/security/cacerts"
+      cp -L "$java_home/lib/security/cacerts" "$work/jre/lib/security/cacerts"
+    fi
+  fi
+  mkdir -p "$r/opt/asic-emu/bin"
+  cp -a "$work/jre" "$r/opt/asic-emu/jre"
+  cp "$jar" "$r/opt/asic-emu/asic-emu.jar"
+  install -m 0755 "$repo/docker/image/entrypoint" "$r/opt/asic-emu/bin/"
+  install -m 0644 "$repo/docker/image/logback.xml" "$r/opt/asic-emu/logback.xml"
+  install -m 0644 "$repo/switchd/jvm.options" "$r/opt/asic-emu/jvm.options"
+  ln -s /opt/asic-emu/bin/entrypoint "$r/usr/local/bin/asic-emu"
+}
+
+# what went into an image, so that tests can tell whether its archive is current
+inputs() {
+  /usr/bin/python3 "$repo/docker/image/jar-digest.py" "$jar"
+  cat "$repo"/docker/image/* "$0" "$repo/switchd/jvm.options" | sha256sum | cut -d' ' -f1
+}
+
+build_appliance() {
+  local t0 r
+  t0=$(date +%s)
+  ensure_jar
   r="$work/appliance"
   echo "build-image: appliance rootfs (mmdebstrap, $mirror)" >&2
   # Debian's Essential set only (bash, coreutils, libc; no apt): the switch needs no tools of its own (it talks
   # netlink and AF_PACKET itself), and glibc's iconv modules are of no use to a JVM
   rootfs "$r" essential
   rm -rf "$r/usr/lib/x86_64-linux-gnu/gconv"
-  echo "build-image: Java runtime (jlink)" >&2
-  modules="$("$java_home/bin/jdeps" --print-module-deps --ignore-missing-deps --multi-release 25 "$jar")"
-  mkdir -p "$r/opt/asic-emu/bin" "$r/etc/asic-emu" "$r/run/asic-emu"
+  mkdir -p "$r/etc/asic-emu" "$r/run/asic-emu"
   # the unprivileged user the entrypoint runs the JVM as (with CAP_NET_ADMIN and CAP_NET_RAW only)
   echo 'asicemu:x:10001:10001:asic-emu:/nonexistent:/usr/sbin/nologin' >> "$r/etc/passwd"
   echo 'asicemu:x:10001:' >> "$r/etc/group"
   chown 10001:10001 "$r/run/asic-emu"
-  "$java_home/bin/jlink" --add-modules "$modules" --strip-debug --no-header-files --no-man-pages \
-    --compress=zip-6 --output "$r/opt/asic-emu/jre"
-  # the JDK here links cacerts into /etc; a runtime inside an image needs the file itself
-  if [ -L "$r/opt/asic-emu/jre/lib/security/cacerts" ] || [ ! -e "$r/opt/asic-emu/jre/lib/security/cacerts" ]; then
-    rm -f "$r/opt/asic-emu/jre/lib/security/cacerts"
-    cp -L "$java_home/lib/security/cacerts" "$r/opt/asic-emu/jre/lib/security/cacerts"
-  fi
-  cp "$jar" "$r/opt/asic-emu/asic-emu.jar"
-  install -m 0755 "$repo/docker/image/entrypoint" "$repo/docker/image/asic-emu-health" "$r/opt/asic-emu/bin/"
-  install -m 0644 "$repo/docker/image/logback.xml" "$r/opt/asic-emu/logback.xml"
-  install -m 0644 "$repo/switchd/jvm.options" "$r/opt/asic-emu/jvm.options"
+  install_asic_emu "$r" "$jar"
+  install -m 0755 "$repo/docker/image/asic-emu-health" "$r/opt/asic-emu/bin/"
   ln -s /opt/asic-emu/bin/asic-emu-health "$r/usr/local/bin/asic-emu-health"
-  ln -s /opt/asic-emu/bin/entrypoint "$r/usr/local/bin/asic-emu"
   echo "build-image: AOT cache (training run)" >&2
   train "$r"
   cat > "$work/appliance.json" <<EOF
@@ -123,9 +148,7 @@ build_appliance() {
 EOF
   /usr/bin/python3 "$repo/docker/image/docker-archive.py" "$r" "$out/asic-emu-image.tar" --tag "asic-emu:$tag" \
     --config "$work/appliance.json"
-  # what went in, so that tests can tell whether the archive is current
-  (/usr/bin/python3 "$repo/docker/image/jar-digest.py" "$jar"; cat "$repo"/docker/image/* "$0" "$repo/switchd/jvm.options" | sha256sum | cut -d' ' -f1) \
-    > "$out/asic-emu-image.inputs"
+  inputs > "$out/asic-emu-image.inputs"
   echo "build-image: appliance built in $(( $(date +%s) - t0 )) s; sizes:" >&2
   for p in "$r" "$r/opt/asic-emu/jre" "$r/opt/asic-emu/asic-emu.jar" "$r/opt/asic-emu/asic-emu.aot" "$r/usr" "$r/var"; do
     du -sh "$p" >&2
@@ -170,9 +193,12 @@ EOF
 build_host() {
   local t0 r
   t0=$(date +%s)
+  ensure_jar
   r="$work/host"
   echo "build-image: host rootfs (mmdebstrap, $mirror)" >&2
   rootfs "$r" minbase iproute2,iputils-ping,ethtool,tcpdump,tshark,python3-scapy,procps
+  # `asic-emu host` (the RoCEv2 endpoint model with DCQCN over AF_PACKET): the same runtime and jar as the switch
+  install_asic_emu "$r" "$jar"
   cat > "$work/host.json" <<EOF
 {
   "Cmd": ["sleep", "infinity"],
@@ -180,12 +206,16 @@ build_host() {
   "StopSignal": "SIGKILL",
   "WorkingDir": "/root",
   "Labels": { $(labels asic-emu-host),
-    "org.opencontainers.image.description": "asic-emu lab host: iproute2, ping, ethtool, tcpdump, tshark, scapy" }
+    "org.opencontainers.image.description": "asic-emu lab host: iproute2, ping, ethtool, tcpdump, tshark, scapy, asic-emu host (RoCEv2 with DCQCN)" }
 }
 EOF
   /usr/bin/python3 "$repo/docker/image/docker-archive.py" "$r" "$out/asic-emu-host-image.tar" \
     --tag "asic-emu-host:$tag" --config "$work/host.json"
-  echo "build-image: host built in $(( $(date +%s) - t0 )) s" >&2
+  inputs > "$out/asic-emu-host-image.inputs"
+  echo "build-image: host built in $(( $(date +%s) - t0 )) s; sizes:" >&2
+  for p in "$r" "$r/opt/asic-emu/jre" "$r/opt/asic-emu/asic-emu.jar" "$r/usr"; do
+    du -sh "$p" >&2
+  done
 }
 
 case "$what" in

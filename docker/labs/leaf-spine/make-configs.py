@@ -34,9 +34,10 @@ def base(hostname, mac, dev_type, ports):
         # queue 3 of the 100G ports: SONiC's AZURE_LOSSLESS thresholds
         "ROCE_LOSSLESS": {"wred_green_enable": "true", "ecn": "ecn_all", "green_min_threshold": "250000",
                           "green_max_threshold": "2097152", "green_drop_probability": "5"},
-        # queue 3 of the 1 Mb/s receiver port: scaled to its rate (8 kB = 64 ms of queue)
+        # queue 3 of the slow receiver port: scaled to its rate (8 kB = 64 ms of queue at 1 Mb/s), Kmin and Kmax below
+        # the lossless PG's XOFF threshold (20 kB, below), so ECN acts before PFC ("ECN before PFC")
         "ROCE_SLOW_PORT": {"wred_green_enable": "true", "ecn": "ecn_all", "green_min_threshold": "8000",
-                           "green_max_threshold": "30000", "green_drop_probability": "100"}}
+                           "green_max_threshold": "16000", "green_drop_probability": "100"}}
     db["SCHEDULER"] = {"scheduler.0": {"type": "DWRR", "weight": "14"},
                        "scheduler.1": {"type": "DWRR", "weight": "15"}}
     # priority 3 lossless: XOFF once a port's PG 3 holds 20 kB (400 kB headroom absorbs what is in flight)

@@ -7,9 +7,10 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * The lab images: built by docker/build-image.sh (no registry, no daemon) from the jar this reactor just packaged,
- * unless docker/target already holds archives made from this very jar and image files (a developer re-running the
- * tests; build-image.sh records their checksums), then loaded into the tests' private daemon.
+ * The lab images: built by docker/build-image.sh (no registry, no daemon) from the jar this reactor just packaged
+ * (both images hold it: the switch, and {@code asic-emu host} in the host image), unless docker/target already holds
+ * archives made from this very jar and image files (a developer re-running the tests; build-image.sh records their
+ * checksums), then loaded into the tests' private daemon.
  */
 final class Images {
     static final String APPLIANCE = "asic-emu:dev";
@@ -48,8 +49,11 @@ final class Images {
             + repo.resolve("switchd/jvm.options") + "' | sha256sum | cut -d' ' -f1").ok().out();
         final boolean applianceCurrent = Files.exists(appliance) && Files.exists(inputs)
             && Files.readString(inputs).equals(current);
-        final String what = applianceCurrent ? (Files.exists(host) ? null : "host") : Files.exists(host) ? "appliance"
-            : "all";
+        // the host image holds the same jar (asic-emu host), so the same inputs say whether it is current
+        final Path hostInputs = repo.resolve("docker/target/asic-emu-host-image.inputs");
+        final boolean hostCurrent = Files.exists(host) && Files.exists(hostInputs)
+            && Files.readString(hostInputs).equals(current);
+        final String what = applianceCurrent ? (hostCurrent ? null : "host") : hostCurrent ? "appliance" : "all";
         if (what != null) {
             final long t0 = System.nanoTime();
             final Sh.Result r = Sh.run(Duration.ofMinutes(15), Map.of("ASICEMU_JAR", jar.toString()), null,

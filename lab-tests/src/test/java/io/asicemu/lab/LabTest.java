@@ -237,6 +237,15 @@ class LabTest {
             final String logs = docker.docker("logs", "clab-one-sw").out();
             assertThat(logs).contains("ready: 2 of 2 expected data links attached; down: Ethernet8(eth3)")
                 .contains("asic-emu live: stopped");
+            // where the start-up time goes, from the switch's own log (UTC, ms): the JVM up and serving, then both
+            // links attached (after labctl.py made them), then the first frame forwarded (the ping's reply)
+            MEASURED.put("start-up timeline after container start (ms): JVM live / links wired (labctl.py) / "
+                + "2 of 2 links attached (switch log) / first forwarded frame", logMs(logs, "asic-emu live: ", started)
+                + " / " + Duration.between(started, wired).toMillis() + " / "
+                + logMs(logs, "ready: 2 of 2 expected data links attached", started) + " / "
+                + Duration.between(started, answered).toMillis());
+            MEASURED.put("links wired -> first forwarded frame (ms)",
+                Long.toString(Duration.between(wired, answered).toMillis()));
         } finally {
             docker.docker("rm", "-f", "clab-one-sw", "clab-one-h1", "clab-one-h2");
             docker.docker("network", "rm", "onemgmt");
@@ -352,7 +361,7 @@ class LabTest {
     }
 
     /** Pings until a reply (the switches resolve neighbours on the first packets); @return the reply's TTL. */
-    private static int awaitPing(final Fabric fabric, final String host, final String address, final Duration within)
+    static int awaitPing(final Fabric fabric, final String host, final String address, final Duration within)
         throws InterruptedException {
         final long deadline = System.nanoTime() + within.toNanos();
         String last = "";
@@ -372,7 +381,7 @@ class LabTest {
             } catch (final RuntimeException | AssertionError e) {
                 state.append("\n--- ").append(sw).append(": ").append(e.getMessage());
             }
-            state.append("--- ").append(sw).append(" log\n").append(docker.docker("logs", "--tail", "15",
+            state.append("--- ").append(sw).append(" log\n").append(fabric.docker.docker("logs", "--tail", "15",
                 fabric.container(sw)).out());
         }
         throw new AssertionError(fabric.kind + ": " + host + " never reached " + address + ": " + last + state);
@@ -569,6 +578,21 @@ class LabTest {
         return status;
     }
 
+    /**
+     * @return ms from {@code start} to the first log line containing {@code text} (logback's {@code HH:mm:ss.SSS}
+     *     prefix, the container's clock in UTC, on the day of {@code start}), or -1 if no line has it.
+     */
+    private static long logMs(final String logs, final String text, final Instant start) {
+        for (final String line : logs.split("\n")) {
+            if (line.contains(text) && line.matches("^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} .*")) {
+                final Instant at = start.atZone(java.time.ZoneOffset.UTC).toLocalDate()
+                    .atTime(java.time.LocalTime.parse(line.substring(0, 12))).toInstant(java.time.ZoneOffset.UTC);
+                return Duration.between(start, at).toMillis();
+            }
+        }
+        return -1;
+    }
+
     private static void nsenter(final Fabric fabric, final String node, final String command) {
         Sh.run(SHORT, "nsenter", "-t", Long.toString(fabric.pid(node)), "-n", "sh", "-c", command).ok();
     }
@@ -633,12 +657,16 @@ class LabTest {
         return Sh.run(Duration.ofSeconds(180), docker.env(), null, command);
     }
 
-    private static String labctl() {
+    static String labctl() {
         return Images.repo().resolve("docker/labs/labctl.py").toString();
     }
 
-    /** A copy of docker/labs (the tests edit a config; the repository's files stay as they are). */
     private static Path copyLab() throws IOException {
+        return copyLab(docker);
+    }
+
+    /** A copy of docker/labs (the tests edit a config; the repository's files stay as they are). */
+    static Path copyLab(final DockerLab docker) throws IOException {
         final Path src = Images.repo().resolve("docker/labs");
         final Path dst = Files.createTempDirectory(docker.dir(), "labs-");
         try (Stream<Path> s = Files.walk(src)) {

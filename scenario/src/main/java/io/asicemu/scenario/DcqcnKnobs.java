@@ -4,8 +4,11 @@ import io.asicemu.rdma.dcqcn.DcqcnParameters;
 import java.lang.reflect.RecordComponent;
 import java.util.Map;
 
-/** Applies NIC knob overrides by their NIC names ({@code rpg_time_reset}, {@code dce_tcp_g}, …) to a base. */
-final class DcqcnKnobs {
+/**
+ * Applies NIC knob overrides by their NIC names ({@code rpg_time_reset}, {@code dce_tcp_g}, …) to a base: scenario
+ * files' {@code dcqcn} sections and {@code asic-emu host --dcqcn-knob}.
+ */
+public final class DcqcnKnobs {
     private static final Map<String, String> COMPONENT_BY_KNOB = Map.ofEntries(
             Map.entry("rpg_time_reset", "rpgTimeResetUs"),
             Map.entry("rpg_byte_reset", "rpgByteResetBytes"),
@@ -29,7 +32,11 @@ final class DcqcnKnobs {
 
     private DcqcnKnobs() {}
 
-    static DcqcnParameters apply(DcqcnParameters base, Map<String, Object> overrides) {
+    /**
+     * @return {@code base} with the knobs in {@code overrides} (NIC name → Number or Boolean) replaced.
+     * @throws ScenarioException for an unknown knob, a value of the wrong type, or one out of the knob's range.
+     */
+    public static DcqcnParameters apply(DcqcnParameters base, Map<String, Object> overrides) {
         RecordComponent[] components = DcqcnParameters.class.getRecordComponents();
         Object[] values = new Object[components.length];
         Class<?>[] types = new Class<?>[components.length];

@@ -2,6 +2,7 @@ package io.asicemu.switchd;
 
 import io.asicemu.rdma.dcqcn.DcqcnParameters;
 import io.asicemu.rdma.host.RoceHost;
+import io.asicemu.scenario.DcqcnKnobs;
 import io.asicemu.scenario.Macs;
 import io.asicemu.scenario.ScenarioException;
 import io.asicemu.veth.afpacket.AfPacketConfig;
@@ -9,8 +10,10 @@ import io.asicemu.veth.afpacket.AfPacketPort;
 import io.asicemu.veth.ffm.NetDevice;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -63,6 +66,12 @@ final class HostCommand implements Callable<Integer> {
     @Option(names = "--dcqcn", defaultValue = "paper", description = "paper, nic or off (default: ${DEFAULT-VALUE})")
     private String dcqcn;
 
+    @Option(names = "--dcqcn-knob", paramLabel = "NAME=VALUE", mapFallbackValue = "",
+        description = "override one DCQCN knob of the --dcqcn base by its NIC name (rpg_time_reset=20000, "
+            + "rpg_ai_rate=1, dce_tcp_g=960, min_time_between_cnps=5000, clamp_tgt_rate=1, …; units: "
+            + "rdma-endpoint/DCQCN.md); repeatable")
+    private Map<String, String> dcqcnKnobs = new LinkedHashMap<>();
+
     @Option(names = "--mtu-payload", defaultValue = "1024", description = "RDMA payload per packet")
     private int mtuPayload;
 
@@ -91,11 +100,11 @@ final class HostCommand implements Callable<Integer> {
         final int peerIp;
         final long gateway;
         try {
-            parameters = switch (dcqcn) {
+            parameters = DcqcnKnobs.apply(switch (dcqcn) {
                 case "paper", "off" -> DcqcnParameters.paperSettings();
                 case "nic" -> DcqcnParameters.nicDefaults();
                 default -> throw new IllegalArgumentException("--dcqcn: paper, nic or off, not " + dcqcn);
-            };
+            }, knobValues(dcqcnKnobs));
             localIp = Macs.parseIpv4(ip, "--ip");
             peerIp = Macs.parseIpv4(peer, "--peer");
             gateway = Macs.parse(gatewayMac, "--gateway-mac");
@@ -146,9 +155,10 @@ final class HostCommand implements Callable<Integer> {
                     received += qp.bytesReceived();
                     rate += qp.sender().idle() ? 0 : qp.reaction().currentRateBps();
                 }
-                out.printf(Locale.ROOT, "host: %.1f s  acked %.3f Gb/s  received %.3f Gb/s  DCQCN rate %.3f Gb/s%n",
-                    (System.nanoTime() - startNs) / 1e9, (sent - lastBytes[0]) * 8.0 / (reportMs * 1e6),
-                    (received - lastBytes[1]) * 8.0 / (reportMs * 1e6), rate / 1e9);
+                // Mb/s with three decimals: lab links run at a few Mb/s, where Gb/s would print zeros
+                out.printf(Locale.ROOT, "host: %.1f s  acked %.3f Mb/s  received %.3f Mb/s  DCQCN rate %.3f Mb/s%n",
+                    (System.nanoTime() - startNs) / 1e9, (sent - lastBytes[0]) * 8.0 / (reportMs * 1e3),
+                    (received - lastBytes[1]) * 8.0 / (reportMs * 1e3), rate / 1e6);
                 out.flush();
                 lastBytes[0] = sent;
                 lastBytes[1] = received;
@@ -180,6 +190,25 @@ final class HostCommand implements Callable<Integer> {
             out.flush();
             return expected == 0 || done.size() == expected ? 0 : 1;
         }
+    }
+
+    /** NAME=VALUE texts → numbers (or booleans for true/false), as a scenario file's dcqcn section gives them. */
+    private static Map<String, Object> knobValues(final Map<String, String> texts) {
+        final Map<String, Object> values = new LinkedHashMap<>();
+        for (final Map.Entry<String, String> e : texts.entrySet()) {
+            final String v = e.getValue().strip();
+            if (v.equals("true") || v.equals("false")) {
+                values.put(e.getKey(), Boolean.parseBoolean(v));
+            } else {
+                try {
+                    values.put(e.getKey(), Long.parseLong(v));
+                } catch (final NumberFormatException notANumber) {
+                    throw new IllegalArgumentException("--dcqcn-knob " + e.getKey() + "=" + v
+                        + ": the value is not a whole number, true or false");
+                }
+            }
+        }
+        return values;
     }
 
     private static long macOf(final byte[] bytes) {
