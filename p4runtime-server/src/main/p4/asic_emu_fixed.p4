@@ -344,9 +344,12 @@ control egress(inout headers_t hdr, inout local_metadata_t local_metadata, inout
 // Traffic-manager and ARS parameters a controller can tune (P4 registers). Writes are RegisterEntry MODIFY and take
 // effect in the running data plane without resetting any table; a read before any write answers the value the
 // CONFIG_DB gives. Index definitions (port = the pipeline's port index, as in packet_in/packet_out):
-//   ecn_* (2048)            index = port * 8 + egress queue; min/max in bytes for all colours (max 0 = the whole
-//                           buffer), probability 0..100 %, min <= max; a queue without WRED_PROFILE gets one with
-//                           all colours enabled and ecn_all. SONiC semantics: marking at dequeue, 100 % at >= max.
+//   ecn_* (2048)            index = port * 8 + egress queue; min/max in bytes (max 0 = the whole buffer),
+//                           probability 0..100 %, min <= max, one colour each: ecn_min/max_threshold_bytes and
+//                           ecn_max_probability_percent are WRED_PROFILE's green_*, ecn_yellow_* and ecn_red_* its
+//                           yellow_* and red_*; a write leaves the other colours as they are. A queue without
+//                           WRED_PROFILE gets one with all colours enabled and ecn_all whose unwritten colours mark
+//                           nothing (Pmax 0). SONiC semantics: marking at dequeue, 100 % at >= max.
 //   pfc_xoff/xon (2048)     index = port * 8 + ingress PG; BUFFER_PROFILE xoff (headroom above reserved + shared,
 //                           whose crossing sends XOFF) and xon; the PG needs a BUFFER_PG profile.
 //   pfc_watchdog_* (256)    index = port, ms; detection 100..5000, restoration 100..60000 or 0 = never, both
@@ -379,5 +382,17 @@ control tm_and_ars_registers() {
     register<bit<32>>(1) hash_seed;
     @name("ars.group_selection_mode") @id(0x1600000a)
     register<bit<2>>(512) group_selection_mode;
+    @name("tm.ecn_yellow_min_threshold_bytes") @id(0x1600000b)
+    register<bit<32>>(2048) ecn_yellow_min_threshold_bytes;
+    @name("tm.ecn_yellow_max_threshold_bytes") @id(0x1600000c)
+    register<bit<32>>(2048) ecn_yellow_max_threshold_bytes;
+    @name("tm.ecn_yellow_max_probability_percent") @id(0x1600000d)
+    register<bit<8>>(2048) ecn_yellow_max_probability_percent;
+    @name("tm.ecn_red_min_threshold_bytes") @id(0x1600000e)
+    register<bit<32>>(2048) ecn_red_min_threshold_bytes;
+    @name("tm.ecn_red_max_threshold_bytes") @id(0x1600000f)
+    register<bit<32>>(2048) ecn_red_max_threshold_bytes;
+    @name("tm.ecn_red_max_probability_percent") @id(0x16000010)
+    register<bit<8>>(2048) ecn_red_max_probability_percent;
     apply { }
 }

@@ -58,6 +58,7 @@ public final class DataPlaneAgent implements Agent {
     private final Counters counters;
     private PacketBuffer buffer;
     private final CpuPort cpu;
+    private final CpuPort.RefusalSink refusalSink = this::countRefusedInjections;
     private final EgressStage egress;
     private final NeighborResolver resolver;
     private final IngressStage ingress;
@@ -469,7 +470,15 @@ public final class DataPlaneAgent implements Agent {
         }
     }
 
+    private void countRefusedInjections(final int port, final long frames) {
+        if (port < counters.portCount()) {
+            counters.addDrops(port, DropReason.PACKET_OUT_QUEUE_FULL, frames);
+            counters.addPort(port, PortStat.IF_OUT_DISCARDS, frames);
+        }
+    }
+
     private int injections(final long nowNs) {
+        cpu.drainRefusals(refusalSink);
         int n = 0;
         CpuPort.Injection injection;
         while (n < INJECT_LIMIT && (injection = cpu.pollInjected()) != null) {

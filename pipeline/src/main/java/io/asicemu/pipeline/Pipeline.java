@@ -32,7 +32,7 @@ public record Pipeline(DataPlaneAgent agent, PipelineControl control) implements
     public static Pipeline create(final Clock clock, final PipelineSizing sizing,
         final Map<String, String> linuxOverrides) {
         final Counters counters = new Counters(sizing.maxPorts(), sizing.aclRules());
-        final CpuPort cpu = new CpuPort(sizing.cpuQueueSlots(), sizing.maxFrameBytes());
+        final CpuPort cpu = new CpuPort(sizing.cpuQueueSlots(), sizing.maxFrameBytes(), sizing.maxPorts());
         final DataPlaneAgent agent = new DataPlaneAgent(clock, sizing, counters, cpu);
         return new Pipeline(agent, new PipelineControl(agent, clock, sizing, linuxOverrides));
     }

@@ -30,6 +30,8 @@ final class Fabric implements AutoCloseable {
         final Map<String, LinkPort> ports = new LinkedHashMap<>();
         /** Made once the config installed a traffic manager. */
         TmCountersSnapshot snapshot;
+        /** Earliest deadline or cable arrival, as {@link #nextEventNs()} last found it (see {@code scanned}). */
+        long nextNs;
         final long routerMac;
 
         SwitchNode(String name, ManualClock clock, long routerMac) {
@@ -47,6 +49,14 @@ final class Fabric implements AutoCloseable {
         final LinkPort switchPort;
         final long cableNs;
         final RoceHost.Wire wire;
+        /** Earliest event of the host or its inbox, as {@link #nextEventNs()} last found it. */
+        long nextNs;
+        /**
+         * The host's own next event ({@link RoceHost#nextEventNs()}, a function of its state alone), kept until the
+         * fabric runs the host again: only {@link #stepTo} changes a host's state once the run has started.
+         */
+        long hostNextNs;
+        boolean hostChanged = true;
         /** Optional captures of what the host's port received and sent. */
         io.asicemu.parser.pcap.PcapWriter rxCapture;
         io.asicemu.parser.pcap.PcapWriter txCapture;
@@ -148,19 +158,32 @@ final class Fabric implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether each node's {@code nextNs} is what {@link #nextEventNs()} found with nothing run since: then
+     * {@link #stepTo} uses it to skip idle nodes instead of scanning every host's QPs and every switch's ports again.
+     */
+    private boolean scanned;
+
     /** The earliest time anything can happen, or {@link Long#MAX_VALUE}. */
     long nextEventNs() {
         long next = Long.MAX_VALUE;
         for (SwitchNode node : switches.values()) {
-            next = Math.min(next, node.pipeline.agent().nextDeadlineNs());
+            long own = node.pipeline.agent().nextDeadlineNs();
             for (LinkPort port : node.ports.values()) {
-                next = Math.min(next, port.nextArrivalNs());
+                own = Math.min(own, port.nextArrivalNs());
             }
+            node.nextNs = own;
+            next = Math.min(next, own);
         }
         for (HostNode h : hosts.values()) {
-            next = Math.min(next, h.host.nextEventNs());
-            next = Math.min(next, h.inbox.headArrivalNs());
+            if (h.hostChanged) {
+                h.hostNextNs = h.host.nextEventNs();
+                h.hostChanged = false;
+            }
+            h.nextNs = Math.min(h.hostNextNs, h.inbox.headArrivalNs());
+            next = Math.min(next, h.nextNs);
         }
+        scanned = true;
         return next;
     }
 
@@ -179,9 +202,15 @@ final class Fabric implements AutoCloseable {
             stepsAtThisTime = 0;
         }
         nowNs = atNs;
+        // A scan just before this step is still exact for the hosts (nothing ran since). A host's step only sends
+        // towards switches, and a switch's step only delivers later (a cable takes at least 1 ns), so it stays
+        // exact for the switches too: their scanned deadlines and arrivals are not earlier than the frames hosts
+        // add now, which are checked directly.
+        boolean useScan = scanned;
+        scanned = false;
         for (HostNode h : hosts.values()) {
             FrameFifo in = h.inbox;
-            if (in.headArrivalNs() > nowNs && h.host.nextEventNs() > nowNs) {
+            if (useScan ? h.nextNs > nowNs : in.headArrivalNs() > nowNs && h.host.nextEventNs() > nowNs) {
                 continue;
             }
             int n = 0;
@@ -194,9 +223,10 @@ final class Fabric implements AutoCloseable {
             }
             in.removeHead(n);
             h.host.advanceTo(nowNs, h.wire);
+            h.hostChanged = true;
         }
         for (SwitchNode node : switches.values()) {
-            if (node.pipeline.agent().nextDeadlineNs() > nowNs && !arrivalDue(node)) {
+            if (useScan ? node.nextNs > nowNs : node.pipeline.agent().nextDeadlineNs() > nowNs && !arrivalDue(node)) {
                 continue;
             }
             node.clock.nowNs(nowNs);

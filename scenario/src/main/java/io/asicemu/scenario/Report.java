@@ -63,6 +63,41 @@ final class Report {
         h.append("<h2>Queue depth</h2>\n")
                 .append(lineChart("switch:port:queue occupancy", "time (µs)", "bytes", depth));
 
+        if (!samples.pauseSeries.isEmpty()) {
+            List<Series> paused = new ArrayList<>();
+            for (Map.Entry<String, List<double[]>> e : samples.pauseSeries.entrySet()) {
+                // A port that only sent PFC frames was never paused: its frames are in the CSV, not on this plot.
+                if (e.getValue().stream().anyMatch(row -> row[1] > 0)) {
+                    paused.add(new Series(e.getKey(), e.getValue(), 0, 1));
+                }
+            }
+            h.append("<h2>PFC pause time</h2>\n<p>Share of each sample period a port's priority was paused by PFC "
+                    + "frames it received (hosts' NICs as <i>host:nic:priority</i>, switch ports as "
+                    + "<i>switch:port:priority</i>); PFC frames sent per period are in <code>pfc_over_time.csv"
+                    + "</code>.</p>\n").append(paused.isEmpty() ? "<p>No port was paused.</p>\n"
+                            : lineChart("paused share of each sample period", "time (µs)", "% paused", paused));
+        }
+        if (!samples.spreadSeries.isEmpty()) {
+            List<Series> spread = new ArrayList<>();
+            for (Map.Entry<String, List<double[]>> e : samples.spreadSeries.entrySet()) {
+                spread.add(new Series(e.getKey(), e.getValue(), 0, 1));
+            }
+            h.append("<h2>ECMP/ARS spread</h2>\n<p>Bytes each multi-member next-hop group assigned to each member per "
+                    + "sample period (<i>switch:member port</i>, with the group where a switch has several), counted "
+                    + "as the group picks the member, so a burst into a member's queue can show above the port's "
+                    + "rate; packets and group ids in <code>ecmp_spread.csv</code>.</p>\n")
+                    .append(lineChart("traffic assigned per group member", "time (µs)", "Gb/s", spread));
+        }
+        if (!samples.reassignmentSeries.isEmpty()) {
+            List<Series> moved = new ArrayList<>();
+            for (Map.Entry<String, List<double[]>> e : samples.reassignmentSeries.entrySet()) {
+                moved.add(new Series(e.getKey(), e.getValue(), 0, 1));
+            }
+            h.append("<h2>Flowlet reassignments</h2>\n<p>Flowlets placed on another member than the flow's previous "
+                    + "one, per sample period; flowlets started are in <code>flowlets.csv</code>.</p>\n")
+                    .append(lineChart("flowlets moved per period", "time (µs)", "flowlets", moved));
+        }
+
         if (!r.messages().isEmpty()) {
             List<Series> cdf = new ArrayList<>();
             Map<String, List<Long>> fctByFlow = new java.util.LinkedHashMap<>();

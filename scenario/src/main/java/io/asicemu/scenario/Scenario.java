@@ -38,7 +38,8 @@ public final class Scenario {
     /** One flow's totals. */
     public record FlowResult(String name, String from, String to, long bytes, long startNs, long endNs,
             int messages, int messagesCompleted, long bytesDelivered, long cnpsSent, long cnpsReceived,
-            long ceMarksReceived, long rateCuts, long packetsRetransmitted, long timeouts) {
+            long ceMarksReceived, long rateCuts, long packetsRetransmitted, long timeouts,
+            IncreaseEvents increases) {
         public long fctNs() {
             return endNs - startNs;
         }
@@ -52,6 +53,12 @@ public final class Scenario {
             return endNs > startNs ? bytesDelivered * 8.0 / (endNs - startNs) : 0;
         }
     }
+
+    /**
+     * The DCQCN reaction points' rate-increase events of a flow's QPs, by stage, and what triggered them (the paper's
+     * timer T and byte counter BC); with the cuts they show which of the two drives recovery.
+     */
+    public record IncreaseEvents(long fastRecovery, long additive, long hyper, long timerEvents, long byteEvents) {}
 
     /** A queue's counters at the end: {@code switchName:port:queue}. */
     public record QueueResult(String switchName, String port, int queue, long packets, long ecnMarked,
@@ -233,7 +240,7 @@ public final class Scenario {
                 fabric.stepTo(next);
             }
             long finishedNs = fabric.nowNs();
-            samples.sampleUpTo(finishedNs);
+            samples.finish(finishedNs);
             Result result = collect(spec, fabric, messages, sendersOfFlow, receiversOfFlow, postedBytes, finishedNs,
                     messages.size() == totalMessages, outDir);
             write(result, samples, outDir);
@@ -315,18 +322,28 @@ public final class Scenario {
             }
             long cnpsReceived = 0;
             long cuts = 0;
+            long fast = 0;
+            long additive = 0;
+            long hyper = 0;
+            long timerEvents = 0;
+            long byteEvents = 0;
             long retx = 0;
             long timeouts = 0;
             for (RoceHost.QueuePair s : senders.get(f.name())) {
                 cnpsReceived += s.cnpsReceived();
                 cuts += s.reaction().rateCuts();
+                fast += s.reaction().fastRecoveryEvents();
+                additive += s.reaction().additiveIncreaseEvents();
+                hyper += s.reaction().hyperIncreaseEvents();
+                timerEvents += s.reaction().timerIncreaseEvents();
+                byteEvents += s.reaction().byteCounterIncreaseEvents();
                 retx += s.sender().packetsRetransmitted();
                 timeouts += s.sender().timeouts();
             }
             int total = Math.max(1, f.qps()) * Math.max(1, f.messages());
             flows.add(new FlowResult(f.name(), f.from(), f.to(), postedBytes.get(f.name()), f.startUs() * 1_000L,
                     done == total ? last : endNs, total, done, delivered, cnpsSent, cnpsReceived, ce, cuts, retx,
-                    timeouts));
+                    timeouts, new IncreaseEvents(fast, additive, hyper, timerEvents, byteEvents)));
         }
         List<QueueResult> queues = new ArrayList<>();
         List<PfcResult> pfc = new ArrayList<>();
@@ -377,12 +394,16 @@ public final class Scenario {
         try {
             Files.createDirectories(outDir);
             StringBuilder flows = new StringBuilder("flow,from,to,bytes,start_ns,end_ns,fct_ns,goodput_gbps,messages,"
-                    + "completed,ce_marks,cnps_sent,cnps_received,rate_cuts,retransmitted,timeouts\n");
+                    + "completed,ce_marks,cnps_sent,cnps_received,rate_cuts,retransmitted,timeouts,fast_recovery,"
+                    + "additive_increase,hyper_increase,timer_events,byte_counter_events\n");
             for (FlowResult f : r.flows()) {
-                flows.append(String.format(Locale.ROOT, "%s,%s,%s,%d,%d,%d,%d,%.3f,%d,%d,%d,%d,%d,%d,%d,%d%n",
+                IncreaseEvents inc = f.increases();
+                flows.append(String.format(Locale.ROOT,
+                        "%s,%s,%s,%d,%d,%d,%d,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d%n",
                         f.name(), f.from(), f.to(), f.bytes(), f.startNs(), f.endNs(), f.fctNs(), f.goodputGbps(),
                         f.messages(), f.messagesCompleted(), f.ceMarksReceived(), f.cnpsSent(), f.cnpsReceived(),
-                        f.rateCuts(), f.packetsRetransmitted(), f.timeouts()));
+                        f.rateCuts(), f.packetsRetransmitted(), f.timeouts(), inc.fastRecovery(), inc.additive(),
+                        inc.hyper(), inc.timerEvents(), inc.byteEvents()));
             }
             Files.writeString(outDir.resolve("flows.csv"), flows);
             StringBuilder msgs = new StringBuilder("flow,host,qpn,message,bytes,posted_ns,completed_ns,fct_ns\n");
@@ -412,6 +433,9 @@ public final class Scenario {
             Files.writeString(outDir.resolve("hosts.csv"), hosts);
             Files.writeString(outDir.resolve("queue_depth.csv"), samples.queueDepthCsv());
             Files.writeString(outDir.resolve("rates.csv"), samples.ratesCsv());
+            Files.writeString(outDir.resolve("pfc_over_time.csv"), samples.pfcCsv());
+            Files.writeString(outDir.resolve("ecmp_spread.csv"), samples.spreadCsv());
+            Files.writeString(outDir.resolve("flowlets.csv"), samples.flowletsCsv());
             Files.writeString(outDir.resolve("summary.txt"), summary(r));
             Files.writeString(outDir.resolve("report.html"), Report.html(r, samples));
         } catch (IOException e) {

@@ -2,8 +2,6 @@ package io.asicemu.switchd;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.asicemu.pipeline.control.PipelineControl;
-import io.asicemu.tm.TrafficManager;
 import io.asicemu.tm.counter.TmCountersSnapshot;
 import io.asicemu.veth.harness.InProcessSwitch;
 import java.io.IOException;
@@ -29,7 +27,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * snapshot is taken on the data-plane thread through the command queue, so the data path never locks.
  */
 final class CountersEndpoint implements AutoCloseable {
-    private static final Duration SNAPSHOT_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration SNAPSHOT_TIMEOUT = SwitchSnapshots.SNAPSHOT_TIMEOUT;
 
     private final HttpServer server;
 
@@ -80,23 +78,9 @@ final class CountersEndpoint implements AutoCloseable {
 
     /** The text of {@code /counters}. */
     static String render(final InProcessSwitch sw) throws TimeoutException {
-        final AtomicReference<TmCountersSnapshot> tmSnapshot = new AtomicReference<>();
         final AtomicReference<List<String>> ports = new AtomicReference<>();
-        final long[] sequence = new long[1];
-        sw.control(control -> {
-            ports.set(control.portNames());
-            sequence[0] = control.submit(agent -> {
-                final TrafficManager tm = agent.trafficManager();
-                final TmCountersSnapshot snapshot = tm.newSnapshot();
-                tm.snapshot(sw.clock().nowNs(), snapshot);
-                tmSnapshot.set(snapshot);
-            });
-        });
-        final AtomicReference<PipelineControl> control = new AtomicReference<>();
-        sw.control(control::set);
-        control.get().awaitApplied(sequence[0], SNAPSHOT_TIMEOUT);
+        final TmCountersSnapshot tm = SwitchSnapshots.trafficManager(sw, ports, new java.util.HashMap<>(), List.of());
         final StringBuilder out = new StringBuilder(sw.counters().render());
-        final TmCountersSnapshot tm = tmSnapshot.get();
         final List<String> names = ports.get();
         for (int port = 0; port < names.size(); port++) {
             final String name = names.get(port);

@@ -1,5 +1,8 @@
 package io.asicemu.switchd;
 
+import io.asicemu.operator.OperatorRedisServer;
+import io.asicemu.operator.PrometheusMetrics;
+import io.asicemu.operator.SnapshotCache;
 import io.asicemu.p4rt.adapter.PipelineCpuPortBackend;
 import io.asicemu.p4rt.adapter.PipelineTableBackend;
 import io.asicemu.p4rt.info.FixedPipelineInfo;
@@ -41,11 +44,15 @@ public final class LiveSwitch implements AutoCloseable {
     private final P4RuntimeServer server;
     private final SwitchStatus status;
     private final CountersEndpoint counters;
+    private final ConfigDb config;
+    private OperatorRedisServer redis;
+    private PrometheusMetrics metrics;
 
     private LiveSwitch(final ConfigDb config, final Map<String, String> sonicToLinux,
         final InetSocketAddress p4runtime, final long deviceId, final double dilation, final PipelineSizing sizing,
         final long busyPollNs, final Readiness readiness, final ServerOptions p4runtimeOptions,
         final boolean takeAddressedPorts) throws IOException {
+        this.config = config;
         this.sw = InProcessSwitch.start(config, sonicToLinux, AfPacketConfig.defaults(), dilation, sizing, busyPollNs,
             takeAddressedPorts);
         final AtomicReference<PipelineControl> ref = new AtomicReference<>();
@@ -106,6 +113,54 @@ public final class LiveSwitch implements AutoCloseable {
     public record Readiness(int expectedLinks, java.nio.file.Path statusFile, InetSocketAddress counters) {
         /** Every configured port expected, nothing published but the log lines. */
         public static final Readiness ALL_PORTS = new Readiness(0, null, null);
+    }
+
+    /**
+     * The operator's read side (module operator-api): COUNTERS_DB / STATE_DB / CONFIG_DB over the Redis protocol and
+     * Prometheus metrics, both on the management address.
+     *
+     * @param redis where the Redis front listens, or null for nowhere.
+     * @param redisPassword its AUTH password, or null for none.
+     * @param metrics where Prometheus' {@code /metrics} is served, or null for nowhere.
+     * @param maxSnapshotAge how old the counters a reader sees may be (bounds how often the data plane is asked).
+     */
+    public record OperatorViews(InetSocketAddress redis, String redisPassword, InetSocketAddress metrics,
+        Duration maxSnapshotAge) {
+        /** Neither. */
+        public static final OperatorViews OFF = new OperatorViews(null, null, null, Duration.ofMillis(100));
+    }
+
+    private void startOperatorViews(final OperatorViews views) throws IOException {
+        if (views.redis() == null && views.metrics() == null) {
+            return;
+        }
+        final SnapshotCache cache = new SnapshotCache(SwitchSnapshots.source(sw, config), views.maxSnapshotAge());
+        if (views.redis() != null) {
+            try {
+                redis = OperatorRedisServer.start(views.redis(), cache, views.redisPassword(),
+                    OperatorRedisServer.Limits.defaults());
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while binding the Redis port", e);
+            }
+            if (!views.redis().getAddress().isLoopbackAddress() && views.redisPassword() == null) {
+                LOG.warn("the Redis front on {} has no password: anyone who reaches it reads the switch's counters "
+                    + "and configuration (give --redis-password-file)", views.redis().getHostString());
+            }
+        }
+        if (views.metrics() != null) {
+            metrics = PrometheusMetrics.start(views.metrics(), cache);
+        }
+    }
+
+    /** @return the Redis front's port, or -1 when off. */
+    public int redisPort() {
+        return redis == null ? -1 : redis.port();
+    }
+
+    /** @return the Prometheus port, or -1 when off. */
+    public int metricsPort() {
+        return metrics == null ? -1 : metrics.port();
     }
 
     private SwitchStatus publishStatus(final Map<String, String> sonicToLinux, final Readiness readiness,
@@ -187,11 +242,43 @@ public final class LiveSwitch implements AutoCloseable {
         final long busyPollNs, final Readiness readiness, final ServerOptions p4runtimeOptions,
         final boolean takeAddressedPorts)
         throws IOException {
+        return start(config, sonicToLinux, p4runtime, deviceId, dilation, sizing, busyPollNs, readiness,
+            p4runtimeOptions, takeAddressedPorts, OperatorViews.OFF);
+    }
+
+    /**
+     * Starts the switch as the overload without {@code views} does, with the operator's read side.
+     *
+     * @param config the CONFIG_DB.
+     * @param sonicToLinux every configured SONiC port → its Linux interface.
+     * @param p4runtime where P4Runtime listens, or null for none.
+     * @param deviceId the P4Runtime device id (≥ 1).
+     * @param dilation real ns per emulated ns (1.0: real time).
+     * @param sizing table capacities.
+     * @param busyPollNs low-latency polling after the last frame (0: off).
+     * @param readiness how many data links make it ready, and where to publish that.
+     * @param p4runtimeOptions TLS and connection limits of the P4Runtime listener.
+     * @param takeAddressedPorts whether to take a port's interface that carries IP addresses.
+     * @param views the Redis front and Prometheus metrics.
+     * @return the running switch.
+     * @throws IOException if a port cannot be bound (nothing is left running).
+     */
+    public static LiveSwitch start(final ConfigDb config, final Map<String, String> sonicToLinux,
+        final InetSocketAddress p4runtime, final long deviceId, final double dilation, final PipelineSizing sizing,
+        final long busyPollNs, final Readiness readiness, final ServerOptions p4runtimeOptions,
+        final boolean takeAddressedPorts, final OperatorViews views)
+        throws IOException {
         if (deviceId < 1) {
             throw new IllegalArgumentException("the P4Runtime device id must be >= 1, not " + deviceId);
         }
         final LiveSwitch s = new LiveSwitch(config, sonicToLinux, p4runtime, deviceId, dilation, sizing, busyPollNs,
             readiness, p4runtimeOptions, takeAddressedPorts);
+        try {
+            s.startOperatorViews(views);
+        } catch (final IOException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
         if (s.server != null && !p4runtime.getAddress().isLoopbackAddress() && p4runtimeOptions.tls() == null) {
             LOG.warn("P4Runtime on {} is plaintext and unauthenticated: anyone who reaches it can become primary and "
                 + "inject frames with PacketOut (give --p4runtime-tls-cert/-key and --p4runtime-tls-client-ca; "
@@ -200,8 +287,12 @@ public final class LiveSwitch implements AutoCloseable {
         LOG.info("asic-emu live: {} ports {}, P4Runtime {}{}{}", sonicToLinux.size(), sonicToLinux,
             s.server == null ? "off"
                 : "device " + deviceId + " on " + p4runtime.getHostString() + ":" + s.server.port(),
-            s.counters == null ? "" : ", counters on http://" + readiness.counters().getHostString() + ":"
-                + s.counters.port() + "/counters",
+            (s.counters == null ? "" : ", counters on http://" + readiness.counters().getHostString() + ":"
+                + s.counters.port() + "/counters")
+                + (s.redis == null ? "" : ", Redis (COUNTERS_DB 2, CONFIG_DB 4, STATE_DB 6) on "
+                    + views.redis().getHostString() + ":" + s.redis.port())
+                + (s.metrics == null ? "" : ", Prometheus on http://" + views.metrics().getHostString() + ":"
+                    + s.metrics.port() + "/metrics"),
             busyPollNs > 0 ? ", low-latency mode (busy-poll " + busyPollNs / 1000 + " us)" : "");
         LOG.info("tables: {} routes, {} next hops, {} groups, {} neighbors, {} FDB entries, {} ACL rules",
             sizing.maxRoutes(), sizing.maxNextHops(), sizing.maxGroups(), sizing.neighbors(), sizing.fdbEntries(),
@@ -248,6 +339,8 @@ public final class LiveSwitch implements AutoCloseable {
         status.remove();
         sw.onPortsChanged(() -> { });
         closeQuietly(counters);
+        closeQuietly(redis);
+        closeQuietly(metrics);
         try {
             if (server != null) {
                 try {

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 @Command(name = "asic-emu", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     description = "A switch-ASIC data-plane emulator: RoCEv2-aware ECMP, WRED/ECN, PFC and its watchdog, flowlets.",
     subcommands = {DemoCommand.class, ReplayCommand.class, RunCommand.class, ScenarioCommand.class,
-        HostCommand.class})
+        HostCommand.class, ShowCommand.class, ShowCommand.ClearCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -34,7 +34,17 @@ public final class Main implements Runnable {
 
     /** Entry point. */
     public static void main(final String[] args) {
-        System.exit(commandLine().execute(args));
+        int status;
+        try {
+            status = commandLine().execute(args);
+        } catch (final OutOfMemoryError e) {
+            // one line instead of a stack trace: the usual cause is a config or capture larger than the heap cap
+            System.err.println("asic-emu: out of memory with a Java heap of at most "
+                + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MiB (switchd/jvm.options): a larger config or "
+                + "capture needs a larger heap, e.g. ASIC_EMU_JAVA_OPTS=-Xmx3g (1M routes: docs/CONFIG.md)");
+            status = CliErrors.INTERNAL_ERROR;
+        }
+        System.exit(status);
     }
 
     /** The configured command line (tests run commands through it without exiting the JVM). */

@@ -85,6 +85,10 @@ final class RunCommand implements Callable<Integer> {
         description = "concurrent calls one connection may have open (default: ${DEFAULT-VALUE})")
     private int maxCallsPerConnection;
 
+    @Option(names = "--p4runtime-max-connections", paramLabel = "N", defaultValue = "64",
+        description = "connections held at once; one more is closed when accepted (default: ${DEFAULT-VALUE})")
+    private int maxConnections;
+
     @Option(names = "--management-interface", paramLabel = "IFNAME",
         description = "listen (P4Runtime, counters) on this interface's address instead of --p4runtime-address: its "
             + "first IPv4 address, else its first global IPv6 one; 127.0.0.1 if it has none (the container uses eth0)")
@@ -120,6 +124,30 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--counters-port", paramLabel = "PORT", defaultValue = "-1",
         description = "serve GET /counters (text) on --p4runtime-address at this port; -1 = off (default), 0 = any")
     private int countersPort;
+
+    @Option(names = "--redis-port", paramLabel = "PORT", defaultValue = "-1",
+        description = "serve COUNTERS_DB (2), CONFIG_DB (4, read-only) and STATE_DB (6) over the Redis protocol at "
+            + "this port on the management address (SONiC's is 6379); -1 = off (default), 0 = any")
+    private int redisPort;
+
+    @Option(names = "--redis-address", paramLabel = "ADDRESS",
+        description = "listen for Redis on this address instead of the management address (--p4runtime-address / "
+            + "--management-interface)")
+    private String redisAddress;
+
+    @Option(names = "--redis-password-file", paramLabel = "FILE",
+        description = "require AUTH with the password on this file's first line")
+    private Path redisPasswordFile;
+
+    @Option(names = "--metrics-port", paramLabel = "PORT", defaultValue = "-1",
+        description = "serve Prometheus metrics (/metrics) at this port on the management address; -1 = off "
+            + "(default), 0 = any")
+    private int metricsPort;
+
+    @Option(names = "--operator-max-age-ms", paramLabel = "MS", defaultValue = "100",
+        description = "how old the counters Redis and Prometheus readers see may be; the data plane hands its "
+            + "counters over at most once per this period however many clients read (default ${DEFAULT-VALUE})")
+    private long operatorMaxAgeMs;
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -189,7 +217,38 @@ final class RunCommand implements Callable<Integer> {
         return LiveSwitch.start(db, sonicToLinux, p4rt, deviceId, dilation, tables, busyPollUs * 1000,
             new LiveSwitch.Readiness(expectLinks, statusFile,
                 countersPort < 0 ? null : new InetSocketAddress(p4runtimeAddress, countersPort)), serverOptions(),
-            takeAddressedPorts);
+            takeAddressedPorts, operatorViews());
+    }
+
+    /** The Redis front and Prometheus metrics from the options. */
+    LiveSwitch.OperatorViews operatorViews() throws IOException {
+        if (operatorMaxAgeMs < 1 || operatorMaxAgeMs > 60_000) {
+            throw new IllegalArgumentException("--operator-max-age-ms must be 1..60000, not " + operatorMaxAgeMs);
+        }
+        for (final int port : new int[] {redisPort, metricsPort}) {
+            if (port < -1 || port > 65_535) {
+                throw new IllegalArgumentException("--redis-port and --metrics-port must be -1..65535, not " + port);
+            }
+        }
+        String password = null;
+        if (redisPasswordFile != null) {
+            if (!java.nio.file.Files.isRegularFile(redisPasswordFile)
+                || java.nio.file.Files.size(redisPasswordFile) > 4096) {
+                throw new IllegalArgumentException("--redis-password-file " + redisPasswordFile
+                    + ": not a regular file of at most 4 KiB");
+            }
+            final java.util.List<String> lines = java.nio.file.Files.readAllLines(redisPasswordFile,
+                java.nio.charset.StandardCharsets.UTF_8);
+            if (lines.isEmpty() || lines.get(0).isEmpty()) {
+                throw new IllegalArgumentException("--redis-password-file " + redisPasswordFile
+                    + ": the first line (the password) is empty");
+            }
+            password = lines.get(0);
+        }
+        final String address = redisAddress != null ? redisAddress : p4runtimeAddress;
+        return new LiveSwitch.OperatorViews(redisPort < 0 ? null : new InetSocketAddress(address, redisPort),
+            password, metricsPort < 0 ? null : new InetSocketAddress(p4runtimeAddress, metricsPort),
+            Duration.ofMillis(operatorMaxAgeMs));
     }
 
     /** P4Runtime's TLS and connection limits from the options. */
@@ -204,7 +263,8 @@ final class RunCommand implements Callable<Integer> {
             .withHandshakeTimeout(Duration.ofSeconds(handshakeTimeoutS))
             .withMaxConnectionIdle(Duration.ofSeconds(idleTimeoutS))
             .withMaxConnectionAge(Duration.ofSeconds(maxConnectionAgeS))
-            .withMaxConcurrentCallsPerConnection(maxCallsPerConnection);
+            .withMaxConcurrentCallsPerConnection(maxCallsPerConnection)
+            .withMaxConnections(maxConnections);
         if (tlsCert != null) {
             options = options.withTls(new ServerOptions.Tls(tlsCert, tlsKey, tlsClientCa));
         }

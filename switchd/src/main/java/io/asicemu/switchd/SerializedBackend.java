@@ -44,8 +44,8 @@ final class SerializedBackend implements P4Backend {
     }
 
     @Override
-    public void packetOut(final byte[] payload, final int egressPort, final boolean submitToIngress) {
-        backend.packetOut(payload, egressPort, submitToIngress);
+    public boolean packetOut(final byte[] payload, final int egressPort, final boolean submitToIngress) {
+        return backend.packetOut(payload, egressPort, submitToIngress);
     }
 
     @Override

@@ -147,6 +147,28 @@ final class P4RuntimeClient implements AutoCloseable {
         return update(type, e);
     }
 
+    /**
+     * @param counterId a P4 counter's id.
+     * @param index the cell.
+     * @return {packets, bytes} as a P4Runtime Read of the counter entry returns them.
+     */
+    long[] readCounter(final int counterId, final long index) {
+        final var request = p4.v1.P4RuntimeOuterClass.ReadRequest.newBuilder().setDeviceId(deviceId)
+            .addEntities(Entity.newBuilder().setCounterEntry(p4.v1.P4RuntimeOuterClass.CounterEntry.newBuilder()
+                .setCounterId(counterId).setIndex(p4.v1.P4RuntimeOuterClass.Index.newBuilder().setIndex(index))))
+            .build();
+        final var responses = stub.withDeadlineAfter(20, TimeUnit.SECONDS).read(request);
+        while (responses.hasNext()) {
+            for (final Entity e : responses.next().getEntitiesList()) {
+                if (e.hasCounterEntry() && e.getCounterEntry().getIndex().getIndex() == index) {
+                    final var data = e.getCounterEntry().getData();
+                    return new long[] {data.getPacketCount(), data.getByteCount()};
+                }
+            }
+        }
+        throw new AssertionError("no counter entry " + counterId + "[" + index + "] in the Read answer");
+    }
+
     @Override
     public void close() throws InterruptedException {
         stream.onCompleted();

@@ -277,6 +277,41 @@ public final class TrafficManager
     }
 
     /**
+     * Runtime WRED/ECN change of one colour of one egress queue (the per-colour P4Runtime registers tm.ecn_* and
+     * knobs): the other colours keep their values, as re-configuring the queue's WRED_PROFILE with this colour's
+     * fields changed would give (see {@link WredTable#setColourThresholds}). Data-plane thread, between packet
+     * batches; allocates nothing. Values are validated by the caller.
+     *
+     * @param port        egress port.
+     * @param queue       queue 0..7.
+     * @param colour      {@link WredProfileConfig#GREEN}, {@link WredProfileConfig#YELLOW} or
+     *                    {@link WredProfileConfig#RED}.
+     * @param minBytes    Kmin.
+     * @param maxBytes    Kmax (0 = the maximum buffer size).
+     * @param probPercent Pmax 0..100.
+     */
+    public void setWredColour(
+        final int port, final int queue, final int colour, final long minBytes, final long maxBytes,
+        final int probPercent)
+    {
+        wred.setColourThresholds(port * 8 + queue, colour, minBytes, maxBytes, probPercent);
+    }
+
+    /**
+     * Copies the WRED/ECN settings in force for one colour of one egress queue (see {@link WredTable#settings}): what
+     * the data path decides with, for a control-side read. Data-plane thread (or whoever owns the TM).
+     *
+     * @param port   egress port.
+     * @param queue  queue 0..7.
+     * @param colour 0 green, 1 yellow, 2 red.
+     * @param out    receives Kmin, Kmax (0 = maximum buffer), Pmax percent, enabled (1/0), ECN marks (1/0).
+     */
+    public void wredSettings(final int port, final int queue, final int colour, final long[] out)
+    {
+        wred.settings(port * 8 + queue, colour, out);
+    }
+
+    /**
      * Runtime PFC threshold change of one ingress PG (P4Runtime registers tm.pfc_xoff_bytes / tm.pfc_xon_bytes): the
      * BUFFER_PROFILE {@code xoff} (headroom above the PG's reserved + shared limit; spilling past that limit is
      * still what sends XOFF) and {@code xon} (XON when the PG's occupancy falls to it). Data-plane thread, between

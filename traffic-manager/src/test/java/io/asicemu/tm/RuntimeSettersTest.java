@@ -83,6 +83,71 @@ class RuntimeSettersTest
         assertThat(wredRun(tm, changed)).isEqualTo(expected);
     }
 
+    /** A profile whose three colours differ: thresholds and Pmax per colour (green, yellow, red). */
+    private static Db colourDb(final long[] kmin, final long[] kmax, final int[] prob)
+    {
+        return Db.ports(2)
+            .put("WRED_PROFILE", "W", "wred_green_enable", "true", "wred_yellow_enable", "true",
+                "wred_red_enable", "true", "ecn", "ecn_all",
+                "green_min_threshold", Long.toString(kmin[0]), "green_max_threshold", Long.toString(kmax[0]),
+                "green_drop_probability", Integer.toString(prob[0]),
+                "yellow_min_threshold", Long.toString(kmin[1]), "yellow_max_threshold", Long.toString(kmax[1]),
+                "yellow_drop_probability", Integer.toString(prob[1]),
+                "red_min_threshold", Long.toString(kmin[2]), "red_max_threshold", Long.toString(kmax[2]),
+                "red_drop_probability", Integer.toString(prob[2]))
+            .put("QUEUE", Db.port(1) + "|3", "wred_profile", "W");
+    }
+
+    /** As {@link #wredRun} with every packet of one colour. */
+    private static List<String> colouredWredRun(final TrafficManager tm, final RecordingSinks sinks, final int colour)
+    {
+        final List<String> out = new ArrayList<>();
+        for (int k = 0; k < 60; k++)
+        {
+            out.add("admit " + k + " " + tm.admit(0, 0, 3, 1, 3, 1000, k % 7 == 0 ? 0 : 2, colour, k));
+        }
+        long t = 0;
+        for (int h = tm.dequeue(t, 1); h != TrafficManager.NO_PACKET; h = tm.dequeue(t, 1))
+        {
+            out.add("tx " + h + " ecn " + tm.lastEcn() + " marked " + tm.lastMarked());
+            t = tm.lastTxEndNs();
+        }
+        sinks.drops.forEach(d -> out.add("drop " + d.handle() + " " + d.reason()));
+        return out;
+    }
+
+    @Test
+    void shouldChangeOnlyThatColourWhenOneColoursWredIsSetAtRuntime()
+    {
+        final long[] kmin = {10_240, 4_096, 2_048};
+        final long[] kmax = {40_960, 8_192, 4_096};
+        final int[] prob = {40, 100, 100};
+        final long[] greenChangedMin = {20_480, 4_096, 2_048};
+        final long[] greenChangedMax = {30_720, 8_192, 4_096};
+        final int[] greenChangedProb = {60, 100, 100};
+        for (int colour = 0; colour < 3; colour++)
+        {
+            final RecordingSinks fresh = new RecordingSinks();
+            final List<String> expected = colouredWredRun(new TrafficManager(
+                colourDb(greenChangedMin, greenChangedMax, greenChangedProb).parse(), TmOptions.defaults(), fresh,
+                fresh, 0), fresh, colour);
+
+            final RecordingSinks changed = new RecordingSinks();
+            final TrafficManager tm =
+                new TrafficManager(colourDb(kmin, kmax, prob).parse(), TmOptions.defaults(), changed, changed, 0);
+            tm.setWredColour(1, 3, 0, 20_480, 30_720, 60);
+
+            assertThat(colouredWredRun(tm, changed, colour)).as("colour " + colour + " as the config with green changed gives")
+                .isEqualTo(expected);
+
+            final RecordingSinks before = new RecordingSinks();
+            final List<String> unchanged = colouredWredRun(new TrafficManager(colourDb(kmin, kmax, prob).parse(),
+                TmOptions.defaults(), before, before, 0), before, colour);
+            assertThat(unchanged.equals(expected)).as("only green's run differs from the original config's, colour "
+                + colour).isEqualTo(colour != 0);
+        }
+    }
+
     private static Db pfcDb(final long xoff, final long xon)
     {
         return Db.ports(2)

@@ -53,7 +53,8 @@ import p4.v1.P4RuntimeOuterClass.WriteRequest;
  * in-process table store alone; {@code backend=pipeline}: the production backend ({@link PipelineTableBackend} over
  * the store and a real pipeline whose data-plane agent runs on its own thread; every Write returns only after the
  * data plane applied it). {@code writeBatch}: one INSERT batch of {@code batchSize} IPv4 routes then one DELETE batch
- * of the same routes, so one op = 2 × batchSize entries. {@code read100k}: a wildcard Read of 100 000 installed routes.
+ * of the same routes, so one op = 2 × batchSize entries. {@code writeLatency}: one Write per op, its latency
+ * sampled (p99 from JMH's percentiles). {@code read100k}: a wildcard Read of 100 000 installed routes.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -90,6 +91,7 @@ public class P4RuntimeWriteReadBenchmark
     private StreamObserver<StreamMessageRequest> stream;
     private WriteRequest insert;
     private WriteRequest delete;
+    private boolean inserted;
     private final ReadRequest readAll = ReadRequest.newBuilder().setDeviceId(DEVICE).addEntities(Entity.newBuilder()
         .setTableEntry(TableEntry.newBuilder().setTableId(IPV4))).build();
 
@@ -238,6 +240,20 @@ public class P4RuntimeWriteReadBenchmark
     {
         stub.write(insert);
         return stub.write(delete);
+    }
+
+    /**
+     * One op = one Write (the INSERT batch, then the DELETE batch the next time), its latency sampled: with
+     * {@code -p batchSize=1} the latency of a single-update Write on an idle switch (no traffic), the apply included.
+     */
+    @Benchmark
+    @BenchmarkMode(Mode.SampleTime)
+    @OutputTimeUnit(TimeUnit.MICROSECONDS)
+    public Object writeLatency()
+    {
+        final WriteRequest request = inserted ? delete : insert;
+        inserted = !inserted;
+        return stub.write(request);
     }
 
     /** One op = a wildcard Read returning 100 000 entries (run with {@code -p batchSize=1}). */

@@ -89,16 +89,10 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler,
     }
 
     @Override
-    public void packetOut(final byte[] payload, final int egressPort, final boolean submitToIngress)
+    public boolean packetOut(final byte[] payload, final int egressPort, final boolean submitToIngress)
     {
-        if (submitToIngress)
-        {
-            control.cpuPort().packetOutThroughIngress(payload, egressPort);
-        }
-        else
-        {
-            control.cpuPort().packetOut(payload, egressPort);
-        }
+        return submitToIngress ? control.cpuPort().packetOutThroughIngress(payload, egressPort)
+            : control.cpuPort().packetOut(payload, egressPort);
     }
 
     @Override

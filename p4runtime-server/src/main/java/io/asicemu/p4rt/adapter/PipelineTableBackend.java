@@ -473,16 +473,10 @@ public final class PipelineTableBackend implements P4Backend
     }
 
     @Override
-    public void packetOut(final byte[] payload, final int egressPort, final boolean submitToIngress)
+    public boolean packetOut(final byte[] payload, final int egressPort, final boolean submitToIngress)
     {
-        if (submitToIngress)
-        {
-            control.cpuPort().packetOutThroughIngress(payload, egressPort);
-        }
-        else
-        {
-            control.cpuPort().packetOut(payload, egressPort);
-        }
+        return submitToIngress ? control.cpuPort().packetOutThroughIngress(payload, egressPort)
+            : control.cpuPort().packetOut(payload, egressPort);
     }
 
     @Override
@@ -624,17 +618,23 @@ public final class PipelineTableBackend implements P4Backend
             portInCounter = counter(model, "ingress.port_in_counter");
             portOutCounter = counter(model, "egress.port_out_counter");
             dropReasonCounter = counter(model, "ingress.drop_reason_counter");
-            final Map<String, RuntimeKnob> registers = Map.of(
-                "tm.ecn_min_threshold_bytes", RuntimeKnob.ECN_MIN_THRESHOLD_BYTES,
-                "tm.ecn_max_threshold_bytes", RuntimeKnob.ECN_MAX_THRESHOLD_BYTES,
-                "tm.ecn_max_probability_percent", RuntimeKnob.ECN_MAX_PROBABILITY_PERCENT,
-                "tm.pfc_xoff_bytes", RuntimeKnob.PFC_XOFF_BYTES,
-                "tm.pfc_xon_bytes", RuntimeKnob.PFC_XON_BYTES,
-                "tm.pfc_watchdog_detection_time_ms", RuntimeKnob.PFC_WATCHDOG_DETECTION_MS,
-                "tm.pfc_watchdog_restoration_time_ms", RuntimeKnob.PFC_WATCHDOG_RESTORATION_MS,
-                "ars.flowlet_idle_time_ns", RuntimeKnob.FLOWLET_IDLE_TIME_NS,
-                "ars.hash_seed", RuntimeKnob.HASH_SEED,
-                "ars.group_selection_mode", RuntimeKnob.GROUP_SELECTION_MODE);
+            final Map<String, RuntimeKnob> registers = Map.ofEntries(
+                Map.entry("tm.ecn_min_threshold_bytes", RuntimeKnob.ECN_MIN_THRESHOLD_BYTES),
+                Map.entry("tm.ecn_max_threshold_bytes", RuntimeKnob.ECN_MAX_THRESHOLD_BYTES),
+                Map.entry("tm.ecn_max_probability_percent", RuntimeKnob.ECN_MAX_PROBABILITY_PERCENT),
+                Map.entry("tm.ecn_yellow_min_threshold_bytes", RuntimeKnob.ECN_YELLOW_MIN_THRESHOLD_BYTES),
+                Map.entry("tm.ecn_yellow_max_threshold_bytes", RuntimeKnob.ECN_YELLOW_MAX_THRESHOLD_BYTES),
+                Map.entry("tm.ecn_yellow_max_probability_percent", RuntimeKnob.ECN_YELLOW_MAX_PROBABILITY_PERCENT),
+                Map.entry("tm.ecn_red_min_threshold_bytes", RuntimeKnob.ECN_RED_MIN_THRESHOLD_BYTES),
+                Map.entry("tm.ecn_red_max_threshold_bytes", RuntimeKnob.ECN_RED_MAX_THRESHOLD_BYTES),
+                Map.entry("tm.ecn_red_max_probability_percent", RuntimeKnob.ECN_RED_MAX_PROBABILITY_PERCENT),
+                Map.entry("tm.pfc_xoff_bytes", RuntimeKnob.PFC_XOFF_BYTES),
+                Map.entry("tm.pfc_xon_bytes", RuntimeKnob.PFC_XON_BYTES),
+                Map.entry("tm.pfc_watchdog_detection_time_ms", RuntimeKnob.PFC_WATCHDOG_DETECTION_MS),
+                Map.entry("tm.pfc_watchdog_restoration_time_ms", RuntimeKnob.PFC_WATCHDOG_RESTORATION_MS),
+                Map.entry("ars.flowlet_idle_time_ns", RuntimeKnob.FLOWLET_IDLE_TIME_NS),
+                Map.entry("ars.hash_seed", RuntimeKnob.HASH_SEED),
+                Map.entry("ars.group_selection_mode", RuntimeKnob.GROUP_SELECTION_MODE));
             for (final IndexedResourceInfo r : model.registers())
             {
                 final RuntimeKnob knob = registers.get(r.name());

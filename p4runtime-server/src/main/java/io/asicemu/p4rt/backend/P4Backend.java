@@ -29,8 +29,10 @@ public interface P4Backend
     /**
      * Sends a packet from the CPU port: out of {@code egressPort}, or through the ingress pipeline when
      * {@code submitToIngress}.
+     *
+     * @return false if the packet was refused because the queue towards the data path is full (counted there).
      */
-    void packetOut(byte[] payload, int egressPort, boolean submitToIngress);
+    boolean packetOut(byte[] payload, int egressPort, boolean submitToIngress);
 
     /** Sets the receiver of punted packets and digests (one per device). */
     void cpuPortListener(CpuPortListener listener);

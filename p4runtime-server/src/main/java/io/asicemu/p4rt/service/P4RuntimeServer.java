@@ -3,10 +3,19 @@ package io.asicemu.p4rt.service;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.nio.NioIoHandler;
+import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
 import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
@@ -23,8 +32,18 @@ public final class P4RuntimeServer implements AutoCloseable
     /** Inbound message limit (the spec asks servers to raise gRPC's 4 MB default). */
     public static final int MAX_INBOUND_BYTES = 64 * 1024 * 1024;
 
+    private static final Logger LOG = LoggerFactory.getLogger(P4RuntimeServer.class);
+    private static final long REFUSAL_LOG_INTERVAL_NS = TimeUnit.SECONDS.toNanos(10);
+
     private final P4RuntimeService service;
     private final Server server;
+    private final EventLoopGroup boss;
+    private final EventLoopGroup workers;
+    private final AtomicInteger openConnections = new AtomicInteger();
+    private final AtomicLong refusedConnections = new AtomicLong();
+    private final int maxConnections;
+    private long refusalsLogged;
+    private long lastRefusalLogNs;
 
     /** A plaintext server with {@link ServerOptions#defaults()}. */
     public P4RuntimeServer(final InetSocketAddress address, final P4RuntimeService service)
@@ -42,7 +61,17 @@ public final class P4RuntimeServer implements AutoCloseable
         final ServerOptions options)
     {
         this.service = service;
+        this.maxConnections = options.maxConnections();
+        final SslContext ssl = options.tls() == null ? null : sslContext(options.tls()); // before threads exist
+        // our own loops so the listener can be ours (gRPC cannot cap connections): one acceptor, few I/O threads
+        this.boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("p4rt-accept", true),
+            NioIoHandler.newFactory());
+        this.workers = new MultiThreadIoEventLoopGroup(Math.min(4, Runtime.getRuntime().availableProcessors()),
+            new DefaultThreadFactory("p4rt-io", true), NioIoHandler.newFactory());
         final NettyServerBuilder builder = NettyServerBuilder.forAddress(address)
+            .bossEventLoopGroup(boss).workerEventLoopGroup(workers)
+            .channelFactory(() -> new CappedServerSocketChannel(maxConnections, openConnections, refusedConnections,
+                this::logRefusal))
             .maxInboundMessageSize(MAX_INBOUND_BYTES).maxInboundMetadataSize(1024 * 1024)
             .handshakeTimeout(options.handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS)
             .keepAliveTime(options.keepAliveTime().toMillis(), TimeUnit.MILLISECONDS)
@@ -56,11 +85,37 @@ public final class P4RuntimeServer implements AutoCloseable
             builder.maxConnectionAge(options.maxConnectionAge().toMillis(), TimeUnit.MILLISECONDS)
                 .maxConnectionAgeGrace(options.maxConnectionAgeGrace().toMillis(), TimeUnit.MILLISECONDS);
         }
-        if (options.tls() != null)
+        if (ssl != null)
         {
-            builder.sslContext(sslContext(options.tls()));
+            builder.sslContext(ssl);
         }
         this.server = builder.addService(service).build();
+    }
+
+    /** Boss loop only: one line for the first refusal, then at most one per interval with the count since. */
+    private void logRefusal()
+    {
+        final long now = System.nanoTime();
+        if (refusalsLogged == 0 || now - lastRefusalLogNs >= REFUSAL_LOG_INTERVAL_NS)
+        {
+            final long total = refusedConnections.get();
+            LOG.warn("P4Runtime: refused {} connection(s): {} are open, the limit (--p4runtime-max-connections)",
+                total - refusalsLogged, maxConnections);
+            refusalsLogged = total;
+            lastRefusalLogNs = now;
+        }
+    }
+
+    /** @return connections open now. */
+    public int openConnections()
+    {
+        return openConnections.get();
+    }
+
+    /** @return connections closed at accept because {@link ServerOptions#maxConnections()} were open. */
+    public long refusedConnections()
+    {
+        return refusedConnections.get();
     }
 
     private static SslContext sslContext(final ServerOptions.Tls tls)
@@ -94,7 +149,16 @@ public final class P4RuntimeServer implements AutoCloseable
 
     public P4RuntimeServer start() throws IOException
     {
-        server.start();
+        try
+        {
+            server.start();
+        }
+        catch (final IOException | RuntimeException e)
+        {
+            boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            throw e;
+        }
         return this;
     }
 
@@ -114,5 +178,7 @@ public final class P4RuntimeServer implements AutoCloseable
     {
         server.shutdownNow();
         server.awaitTermination(5, TimeUnit.SECONDS);
+        boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
     }
 }

@@ -10,6 +10,8 @@ import com.google.rpc.Code;
 import io.asicemu.p4rt.codec.ByteStrings;
 import io.asicemu.p4rt.codec.CodecException;
 import io.asicemu.p4rt.info.PacketMetadataInfo;
+import io.asicemu.pipeline.counter.DropReason;
+import io.asicemu.pipeline.cpu.CpuPort;
 import p4.v1.P4RuntimeOuterClass;
 import p4.v1.P4RuntimeOuterClass.PacketMetadata;
 import p4.v1.P4RuntimeOuterClass.PacketOut;
@@ -98,7 +100,12 @@ final class PacketIo
             packetError(c, Code.OUT_OF_RANGE, "PacketOut of " + payload.length + " bytes exceeds egress_port "
                 + egressPort + "'s MTU " + mtu + " (at most MTU + 14 bytes, + 18 with a VLAN tag)", p);
         }
-        d.backend().packetOut(payload, egressPort, submitToIngress);
+        if (!d.backend().packetOut(payload, egressPort, submitToIngress))
+        {
+            packetError(c, Code.RESOURCE_EXHAUSTED, "PacketOut dropped: " + CpuPort.INJECTION_FRAMES + " frames or "
+                + CpuPort.INJECTION_BYTES + " bytes already wait for the data path (counted as "
+                + DropReason.PACKET_OUT_QUEUE_FULL.counterName() + " on port " + egressPort + ")", p);
+        }
     }
 
     static void digestAck(final Controller c, final P4RuntimeOuterClass.DigestListAck ack)

@@ -21,11 +21,13 @@ import java.time.Duration;
  *     StreamChannel ends its mastership, and the backups are not promoted (P4Runtime 1.1+ arbitration).
  * @param maxConnectionAgeGrace how long calls may run after {@code maxConnectionAge}.
  * @param maxConcurrentCallsPerConnection HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS: calls one connection may have open
- *     at once (a controller needs one StreamChannel plus a few unary calls).
+ *     at once (a controller needs one StreamChannel plus a few unary calls). A client that opens more than it was
+ *     told is answered RST_STREAM for each stream beyond it.
+ * @param maxConnections connections the listener holds at once; one more is closed as soon as it is accepted.
  */
 public record ServerOptions(Tls tls, Duration handshakeTimeout, Duration keepAliveTime, Duration keepAliveTimeout,
     Duration permitKeepAliveTime, Duration maxConnectionIdle, Duration maxConnectionAge,
-    Duration maxConnectionAgeGrace, int maxConcurrentCallsPerConnection)
+    Duration maxConnectionAgeGrace, int maxConcurrentCallsPerConnection, int maxConnections)
 {
     /** Validates. */
     public ServerOptions
@@ -48,53 +50,64 @@ public record ServerOptions(Tls tls, Duration handshakeTimeout, Duration keepAli
             throw new IllegalArgumentException("concurrent calls per connection must be >= 1, not "
                 + maxConcurrentCallsPerConnection);
         }
+        if (maxConnections < 1)
+        {
+            throw new IllegalArgumentException("P4Runtime connections must be >= 1, not " + maxConnections);
+        }
     }
 
     /**
      * The defaults: plaintext, handshake 10 s, keepalive ping after 60 s of silence answered within 20 s, client
-     * pings at most every 10 s, idle connections closed after 5 min, no age limit, 32 concurrent calls per connection.
+     * pings at most every 10 s, idle connections closed after 5 min, no age limit, 32 concurrent calls per connection, 64 connections.
      *
      * @return the defaults.
      */
     public static ServerOptions defaults()
     {
         return new ServerOptions(null, Duration.ofSeconds(10), Duration.ofSeconds(60), Duration.ofSeconds(20),
-            Duration.ofSeconds(10), Duration.ofMinutes(5), Duration.ZERO, Duration.ofSeconds(30), 32);
+            Duration.ofSeconds(10), Duration.ofMinutes(5), Duration.ZERO, Duration.ofSeconds(30), 32, 64);
     }
 
     /** @param value TLS files. @return these options with TLS. */
     public ServerOptions withTls(final Tls value)
     {
         return new ServerOptions(value, handshakeTimeout, keepAliveTime, keepAliveTimeout, permitKeepAliveTime,
-            maxConnectionIdle, maxConnectionAge, maxConnectionAgeGrace, maxConcurrentCallsPerConnection);
+            maxConnectionIdle, maxConnectionAge, maxConnectionAgeGrace, maxConcurrentCallsPerConnection, maxConnections);
     }
 
     /** @param value the handshake timeout. @return these options with it. */
     public ServerOptions withHandshakeTimeout(final Duration value)
     {
         return new ServerOptions(tls, value, keepAliveTime, keepAliveTimeout, permitKeepAliveTime,
-            maxConnectionIdle, maxConnectionAge, maxConnectionAgeGrace, maxConcurrentCallsPerConnection);
+            maxConnectionIdle, maxConnectionAge, maxConnectionAgeGrace, maxConcurrentCallsPerConnection, maxConnections);
     }
 
     /** @param value the idle limit. @return these options with it. */
     public ServerOptions withMaxConnectionIdle(final Duration value)
     {
         return new ServerOptions(tls, handshakeTimeout, keepAliveTime, keepAliveTimeout, permitKeepAliveTime,
-            value, maxConnectionAge, maxConnectionAgeGrace, maxConcurrentCallsPerConnection);
+            value, maxConnectionAge, maxConnectionAgeGrace, maxConcurrentCallsPerConnection, maxConnections);
     }
 
     /** @param value the age limit (ZERO = none). @return these options with it. */
     public ServerOptions withMaxConnectionAge(final Duration value)
     {
         return new ServerOptions(tls, handshakeTimeout, keepAliveTime, keepAliveTimeout, permitKeepAliveTime,
-            maxConnectionIdle, value, maxConnectionAgeGrace, maxConcurrentCallsPerConnection);
+            maxConnectionIdle, value, maxConnectionAgeGrace, maxConcurrentCallsPerConnection, maxConnections);
     }
 
     /** @param value calls per connection. @return these options with it. */
     public ServerOptions withMaxConcurrentCallsPerConnection(final int value)
     {
         return new ServerOptions(tls, handshakeTimeout, keepAliveTime, keepAliveTimeout, permitKeepAliveTime,
-            maxConnectionIdle, maxConnectionAge, maxConnectionAgeGrace, value);
+            maxConnectionIdle, maxConnectionAge, maxConnectionAgeGrace, value, maxConnections);
+    }
+
+    /** @param value connections held at once. @return these options with it. */
+    public ServerOptions withMaxConnections(final int value)
+    {
+        return new ServerOptions(tls, handshakeTimeout, keepAliveTime, keepAliveTimeout, permitKeepAliveTime,
+            maxConnectionIdle, maxConnectionAge, maxConnectionAgeGrace, maxConcurrentCallsPerConnection, value);
     }
 
     /**

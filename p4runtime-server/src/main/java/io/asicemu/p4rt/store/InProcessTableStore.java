@@ -836,9 +836,10 @@ public final class InProcessTableStore implements P4Backend
     }
 
     @Override
-    public void packetOut(final byte[] payload, final int egressPort, final boolean submitToIngress)
+    public boolean packetOut(final byte[] payload, final int egressPort, final boolean submitToIngress)
     {
         packetOutSink.onPacketOut(payload, egressPort, submitToIngress);
+        return true;
     }
 
     @Override

@@ -23,6 +23,7 @@ import io.asicemu.p4rt.store.InProcessTableStore;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.counter.PuntReason;
+import io.asicemu.pipeline.cpu.CpuPort;
 import io.asicemu.pipeline.port.InMemoryPort;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.ManualClock;
@@ -208,6 +209,69 @@ class PipelineCpuPortBackendTest
         assertThat(punted + queueFull).as("every LLDP frame punted or counted").isEqualTo(frames);
         assertThat(queueFull).as("the CPU queue filled while the controller did not read").isPositive();
         assertThat(handed).as("PacketIns handed to a stream that does not read stay bounded").isLessThan(frames / 2);
+        out.onCompleted();
+    }
+
+    @Test
+    void shouldRefuseWithResourceExhaustedAndCountPacketOutsBeyondTheInjectionQueue() throws Exception
+    {
+        final LinkedBlockingQueue<StreamMessageResponse> received = new LinkedBlockingQueue<>();
+        final StreamObserver<StreamMessageRequest> out = P4RuntimeGrpc.newStub(channel).streamChannel(
+            new StreamObserver<>()
+            {
+                @Override
+                public void onNext(final StreamMessageResponse value)
+                {
+                    received.add(value);
+                }
+
+                @Override
+                public void onError(final Throwable t)
+                {
+                }
+
+                @Override
+                public void onCompleted()
+                {
+                }
+            });
+        out.onNext(StreamMessageRequest.newBuilder().setArbitration(MasterArbitrationUpdate.newBuilder()
+            .setDeviceId(1).setElectionId(Uint128.newBuilder().setLow(1))).build());
+        assertThat(received.poll(10, TimeUnit.SECONDS).getArbitration().getStatus().getCode()).isZero();
+
+        // the data path does not run meanwhile (doWork is not called), as when ports drain slower than the controller
+        final int extra = 100;
+        final int sent = CpuPort.INJECTION_FRAMES + extra;
+        for (int i = 0; i < sent; i++)
+        {
+            out.onNext(StreamMessageRequest.newBuilder().setPacket(PacketOut.newBuilder()
+                .setPayload(ByteString.copyFrom(LLDP))
+                .addMetadata(PacketMetadata.newBuilder().setMetadataId(1).setValue(ByteString.copyFrom(new byte[] {1})))
+                .addMetadata(PacketMetadata.newBuilder().setMetadataId(2).setValue(ByteString.copyFrom(new byte[] {0}))))
+                .build());
+        }
+        for (int i = 0; i < extra; i++)
+        {
+            final StreamMessageResponse error = received.poll(10, TimeUnit.SECONDS);
+            assertThat(error).as("StreamError " + i).isNotNull();
+            assertThat(error.getError().getCanonicalCode()).isEqualTo(io.grpc.Status.Code.RESOURCE_EXHAUSTED.value());
+            assertThat(error.getError().getMessage()).contains("ASICEMU_OUT_DROP_REASON_PACKET_OUT_QUEUE_FULL");
+        }
+        assertThat(received.poll(200, TimeUnit.MILLISECONDS)).as("no more errors than refusals").isNull();
+
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long transmitted = 0;
+        while (transmitted < CpuPort.INJECTION_FRAMES && System.nanoTime() < deadline)
+        {
+            pipeline.agent().doWork();
+            transmitted += eth4.transmittedCount(); // the in-memory port holds 256: empty it as a link would
+            eth4.clearTransmitted();
+        }
+        assertThat(transmitted).as("the queued ones all leave").isEqualTo(CpuPort.INJECTION_FRAMES);
+        assertThat(pipeline.agent().counters().drops(1, DropReason.PACKET_OUT_QUEUE_FULL)).as("the refused ones counted")
+            .isEqualTo(extra);
+        assertThat(transmitted + pipeline.agent().counters().drops(1, DropReason.PACKET_OUT_QUEUE_FULL))
+            .as("every PacketOut sent or counted").isEqualTo(sent);
         out.onCompleted();
     }
 

@@ -24,15 +24,12 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
-import io.grpc.stub.StreamObserver;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import p4.v1.P4RuntimeGrpc;
 import p4.v1.P4RuntimeOuterClass.CapabilitiesRequest;
-import p4.v1.P4RuntimeOuterClass.StreamMessageRequest;
-import p4.v1.P4RuntimeOuterClass.StreamMessageResponse;
 
 /**
  * The management plane locked down (issue 14): TLS with real certificates (made by the JDK's keytool in the test),
@@ -213,59 +210,104 @@ class ServerSecurityTest
     }
 
     @Test
-    @org.junit.jupiter.api.Disabled("unreliable: run with the module's other tests, a call made after the limit was "
-        + "reached (and its streams ended) hangs until its deadline, and alone the third call sometimes races the "
-        + "server's SETTINGS; passes alone on a quiet machine. The limit is set (maxConcurrentCallsPerConnection) but "
-        + "not proven here; see issue 14's note")
-    void shouldQueueCallsBeyondTheLimitPerConnection() throws Exception
+    void shouldRefuseStreamsBeyondTheLimitPerConnectionEvenFromAClientThatIgnoresIt() throws Exception
     {
-        try (P4RuntimeServer server = start(ServerOptions.defaults().withMaxConcurrentCallsPerConnection(2)))
+        try (P4RuntimeServer server = start(ServerOptions.defaults().withMaxConcurrentCallsPerConnection(2));
+            RawHttp2Client client = new RawHttp2Client(server.port()))
         {
-            final ManagedChannel channel = to(server).usePlaintext().build();
-            try
+            final RawHttp2Client.Frame settings = client.await("SETTINGS", 0, 10_000);
+            assertThat(settings).as("the server's SETTINGS").isNotNull();
+            assertThat(settings.settings().maxConcurrentStreams()).as("SETTINGS_MAX_CONCURRENT_STREAMS").isEqualTo(2L);
+            client.ackSettings(); // from here on the limit binds (before the ack a client may not know it yet)
+            client.openCall(1, "/p4.v1.P4Runtime/StreamChannel");
+            client.openCall(3, "/p4.v1.P4Runtime/StreamChannel");
+            client.openCall(5, "/p4.v1.P4Runtime/StreamChannel");
+            final RawHttp2Client.Frame refused = client.await("RST_STREAM", 5, 10_000);
+            assertThat(refused).as("the third stream on a connection allowed two").isNotNull();
+            assertThat(refused.errorCode()).as("RST_STREAM error code")
+                .isIn(io.grpc.netty.shaded.io.netty.handler.codec.http2.Http2Error.REFUSED_STREAM.code(),
+                    io.grpc.netty.shaded.io.netty.handler.codec.http2.Http2Error.PROTOCOL_ERROR.code());
+            assertThat(client.frames()).as("the two streams within the limit stay open")
+                .noneMatch(f -> f.type().equals("RST_STREAM") && f.streamId() != 5)
+                .noneMatch(f -> f.type().equals("GOAWAY"));
+
+            client.reset(1);
+            client.openCall(7, "/p4.v1.P4Runtime/Capabilities");
+            client.sendLastMessage(7, CapabilitiesRequest.getDefaultInstance().toByteArray());
+            RawHttp2Client.Frame trailers = null;
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (trailers == null && System.nanoTime() < deadline)
             {
-                final P4RuntimeGrpc.P4RuntimeStub async = P4RuntimeGrpc.newStub(channel);
-                final List<StreamObserver<StreamMessageRequest>> streams = new ArrayList<>();
-                for (int i = 0; i < 2; i++)
-                {
-                    streams.add(async.streamChannel(new Ignore()));
-                }
-                final P4RuntimeGrpc.P4RuntimeBlockingStub blocking = P4RuntimeGrpc.newBlockingStub(channel);
-                // the two open streams use the connection's whole allowance: a third call waits for a slot
-                assertThatThrownBy(() -> blocking.withDeadlineAfter(2, TimeUnit.SECONDS)
-                    .capabilities(CapabilitiesRequest.getDefaultInstance()))
-                    .isInstanceOfSatisfying(StatusRuntimeException.class, e ->
-                        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED));
-                ((io.grpc.stub.ClientCallStreamObserver<StreamMessageRequest>)streams.get(0)).cancel("done", null);
-                assertThat(blocking.withDeadlineAfter(10, TimeUnit.SECONDS)
-                    .capabilities(CapabilitiesRequest.getDefaultInstance()).getP4RuntimeApiVersion())
-                    .as("once a stream ended").isEqualTo("1.5.0");
-                ((io.grpc.stub.ClientCallStreamObserver<StreamMessageRequest>)streams.get(1)).cancel("done", null);
+                client.await("RST_STREAM", 7, 100);
+                trailers = client.frames().stream().filter(f -> f.type().equals("HEADERS") && f.streamId() == 7
+                    && f.headers().contains("grpc-status")).findFirst().orElse(null);
             }
-            finally
-            {
-                channel.shutdownNow();
-                channel.awaitTermination(5, TimeUnit.SECONDS);
-            }
+            assertThat(client.frames()).as("a stream opened after one ended").noneMatch(f ->
+                f.type().equals("RST_STREAM") && f.streamId() == 7);
+            assertThat(trailers).as("Capabilities answered once a slot was free").isNotNull();
+            assertThat(trailers.headers().get("grpc-status").toString()).isEqualTo("0");
         }
     }
 
-    /** A response observer that ignores everything. */
-    private static final class Ignore implements StreamObserver<StreamMessageResponse>
+    @Test
+    void shouldCloseConnectionsBeyondTheLimitAtAcceptAndTakeNewOnesOnceOneCloses() throws Exception
     {
-        @Override
-        public void onNext(final StreamMessageResponse value)
+        try (P4RuntimeServer server = start(ServerOptions.defaults().withMaxConnections(3)))
         {
-        }
+            final List<ManagedChannel> channels = new ArrayList<>();
+            try
+            {
+                for (int i = 0; i < 3; i++)
+                {
+                    final ManagedChannel c = to(server).usePlaintext().build();
+                    channels.add(c);
+                    assertThat(P4RuntimeGrpc.newBlockingStub(c).withDeadlineAfter(10, TimeUnit.SECONDS)
+                        .capabilities(CapabilitiesRequest.getDefaultInstance()).getP4RuntimeApiVersion())
+                        .isEqualTo("1.5.0");
+                }
+                assertThat(server.openConnections()).isEqualTo(3);
+                try (Socket extra = new Socket(InetAddress.getLoopbackAddress(), server.port()))
+                {
+                    extra.setSoTimeout(5_000);
+                    int read;
+                    try
+                    {
+                        read = extra.getInputStream().read();
+                    }
+                    catch (final java.net.SocketException e)
+                    {
+                        read = -1; // reset: closed as well
+                    }
+                    assertThat(read).as("a fourth connection is closed without a byte (not even SETTINGS)")
+                        .isEqualTo(-1);
+                }
+                assertThat(server.refusedConnections()).isEqualTo(1);
+                assertThat(server.openConnections()).as("the refused one is not counted").isEqualTo(3);
 
-        @Override
-        public void onError(final Throwable t)
-        {
-        }
-
-        @Override
-        public void onCompleted()
-        {
+                final ManagedChannel first = channels.remove(0);
+                first.shutdownNow();
+                assertThat(first.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                while (server.openConnections() > 2 && System.nanoTime() < deadline)
+                {
+                    Thread.sleep(10);
+                }
+                assertThat(server.openConnections()).as("after a client left").isEqualTo(2);
+                final ManagedChannel next = to(server).usePlaintext().build();
+                channels.add(next);
+                assertThat(P4RuntimeGrpc.newBlockingStub(next).withDeadlineAfter(10, TimeUnit.SECONDS)
+                    .capabilities(CapabilitiesRequest.getDefaultInstance()).getP4RuntimeApiVersion())
+                    .as("a new client once a slot is free").isEqualTo("1.5.0");
+                assertThat(server.refusedConnections()).isEqualTo(1);
+            }
+            finally
+            {
+                for (final ManagedChannel c : channels)
+                {
+                    c.shutdownNow();
+                    c.awaitTermination(5, TimeUnit.SECONDS);
+                }
+            }
         }
     }
 }

@@ -139,7 +139,8 @@ public final class ConfigCompiler {
         }
         final RouteSlots routeSlots = new RouteSlots(sizing.maxRoutes());
         for (final Map.Entry<IpPrefix, Integer> r : routes.entrySet()) {
-            tables.route(r.getKey(), routeSlots.assign(r.getKey()), r.getValue());
+            tables.route(r.getKey().v6(), r.getKey().high(), r.getKey().low(), r.getKey().length(),
+                routeSlots.assign(r.getKey()), r.getValue());
         }
         qos();
         acl();
@@ -228,7 +229,8 @@ public final class ConfigCompiler {
             return Long.parseLong(fields.get("index").trim()) << 20; // bounded by PORT_INDEX above
         }
         final String digits = name.replaceAll("^\\D*", "");
-        return digits.matches("\\d+") ? Long.parseLong(digits) : Integer.MAX_VALUE;
+        // at most 9 digits: a name like Ethernet099999999999999999999 is legal but does not fit a long
+        return digits.matches("\\d{1,9}") ? Long.parseLong(digits) : Integer.MAX_VALUE;
     }
 
     private void deviceMetadata() {

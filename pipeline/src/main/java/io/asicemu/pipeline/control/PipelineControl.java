@@ -48,19 +48,12 @@ public final class PipelineControl {
     private final PipelineSizing sizing;
     private final Map<String, String> linuxOverrides;
     private final Map<String, Port> attached = new LinkedHashMap<>();
-    private final Map<Integer, TableBatch.NextHop> nextHops = new HashMap<>();
-    private final java.util.Set<Integer> groups = new java.util.HashSet<>();
-    private final Map<Integer, TableBatch.GroupSpec> groupSpecs = new HashMap<>();
-    private final Map<Integer, Integer> controllerRifPorts = new HashMap<>();
-    private Map<IpPrefix, Integer> routes = new HashMap<>();
-    private RouteSlots routeSlots;
-    private final int[] defaultRoutes = new int[2];
-    private final int[] routeLengths4 = new int[33];
-    private final int[] routeLengths6 = new int[129];
+    /** The parts of the control model, each the owner of its state (staged by a {@link TableBatch}'s parts). */
+    private final L3State l3;
+    private final L2State l2 = new L2State();
+    private final AclState acl = new AclState();
     private volatile CompiledConfig compiled;
-    private volatile String[] aclNames;
-    private L2Model l2 = new L2Model();
-    private volatile String[] egressAclNames;
+    private volatile RouteSlots routeSlots;
     private long submitted;
     private RuntimeKnobs knobs;
 
@@ -76,6 +69,7 @@ public final class PipelineControl {
         this.clock = clock;
         this.sizing = sizing;
         this.linuxOverrides = Map.copyOf(linuxOverrides);
+        this.l3 = new L3State(sizing);
     }
 
     /**
@@ -108,7 +102,6 @@ public final class PipelineControl {
             PacketBuffer.cellsFor(tm.bufferBytes(), tm.cellBytes(), sizing.maxFrameBytes()), tm.cellBytes(),
             sizing.maxFrameBytes());
         final ForwardingTables tables = next.tables();
-        final L2Model nextL2 = L2Model.of(tables, sizing.maxPorts());
         final Port[] ports = new Port[sizing.maxPorts()];
         attached.forEach((name, port) -> {
             final Integer index = next.portIndex().get(name);
@@ -122,24 +115,11 @@ public final class PipelineControl {
             }
             a.onInstall(tables, tm, store);
         });
+        l2.reset(tables, sizing.maxPorts());
+        acl.reset(next.aclNames());
+        l3.reset(next);
+        routeSlots = l3.routeSlots();
         compiled = next;
-        aclNames = next.aclNames();
-        l2 = nextL2;
-        egressAclNames = null;
-        routes = new HashMap<>(next.routes());
-        routeSlots = next.routeSlots().copy();
-        defaultRoutes[0] = 0;
-        defaultRoutes[1] = 0;
-        java.util.Arrays.fill(routeLengths4, 0);
-        java.util.Arrays.fill(routeLengths6, 0);
-        routes.keySet().forEach(p -> countRoute(p, 1));
-        nextHops.clear();
-        groups.clear();
-        groupSpecs.clear();
-        controllerRifPorts.clear();
-        for (int id = 0; id < next.nextHopCount(); id++) {
-            nextHops.put(id, null);
-        }
         return next;
     }
 
@@ -197,7 +177,7 @@ public final class PipelineControl {
         if (compiled == null) {
             throw new TableException(TableException.Code.FAILED_PRECONDITION, 0, "no configuration applied");
         }
-        return new TableBatch(this);
+        return new TableBatch(l3, l2, acl, runtimeKnobs(), this::submit);
     }
 
     private synchronized long lastSubmitted() {
@@ -265,10 +245,7 @@ public final class PipelineControl {
     public CountersSnapshot counters() {
         final CompiledConfig c = compiled;
         final String[] names = c == null ? new String[0] : c.portNames().toArray(new String[0]);
-        final String[] acl = aclNames;
-        final String[] egressAcl = egressAclNames;
-        return agent.counters().snapshot(names, acl == null ? new String[0] : acl,
-            egressAcl == null ? new String[0] : egressAcl);
+        return agent.counters().snapshot(names, acl.ingressNames(), acl.egressNames());
     }
 
     /**
@@ -361,7 +338,7 @@ public final class PipelineControl {
             return result;
         }
         final Map<Integer, IpPrefix> bySlot = slots.bySlot();
-        final List<Integer> hops = new ArrayList<>(new TreeSet<>(nextHops.keySet()));
+        final List<Integer> hops = new ArrayList<>(new TreeSet<>(l3.nextHops.keySet()));
         submit(a -> {
             final ForwardingTables t = a.tables();
             final Map<IpPrefix, TableEntryCounters.Hits> routeHits = new TreeMap<>(IpPrefix.ORDER);
@@ -397,7 +374,7 @@ public final class PipelineControl {
                 + sizing.aclRules());
         }
         final AclTable table = new AclTable(rules);
-        aclNames = table.names();
+        acl.ingressNames(table.names());
         return submit(a -> {
             if (a.tables() != null) {
                 a.tables().acl(table);
@@ -423,7 +400,7 @@ public final class PipelineControl {
             throw new TableException(TableException.Code.FAILED_PRECONDITION, 0, "no configuration applied");
         }
         if (knobs == null || knobs.compiled() != c) {
-            knobs = new RuntimeKnobs(c, sizing.maxGroups(), this);
+            knobs = new RuntimeKnobs(c, sizing.maxGroups(), sizing.maxPorts(), l3);
         }
         return knobs;
     }
@@ -433,71 +410,20 @@ public final class PipelineControl {
         return sizing;
     }
 
+    /** @return the committed routes (L3 state; tests compare them with the slots). */
     Map<IpPrefix, Integer> routes() {
-        return routes;
+        return l3.routes;
     }
 
+    /** @return the committed route slots (tests compare them with the routes). */
     RouteSlots routeSlots() {
         return routeSlots;
-    }
-
-    /** @return what an IPv4 ([0]) and IPv6 ([1]) LPM miss does (RouteTarget values; 0 = drop); live, control-side. */
-    int[] defaultRoutes() {
-        return defaultRoutes;
-    }
-
-    /** Keeps the per-length route counts in step with {@link #routes()} (a delete probes only lengths in use). */
-    void countRoute(final IpPrefix prefix, final int delta) {
-        (prefix.v6() ? routeLengths6 : routeLengths4)[prefix.length()] += delta;
-    }
-
-    int routeLengthCount(final boolean v6, final int length) {
-        return (v6 ? routeLengths6 : routeLengths4)[length];
-    }
-
-    Map<Integer, TableBatch.NextHop> nextHops() {
-        return nextHops;
-    }
-
-    java.util.Set<Integer> groups() {
-        return groups;
-    }
-
-    Map<Integer, TableBatch.GroupSpec> groupSpecs() {
-        return groupSpecs;
-    }
-
-    Map<Integer, Integer> controllerRifPorts() {
-        return controllerRifPorts;
-    }
-
-    L2Model l2() {
-        return l2;
-    }
-
-    void l2(final L2Model model) {
-        l2 = model;
-    }
-
-    void aclNames(final String[] names) {
-        aclNames = names;
-    }
-
-    void egressAclNames(final String[] names) {
-        egressAclNames = names;
     }
 
     /**
      * @return the ids of the router interfaces the configuration defines (controller interfaces get higher ids).
      */
     public int configRouterInterfaceCount() {
-        final CompiledConfig c = compiled;
-        int count = 0;
-        if (c != null) {
-            for (final int rif : c.routerInterfaces().values()) {
-                count = Math.max(count, rif + 1);
-            }
-        }
-        return count;
+        return compiled == null ? 0 : l3.configRouterInterfaceCount();
     }
 }

@@ -18,11 +18,12 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.IntPredicate;
 
 /**
  * The control-side model of the {@link RuntimeKnob}s of one configuration: every value in force, starting from what
- * the CONFIG_DB gives (WRED_PROFILE green thresholds and Pmax of each queue's profile, BUFFER_PG profile xoff/xon,
- * PFC_WD times, the default ARS object's idle time, SWITCH_HASH's ECMP seed; no QoS map entries), then what
+ * the CONFIG_DB gives (WRED_PROFILE thresholds and Pmax of every colour of each queue's profile, BUFFER_PG profile
+ * xoff/xon, PFC_WD times, the default ARS object's idle time, SWITCH_HASH's ECMP seed; no QoS map entries), then what
  * {@link TableBatch#setKnob} batches committed. It validates a change and turns a committed set of changes into
  * data-plane edits (traffic-manager and ars-flowlet setters, a new {@link QosMaps} swapped in), applied in the
  * batch's one command. A new configuration ({@link PipelineControl#applyConfig}) starts a new model.
@@ -32,6 +33,7 @@ import java.util.function.Consumer;
 public final class RuntimeKnobs {
     private static final RuntimeKnob[] KNOBS = RuntimeKnob.values();
     private static final long U32 = 0xFFFF_FFFFL;
+    private static final String[] COLOUR_NAMES = {" (green)", " (yellow)", " (red)"};
 
     private final CompiledConfig compiled;
     private final int ports;
@@ -41,12 +43,14 @@ public final class RuntimeKnobs {
     private final int pollMs;
     private final QosMaps baseQos;
     private final int maxGroups;
-    private final PipelineControl control;
+    private final int maxPorts;
+    private final L3State l3;
     private final BitSet modeWritten = new BitSet();
 
-    RuntimeKnobs(final CompiledConfig compiled, final int maxGroups, final PipelineControl control) {
+    RuntimeKnobs(final CompiledConfig compiled, final int maxGroups, final int maxPorts, final L3State l3) {
         this.maxGroups = maxGroups;
-        this.control = control;
+        this.maxPorts = maxPorts;
+        this.l3 = l3;
         this.compiled = compiled;
         this.ports = compiled.portNames().size();
         for (final RuntimeKnob k : KNOBS) {
@@ -71,9 +75,12 @@ public final class RuntimeKnobs {
                 final String w = p.queueWredProfile()[i];
                 final WredProfileConfig wp = w == null ? null : tm.wredProfiles().get(w);
                 if (wp != null) {
-                    set(RuntimeKnob.ECN_MIN_THRESHOLD_BYTES, qi, wp.minThresholdBytes()[0]);
-                    set(RuntimeKnob.ECN_MAX_THRESHOLD_BYTES, qi, wp.maxThresholdBytes()[0]);
-                    set(RuntimeKnob.ECN_MAX_PROBABILITY_PERCENT, qi, wp.dropProbabilityPercent()[0]);
+                    // Every colour's values, so that writing one colour's knob leaves the others as configured.
+                    for (int colour = 0; colour < 3; colour++) {
+                        set(RuntimeKnob.wred(colour, 0), qi, wp.minThresholdBytes()[colour]);
+                        set(RuntimeKnob.wred(colour, 1), qi, wp.maxThresholdBytes()[colour]);
+                        set(RuntimeKnob.wred(colour, 2), qi, wp.dropProbabilityPercent()[colour]);
+                    }
                 }
                 final String pg = p.pgProfile()[i];
                 final BufferProfileConfig bp = pg == null ? null : tm.profiles().get(pg);
@@ -129,7 +136,7 @@ public final class RuntimeKnobs {
 
     /** Settings the configuration gives a defined group (before runtime changes), or null. */
     private GroupSettings configuredGroupSettings(final int group) {
-        final TableBatch.GroupSpec spec = control.groupSpecs().get(group);
+        final L3State.GroupSpec spec = l3.groupSpecs.get(group);
         if (spec != null) {
             return compiled.flowletConfig().groupSettings(spec.name());
         }
@@ -137,10 +144,6 @@ public final class RuntimeKnobs {
             return compiled.tables().group(group).settings();
         }
         return null;
-    }
-
-    private boolean groupDefined(final int group, final java.util.Set<Integer> stagedGroups) {
-        return group < compiled.groupCount() || control.groups().contains(group) || stagedGroups.contains(group);
     }
 
     static int modeCode(final LoadBalanceMode mode) {
@@ -188,24 +191,27 @@ public final class RuntimeKnobs {
      *     (a PG without BUFFER_PG profile, a port without PFC_WD entry).
      */
     void check(final RuntimeKnob k, final int index, final long value, final Map<Long, Long> staged,
-        final java.util.Set<Integer> stagedGroups, final int update) {
+        final IntPredicate groupDefined, final int update) {
         if (index < 0 || index >= size(k)) {
             throw new TableException(TableException.Code.INVALID_ARGUMENT, update,
                 k + " index " + index + " is outside 0.." + (size(k) - 1));
         }
         switch (k) {
-            case ECN_MIN_THRESHOLD_BYTES, ECN_MAX_THRESHOLD_BYTES -> {
+            case ECN_MIN_THRESHOLD_BYTES, ECN_MAX_THRESHOLD_BYTES, ECN_YELLOW_MIN_THRESHOLD_BYTES,
+                ECN_YELLOW_MAX_THRESHOLD_BYTES, ECN_RED_MIN_THRESHOLD_BYTES, ECN_RED_MAX_THRESHOLD_BYTES -> {
                 range(k, value, 0, U32, update);
-                final long min = k == RuntimeKnob.ECN_MIN_THRESHOLD_BYTES ? value
-                    : current(this, staged, RuntimeKnob.ECN_MIN_THRESHOLD_BYTES, index);
-                final long max = k == RuntimeKnob.ECN_MAX_THRESHOLD_BYTES ? value
-                    : current(this, staged, RuntimeKnob.ECN_MAX_THRESHOLD_BYTES, index);
+                final RuntimeKnob minKnob = RuntimeKnob.wred(k.wredColour(), 0);
+                final RuntimeKnob maxKnob = RuntimeKnob.wred(k.wredColour(), 1);
+                final long min = k == minKnob ? value : current(this, staged, minKnob, index);
+                final long max = k == maxKnob ? value : current(this, staged, maxKnob, index);
                 if (max != 0 && min > max) {
                     throw new TableException(TableException.Code.INVALID_ARGUMENT, update,
-                        "queue " + index + ": ECN min threshold " + min + " above max threshold " + max);
+                        "queue " + index + ": ECN min threshold " + min + " above max threshold " + max
+                            + COLOUR_NAMES[k.wredColour()]);
                 }
             }
-            case ECN_MAX_PROBABILITY_PERCENT -> range(k, value, 0, 100, update);
+            case ECN_MAX_PROBABILITY_PERCENT, ECN_YELLOW_MAX_PROBABILITY_PERCENT, ECN_RED_MAX_PROBABILITY_PERCENT ->
+                range(k, value, 0, 100, update);
             case PFC_XOFF_BYTES, PFC_XON_BYTES -> {
                 range(k, value, 0, U32, update);
                 if (!pgProfile.get(index)) {
@@ -229,7 +235,7 @@ public final class RuntimeKnobs {
             case DSCP_TO_TC, DOT1P_TO_TC, TC_TO_QUEUE, TC_TO_PG -> range(k, value, -1, 7, update);
             case GROUP_SELECTION_MODE -> {
                 range(k, value, 0, 3, update);
-                if (!groupDefined(index, stagedGroups)) {
+                if (!groupDefined.test(index)) {
                     throw new TableException(TableException.Code.NOT_FOUND, update, "group " + index);
                 }
             }
@@ -264,7 +270,10 @@ public final class RuntimeKnobs {
             final int index = (int) (long) e.getKey();
             set(k, index, e.getValue());
             switch (k) {
-                case ECN_MIN_THRESHOLD_BYTES, ECN_MAX_THRESHOLD_BYTES, ECN_MAX_PROBABILITY_PERCENT -> wred.set(index);
+                case ECN_MIN_THRESHOLD_BYTES, ECN_MAX_THRESHOLD_BYTES, ECN_MAX_PROBABILITY_PERCENT,
+                    ECN_YELLOW_MIN_THRESHOLD_BYTES, ECN_YELLOW_MAX_THRESHOLD_BYTES, ECN_YELLOW_MAX_PROBABILITY_PERCENT,
+                    ECN_RED_MIN_THRESHOLD_BYTES, ECN_RED_MAX_THRESHOLD_BYTES, ECN_RED_MAX_PROBABILITY_PERCENT ->
+                    wred.set(index * 3 + k.wredColour());
                 case PFC_XOFF_BYTES, PFC_XON_BYTES -> pfc.set(index);
                 case PFC_WATCHDOG_DETECTION_MS, PFC_WATCHDOG_RESTORATION_MS -> wd.set(index);
                 case FLOWLET_IDLE_TIME_NS -> {
@@ -280,7 +289,7 @@ public final class RuntimeKnobs {
                     modeWritten.set(index);
                     final LoadBalanceMode mode = mode(e.getValue());
                     final PortQuality spare = mode == LoadBalanceMode.FLOWLET_QUALITY
-                        ? new PortQuality(control.sizing().maxPorts(), compiled.flowletConfig().qualitySettings())
+                        ? new PortQuality(maxPorts, compiled.flowletConfig().qualitySettings())
                         : null;
                     edits.add(a -> {
                         final LoadBalanceGroup g = a.tables().group(index);
@@ -297,11 +306,13 @@ public final class RuntimeKnobs {
                 }
             }
         }
-        wred.stream().forEach(qi -> {
-            final long min = value(RuntimeKnob.ECN_MIN_THRESHOLD_BYTES, qi);
-            final long max = value(RuntimeKnob.ECN_MAX_THRESHOLD_BYTES, qi);
-            final int prob = (int) value(RuntimeKnob.ECN_MAX_PROBABILITY_PERCENT, qi);
-            edits.add(a -> a.trafficManager().setWred(qi >> 3, qi & 7, min, max, prob));
+        wred.stream().forEach(qc -> {
+            final int qi = qc / 3;
+            final int colour = qc % 3;
+            final long min = value(RuntimeKnob.wred(colour, 0), qi);
+            final long max = value(RuntimeKnob.wred(colour, 1), qi);
+            final int prob = (int) value(RuntimeKnob.wred(colour, 2), qi);
+            edits.add(a -> a.trafficManager().setWredColour(qi >> 3, qi & 7, colour, min, max, prob));
         });
         pfc.stream().forEach(pgi -> {
             final long xoff = value(RuntimeKnob.PFC_XOFF_BYTES, pgi);

@@ -81,7 +81,12 @@ public enum DropReason {
     /** The packet store had no free cells although the buffer model had room: a sizing bug, logged, never a rule. */
     PACKET_STORE_EXHAUSTED("ASICEMU_OUT_DROP_REASON_PACKET_STORE_EXHAUSTED"),
     /** The traffic manager had no free packet descriptor although the buffer had room: a sizing bug, logged. */
-    TM_DESCRIPTORS_EXHAUSTED("ASICEMU_OUT_DROP_REASON_TM_DESCRIPTORS_EXHAUSTED");
+    TM_DESCRIPTORS_EXHAUSTED("ASICEMU_OUT_DROP_REASON_TM_DESCRIPTORS_EXHAUSTED"),
+    /**
+     * A controller's PacketOut found the injection queue full (the controller sends faster than the data path
+     * drains it; it was told with a StreamError RESOURCE_EXHAUSTED). Counted on the PacketOut's port.
+     */
+    PACKET_OUT_QUEUE_FULL("ASICEMU_OUT_DROP_REASON_PACKET_OUT_QUEUE_FULL");
 
     private static final DropReason[] VALUES = values();
     private final String counterName;

@@ -5,13 +5,18 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * The CPU port: punted packets (with ingress port and reason) go up through a single-producer single-consumer ring
  * of native slots; packets from the controller come down through a queue the data thread drains between batches,
  * either straight out of a port (P4Runtime PacketOut with egress_port) or through the ingress pipeline as if received
- * on a port.
+ * on a port. That queue is bounded ({@value #INJECTION_FRAMES} frames and {@value #INJECTION_BYTES} bytes): a
+ * controller that sends faster than the ports drain is refused (the caller tells it) and each refusal is counted on
+ * the frame's port by the data-plane thread ({@link #drainRefusals}).
  * <p>
  * Threading: {@link #punt} and {@link #pollInjected} run on the data-plane thread (producer of punts, consumer of
  * injections); {@link #poll} runs on one consumer thread (P4Runtime's stream, the replay driver);
@@ -43,7 +48,17 @@ public final class CpuPort implements AutoCloseable {
     private volatile long head;
     @SuppressWarnings("unused")
     private volatile long tail;
+    /** Frames waiting to be injected, at most. */
+    public static final int INJECTION_FRAMES = 1024;
+    /** Bytes waiting to be injected, at most (a controller's burst of jumbo frames cannot fill the heap). */
+    public static final long INJECTION_BYTES = 4L << 20;
+
+    // a lock-free linked queue with counted bounds (Agrona's array queue needs jdk.internal.misc exported)
     private final ConcurrentLinkedQueue<Injection> injections = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger injectionFrames = new AtomicInteger();
+    private final AtomicLong injectionBytes = new AtomicLong();
+    private final AtomicLongArray refusedByPort;
+    private final AtomicLong refusedSinceDrain = new AtomicLong();
     private final ConsumerWakeup wakeup = new ConsumerWakeup();
     private final LearnRing learnEvents = new LearnRing(LearnRing.DEFAULT_CAPACITY, wakeup);
 
@@ -54,10 +69,12 @@ public final class CpuPort implements AutoCloseable {
     /**
      * @param slots punts the ring holds.
      * @param slotBytes the largest punted frame (longer ones are truncated).
+     * @param maxPorts port indexes injections may name (refusals are counted per port below it).
      */
-    public CpuPort(final int slots, final int slotBytes) {
+    public CpuPort(final int slots, final int slotBytes, final int maxPorts) {
         this.slots = slots;
         this.slotBytes = slotBytes;
+        this.refusedByPort = new AtomicLongArray(Math.max(1, maxPorts));
         ring = arena.allocate((long) slots * slotBytes, 64);
         lengths = new int[slots];
         ports = new int[slots];
@@ -161,9 +178,10 @@ public final class CpuPort implements AutoCloseable {
      *
      * @param frame the frame (copied by the caller's hand-over; do not modify it afterwards).
      * @param port the egress port index.
+     * @return false if the injection queue is full: the frame is dropped and counted on {@code port}.
      */
-    public void packetOut(final byte[] frame, final int port) {
-        injections.add(new Injection(frame, port, false));
+    public boolean packetOut(final byte[] frame, final int port) {
+        return inject(new Injection(frame, port, false));
     }
 
     /**
@@ -171,9 +189,26 @@ public final class CpuPort implements AutoCloseable {
      *
      * @param frame the frame.
      * @param port the ingress port index.
+     * @return false if the injection queue is full: the frame is dropped and counted on {@code port}.
      */
-    public void packetOutThroughIngress(final byte[] frame, final int port) {
-        injections.add(new Injection(frame, port, true));
+    public boolean packetOutThroughIngress(final byte[] frame, final int port) {
+        return inject(new Injection(frame, port, true));
+    }
+
+    private boolean inject(final Injection injection) {
+        final int length = injection.frame().length;
+        final boolean fits = injectionFrames.incrementAndGet() <= INJECTION_FRAMES;
+        if (injectionBytes.addAndGet(length) <= INJECTION_BYTES && fits) {
+            injections.add(injection);
+            return true;
+        }
+        injectionFrames.decrementAndGet();
+        injectionBytes.addAndGet(-length);
+        if (injection.port() >= 0 && injection.port() < refusedByPort.length()) {
+            refusedByPort.incrementAndGet(injection.port());
+        }
+        refusedSinceDrain.incrementAndGet();
+        return false;
     }
 
     /**
@@ -182,7 +217,37 @@ public final class CpuPort implements AutoCloseable {
      * @return an injection or null.
      */
     public Injection pollInjected() {
-        return injections.poll();
+        final Injection injection = injections.poll();
+        if (injection != null) {
+            injectionFrames.decrementAndGet();
+            injectionBytes.addAndGet(-injection.frame().length);
+        }
+        return injection;
+    }
+
+    /** Receives refused injections per port. */
+    @FunctionalInterface
+    public interface RefusalSink {
+        /** @param port the port index. @param frames frames refused since the last drain. */
+        void refused(int port, long frames);
+    }
+
+    /**
+     * Data-plane thread: hands over the injections refused since the last call, per port (cheap when there are
+     * none: one volatile read).
+     *
+     * @param sink receives each port's count.
+     */
+    public void drainRefusals(final RefusalSink sink) {
+        if (refusedSinceDrain.get() == 0) {
+            return;
+        }
+        refusedSinceDrain.set(0); // before the per-port swaps: a refusal racing with this drain is seen next time
+        for (int port = 0; port < refusedByPort.length(); port++) {
+            if (refusedByPort.get(port) != 0) {
+                sink.refused(port, refusedByPort.getAndSet(port, 0));
+            }
+        }
     }
 
     @Override

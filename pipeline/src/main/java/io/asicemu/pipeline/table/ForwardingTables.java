@@ -604,27 +604,34 @@ public final class ForwardingTables {
     /**
      * Adds a route, or points an existing one elsewhere (its slot and counters stay).
      *
-     * @param prefix the prefix.
+     * @param v6 the family.
+     * @param high the prefix's high 64 bits (as the control model's {@code IpPrefix.high()}).
+     * @param low the prefix's low 64 bits ({@code IpPrefix.low()}).
+     * @param length the prefix length.
      * @param slot its slot from the control model's {@code RouteSlots}.
      * @param target what it points at (a {@link RouteTarget} value).
      */
-    public void route(final io.asicemu.pipeline.control.IpPrefix prefix, final int slot, final int target) {
+    public void route(final boolean v6, final long high, final long low, final int length, final int slot,
+        final int target) {
         routeTarget[slot] = target;
-        lpm(prefix.v6()).add(prefix.high(), prefix.low(), prefix.length(), slot);
+        lpm(v6).add(high, low, length, slot);
     }
 
     /**
      * Deletes a route and clears its slot's counters (so the slot's next route starts at zero); addresses under it
      * fall back to the covering route.
      *
-     * @param prefix the prefix.
+     * @param v6 the family.
+     * @param high the prefix's high 64 bits.
+     * @param low the prefix's low 64 bits ({@code IpPrefix.low()}).
+     * @param length the prefix length.
      * @param slot its slot.
      * @param coverLength the covering route's length, or -1 if none.
      * @param coverSlot the covering route's slot (ignored when {@code coverLength} is -1).
      */
-    public void deleteRoute(final io.asicemu.pipeline.control.IpPrefix prefix, final int slot, final int coverLength,
-        final int coverSlot) {
-        lpm(prefix.v6()).delete(prefix.high(), prefix.low(), prefix.length(), coverLength, coverSlot);
+    public void deleteRoute(final boolean v6, final long high, final long low, final int length, final int slot,
+        final int coverLength, final int coverSlot) {
+        lpm(v6).delete(high, low, length, coverLength, coverSlot);
         routeTarget[slot] = 0;
         routePackets[slot] = 0;
         routeBytes[slot] = 0;

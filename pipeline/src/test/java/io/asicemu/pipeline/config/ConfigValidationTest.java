@@ -73,6 +73,14 @@ class ConfigValidationTest {
             """, "PORT", "Ethernet4", "index", "Ethernet0");
     }
 
+    @Test
+    void shouldLoadAPortWhoseNameEndsInMoreDigitsThanALongHolds() {
+        // found by ConfigMutationFuzzTest: ordering ports by the number in their name overflowed
+        assertThat(compile("""
+            {"PORT": {"Ethernet099999999999999999999": {"speed": "10000"}, "Ethernet4": {"speed": "10000"}}}
+            """).portNames()).containsExactly("Ethernet4", "Ethernet099999999999999999999");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"01:00:5e:00:00:01", "ff:ff:ff:ff:ff:ff", "00:00:00:00:00:00"})
     void shouldRefuseASwitchMacThatIsMulticastOrZero(final String mac) {

@@ -37,7 +37,6 @@ public final class ReactionPoint {
     private int timeStage;
     private int byteStage;
     private long bytesSinceStage;
-    private boolean lastIncreaseByTimer;
 
     private long nextIncreaseNs = Long.MAX_VALUE;
     private long nextAlphaNs = Long.MAX_VALUE;
@@ -52,6 +51,8 @@ public final class ReactionPoint {
     private long fastRecoveryEvents;
     private long additiveIncreaseEvents;
     private long hyperIncreaseEvents;
+    private long timerIncreaseEvents;
+    private long byteCounterIncreaseEvents;
 
     /**
      * @param lineRateBps the port's line rate; the QP starts there, unthrottled
@@ -112,7 +113,7 @@ public final class ReactionPoint {
         while (rateLimited && bytesSinceStage >= params.rpgByteResetBytes()) {
             bytesSinceStage -= params.rpgByteResetBytes();
             byteStage++;
-            lastIncreaseByTimer = false;
+            byteCounterIncreaseEvents++;
             increase();
         }
     }
@@ -137,7 +138,7 @@ public final class ReactionPoint {
                 nextAlphaNs = next + alphaPeriodNs;
             } else {
                 timeStage++;
-                lastIncreaseByTimer = true;
+                timerIncreaseEvents++;
                 nextIncreaseNs = next + increasePeriodNs;
                 increase();
             }
@@ -150,7 +151,9 @@ public final class ReactionPoint {
     }
 
     private void cut(long atNs) {
-        if (params.clampTgtRate() || (params.clampTgtRateAfterTimeInc() && lastIncreaseByTimer)) {
+        // "After a timer increase": the timer fired at least once since the last cut, whatever the byte counter
+        // did after it (ns-3's model of the Mellanox NIC: clamp unless the timer stage is still 0).
+        if (params.clampTgtRate() || (params.clampTgtRateAfterTimeInc() && timeStage > 0)) {
             targetRateBps = currentRateBps;
         }
         double cutRate = currentRateBps * (1 - alpha * cutScale);
@@ -169,7 +172,6 @@ public final class ReactionPoint {
         timeStage = 0;
         byteStage = 0;
         bytesSinceStage = 0;
-        lastIncreaseByTimer = false;
         nextIncreaseNs = atNs + increasePeriodNs;
         if (nextAlphaNs == Long.MAX_VALUE) {
             nextAlphaNs = atNs + alphaPeriodNs;
@@ -259,6 +261,16 @@ public final class ReactionPoint {
 
     public long hyperIncreaseEvents() {
         return hyperIncreaseEvents;
+    }
+
+    /** Increase events the timer triggered (every {@code rpg_time_reset} while recovering). */
+    public long timerIncreaseEvents() {
+        return timerIncreaseEvents;
+    }
+
+    /** Increase events the byte counter triggered (every {@code rpg_byte_reset} bytes sent while recovering). */
+    public long byteCounterIncreaseEvents() {
+        return byteCounterIncreaseEvents;
     }
 
     public double maxRateBps() {

@@ -347,6 +347,14 @@ public final class RoceHost {
         return pausedNs[priority];
     }
 
+    /**
+     * Time priority {@code priority} has been paused up to {@code nowNs}: {@link #pausedNs} less the part of a pause
+     * still to come, so a series sampled over time shows when the pause happened, not when its frame arrived.
+     */
+    public long pausedNsUpTo(int priority, long nowNs) {
+        return pausedNs[priority] - Math.max(0, pausedUntilNs[priority] - nowNs);
+    }
+
     public long controlQueueDrops() {
         return controlQueueDrops;
     }

@@ -224,6 +224,26 @@ class ReactionPointTest {
     }
 
     @Test
+    void nicDefaultsClampTheTargetWhenTheTimerFiredSinceTheCutEvenIfTheByteCounterFiredLast() {
+        // clamp_tgt_rate_after_time_inc: the increase since the last cut was not only the byte counter's. ns-3's
+        // model of the Mellanox NIC (rdma-hw.cc) clamps unless the timer stage is still 0; a byte event after the
+        // timer event does not undo that.
+        DcqcnParameters nic = DcqcnParameters.nicDefaults();
+        ReactionPoint rp = new ReactionPoint(nic, LINE);
+        rp.onCnp(0);
+        rp.advanceTo(300 * US); // timer event: T = 1
+        rp.onBytesSent(32_767, 301 * US); // then a byte event: BC = 1, the last increase is the byte counter's
+        assertThat(rp.timeStage()).isEqualTo(1);
+        assertThat(rp.byteStage()).isEqualTo(1);
+        assertThat(rp.timerIncreaseEvents()).isEqualTo(1);
+        assertThat(rp.byteCounterIncreaseEvents()).isEqualTo(1);
+        double rateAtCnp = rp.currentRateBps();
+        assertThat(rp.targetRateBps()).isGreaterThan(rateAtCnp);
+        rp.onCnp(302 * US);
+        assertThat(rp.targetRateBps()).as("R_T <- R_C: the timer fired since the last cut").isEqualTo(rateAtCnp);
+    }
+
+    @Test
     void rateOnFirstCnpSetsBothRates() {
         DcqcnParameters p = new DcqcnParameters(300, 32_767, 1, 0, 5, 50, 11, 50, 1, 25_000, 1019, 1, 4, 1023, false,
                 true, 4, 48, 6);

@@ -110,6 +110,55 @@ public final class WredTable
     }
 
     /**
+     * Runtime change of one colour's thresholds and Pmax (P4Runtime registers tm.ecn_*, the per-colour knobs;
+     * data-plane thread, between packet batches; no allocation). The other colours keep theirs, so a write leaves the
+     * queue as a WRED_PROFILE with these values for this colour would. A queue without a profile gets one with all
+     * colours enabled and {@code ecn_all} whose other colours mark nothing (Kmin 0, Kmax the whole buffer, Pmax 0)
+     * until they are written too. The EWMA average, if any, is kept.
+     *
+     * @param q           port*8+queue.
+     * @param colour      0 green, 1 yellow, 2 red.
+     * @param minBytes    Kmin.
+     * @param maxBytes    Kmax (0 = the maximum buffer size, as SAI).
+     * @param probPercent Pmax 0..100.
+     */
+    public void setColourThresholds(
+        final int q, final int colour, final long minBytes, final long maxBytes, final int probPercent)
+    {
+        if (!configured[q])
+        {
+            configured[q] = true;
+            enabledMask[q] = 7;
+            ecnMask[q] = 7;
+            for (int c = 0; c < 3; c++)
+            {
+                min[q * 3 + c] = 0;
+                max[q * 3 + c] = Long.MAX_VALUE;
+                pmax[q * 3 + c] = 0;
+            }
+        }
+        min[q * 3 + colour] = minBytes;
+        max[q * 3 + colour] = maxBytes == 0 ? Long.MAX_VALUE : maxBytes;
+        pmax[q * 3 + colour] = probPercent / 100.0;
+    }
+
+    /**
+     * Copies one colour's settings in force (control path: a snapshot command or a test that owns the thread).
+     *
+     * @param q      port*8+queue.
+     * @param colour 0 green, 1 yellow, 2 red.
+     * @param out    receives Kmin, Kmax (0 = the maximum buffer size), Pmax percent, enabled (1/0), ECN marks (1/0).
+     */
+    public void settings(final int q, final int colour, final long[] out)
+    {
+        out[0] = min[q * 3 + colour];
+        out[1] = max[q * 3 + colour] == Long.MAX_VALUE ? 0 : max[q * 3 + colour];
+        out[2] = Math.round(pmax[q * 3 + colour] * 100);
+        out[3] = configured[q] && (enabledMask[q] & 1 << colour) != 0 ? 1 : 0;
+        out[4] = (ecnMask[q] & 1 << colour) != 0 ? 1 : 0;
+    }
+
+    /**
      * @param q port*8+queue.
      * @return true when the queue has a WRED profile with any colour enabled.
      */

@@ -1,0 +1,49 @@
+package io.asicemu.operator;
+
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
+
+/**
+ * The databases of the latest snapshot, refreshed when a reader asks and the last one is older than the maximum age:
+ * however many clients poll, the data plane hands its counters over at most once per {@code maxAge}, and nothing
+ * runs while nobody reads (no poller thread). RATES are computed between the last two refreshes.
+ * <p>
+ * Threading: any thread (readers serialize on the refresh; the data path is never involved but through the
+ * {@link SnapshotSource}).
+ */
+public final class SnapshotCache {
+    private final SnapshotSource source;
+    private final long maxAgeNs;
+    private final LongSupplier clock;
+    private SonicDatabases current;
+    private long takenAt;
+
+    /**
+     * @param source takes snapshots of the switch.
+     * @param maxAge how old a snapshot may be before a reader causes a new one.
+     */
+    public SnapshotCache(final SnapshotSource source, final Duration maxAge) {
+        this(source, maxAge, System::nanoTime);
+    }
+
+    SnapshotCache(final SnapshotSource source, final Duration maxAge, final LongSupplier clock) {
+        this.source = source;
+        this.maxAgeNs = maxAge.toNanos();
+        this.clock = clock;
+    }
+
+    /**
+     * @return the databases of a snapshot at most {@code maxAge} old.
+     * @throws TimeoutException if a fresh snapshot was needed and the data plane did not answer.
+     */
+    public synchronized SonicDatabases databases() throws TimeoutException {
+        final long now = clock.getAsLong();
+        if (current == null || now - takenAt >= maxAgeNs) {
+            final SwitchSnapshot snapshot = source.take();
+            current = SonicDatabases.of(snapshot, current == null ? null : current.snapshot());
+            takenAt = now;
+        }
+        return current;
+    }
+}

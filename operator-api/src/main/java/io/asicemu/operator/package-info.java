@@ -1,0 +1,8 @@
+/**
+ * The read side of a running switch for operators: its counters, state and configuration as SONiC's COUNTERS_DB,
+ * STATE_DB and CONFIG_DB over the Redis protocol ({@link io.asicemu.operator.OperatorRedisServer}), SONiC's
+ * {@code show} views ({@link io.asicemu.operator.ShowViews}) and Prometheus metrics
+ * ({@link io.asicemu.operator.PrometheusMetrics}), all built from {@link io.asicemu.operator.SwitchSnapshot}s a
+ * {@link io.asicemu.operator.SnapshotSource} takes off the data path.
+ */
+package io.asicemu.operator;

@@ -1,0 +1,35 @@
+package io.asicemu.pipeline.control;
+
+/**
+ * The ACL part of the control model, as committed: the names of the ingress and egress ACL rules in force, in the
+ * order of their counters (the rules themselves are compiled into the data path's tables; a replace restarts their
+ * counters). Written by the control thread, read by counter snapshots on any thread.
+ */
+final class AclState {
+    private static final String[] NONE = new String[0];
+
+    private volatile String[] ingressNames = NONE;
+    private volatile String[] egressNames = NONE;
+
+    /** Starts again from a configuration's ingress ACL (ACL_TABLE/ACL_RULE); no egress rules. */
+    void reset(final String[] configuredIngressNames) {
+        ingressNames = configuredIngressNames == null ? NONE : configuredIngressNames;
+        egressNames = NONE;
+    }
+
+    String[] ingressNames() {
+        return ingressNames;
+    }
+
+    String[] egressNames() {
+        return egressNames;
+    }
+
+    void ingressNames(final String[] names) {
+        ingressNames = names;
+    }
+
+    void egressNames(final String[] names) {
+        egressNames = names;
+    }
+}

@@ -1,0 +1,45 @@
+package io.asicemu.pipeline.control;
+
+import io.asicemu.pipeline.DataPlaneAgent;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The TM/ARS knob and QoS map changes of one batch ({@link RuntimeKnob}s): each validated against the committed
+ * {@link RuntimeKnobs} plus this batch's earlier changes (so a batch raising both ECN thresholds sets the max first)
+ * and kept here; {@link #commit()} records them in the model and returns the data-plane edits that make them real.
+ * <p>
+ * Not thread safe: one control thread builds a batch.
+ */
+final class KnobChanges {
+    private final Staging s;
+    private final RuntimeKnobs knobs;
+    private final L3Changes l3;
+    private final Map<Long, Long> staged = new LinkedHashMap<>();
+
+    KnobChanges(final Staging staging, final RuntimeKnobs knobs, final L3Changes l3) {
+        this.s = staging;
+        this.knobs = knobs;
+        this.l3 = l3;
+    }
+
+    void setKnob(final RuntimeKnob knob, final int index, final long value) {
+        knobs.check(knob, index, value, staged, l3::groupDefined, s.updates());
+        staged.put(RuntimeKnobs.key(knob, index), value);
+        s.counted();
+    }
+
+    /** The value a knob has after this batch's changes so far. */
+    long value(final RuntimeKnob knob, final int index) {
+        final Long v = staged.get(RuntimeKnobs.key(knob, index));
+        return v != null ? v : knobs.value(knob, index);
+    }
+
+    /** Records the changes in the model; the removed groups forget their written selection mode first. */
+    List<Consumer<DataPlaneAgent>> commit() {
+        knobs.groupsRemoved(l3.removedGroups());
+        return knobs.commit(staged);
+    }
+}

@@ -1,0 +1,576 @@
+package io.asicemu.pipeline.control;
+
+import io.asicemu.flowlet.GroupSettings;
+import io.asicemu.flowlet.LoadBalanceGroup;
+import io.asicemu.flowlet.ars.PortQuality;
+import io.asicemu.flowlet.ecmp.LoadBalanceMode;
+import io.asicemu.pipeline.config.CompiledConfig;
+import io.asicemu.pipeline.table.ForwardingTables;
+import io.asicemu.pipeline.table.RouteTarget;
+import java.util.ArrayDeque;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * The L3 changes of one batch: routes (and the LPM miss routes), next hops, groups, neighbors, router interfaces and
+ * L3 admit. Each update is validated against the committed {@link L3State} plus this batch's earlier updates, then
+ * staged (model change kept here, data-plane edit added to the batch's {@link Staging}); {@link #commit()} records
+ * the staged model changes in the state.
+ * <p>
+ * Not thread safe: one control thread builds a batch.
+ */
+final class L3Changes {
+    private final Staging s;
+    private final L3State state;
+    private final CompiledConfig compiled;
+    private final Supplier<RuntimeKnobs> knobs;
+    private final L2Changes l2;
+    private final Map<IpPrefix, Integer> stagedRoutes = new HashMap<>();
+    private final Set<IpPrefix> removedRoutes = new HashSet<>();
+    private final Map<IpPrefix, Integer> stagedSlots = new HashMap<>();
+    private final Set<IpPrefix> releasedSlots = new HashSet<>();
+    private final ArrayDeque<Integer> batchFreeSlots = new ArrayDeque<>();
+    private int reservedSlots;
+    private final int[] defaultRoutes;
+    private final BitSet stagedLengths4 = new BitSet(33);
+    private final BitSet stagedLengths6 = new BitSet(129);
+    private final Map<Integer, L3State.NextHop> stagedNextHops = new HashMap<>();
+    private final Set<Integer> stagedGroups = new HashSet<>();
+    private final Map<Integer, L3State.GroupSpec> stagedSpecs = new HashMap<>();
+    private final Set<Integer> removedNextHops = new HashSet<>();
+    private final Set<Integer> removedGroups = new HashSet<>();
+    private final Map<Integer, Integer> stagedRifPorts = new HashMap<>();
+    private final Set<Integer> removedRifs = new HashSet<>();
+
+    L3Changes(final Staging staging, final L3State state, final Supplier<RuntimeKnobs> knobs, final L2Changes l2) {
+        this.s = staging;
+        this.state = state;
+        this.compiled = state.compiled();
+        this.knobs = knobs;
+        this.l2 = l2;
+        this.defaultRoutes = state.defaultRoutes.clone();
+    }
+
+    void writeDefaultRoute(final boolean v6, final int kind, final int id) {
+        final int target;
+        if (kind == RouteTarget.NEXT_HOP) {
+            if (!nextHopExists(id)) {
+                throw s.fail(TableException.Code.NOT_FOUND, "next hop " + id);
+            }
+            target = RouteTarget.encode(kind, id);
+        } else if (kind == RouteTarget.GROUP) {
+            if (!groupExists(id)) {
+                throw s.fail(TableException.Code.NOT_FOUND, "group " + id);
+            }
+            target = RouteTarget.encode(kind, id);
+        } else if (kind == RouteTarget.DROP) {
+            target = 0;
+        } else {
+            throw s.fail(TableException.Code.INVALID_ARGUMENT, "a default route forwards or drops");
+        }
+        defaultRoutes[v6 ? 1 : 0] = target;
+        s.update(t -> t.defaultRoute(v6, target));
+    }
+
+    private void refuseIfDefaultRouteUses(final int target, final String what) {
+        for (int f = 0; f < 2; f++) {
+            if (defaultRoutes[f] == target) {
+                throw s.fail(TableException.Code.FAILED_PRECONDITION, "the IPv" + (f == 0 ? 4 : 6)
+                    + " default route uses " + what);
+            }
+        }
+    }
+
+    /** Whether the route in force for this prefix is still the one config_db created. */
+    private boolean isConfigRoute(final IpPrefix p, final int target) {
+        final Integer configured = compiled.routes().get(p);
+        return configured != null && configured == target;
+    }
+
+    private Integer route(final IpPrefix p) {
+        if (removedRoutes.contains(p)) {
+            return null;
+        }
+        final Integer staged = stagedRoutes.get(p);
+        return staged != null ? staged : state.routes.get(p);
+    }
+
+    /** @return the route's slot after this batch's updates so far, 0 if it has none. */
+    private int slotOf(final IpPrefix p) {
+        final Integer staged = stagedSlots.get(p);
+        if (staged != null) {
+            return staged;
+        }
+        return releasedSlots.contains(p) ? 0 : state.routeSlots().slot(p);
+    }
+
+    /** Gives a route a slot (its own if it has one, else the next free one) and stages the data-plane edit. */
+    private void stageRoute(final IpPrefix prefix, final int value) {
+        int slot = slotOf(prefix);
+        if (slot == 0) {
+            // Slots freed earlier in this batch first (so delete-then-insert fits a full table), then new ones.
+            if (!batchFreeSlots.isEmpty()) {
+                slot = batchFreeSlots.pop();
+            } else {
+                slot = state.routeSlots().peekFree(reservedSlots);
+                if (slot == 0) {
+                    throw s.fail(TableException.Code.RESOURCE_EXHAUSTED, "route table full ("
+                        + state.routeSlots().capacity() + " routes)");
+                }
+                reservedSlots++;
+            }
+            stagedSlots.put(prefix, slot);
+        }
+        removedRoutes.remove(prefix);
+        stagedRoutes.put(prefix, value);
+        (prefix.v6() ? stagedLengths6 : stagedLengths4).set(prefix.length());
+        final int routeSlot = slot;
+        s.edit(t -> t.route(prefix.v6(), prefix.high(), prefix.low(), prefix.length(), routeSlot, value));
+    }
+
+    private boolean nextHopExists(final int id) {
+        return !removedNextHops.contains(id) && (stagedNextHops.containsKey(id) || state.nextHops.containsKey(id));
+    }
+
+    private L3State.NextHop nextHop(final int id) {
+        return stagedNextHops.containsKey(id) ? stagedNextHops.get(id) : state.nextHops.get(id);
+    }
+
+    private boolean controllerGroupExists(final int id) {
+        return !removedGroups.contains(id) && (stagedGroups.contains(id) || state.groups.contains(id));
+    }
+
+    /** A controller's group or one of the configuration's (STATIC_ROUTE) groups. */
+    private boolean groupExists(final int id) {
+        return controllerGroupExists(id) || (id >= 0 && id < compiled.groupCount());
+    }
+
+    /** @return whether the group exists after this batch's updates so far (for the knobs' checks). */
+    boolean groupDefined(final int id) {
+        return groupExists(id);
+    }
+
+    private int[] groupMembers(final int id) {
+        final L3State.GroupSpec staged = stagedSpecs.get(id);
+        final L3State.GroupSpec spec = staged != null ? staged : state.groupSpecs.get(id);
+        return spec == null ? new int[0] : spec.nextHops();
+    }
+
+    private Integer controllerRifPort(final int rif) {
+        if (removedRifs.contains(rif)) {
+            return null;
+        }
+        final Integer staged = stagedRifPorts.get(rif);
+        return staged != null ? staged : state.controllerRifPorts.get(rif);
+    }
+
+    private boolean rifExists(final int rif) {
+        return rif >= 0 && (rif < state.configRouterInterfaceCount() || controllerRifPort(rif) != null);
+    }
+
+    /** @return whether a port is routed (a configured or controller router interface) after this batch so far. */
+    boolean hasRouterInterface(final int port, final String portName) {
+        return state.controllerRifPorts.containsValue(port) || stagedRifPorts.containsValue(port)
+            || compiled.routerInterfaces().containsKey(portName);
+    }
+
+    /** Every route of the model after this batch's updates so far. */
+    private Map<IpPrefix, Integer> currentRoutes() {
+        final Map<IpPrefix, Integer> all = new HashMap<>(state.routes);
+        all.keySet().removeAll(removedRoutes);
+        all.putAll(stagedRoutes);
+        return all;
+    }
+
+    void addNextHop(final int id, final String interfaceName, final IpPrefix address) {
+        final Integer rif = compiled.routerInterfaces().get(interfaceName);
+        if (rif == null) {
+            throw s.fail(TableException.Code.NOT_FOUND, "no router interface " + interfaceName);
+        }
+        if (id < 0 || id >= state.sizing().maxNextHops()) {
+            throw s.fail(TableException.Code.RESOURCE_EXHAUSTED,
+                "next-hop id out of 0.." + state.sizing().maxNextHops());
+        }
+        if (nextHopExists(id)) {
+            throw s.fail(TableException.Code.ALREADY_EXISTS, "next hop " + id);
+        }
+        stagedNextHops.put(id, new L3State.NextHop(address, rif));
+        s.update(t -> t.nextHop(id, address.high(), address.low(), address.v6(), rif));
+    }
+
+    void addGroup(final int id, final String name, final int[] nextHopIds, final int[] weights,
+        final int[] watchPorts) {
+        if (id < compiled.groupCount() || id >= state.sizing().maxGroups() || controllerGroupExists(id)) {
+            throw s.fail(TableException.Code.ALREADY_EXISTS, "group id " + id + " is taken or out of range");
+        }
+        checkMembers(nextHopIds, weights);
+        checkWatchPorts(nextHopIds, watchPorts);
+        removedGroups.remove(id);
+        stageGroup(id, name, nextHopIds, weights, watchPorts);
+        s.counted();
+    }
+
+    private void checkMembers(final int[] nextHopIds, final int[] weights) {
+        if (nextHopIds.length == 0 || nextHopIds.length != weights.length) {
+            throw s.fail(TableException.Code.INVALID_ARGUMENT, "a group needs members with one weight each");
+        }
+        for (int m = 0; m < nextHopIds.length; m++) {
+            if (!nextHopExists(nextHopIds[m])) {
+                throw s.fail(TableException.Code.NOT_FOUND, "next hop " + nextHopIds[m]);
+            }
+            if (weights[m] < 1) {
+                throw s.fail(TableException.Code.INVALID_ARGUMENT, "weights must be >= 1");
+            }
+        }
+    }
+
+    private void checkWatchPorts(final int[] nextHopIds, final int[] watchPorts) {
+        if (watchPorts == null) {
+            return;
+        }
+        if (watchPorts.length != nextHopIds.length) {
+            throw s.fail(TableException.Code.INVALID_ARGUMENT, "one watch port (or -1) per member");
+        }
+        for (final int port : watchPorts) {
+            if (port < -1 || port >= compiled.portNames().size()) {
+                throw s.fail(TableException.Code.INVALID_ARGUMENT, "no watch port " + port);
+            }
+        }
+    }
+
+    /** Compiles a group's selector from its members (checked) and stages it. */
+    private void stageGroup(final int id, final String name, final int[] nextHopIds, final int[] weights,
+        final int[] watchPorts) {
+        final int[] ports = new int[nextHopIds.length];
+        for (int m = 0; m < nextHopIds.length; m++) {
+            final L3State.NextHop hop = nextHop(nextHopIds[m]);
+            final int port = hop == null ? 0 : routerInterfacePort(hop.rif());
+            ports[m] = Math.max(port, 0);
+        }
+        final GroupSettings settings;
+        try {
+            settings = knobs.get().groupSettings(compiled.flowletConfig().groupSettings(name), id);
+        } catch (final RuntimeException e) {
+            throw s.fail(TableException.Code.INVALID_ARGUMENT, e.getMessage());
+        }
+        final int[] members = nextHopIds.clone();
+        final int[] w = weights.clone();
+        final int[] watch = watchPorts == null ? null : watchPorts.clone();
+        stagedGroups.add(id);
+        stagedSpecs.put(id, new L3State.GroupSpec(name, members, w, watch));
+        final LoadBalanceGroup group = new LoadBalanceGroup(settings, ports, w, compiled.tables().hashEngine(),
+            settings.mode() == LoadBalanceMode.FLOWLET_QUALITY
+                ? new PortQuality(state.sizing().maxPorts(), compiled.flowletConfig().qualitySettings()) : null);
+        s.edit(t -> t.group(id, members, group, watch));
+    }
+
+    /** The port of a configured or controller router interface (controller ones are known before commit). */
+    private int routerInterfacePort(final int rif) {
+        final Integer controllerPort = controllerRifPort(rif);
+        if (controllerPort != null) {
+            return controllerPort;
+        }
+        return rif < state.configRouterInterfaceCount() ? compiled.tables().routerInterfacePort(rif) : 0;
+    }
+
+    void writeRouteToGroup(final IpPrefix prefix, final int groupId, final boolean insert) {
+        final Integer existing = route(prefix);
+        if (insert == (existing != null)) {
+            throw s.fail(insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND,
+                "route " + prefix);
+        }
+        if (!groupExists(groupId)) {
+            throw s.fail(TableException.Code.NOT_FOUND, "group " + groupId);
+        }
+        stageRoute(prefix, RouteTarget.encode(RouteTarget.GROUP, groupId));
+        s.counted();
+    }
+
+    void writeRoute(final IpPrefix prefix, final int nextHopId, final boolean drop, final boolean insert) {
+        final Integer existing = route(prefix);
+        if (insert && existing != null && !stagedRoutes.containsKey(prefix) && isConfigRoute(prefix, existing)) {
+            throw s.fail(TableException.Code.FAILED_PRECONDITION, "route " + prefix + " comes from config_db"
+                + " (INTERFACE or STATIC_ROUTE; config objects are not P4Runtime entries)");
+        }
+        if (insert && existing != null) {
+            throw s.fail(TableException.Code.ALREADY_EXISTS, "route " + prefix);
+        }
+        if (!insert && existing == null) {
+            throw s.fail(TableException.Code.NOT_FOUND, "route " + prefix);
+        }
+        if (!drop && !nextHopExists(nextHopId)) {
+            throw s.fail(TableException.Code.NOT_FOUND, "next hop " + nextHopId);
+        }
+        stageRoute(prefix, drop ? RouteTarget.encode(RouteTarget.DROP, 0)
+            : RouteTarget.encode(RouteTarget.NEXT_HOP, nextHopId));
+        s.counted();
+    }
+
+    /** @return whether a route of this length may exist (in the model or staged by this batch). */
+    private boolean lengthInUse(final boolean v6, final int length) {
+        return state.routeLengthCount(v6, length) > 0 || (v6 ? stagedLengths6 : stagedLengths4).get(length);
+    }
+
+    void deleteRoute(final IpPrefix prefix) {
+        if (route(prefix) == null) {
+            throw s.fail(TableException.Code.NOT_FOUND, "route " + prefix);
+        }
+        final int slot = slotOf(prefix);
+        if (stagedSlots.remove(prefix) == null) {
+            releasedSlots.add(prefix);
+        }
+        batchFreeSlots.push(slot);
+        stagedRoutes.remove(prefix);
+        removedRoutes.add(prefix);
+        int coverLength = -1;
+        int coverSlot = 0;
+        for (int l = prefix.length() - 1; l >= 0; l--) {
+            if (!lengthInUse(prefix.v6(), l)) {
+                continue;
+            }
+            final IpPrefix cover = prefix.truncate(l);
+            if (route(cover) != null) {
+                coverLength = l;
+                coverSlot = slotOf(cover);
+                break;
+            }
+        }
+        final int length = coverLength;
+        final int cover = coverSlot;
+        s.update(t -> t.deleteRoute(prefix.v6(), prefix.high(), prefix.low(), prefix.length(), slot, length, cover));
+    }
+
+    void addNeighbor(final String interfaceName, final IpPrefix address, final long mac) {
+        final Integer rif = compiled.routerInterfaces().get(interfaceName);
+        if (rif == null) {
+            throw s.fail(TableException.Code.NOT_FOUND, "no router interface " + interfaceName);
+        }
+        s.update(t -> t.neighbors().put(address.high(), address.low(), address.v6(), mac, rif, true));
+    }
+
+    void addNeighbor(final int rif, final IpPrefix address, final long mac) {
+        if (!rifExists(rif)) {
+            throw s.fail(TableException.Code.NOT_FOUND, "router interface " + rif);
+        }
+        s.update(t -> t.neighbors().put(address.high(), address.low(), address.v6(), mac, rif, true));
+    }
+
+    void removeNeighbor(final IpPrefix address) {
+        s.update(t -> t.neighbors().remove(address.high(), address.low(), address.v6()));
+    }
+
+    void writeRouterInterface(final int rif, final String portName, final long mac, final boolean insert) {
+        final Integer port = compiled.portIndex().get(portName);
+        if (port == null) {
+            throw s.fail(TableException.Code.NOT_FOUND, "no port " + portName);
+        }
+        if (rif < state.configRouterInterfaceCount() || rif >= state.sizing().maxRouterInterfaces()) {
+            throw s.fail(TableException.Code.RESOURCE_EXHAUSTED, "router interface id " + rif + " outside "
+                + state.configRouterInterfaceCount() + ".." + (state.sizing().maxRouterInterfaces() - 1));
+        }
+        if (l2.isVlanMember(port)) {
+            throw s.fail(TableException.Code.FAILED_PRECONDITION, portName + " is a VLAN member, not a routed port");
+        }
+        final Integer existing = controllerRifPort(rif);
+        if (insert == (existing != null)) {
+            throw s.fail(insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND,
+                "router interface " + rif);
+        }
+        if (compiled.tables().portRouterInterface(port) != ForwardingTables.NONE
+            && compiled.routerInterfaces().containsKey(portName)) {
+            // Objects created by config_db are not P4Runtime entries (Read does not show them, MODIFY and DELETE
+            // find nothing), so an INSERT meeting one is a precondition failure, not a duplicate.
+            throw s.fail(TableException.Code.FAILED_PRECONDITION, portName + " has a router interface from config_db"
+                + " INTERFACE (config objects are not P4Runtime entries; leave the port out of INTERFACE to manage it"
+                + " here)");
+        }
+        for (final int other : allControllerRifs()) {
+            if (other != rif && port.equals(controllerRifPort(other))) {
+                throw s.fail(TableException.Code.ALREADY_EXISTS, portName + " has router interface " + other);
+            }
+        }
+        final int mtu = compiled.tables().portMtu(port);
+        removedRifs.remove(rif);
+        stagedRifPorts.put(rif, port);
+        s.update(t -> t.routerInterface(rif, port, mac, mtu));
+    }
+
+    private Set<Integer> allControllerRifs() {
+        final Set<Integer> all = new HashSet<>(state.controllerRifPorts.keySet());
+        all.addAll(stagedRifPorts.keySet());
+        all.removeAll(removedRifs);
+        return all;
+    }
+
+    void removeRouterInterface(final int rif) {
+        if (controllerRifPort(rif) == null) {
+            throw s.fail(TableException.Code.NOT_FOUND, "router interface " + rif);
+        }
+        for (final int id : allNextHops()) {
+            if (nextHop(id) != null && nextHop(id).rif() == rif) {
+                throw s.fail(TableException.Code.FAILED_PRECONDITION, "next hop " + id + " uses router interface "
+                    + rif);
+            }
+        }
+        stagedRifPorts.remove(rif);
+        removedRifs.add(rif);
+        s.update(t -> t.removeRouterInterface(rif));
+    }
+
+    private Set<Integer> allNextHops() {
+        final Set<Integer> all = new HashSet<>(state.nextHops.keySet());
+        all.addAll(stagedNextHops.keySet());
+        all.removeAll(removedNextHops);
+        return all;
+    }
+
+    void writeNextHop(final int id, final int rif, final IpPrefix address, final boolean insert) {
+        if (id < 0 || id >= state.sizing().maxNextHops()) {
+            throw s.fail(TableException.Code.RESOURCE_EXHAUSTED,
+                "next-hop id out of 0.." + state.sizing().maxNextHops());
+        }
+        if (insert == nextHopExists(id)) {
+            throw s.fail(insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND,
+                "next hop " + id);
+        }
+        if (!rifExists(rif)) {
+            throw s.fail(TableException.Code.NOT_FOUND, "router interface " + rif);
+        }
+        removedNextHops.remove(id);
+        stagedNextHops.put(id, new L3State.NextHop(address, rif));
+        s.edit(t -> t.nextHop(id, address.high(), address.low(), address.v6(), rif));
+        if (!insert) {
+            refreshGroupsUsing(id);
+        }
+        s.counted();
+    }
+
+    /** A next hop moved to another interface: groups over it rebuild their member ports. */
+    private void refreshGroupsUsing(final int nextHopId) {
+        for (final int g : allControllerGroups()) {
+            for (final int m : groupMembers(g)) {
+                if (m == nextHopId) {
+                    final L3State.GroupSpec spec = stagedSpecs.containsKey(g) ? stagedSpecs.get(g)
+                        : state.groupSpecs.get(g);
+                    if (spec != null) {
+                        stageGroup(g, spec.name(), spec.nextHops(), spec.weights(), spec.watchPorts());
+                    }
+                    break;
+                }
+            }
+        }
+    }
+
+    private Set<Integer> allControllerGroups() {
+        final Set<Integer> all = new HashSet<>(state.groups);
+        all.addAll(stagedGroups);
+        all.removeAll(removedGroups);
+        return all;
+    }
+
+    void removeNextHop(final int id) {
+        if (!nextHopExists(id)) {
+            throw s.fail(TableException.Code.NOT_FOUND, "next hop " + id);
+        }
+        final int target = RouteTarget.encode(RouteTarget.NEXT_HOP, id);
+        for (final Map.Entry<IpPrefix, Integer> r : currentRoutes().entrySet()) {
+            if (r.getValue() == target) {
+                throw s.fail(TableException.Code.FAILED_PRECONDITION, "route " + r.getKey() + " uses next hop " + id);
+            }
+        }
+        refuseIfDefaultRouteUses(target, "next hop " + id);
+        for (final int g : allControllerGroups()) {
+            for (final int m : groupMembers(g)) {
+                if (m == id) {
+                    throw s.fail(TableException.Code.FAILED_PRECONDITION, "group " + g + " uses next hop " + id);
+                }
+            }
+        }
+        stagedNextHops.remove(id);
+        removedNextHops.add(id);
+        s.update(t -> t.removeNextHop(id));
+    }
+
+    void modifyGroup(final int id, final String name, final int[] nextHopIds, final int[] weights,
+        final int[] watchPorts) {
+        if (!controllerGroupExists(id)) {
+            throw s.fail(TableException.Code.NOT_FOUND, "group " + id);
+        }
+        checkMembers(nextHopIds, weights);
+        checkWatchPorts(nextHopIds, watchPorts);
+        stageGroup(id, name, nextHopIds, weights, watchPorts);
+        s.counted();
+    }
+
+    void removeGroup(final int id) {
+        if (!controllerGroupExists(id)) {
+            throw s.fail(TableException.Code.NOT_FOUND, "group " + id);
+        }
+        final int target = RouteTarget.encode(RouteTarget.GROUP, id);
+        for (final Map.Entry<IpPrefix, Integer> r : currentRoutes().entrySet()) {
+            if (r.getValue() == target) {
+                throw s.fail(TableException.Code.FAILED_PRECONDITION, "route " + r.getKey() + " uses group " + id);
+            }
+        }
+        refuseIfDefaultRouteUses(target, "group " + id);
+        stagedGroups.remove(id);
+        stagedSpecs.remove(id);
+        removedGroups.add(id);
+        s.update(t -> t.removeGroup(id));
+    }
+
+    void replaceL3Admit(final long[] macs, final long[] masks, final String[] portNames) {
+        if (macs.length > ForwardingTables.L3_ADMIT_ENTRIES) {
+            throw s.fail(TableException.Code.RESOURCE_EXHAUSTED, macs.length + " L3 admit entries exceed "
+                + ForwardingTables.L3_ADMIT_ENTRIES);
+        }
+        final int[] ports = new int[portNames.length];
+        for (int i = 0; i < ports.length; i++) {
+            if (portNames[i] == null) {
+                ports[i] = -1;
+                continue;
+            }
+            final Integer index = compiled.portIndex().get(portNames[i]);
+            if (index == null) {
+                throw s.fail(TableException.Code.INVALID_ARGUMENT, "no port " + portNames[i]);
+            }
+            ports[i] = index;
+        }
+        final long[] m = macs.clone();
+        final long[] k = masks.clone();
+        s.update(t -> t.l3Admit(m, k, ports));
+    }
+
+    /** @return the groups this batch removes (their written selection modes are forgotten at commit). */
+    Set<Integer> removedGroups() {
+        return removedGroups;
+    }
+
+    /** Records the staged L3 changes in the committed state. */
+    void commit() {
+        for (final IpPrefix p : removedRoutes) {
+            if (state.routes.remove(p) != null) {
+                state.countRoute(p, -1);
+            }
+        }
+        for (final Map.Entry<IpPrefix, Integer> r : stagedRoutes.entrySet()) {
+            if (state.routes.put(r.getKey(), r.getValue()) == null) {
+                state.countRoute(r.getKey(), 1);
+            }
+        }
+        state.routeSlots().commit(reservedSlots, stagedSlots, releasedSlots, batchFreeSlots);
+        System.arraycopy(defaultRoutes, 0, state.defaultRoutes, 0, 2);
+        state.nextHops.keySet().removeAll(removedNextHops);
+        state.nextHops.putAll(stagedNextHops);
+        state.groups.removeAll(removedGroups);
+        state.groupSpecs.keySet().removeAll(removedGroups);
+        state.groups.addAll(stagedGroups);
+        state.groupSpecs.putAll(stagedSpecs);
+        state.controllerRifPorts.keySet().removeAll(removedRifs);
+        state.controllerRifPorts.putAll(stagedRifPorts);
+    }
+}
