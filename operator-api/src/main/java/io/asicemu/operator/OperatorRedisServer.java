@@ -131,7 +131,7 @@ public final class OperatorRedisServer implements AutoCloseable {
         pipeline.addLast(new RedisDecoder(limits.maxInlineBytes(), FixedRedisMessagePool.INSTANCE, true))
             .addLast(new SizeGuard(limits))
             .addLast(new RedisBulkStringAggregator())
-            .addLast(new RedisArrayAggregator())
+            .addLast(new RedisArrayAggregator(65_536, 2)) // a command is one flat array of at most this many arguments
             .addLast(new RedisEncoder())
             .addLast(new CommandHandler(new RedisCommands(cache, password)));
     }

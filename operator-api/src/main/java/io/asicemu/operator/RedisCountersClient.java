@@ -64,7 +64,7 @@ public final class RedisCountersClient implements CountersReader, AutoCloseable 
         final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1,
             (java.util.concurrent.ThreadFactory) r -> Thread.ofPlatform().daemon().name("redis-client").unstarted(r),
             NioIoHandler.newFactory());
-        final BlockingQueue<Object>[] queue = new BlockingQueue[1];
+        final java.util.concurrent.atomic.AtomicReference<BlockingQueue<Object>> queue = new java.util.concurrent.atomic.AtomicReference<>();
         final RedisCountersClient[] self = new RedisCountersClient[1];
         try {
             final Bootstrap b = new Bootstrap().group(group).channel(NioSocketChannel.class)
@@ -73,7 +73,7 @@ public final class RedisCountersClient implements CountersReader, AutoCloseable 
                     @Override
                     protected void initChannel(final SocketChannel ch) {
                         ch.pipeline().addLast(new RedisDecoder(), new RedisBulkStringAggregator(),
-                            new RedisArrayAggregator(), new RedisEncoder(), new Replies(() -> queue[0]));
+                            new RedisArrayAggregator(1 << 20, 4), new RedisEncoder(), new Replies(queue::get));
                     }
                 });
             final io.netty.channel.ChannelFuture f = b.connect(address).awaitUninterruptibly();
@@ -83,7 +83,7 @@ public final class RedisCountersClient implements CountersReader, AutoCloseable 
                     + f.cause().getMessage());
             }
             self[0] = new RedisCountersClient(group, f.channel(), timeout);
-            queue[0] = self[0].replies;
+            queue.set(self[0].replies);
             if (password != null) {
                 self[0].call("AUTH", password);
             }

@@ -94,11 +94,7 @@ public final class LiveSwitch implements AutoCloseable {
             this.status = publishStatus(sonicToLinux, readiness, p4runtime.getHostString() + ":" + started.port());
         } catch (final IOException | RuntimeException e) {
             closeQuietly(endpoint);
-            try {
-                started.close();
-            } catch (final InterruptedException ie) {
-                Thread.currentThread().interrupt();
-            }
+            started.close();
             closeQuietly(poller);
             sw.close();
             throw e;
@@ -343,11 +339,7 @@ public final class LiveSwitch implements AutoCloseable {
         closeQuietly(metrics);
         try {
             if (server != null) {
-                try {
-                    server.close();
-                } catch (final InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                server.close();
             }
             closeQuietly(packetInPoller);
         } finally {

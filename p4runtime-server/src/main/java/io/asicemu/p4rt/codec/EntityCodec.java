@@ -339,6 +339,7 @@ public final class EntityCodec
         }
     }
 
+    @SuppressWarnings("deprecation") // the deprecated watch field is still accepted from older controllers
     private EntryAction.OneShot oneShot(final TableInfo t, final ActionProfileInfo p,
         final P4RuntimeOuterClass.ActionProfileActionSet set) throws CodecException
     {
@@ -460,6 +461,7 @@ public final class EntityCodec
         return new P4Entity.ProfileMember(p.id(), m.getMemberId(), call);
     }
 
+    @SuppressWarnings("deprecation") // the deprecated watch field is still accepted from older controllers
     private P4Entity group(final UpdateKind kind, final P4RuntimeOuterClass.ActionProfileGroup g)
         throws CodecException
     {
@@ -634,6 +636,7 @@ public final class EntityCodec
         }
     }
 
+    @SuppressWarnings("deprecation") // the spec's deprecated egress_port is still accepted from older controllers
     private static List<P4Entity.Replica> replicas(final List<P4RuntimeOuterClass.Replica> in) throws CodecException
     {
         final List<P4Entity.Replica> out = new ArrayList<>();

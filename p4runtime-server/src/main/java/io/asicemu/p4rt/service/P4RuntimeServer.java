@@ -174,10 +174,17 @@ public final class P4RuntimeServer implements AutoCloseable
     }
 
     @Override
-    public void close() throws InterruptedException
+    public void close()
     {
         server.shutdownNow();
-        server.awaitTermination(5, TimeUnit.SECONDS);
+        try
+        {
+            server.awaitTermination(5, TimeUnit.SECONDS);
+        }
+        catch (final InterruptedException e)
+        {
+            Thread.currentThread().interrupt(); // the caller's interrupt stays visible; the loops still shut down
+        }
         boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
         workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
     }

@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -111,20 +110,17 @@ public record ConfigDb(Map<String, Map<String, Map<String, String>>> tables, Set
         }
         final Map<String, Map<String, Map<String, String>>> tables = new LinkedHashMap<>();
         final Set<String> lists = new HashSet<>();
-        for (final Iterator<Map.Entry<String, JsonNode>> t = root.fields(); t.hasNext(); ) {
-            final Map.Entry<String, JsonNode> table = t.next();
+        for (final Map.Entry<String, JsonNode> table : root.properties()) {
             if (!table.getValue().isObject()) {
                 throw new ConfigException(table.getKey(), "", "", "a table must be an object of keys");
             }
             final Map<String, Map<String, String>> keys = new LinkedHashMap<>();
-            for (final Iterator<Map.Entry<String, JsonNode>> k = table.getValue().fields(); k.hasNext(); ) {
-                final Map.Entry<String, JsonNode> key = k.next();
+            for (final Map.Entry<String, JsonNode> key : table.getValue().properties()) {
                 if (!key.getValue().isObject()) {
                     throw new ConfigException(table.getKey(), key.getKey(), "", "a key must be an object of fields");
                 }
                 final Map<String, String> fields = new LinkedHashMap<>();
-                for (final Iterator<Map.Entry<String, JsonNode>> f = key.getValue().fields(); f.hasNext(); ) {
-                    final Map.Entry<String, JsonNode> field = f.next();
+                for (final Map.Entry<String, JsonNode> field : key.getValue().properties()) {
                     fields.put(field.getKey(), text(table.getKey(), key.getKey(), field.getKey(), field.getValue()));
                     if (field.getValue().isArray()) {
                         lists.add(table.getKey() + "|" + key.getKey() + "|" + field.getKey());
