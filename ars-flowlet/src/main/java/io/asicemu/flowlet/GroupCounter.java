@@ -5,8 +5,7 @@ package io.asicemu.flowlet;
  * design polls (shared/reference §5.1); the two counters SAI has no name for carry an {@code ASICEMU_} name.
  * Immutable.
  */
-public enum GroupCounter
-{
+public enum GroupCounter {
     /** Flowlets placed on another member than the flow's previous one. */
     ARS_NEXT_HOP_REASSIGNMENTS("SAI_NEXT_HOP_GROUP_ATTR_ARS_NEXT_HOP_REASSIGNMENTS"),
     /** Flowlets started (new flows and flows back from idle). */
@@ -18,16 +17,14 @@ public enum GroupCounter
 
     private final String statName;
 
-    GroupCounter(final String statName)
-    {
+    GroupCounter(final String statName) {
         this.statName = statName;
     }
 
     /**
      * @return the COUNTERS_DB stat name.
      */
-    public String statName()
-    {
+    public String statName() {
         return statName;
     }
 }

@@ -14,13 +14,12 @@ import io.asicemu.flowlet.ecmp.LoadBalanceMode;
  * @param randomSeed       seed of the group's PRNG (spray, LetFlow placement, ties between equal-quality members).
  */
 public record GroupSettings(
-    LoadBalanceMode mode,
-    boolean resilient,
-    int resilientBuckets,
-    int flowletTableSize,
-    long idleTimeNs,
-    long randomSeed)
-{
+        LoadBalanceMode mode,
+        boolean resilient,
+        int resilientBuckets,
+        int flowletTableSize,
+        long idleTimeNs,
+        long randomSeed) {
     /** SAI ARS MAX_FLOWS default. */
     public static final int DEFAULT_FLOWLET_TABLE_SIZE = 512;
     /** SAI ARS IDLE_TIME default. */
@@ -35,18 +34,14 @@ public record GroupSettings(
     /**
      * Validate.
      */
-    public GroupSettings
-    {
-        if (mode == null)
-        {
+    public GroupSettings {
+        if (mode == null) {
             throw new IllegalArgumentException("mode is required");
         }
-        if (idleTimeNs < MIN_IDLE_TIME_NS || idleTimeNs > MAX_IDLE_TIME_NS)
-        {
+        if (idleTimeNs < MIN_IDLE_TIME_NS || idleTimeNs > MAX_IDLE_TIME_NS) {
             throw new IllegalArgumentException("idle time must be 16 us..32 ms: " + idleTimeNs + " ns");
         }
-        if (flowletTableSize < 1 || resilientBuckets < 1)
-        {
+        if (flowletTableSize < 1 || resilientBuckets < 1) {
             throw new IllegalArgumentException("table sizes must be positive");
         }
     }
@@ -55,18 +50,16 @@ public record GroupSettings(
      * @param mode the mode.
      * @return defaults (not resilient, 512 flows, 256 µs) with that mode and seed 0.
      */
-    public static GroupSettings of(final LoadBalanceMode mode)
-    {
-        return new GroupSettings(mode, false, DEFAULT_RESILIENT_BUCKETS, DEFAULT_FLOWLET_TABLE_SIZE,
-            DEFAULT_IDLE_TIME_NS, 0);
+    public static GroupSettings of(final LoadBalanceMode mode) {
+        return new GroupSettings(
+                mode, false, DEFAULT_RESILIENT_BUCKETS, DEFAULT_FLOWLET_TABLE_SIZE, DEFAULT_IDLE_TIME_NS, 0);
     }
 
     /**
      * @param newMode mode.
      * @return a copy with another mode.
      */
-    public GroupSettings withMode(final LoadBalanceMode newMode)
-    {
+    public GroupSettings withMode(final LoadBalanceMode newMode) {
         return new GroupSettings(newMode, resilient, resilientBuckets, flowletTableSize, idleTimeNs, randomSeed);
     }
 
@@ -75,8 +68,7 @@ public record GroupSettings(
      * @param buckets     bucket count.
      * @return a copy.
      */
-    public GroupSettings withResilient(final boolean isResilient, final int buckets)
-    {
+    public GroupSettings withResilient(final boolean isResilient, final int buckets) {
         return new GroupSettings(mode, isResilient, buckets, flowletTableSize, idleTimeNs, randomSeed);
     }
 
@@ -85,8 +77,7 @@ public record GroupSettings(
      * @param idleNs    idle time.
      * @return a copy.
      */
-    public GroupSettings withFlowlet(final int tableSize, final long idleNs)
-    {
+    public GroupSettings withFlowlet(final int tableSize, final long idleNs) {
         return new GroupSettings(mode, resilient, resilientBuckets, tableSize, idleNs, randomSeed);
     }
 
@@ -94,8 +85,7 @@ public record GroupSettings(
      * @param seed PRNG seed.
      * @return a copy.
      */
-    public GroupSettings withRandomSeed(final long seed)
-    {
+    public GroupSettings withRandomSeed(final long seed) {
         return new GroupSettings(mode, resilient, resilientBuckets, flowletTableSize, idleTimeNs, seed);
     }
 }

@@ -7,7 +7,6 @@ import io.asicemu.flowlet.ecmp.LoadBalanceMode;
 import io.asicemu.flowlet.hash.HashEngine;
 import io.asicemu.flowlet.hash.HashKey;
 import io.asicemu.flowlet.hash.SplitMix64;
-
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -30,8 +29,7 @@ import java.lang.invoke.VarHandle;
  * No allocation per packet. Not thread safe: {@link #select}, {@link #memberUp} and {@link #portUp} are called on
  * the data-plane thread only.
  */
-public final class LoadBalanceGroup
-{
+public final class LoadBalanceGroup {
     /** Returned when no member is live. */
     public static final int NO_MEMBER = EcmpMembers.NO_MEMBER;
 
@@ -60,22 +58,20 @@ public final class LoadBalanceGroup
      * @param quality    the switch's port quality (shared; may be null unless the mode is FLOWLET_QUALITY).
      */
     public LoadBalanceGroup(
-        final GroupSettings settings,
-        final int[] ports,
-        final int[] weights,
-        final HashEngine hashEngine,
-        final PortQuality quality)
-    {
-        if (settings.mode() == LoadBalanceMode.FLOWLET_QUALITY && quality == null)
-        {
+            final GroupSettings settings,
+            final int[] ports,
+            final int[] weights,
+            final HashEngine hashEngine,
+            final PortQuality quality) {
+        if (settings.mode() == LoadBalanceMode.FLOWLET_QUALITY && quality == null) {
             throw new IllegalArgumentException("FLOWLET_QUALITY needs port quality");
         }
         this.settings = settings;
         this.members = new EcmpMembers(ports, weights, settings.resilient(), settings.resilientBuckets());
         this.hashEngine = hashEngine;
         this.quality = quality;
-        this.flowlets = settings.mode().flowlet()
-            ? new FlowletTable(settings.flowletTableSize(), settings.idleTimeNs()) : null;
+        this.flowlets =
+                settings.mode().flowlet() ? new FlowletTable(settings.flowletTableSize(), settings.idleTimeNs()) : null;
         this.random = new SplitMix64(settings.randomSeed());
         this.memberSelections = new long[ports.length];
         this.memberBytes = new long[ports.length];
@@ -90,17 +86,14 @@ public final class LoadBalanceGroup
      * @param nowNs current time (flowlet gaps and quality sampling).
      * @return member index (see {@link #memberPort}), or {@link #NO_MEMBER} when no member is live.
      */
-    public int select(final HashKey key, final int bytes, final long nowNs)
-    {
-        final int member = switch (settings.mode())
-        {
+    public int select(final HashKey key, final int bytes, final long nowNs) {
+        final int member = switch (settings.mode()) {
             case STATIC_HASH -> members.select(hashEngine.hashDefaultObject(key));
             case ENHANCED_ECMP -> members.select(hashEngine.hash(key));
             case PER_PACKET_SPRAY -> members.selectRandom(random.nextInt());
             case FLOWLET_QUALITY, FLOWLET_RANDOM -> selectFlowlet(hashEngine.flowHash(key), nowNs);
         };
-        if (member == NO_MEMBER)
-        {
+        if (member == NO_MEMBER) {
             increment(counters, NO_MEMBER_DROPS, 1);
             return NO_MEMBER;
         }
@@ -109,30 +102,23 @@ public final class LoadBalanceGroup
         return member;
     }
 
-    private int selectFlowlet(final int flowHash, final long nowNs)
-    {
-        if (members.liveCount() == 0)
-        {
+    private int selectFlowlet(final int flowHash, final long nowNs) {
+        if (members.liveCount() == 0) {
             return NO_MEMBER;
         }
         final int slot = flowlets.lookup(flowHash, nowNs);
-        if (slot == FlowletTable.TABLE_FULL)
-        {
+        if (slot == FlowletTable.TABLE_FULL) {
             increment(counters, TABLE_FULL_FALLBACKS, 1);
             return members.select(flowHash);
         }
         final int previous = flowlets.member(slot);
         final int member;
-        if (previous != FlowletTable.NO_MEMBER && members.isUp(previous) && flowlets.inFlowlet(slot, nowNs))
-        {
+        if (previous != FlowletTable.NO_MEMBER && members.isUp(previous) && flowlets.inFlowlet(slot, nowNs)) {
             member = previous;
-        }
-        else
-        {
+        } else {
             member = placeNewFlowlet(nowNs);
             increment(counters, NEW_FLOWLETS, 1);
-            if (previous != FlowletTable.NO_MEMBER && member != previous)
-            {
+            if (previous != FlowletTable.NO_MEMBER && member != previous) {
                 increment(counters, REASSIGNMENTS, 1);
             }
         }
@@ -140,37 +126,29 @@ public final class LoadBalanceGroup
         return member;
     }
 
-    private static void increment(final long[] array, final int index, final long delta)
-    {
-        LONGS.setOpaque(array, index, (long)LONGS.getOpaque(array, index) + delta);
+    private static void increment(final long[] array, final int index, final long delta) {
+        LONGS.setOpaque(array, index, (long) LONGS.getOpaque(array, index) + delta);
     }
 
-    private static long read(final long[] array, final int index)
-    {
-        return (long)LONGS.getOpaque(array, index);
+    private static long read(final long[] array, final int index) {
+        return (long) LONGS.getOpaque(array, index);
     }
 
-    private int placeNewFlowlet(final long nowNs)
-    {
-        if (settings.mode() == LoadBalanceMode.FLOWLET_RANDOM)
-        {
+    private int placeNewFlowlet(final long nowNs) {
+        if (settings.mode() == LoadBalanceMode.FLOWLET_RANDOM) {
             return members.selectRandom(random.nextInt());
         }
         quality.advance(nowNs);
         int bestBand = -1;
         int ties = 0;
-        for (int m = 0; m < members.memberCount(); m++)
-        {
-            if (members.isUp(m))
-            {
+        for (int m = 0; m < members.memberCount(); m++) {
+            if (members.isUp(m)) {
                 final int band = quality.band(members.port(m));
-                if (band > bestBand)
-                {
+                if (band > bestBand) {
                     bestBand = band;
                     ties = 0;
                 }
-                if (band == bestBand)
-                {
+                if (band == bestBand) {
                     tieScratch[ties++] = m;
                 }
             }
@@ -187,11 +165,9 @@ public final class LoadBalanceGroup
      * @param idleTimeNs 16 µs..32 ms ({@link GroupSettings} limits).
      * @throws IllegalArgumentException outside the limits (nothing changes).
      */
-    public void idleTimeNs(final long idleTimeNs)
-    {
+    public void idleTimeNs(final long idleTimeNs) {
         final GroupSettings next = settings.withFlowlet(settings.flowletTableSize(), idleTimeNs);
-        if (flowlets != null)
-        {
+        if (flowlets != null) {
             flowlets.idleTimeNs(idleTimeNs);
         }
         settings = next;
@@ -206,18 +182,14 @@ public final class LoadBalanceGroup
      * @param portQuality the switch's port quality (required for FLOWLET_QUALITY, else may be null).
      * @throws IllegalArgumentException FLOWLET_QUALITY without port quality (nothing changes).
      */
-    public void mode(final LoadBalanceMode mode, final PortQuality portQuality)
-    {
-        if (mode == LoadBalanceMode.FLOWLET_QUALITY && portQuality == null && quality == null)
-        {
+    public void mode(final LoadBalanceMode mode, final PortQuality portQuality) {
+        if (mode == LoadBalanceMode.FLOWLET_QUALITY && portQuality == null && quality == null) {
             throw new IllegalArgumentException("FLOWLET_QUALITY needs port quality");
         }
-        if (mode == settings.mode())
-        {
+        if (mode == settings.mode()) {
             return;
         }
-        if (portQuality != null)
-        {
+        if (portQuality != null) {
             quality = portQuality;
         }
         settings = settings.withMode(mode);
@@ -231,8 +203,7 @@ public final class LoadBalanceGroup
      * @param member member index.
      * @param isUp   new state.
      */
-    public void memberUp(final int member, final boolean isUp)
-    {
+    public void memberUp(final int member, final boolean isUp) {
         members.memberUp(member, isUp);
     }
 
@@ -242,8 +213,7 @@ public final class LoadBalanceGroup
      * @param port port index.
      * @param isUp new state.
      */
-    public void portUp(final int port, final boolean isUp)
-    {
+    public void portUp(final int port, final boolean isUp) {
         members.portUp(port, isUp);
     }
 
@@ -251,32 +221,28 @@ public final class LoadBalanceGroup
      * @param member member index.
      * @return its port index.
      */
-    public int memberPort(final int member)
-    {
+    public int memberPort(final int member) {
         return members.port(member);
     }
 
     /**
      * @return number of members.
      */
-    public int memberCount()
-    {
+    public int memberCount() {
         return members.memberCount();
     }
 
     /**
      * @return the member table.
      */
-    public EcmpMembers members()
-    {
+    public EcmpMembers members() {
         return members;
     }
 
     /**
      * @return the settings.
      */
-    public GroupSettings settings()
-    {
+    public GroupSettings settings() {
         return settings;
     }
 
@@ -284,8 +250,7 @@ public final class LoadBalanceGroup
      * @param member member index.
      * @return packets sent to it.
      */
-    public long memberSelections(final int member)
-    {
+    public long memberSelections(final int member) {
         return read(memberSelections, member);
     }
 
@@ -293,8 +258,7 @@ public final class LoadBalanceGroup
      * @param member member index.
      * @return bytes sent to it.
      */
-    public long memberBytes(final int member)
-    {
+    public long memberBytes(final int member) {
         return read(memberBytes, member);
     }
 
@@ -302,8 +266,7 @@ public final class LoadBalanceGroup
      * @param counter which counter.
      * @return its value (opaque read, any thread).
      */
-    public long counter(final GroupCounter counter)
-    {
+    public long counter(final GroupCounter counter) {
         return read(counters, counter.ordinal());
     }
 
@@ -311,40 +274,35 @@ public final class LoadBalanceGroup
      * @return flowlets placed on a member other than the flow's previous one
      *     (SAI NEXT_HOP_GROUP ARS_NEXT_HOP_REASSIGNMENTS).
      */
-    public long flowletReassignments()
-    {
+    public long flowletReassignments() {
         return read(counters, REASSIGNMENTS);
     }
 
     /**
      * @return flowlets started (new flows and flows back from idle).
      */
-    public long newFlowlets()
-    {
+    public long newFlowlets() {
         return read(counters, NEW_FLOWLETS);
     }
 
     /**
      * @return packets hashed because the flowlet table had no slot along the probe sequence.
      */
-    public long tableFullFallbacks()
-    {
+    public long tableFullFallbacks() {
         return read(counters, TABLE_FULL_FALLBACKS);
     }
 
     /**
      * @return packets with no live member.
      */
-    public long noMemberDrops()
-    {
+    public long noMemberDrops() {
         return read(counters, NO_MEMBER_DROPS);
     }
 
     /**
      * @return flowlet table slots holding a flow (0 outside flowlet modes).
      */
-    public int flowletTableOccupancy()
-    {
+    public int flowletTableOccupancy() {
         return flowlets == null ? 0 : flowlets.occupiedSlots();
     }
 
@@ -352,16 +310,14 @@ public final class LoadBalanceGroup
      * @param nowNs current time.
      * @return flows inside a flowlet now (a scan of the table: exact on the data thread, approximate elsewhere).
      */
-    public int activeFlowlets(final long nowNs)
-    {
+    public int activeFlowlets(final long nowNs) {
         return flowlets == null ? 0 : flowlets.activeFlows(nowNs);
     }
 
     /**
      * @return flowlet table capacity (0 outside flowlet modes).
      */
-    public int flowletTableCapacity()
-    {
+    public int flowletTableCapacity() {
         return flowlets == null ? 0 : flowlets.capacity();
     }
 }

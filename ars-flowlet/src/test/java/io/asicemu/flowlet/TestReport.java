@@ -12,33 +12,31 @@ import java.util.Locale;
  * Prints a measured number and appends it to {@code target/flowlet-results.txt}, so the figures the issue asks to
  * report survive Surefire's per-engine output files.
  */
-public final class TestReport
-{
+public final class TestReport {
     private static final Path FILE = Path.of("target", "flowlet-results.txt");
     private static boolean started;
 
-    private TestReport()
-    {
-    }
+    private TestReport() {}
 
     /**
      * @param format printf format.
      * @param args   arguments.
      */
-    public static synchronized void line(final String format, final Object... args)
-    {
+    public static synchronized void line(final String format, final Object... args) {
         final String line = String.format(Locale.ROOT, format, args);
         System.out.println(line);
-        try
-        {
+        try {
             Files.createDirectories(FILE.getParent());
             // The first line of a test JVM starts the file afresh; later lines append.
-            Files.writeString(FILE, line + System.lineSeparator(), StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                started ? StandardOpenOption.APPEND : StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+            Files.writeString(
+                    FILE,
+                    line + System.lineSeparator(),
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
+                    started ? StandardOpenOption.APPEND : StandardOpenOption.TRUNCATE_EXISTING,
+                    StandardOpenOption.WRITE);
             started = true;
-        }
-        catch (final IOException ex)
-        {
+        } catch (final IOException ex) {
             throw new UncheckedIOException(ex);
         }
     }

@@ -25,6 +25,7 @@ import java.util.stream.Stream;
 final class DockerLab implements AutoCloseable {
     /** Debian's docker client (a different static client may come first on PATH). */
     static final String DOCKER = "/usr/bin/docker";
+
     private static final Duration TIMEOUT = Duration.ofSeconds(120);
 
     private final Path dir;
@@ -41,11 +42,26 @@ final class DockerLab implements AutoCloseable {
     static DockerLab start() throws IOException, InterruptedException {
         final Set<String> before = interfaces();
         final Path dir = Files.createTempDirectory("asicemu-lab-");
-        final Process daemon = new ProcessBuilder("/usr/sbin/dockerd", "--data-root", dir.resolve("data").toString(),
-            "--exec-root", dir.resolve("exec").toString(), "--pidfile", dir.resolve("dockerd.pid").toString(),
-            "-H", "unix://" + dir.resolve("docker.sock"), "--storage-driver", "overlay2", "--iptables=false",
-            "--ip-masq=false", "--bridge=none", "--userland-proxy=false", "--log-level=warn")
-            .redirectErrorStream(true).redirectOutput(dir.resolve("dockerd.log").toFile()).start();
+        final Process daemon = new ProcessBuilder(
+                        "/usr/sbin/dockerd",
+                        "--data-root",
+                        dir.resolve("data").toString(),
+                        "--exec-root",
+                        dir.resolve("exec").toString(),
+                        "--pidfile",
+                        dir.resolve("dockerd.pid").toString(),
+                        "-H",
+                        "unix://" + dir.resolve("docker.sock"),
+                        "--storage-driver",
+                        "overlay2",
+                        "--iptables=false",
+                        "--ip-masq=false",
+                        "--bridge=none",
+                        "--userland-proxy=false",
+                        "--log-level=warn")
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("dockerd.log").toFile())
+                .start();
         final DockerLab lab = new DockerLab(dir, daemon, before);
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (lab.docker(Duration.ofSeconds(10), "version").exit() != 0) {
@@ -81,7 +97,8 @@ final class DockerLab implements AutoCloseable {
 
     /** @return the host PID of a running container's first process. */
     long pid(final String container) {
-        return Long.parseLong(docker("inspect", "-f", "{{.State.Pid}}", container).ok().out().strip());
+        return Long.parseLong(
+                docker("inspect", "-f", "{{.State.Pid}}", container).ok().out().strip());
     }
 
     /** @return the interfaces in the host's network namespace. */
@@ -121,8 +138,11 @@ final class DockerLab implements AutoCloseable {
                 }
             }
             // overlay mounts of a daemon that died hard
-            Sh.run(Duration.ofSeconds(30), "sh", "-c", "grep -o ' " + dir + "[^ ]*' /proc/mounts | sort -r | "
-                + "xargs -r -n1 umount -l");
+            Sh.run(
+                    Duration.ofSeconds(30),
+                    "sh",
+                    "-c",
+                    "grep -o ' " + dir + "[^ ]*' /proc/mounts | sort -r | " + "xargs -r -n1 umount -l");
             deleteTree(dir);
         }
     }

@@ -26,13 +26,20 @@ final class Fabric {
     static final List<String> SWITCHES = List.of("leaf1", "leaf2", "spine1", "spine2");
     static final List<String> HOSTS = List.of("h1", "h2", "h3", "h4");
     /** Host → its address; gateways are .1 of the same /24. */
-    static final Map<String, String> ADDRESS = Map.of("h1", "10.1.1.2", "h2", "10.1.2.2", "h3", "10.2.1.2",
-        "h4", "10.2.2.2");
+    static final Map<String, String> ADDRESS =
+            Map.of("h1", "10.1.1.2", "h2", "10.1.2.2", "h3", "10.2.1.2", "h4", "10.2.2.2");
     /** Host → its leaf. */
     static final Map<String, String> LEAF = Map.of("h1", "leaf1", "h2", "leaf1", "h3", "leaf2", "h4", "leaf2");
     /** Router MACs from configs/*.json (DEVICE_METADATA). */
-    static final Map<String, String> ROUTER_MAC = Map.of("leaf1", "02:ae:00:00:00:11", "leaf2", "02:ae:00:00:00:12",
-        "spine1", "02:ae:00:00:00:21", "spine2", "02:ae:00:00:00:22");
+    static final Map<String, String> ROUTER_MAC = Map.of(
+            "leaf1",
+            "02:ae:00:00:00:11",
+            "leaf2",
+            "02:ae:00:00:00:12",
+            "spine1",
+            "02:ae:00:00:00:21",
+            "spine2",
+            "02:ae:00:00:00:22");
 
     final String kind;
     final DockerLab docker;
@@ -46,8 +53,12 @@ final class Fabric {
      * @param containerOf node → container name or id.
      * @param rewire the labctl.py command (without --node) that re-creates a node's links.
      */
-    Fabric(final String kind, final DockerLab docker, final Path labDir, final Function<String, String> containerOf,
-        final List<String> rewire) {
+    Fabric(
+            final String kind,
+            final DockerLab docker,
+            final Path labDir,
+            final Function<String, String> containerOf,
+            final List<String> rewire) {
         this.kind = kind;
         this.docker = docker;
         this.labDir = labDir;
@@ -70,8 +81,15 @@ final class Fabric {
 
     /** Runs a python3 script (stdin) in a host container. */
     Sh.Result python(final String host, final String script, final String... args) {
-        final List<String> command = new ArrayList<>(List.of(DockerLab.DOCKER, "-H", docker.env().get("DOCKER_HOST"),
-            "exec", "-i", container(host), "python3", "-"));
+        final List<String> command = new ArrayList<>(List.of(
+                DockerLab.DOCKER,
+                "-H",
+                docker.env().get("DOCKER_HOST"),
+                "exec",
+                "-i",
+                container(host),
+                "python3",
+                "-"));
         command.addAll(List.of(args));
         return Sh.run(Duration.ofSeconds(120), Map.of(), script, command);
     }
@@ -79,9 +97,21 @@ final class Fabric {
     /** @return the MAC of a node's interface. */
     String mac(final String node, final String ifName) {
         // netlink answers for the namespace entered (the host's /sys would not)
-        final String link = Sh.run(Duration.ofSeconds(10), "nsenter", "-t", Long.toString(pid(node)), "-n", "ip", "-o",
-            "link", "show", ifName).ok().out();
-        final java.util.regex.Matcher m = java.util.regex.Pattern.compile("link/ether ([0-9a-f:]{17})").matcher(link);
+        final String link = Sh.run(
+                        Duration.ofSeconds(10),
+                        "nsenter",
+                        "-t",
+                        Long.toString(pid(node)),
+                        "-n",
+                        "ip",
+                        "-o",
+                        "link",
+                        "show",
+                        ifName)
+                .ok()
+                .out();
+        final java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("link/ether ([0-9a-f:]{17})").matcher(link);
         if (!m.find()) {
             throw new AssertionError("no MAC on " + node + ":" + ifName + ": " + link);
         }
@@ -90,14 +120,20 @@ final class Fabric {
 
     /** @return a switch's management (eth0) address. */
     String managementAddress(final String sw) {
-        return docker.docker("inspect", "-f", "{{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}}",
-            container(sw)).ok().out().strip().split("\\s+")[0];
+        return docker.docker(
+                        "inspect", "-f", "{{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}}", container(sw))
+                .ok()
+                .out()
+                .strip()
+                .split("\\s+")[0];
     }
 
     /** @return a switch's counters (GET /counters on its management address, port 9560). */
     String counters(final String sw) {
-        final HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + managementAddress(sw)
-            + ":9560/counters")).timeout(Duration.ofSeconds(10)).build();
+        final HttpRequest request = HttpRequest.newBuilder(
+                        URI.create("http://" + managementAddress(sw) + ":9560/counters"))
+                .timeout(Duration.ofSeconds(10))
+                .build();
         try (HttpClient client = HttpClient.newHttpClient()) {
             final HttpResponse<String> r = client.send(request, HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 200) {
@@ -154,19 +190,35 @@ final class Fabric {
     }
 
     /** Starts tcpdump on a node's interface (in its namespace) and waits until it listens. */
-    Capture capture(final String node, final String ifName, final String filter) throws IOException,
-        InterruptedException {
+    Capture capture(final String node, final String ifName, final String filter)
+            throws IOException, InterruptedException {
         final Path file = Files.createTempFile(docker.dir(), node + "-" + ifName + "-", ".pcap");
         final Path log = Files.createTempFile(docker.dir(), "tcpdump-", ".log");
         // --immediate-mode: libpcap's TPACKET_V3 blocks otherwise hand frames over only when a block fills or its
         // 1 s timeout expires, and the frames of a block not yet handed over are lost when the capture is stopped
-        final Process p = new ProcessBuilder("nsenter", "-t", Long.toString(pid(node)), "-n", "tcpdump",
-            "--immediate-mode", "-U", "-n", "-i", ifName, "-w", file.toString(), filter).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        final Process p = new ProcessBuilder(
+                        "nsenter",
+                        "-t",
+                        Long.toString(pid(node)),
+                        "-n",
+                        "tcpdump",
+                        "--immediate-mode",
+                        "-U",
+                        "-n",
+                        "-i",
+                        ifName,
+                        "-w",
+                        file.toString(),
+                        filter)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!Files.readString(log, StandardCharsets.UTF_8).contains("listening on")) {
             if (!p.isAlive() || System.nanoTime() > deadline) {
                 p.destroyForcibly();
-                throw new AssertionError("tcpdump on " + node + ":" + ifName + " did not start: " + Files.readString(log));
+                throw new AssertionError(
+                        "tcpdump on " + node + ":" + ifName + " did not start: " + Files.readString(log));
             }
             Thread.sleep(50);
         }

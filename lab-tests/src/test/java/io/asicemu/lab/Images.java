@@ -19,8 +19,7 @@ final class Images {
     /** Build time in seconds, or -1 when the archives were up to date. */
     static long buildSeconds = -1;
 
-    private Images() {
-    }
+    private Images() {}
 
     static Path repo() {
         Path dir = Path.of("").toAbsolutePath();
@@ -40,24 +39,36 @@ final class Images {
         final Path host = repo.resolve("docker/target/asic-emu-host-image.tar");
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: run the lab tests through the reactor (bin/mvn -B "
-                + "verify), which packages switchd first");
+                    + "verify), which packages switchd first");
         }
         final Path inputs = repo.resolve("docker/target/asic-emu-image.inputs");
-        final String current = Sh.run(Duration.ofSeconds(60), "sh", "-c", "/usr/bin/python3 '"
-            + repo.resolve("docker/image/jar-digest.py") + "' '" + jar + "'; "
-            + "cat '" + repo.resolve("docker/image") + "'/* '" + repo.resolve("docker/build-image.sh") + "' '"
-            + repo.resolve("switchd/jvm.options") + "' | sha256sum | cut -d' ' -f1").ok().out();
-        final boolean applianceCurrent = Files.exists(appliance) && Files.exists(inputs)
-            && Files.readString(inputs).equals(current);
+        final String current = Sh.run(
+                        Duration.ofSeconds(60),
+                        "sh",
+                        "-c",
+                        "/usr/bin/python3 '"
+                                + repo.resolve("docker/image/jar-digest.py") + "' '" + jar + "'; "
+                                + "cat '" + repo.resolve("docker/image") + "'/* '"
+                                + repo.resolve("docker/build-image.sh") + "' '"
+                                + repo.resolve("switchd/jvm.options") + "' | sha256sum | cut -d' ' -f1")
+                .ok()
+                .out();
+        final boolean applianceCurrent = Files.exists(appliance)
+                && Files.exists(inputs)
+                && Files.readString(inputs).equals(current);
         // the host image holds the same jar (asic-emu host), so the same inputs say whether it is current
         final Path hostInputs = repo.resolve("docker/target/asic-emu-host-image.inputs");
-        final boolean hostCurrent = Files.exists(host) && Files.exists(hostInputs)
-            && Files.readString(hostInputs).equals(current);
+        final boolean hostCurrent = Files.exists(host)
+                && Files.exists(hostInputs)
+                && Files.readString(hostInputs).equals(current);
         final String what = applianceCurrent ? (hostCurrent ? null : "host") : hostCurrent ? "appliance" : "all";
         if (what != null) {
             final long t0 = System.nanoTime();
-            final Sh.Result r = Sh.run(Duration.ofMinutes(15), Map.of("ASICEMU_JAR", jar.toString()), null,
-                java.util.List.of(repo.resolve("docker/build-image.sh").toString(), what));
+            final Sh.Result r = Sh.run(
+                    Duration.ofMinutes(15),
+                    Map.of("ASICEMU_JAR", jar.toString()),
+                    null,
+                    java.util.List.of(repo.resolve("docker/build-image.sh").toString(), what));
             System.out.println(r.err());
             r.ok();
             buildSeconds = (System.nanoTime() - t0) / 1_000_000_000L;

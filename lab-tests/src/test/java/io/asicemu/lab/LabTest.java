@@ -64,8 +64,13 @@ class LabTest {
         if (Images.buildSeconds >= 0) {
             MEASURED.put("image build (docker/build-image.sh, s)", Long.toString(Images.buildSeconds));
         }
-        MEASURED.put("appliance image size (MB, docker image inspect)", Long.toString(Long.parseLong(docker.docker(
-            "image", "inspect", "-f", "{{.Size}}", Images.APPLIANCE).ok().out().strip()) / 1_000_000));
+        MEASURED.put(
+                "appliance image size (MB, docker image inspect)",
+                Long.toString(Long.parseLong(docker.docker("image", "inspect", "-f", "{{.Size}}", Images.APPLIANCE)
+                                .ok()
+                                .out()
+                                .strip())
+                        / 1_000_000));
         try (InputStream in = LabTest.class.getResourceAsStream("/io/asicemu/veth/harness/send.py")) {
             sendScript = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
@@ -79,20 +84,27 @@ class LabTest {
             docker.close();
         }
         final StringBuilder text = new StringBuilder();
-        MEASURED.forEach((k, v) -> text.append("LAB ").append(k).append(": ").append(v).append('\n'));
+        MEASURED.forEach(
+                (k, v) -> text.append("LAB ").append(k).append(": ").append(v).append('\n'));
         System.out.print(text);
         final Path out = Path.of("target", "lab-measurements.txt");
         Files.createDirectories(out.getParent());
         Files.writeString(out, text);
-        assertThat(dir).as("the daemon's directory is removed").satisfiesAnyOf(d -> assertThat(d).isNull(),
-            d -> assertThat(d).doesNotExist());
-        assertThat(DockerLab.interfaces()).as("no interface left behind").allMatch(name -> !name.startsWith("clab-")
-            && !name.startsWith("br-") || before.contains(name));
-        assertThat(daemons()).as("dockerd/containerd processes as before the tests").isEqualTo(daemonsBefore);
+        assertThat(dir)
+                .as("the daemon's directory is removed")
+                .satisfiesAnyOf(d -> assertThat(d).isNull(), d -> assertThat(d).doesNotExist());
+        assertThat(DockerLab.interfaces())
+                .as("no interface left behind")
+                .allMatch(name -> !name.startsWith("clab-") && !name.startsWith("br-") || before.contains(name));
+        assertThat(daemons())
+                .as("dockerd/containerd processes as before the tests")
+                .isEqualTo(daemonsBefore);
     }
 
     private static String daemons() {
-        return Sh.run(SHORT, "sh", "-c", "pgrep -x 'dockerd|containerd' | sort || true").out().strip();
+        return Sh.run(SHORT, "sh", "-c", "pgrep -x 'dockerd|containerd' | sort || true")
+                .out()
+                .strip();
     }
 
     // ---- one switch container ----------------------------------------------------------------------------------
@@ -109,29 +121,63 @@ class LabTest {
     @Test
     @Order(1)
     void shouldExitTwoWithOneClearLineWhenTheConfigIsMissingOrBad() throws IOException {
-        docker.docker("network", "create", "--subnet", "172.20.21.0/24", "labmgmt").ok();
+        docker.docker("network", "create", "--subnet", "172.20.21.0/24", "labmgmt")
+                .ok();
         try {
             final Path dir = Files.createTempDirectory(docker.dir(), "bad-");
-            final Sh.Result none = docker.docker(SHORT, "run", "--rm", "--network", "labmgmt", "--cap-add", "NET_ADMIN",
-                "--cap-add", "NET_RAW", Images.APPLIANCE);
+            final Sh.Result none = docker.docker(
+                    SHORT,
+                    "run",
+                    "--rm",
+                    "--network",
+                    "labmgmt",
+                    "--cap-add",
+                    "NET_ADMIN",
+                    "--cap-add",
+                    "NET_RAW",
+                    Images.APPLIANCE);
             assertThat(none.exit()).as(none.toString()).isEqualTo(2);
-            assertThat(none.err().strip()).as("one line").doesNotContain("\n")
-                .startsWith("run: no configuration at /etc/asic-emu/config_db.json");
+            assertThat(none.err().strip())
+                    .as("one line")
+                    .doesNotContain("\n")
+                    .startsWith("run: no configuration at /etc/asic-emu/config_db.json");
 
-            final Sh.Result directory = docker.docker(SHORT, "run", "--rm", "--network", "labmgmt", "--cap-add",
-                "NET_ADMIN", "--cap-add", "NET_RAW", "-v", dir.resolve("absent.json") + ":/etc/asic-emu/config_db.json",
-                Images.APPLIANCE);
+            final Sh.Result directory = docker.docker(
+                    SHORT,
+                    "run",
+                    "--rm",
+                    "--network",
+                    "labmgmt",
+                    "--cap-add",
+                    "NET_ADMIN",
+                    "--cap-add",
+                    "NET_RAW",
+                    "-v",
+                    dir.resolve("absent.json") + ":/etc/asic-emu/config_db.json",
+                    Images.APPLIANCE);
             assertThat(directory.exit()).isEqualTo(2);
             assertThat(directory.err().strip()).doesNotContain("\n").contains("is a directory");
 
             final Path garbage = dir.resolve("garbage.json");
             Files.writeString(garbage, "{\"PORT\": {\"Ethernet0\": ");
-            final Sh.Result unreadable = docker.docker(SHORT, "run", "--rm", "--network", "labmgmt", "--cap-add",
-                "NET_ADMIN", "--cap-add", "NET_RAW", "-v", garbage + ":/etc/asic-emu/config_db.json:ro",
-                Images.APPLIANCE);
+            final Sh.Result unreadable = docker.docker(
+                    SHORT,
+                    "run",
+                    "--rm",
+                    "--network",
+                    "labmgmt",
+                    "--cap-add",
+                    "NET_ADMIN",
+                    "--cap-add",
+                    "NET_RAW",
+                    "-v",
+                    garbage + ":/etc/asic-emu/config_db.json:ro",
+                    Images.APPLIANCE);
             assertThat(unreadable.exit()).isEqualTo(2);
-            assertThat(unreadable.err().strip()).doesNotContain("\n").startsWith("run: /etc/asic-emu/config_db.json: configuration refused")
-                .contains("not valid JSON");
+            assertThat(unreadable.err().strip())
+                    .doesNotContain("\n")
+                    .startsWith("run: /etc/asic-emu/config_db.json: configuration refused")
+                    .contains("not valid JSON");
         } finally {
             docker.docker("network", "rm", "labmgmt");
         }
@@ -140,24 +186,39 @@ class LabTest {
     @Test
     @Order(0)
     void shouldRunTheDemoAndReplayAMountedFolderInTheSameImage() throws IOException {
-        final Sh.Result demo = docker.docker(Duration.ofMinutes(3), "run", "--rm", "--network", "none",
-            Images.APPLIANCE, "demo");
+        final Sh.Result demo =
+                docker.docker(Duration.ofMinutes(3), "run", "--rm", "--network", "none", Images.APPLIANCE, "demo");
         assertThat(demo.exit()).as(demo.err()).isZero();
         assertThat(demo.out()).contains("Virtual time");
 
         final Path data = Files.createTempDirectory(docker.dir(), "replay-");
         final String demoDir = "/io/asicemu/switchd/demo/";
         try (InputStream config = LabTest.class.getResourceAsStream(demoDir + "config_db.json");
-            InputStream pcap = new java.util.zip.GZIPInputStream(
-                LabTest.class.getResourceAsStream(demoDir + "Ethernet0.pcap.gz"))) {
+                InputStream pcap = new java.util.zip.GZIPInputStream(
+                        LabTest.class.getResourceAsStream(demoDir + "Ethernet0.pcap.gz"))) {
             Files.copy(config, data.resolve("config_db.json"));
             Files.copy(pcap, data.resolve("Ethernet0.pcap"));
         }
-        final Sh.Result replay = docker.docker(Duration.ofMinutes(3), "run", "--rm", "--network", "none", "-v",
-            data + ":/data", Images.APPLIANCE, "replay", "--config", "/data/config_db.json", "--in",
-            "Ethernet0=/data/Ethernet0.pcap", "--out-dir", "/data/out");
+        final Sh.Result replay = docker.docker(
+                Duration.ofMinutes(3),
+                "run",
+                "--rm",
+                "--network",
+                "none",
+                "-v",
+                data + ":/data",
+                Images.APPLIANCE,
+                "replay",
+                "--config",
+                "/data/config_db.json",
+                "--in",
+                "Ethernet0=/data/Ethernet0.pcap",
+                "--out-dir",
+                "/data/out");
         assertThat(replay.exit()).as(replay.err()).isZero();
-        assertThat(data.resolve("out/counters.txt")).as("replay wrote into the mounted folder").isNotEmptyFile();
+        assertThat(data.resolve("out/counters.txt"))
+                .as("replay wrote into the mounted folder")
+                .isNotEmptyFile();
         assertThat(Files.readString(data.resolve("out/counters.txt"))).contains("Ethernet0");
     }
 
@@ -178,56 +239,117 @@ class LabTest {
                 - endpoints: ["sw:eth1", "h1:eth1"]
                 - endpoints: ["sw:eth2", "h2:eth1"]
             """);
-        docker.docker("network", "create", "--subnet", "172.20.22.0/24", "onemgmt").ok();
+        docker.docker("network", "create", "--subnet", "172.20.22.0/24", "onemgmt")
+                .ok();
         try {
             for (final String h : List.of("h1", "h2")) {
-                docker.docker("run", "-d", "--name", "clab-one-" + h, "--network", "none", Images.HOST).ok();
+                docker.docker("run", "-d", "--name", "clab-one-" + h, "--network", "none", Images.HOST)
+                        .ok();
             }
             // the switch expects 2 data links (CLAB_INTFS); its config also names Ethernet8, which never appears
-            docker.docker("create", "--name", "clab-one-sw", "--network", "onemgmt", "--cap-add", "NET_ADMIN",
-                "--cap-add", "NET_RAW", "-e", "CLAB_INTFS=2", "-v", config + ":/etc/asic-emu/config_db.json:ro",
-                Images.APPLIANCE).ok();
+            docker.docker(
+                            "create",
+                            "--name",
+                            "clab-one-sw",
+                            "--network",
+                            "onemgmt",
+                            "--cap-add",
+                            "NET_ADMIN",
+                            "--cap-add",
+                            "NET_RAW",
+                            "-e",
+                            "CLAB_INTFS=2",
+                            "-v",
+                            config + ":/etc/asic-emu/config_db.json:ro",
+                            Images.APPLIANCE)
+                    .ok();
             docker.docker("start", "clab-one-sw").ok();
             final Instant started = Instant.parse(docker.docker("inspect", "-f", "{{.State.StartedAt}}", "clab-one-sw")
-                .ok().out().strip());
-            Sh.run(SHORT, docker.env(), null, List.of(labctl(), "wire", "-t", dir.resolve("one.clab.yml").toString()))
-                .ok();
+                    .ok()
+                    .out()
+                    .strip());
+            Sh.run(
+                            SHORT,
+                            docker.env(),
+                            null,
+                            List.of(
+                                    labctl(),
+                                    "wire",
+                                    "-t",
+                                    dir.resolve("one.clab.yml").toString()))
+                    .ok();
             final Instant wired = Instant.now();
             final Fabric one = new Fabric("one", docker, dir, n -> "clab-one-" + n, List.of());
             nsenter(one, "h1", "ip addr add 10.10.1.2/24 dev eth1 && ip route add 10.10.0.0/16 via 10.10.1.1");
             nsenter(one, "h2", "ip addr add 10.10.2.2/24 dev eth1 && ip route add 10.10.0.0/16 via 10.10.2.1");
-            final Sh.Result ping = Sh.run(Duration.ofSeconds(20), "nsenter", "-t", Long.toString(one.pid("h1")), "-n",
-                "ping", "-D", "-i", "0.01", "-W", "1", "-c", "1", "-w", "15", "10.10.2.2");
-            final Matcher first = Pattern.compile("\\[(\\d+)\\.(\\d+)\\] .*ttl=(\\d+)").matcher(ping.out());
-            assertThat(first.find()).as("a ping answered through the switch: " + ping.out()).isTrue();
+            final Sh.Result ping = Sh.run(
+                    Duration.ofSeconds(20),
+                    "nsenter",
+                    "-t",
+                    Long.toString(one.pid("h1")),
+                    "-n",
+                    "ping",
+                    "-D",
+                    "-i",
+                    "0.01",
+                    "-W",
+                    "1",
+                    "-c",
+                    "1",
+                    "-w",
+                    "15",
+                    "10.10.2.2");
+            final Matcher first =
+                    Pattern.compile("\\[(\\d+)\\.(\\d+)\\] .*ttl=(\\d+)").matcher(ping.out());
+            assertThat(first.find())
+                    .as("a ping answered through the switch: " + ping.out())
+                    .isTrue();
             assertThat(first.group(3)).as("TTL after one switch").isEqualTo("63");
-            final Instant answered = Instant.ofEpochSecond(Long.parseLong(first.group(1)),
-                Long.parseLong(first.group(2)) * 1000);
-            MEASURED.put("container start -> links wired (labctl.py, ms)",
-                Long.toString(Duration.between(started, wired).toMillis()));
-            MEASURED.put("container start -> first forwarded frame (ping reply, ms)",
-                Long.toString(Duration.between(started, answered).toMillis()));
+            final Instant answered =
+                    Instant.ofEpochSecond(Long.parseLong(first.group(1)), Long.parseLong(first.group(2)) * 1000);
+            MEASURED.put(
+                    "container start -> links wired (labctl.py, ms)",
+                    Long.toString(Duration.between(started, wired).toMillis()));
+            MEASURED.put(
+                    "container start -> first forwarded frame (ping reply, ms)",
+                    Long.toString(Duration.between(started, answered).toMillis()));
 
             final Sh.Result healthy = awaitHealth(one, "sw", 0);
-            assertThat(healthy.out()).contains("healthy: 2 of 2 data links attached, P4Runtime on 172.20.22.")
-                .contains("down: Ethernet8(eth3)");
+            assertThat(healthy.out())
+                    .contains("healthy: 2 of 2 data links attached, P4Runtime on 172.20.22.")
+                    .contains("down: Ethernet8(eth3)");
             assertThat(awaitDockerHealth("clab-one-sw", "healthy")).isEqualTo("healthy");
             final long rss = rssKb(one.pid("sw"));
             MEASURED.put("RSS of one switch container after forwarding (MB)", Long.toString(rss / 1024));
             // the JVM (PID 1 of the container) runs unprivileged with CAP_NET_ADMIN and CAP_NET_RAW only
             final Map<String, String> status = procStatus(one.pid("sw"));
-            assertThat(status.get("Uid")).as("the switch's real/effective/saved/fs uids")
-                .isEqualTo("10001\t10001\t10001\t10001");
-            assertThat(status.get("CapEff")).as("cap_net_admin + cap_net_raw (bits 12, 13) and nothing else")
-                .isEqualTo("0000000000003000");
+            assertThat(status.get("Uid"))
+                    .as("the switch's real/effective/saved/fs uids")
+                    .isEqualTo("10001\t10001\t10001\t10001");
+            assertThat(status.get("CapEff"))
+                    .as("cap_net_admin + cap_net_raw (bits 12, 13) and nothing else")
+                    .isEqualTo("0000000000003000");
             assertThat(status.get("CapBnd")).isEqualTo("0000000000003000");
 
             nsenter(one, "h2", "ip link del eth1");
             final Sh.Result missing = awaitHealth(one, "sw", 1);
-            assertThat(missing.out()).contains("unhealthy: 1 of 2 data links attached; missing: Ethernet4(eth2) "
-                + "Ethernet8(eth3)");
-            assertThat(Sh.run(Duration.ofSeconds(5), "nsenter", "-t", Long.toString(one.pid("h1")), "-n", "ping",
-                "-c", "1", "-W", "2", "10.10.1.1").exit()).as("still forwarding on the port present").isZero();
+            assertThat(missing.out())
+                    .contains("unhealthy: 1 of 2 data links attached; missing: Ethernet4(eth2) " + "Ethernet8(eth3)");
+            assertThat(Sh.run(
+                                    Duration.ofSeconds(5),
+                                    "nsenter",
+                                    "-t",
+                                    Long.toString(one.pid("h1")),
+                                    "-n",
+                                    "ping",
+                                    "-c",
+                                    "1",
+                                    "-W",
+                                    "2",
+                                    "10.10.1.1")
+                            .exit())
+                    .as("still forwarding on the port present")
+                    .isZero();
 
             final long t0 = System.nanoTime();
             docker.docker("stop", "-t", "10", "clab-one-sw").ok();
@@ -235,17 +357,21 @@ class LabTest {
             MEASURED.put("docker stop of a switch (ms)", Long.toString(stopMs));
             assertThat(stopMs).as("docker stop ends the switch within 2 s").isLessThan(2000);
             final String logs = docker.docker("logs", "clab-one-sw").out();
-            assertThat(logs).contains("ready: 2 of 2 expected data links attached; down: Ethernet8(eth3)")
-                .contains("asic-emu live: stopped");
+            assertThat(logs)
+                    .contains("ready: 2 of 2 expected data links attached; down: Ethernet8(eth3)")
+                    .contains("asic-emu live: stopped");
             // where the start-up time goes, from the switch's own log (UTC, ms): the JVM up and serving, then both
             // links attached (after labctl.py made them), then the first frame forwarded (the ping's reply)
-            MEASURED.put("start-up timeline after container start (ms): JVM live / links wired (labctl.py) / "
-                + "2 of 2 links attached (switch log) / first forwarded frame", logMs(logs, "asic-emu live: ", started)
-                + " / " + Duration.between(started, wired).toMillis() + " / "
-                + logMs(logs, "ready: 2 of 2 expected data links attached", started) + " / "
-                + Duration.between(started, answered).toMillis());
-            MEASURED.put("links wired -> first forwarded frame (ms)",
-                Long.toString(Duration.between(wired, answered).toMillis()));
+            MEASURED.put(
+                    "start-up timeline after container start (ms): JVM live / links wired (labctl.py) / "
+                            + "2 of 2 links attached (switch log) / first forwarded frame",
+                    logMs(logs, "asic-emu live: ", started)
+                            + " / " + Duration.between(started, wired).toMillis() + " / "
+                            + logMs(logs, "ready: 2 of 2 expected data links attached", started) + " / "
+                            + Duration.between(started, answered).toMillis());
+            MEASURED.put(
+                    "links wired -> first forwarded frame (ms)",
+                    Long.toString(Duration.between(wired, answered).toMillis()));
         } finally {
             docker.docker("rm", "-f", "clab-one-sw", "clab-one-h1", "clab-one-h2");
             docker.docker("network", "rm", "onemgmt");
@@ -262,12 +388,27 @@ class LabTest {
         final long t0 = System.nanoTime();
         compose(compose, "up", "-d").ok();
         try {
-            Sh.run(Duration.ofSeconds(60), docker.env(), null, List.of(labctl(), "wire", "-f", compose.toString(),
-                "-p", "asicemulab")).ok();
-            final Fabric fabric = new Fabric("compose", docker, lab.resolve("leaf-spine"),
-                node -> docker.docker("ps", "-q", "--filter", "label=com.docker.compose.project=asicemulab",
-                    "--filter", "label=com.docker.compose.service=" + node).ok().out().strip(),
-                List.of(labctl(), "wire", "-f", compose.toString(), "-p", "asicemulab"));
+            Sh.run(
+                            Duration.ofSeconds(60),
+                            docker.env(),
+                            null,
+                            List.of(labctl(), "wire", "-f", compose.toString(), "-p", "asicemulab"))
+                    .ok();
+            final Fabric fabric = new Fabric(
+                    "compose",
+                    docker,
+                    lab.resolve("leaf-spine"),
+                    node -> docker.docker(
+                                    "ps",
+                                    "-q",
+                                    "--filter",
+                                    "label=com.docker.compose.project=asicemulab",
+                                    "--filter",
+                                    "label=com.docker.compose.service=" + node)
+                            .ok()
+                            .out()
+                            .strip(),
+                    List.of(labctl(), "wire", "-f", compose.toString(), "-p", "asicemulab"));
             checkFabric(fabric, t0);
         } finally {
             compose(compose, "down", "-t", "5").ok();
@@ -280,14 +421,19 @@ class LabTest {
         final Path lab = copyLab();
         final Path topo = lab.resolve("leaf-spine/leaf-spine.clab.yml");
         final long t0 = System.nanoTime();
-        Sh.run(Duration.ofSeconds(120), docker.env(), null, List.of(labctl(), "deploy", "-t", topo.toString())).ok();
+        Sh.run(Duration.ofSeconds(120), docker.env(), null, List.of(labctl(), "deploy", "-t", topo.toString()))
+                .ok();
         try {
-            final Fabric fabric = new Fabric("containerlab", docker, lab.resolve("leaf-spine"),
-                node -> "clab-leaf-spine-" + node, List.of(labctl(), "wire", "-t", topo.toString()));
+            final Fabric fabric = new Fabric(
+                    "containerlab",
+                    docker,
+                    lab.resolve("leaf-spine"),
+                    node -> "clab-leaf-spine-" + node,
+                    List.of(labctl(), "wire", "-t", topo.toString()));
             checkFabric(fabric, t0);
         } finally {
             Sh.run(Duration.ofSeconds(120), docker.env(), null, List.of(labctl(), "destroy", "-t", topo.toString()))
-                .ok();
+                    .ok();
         }
     }
 
@@ -295,14 +441,17 @@ class LabTest {
         final String k = fabric.kind;
         // every host pings every other host; TTL shows the switches crossed
         final Map<String, Integer> ttl = allPairsPing(fabric);
-        MEASURED.put(k + ": fabric up -> all 12 host pairs answered (s)",
-            String.format("%.1f", (System.nanoTime() - upStartedNs) / 1e9));
+        MEASURED.put(
+                k + ": fabric up -> all 12 host pairs answered (s)",
+                String.format("%.1f", (System.nanoTime() - upStartedNs) / 1e9));
         ttl.forEach((pair, t) -> {
             final String[] p = pair.split(">");
             assertThat(t).as("TTL %s", pair).isEqualTo(Fabric.LEAF.get(p[0]).equals(Fabric.LEAF.get(p[1])) ? 63 : 61);
         });
         for (final String sw : Fabric.SWITCHES) {
-            assertThat(awaitDockerHealth(fabric.container(sw), "healthy")).as(sw + " docker health").isEqualTo("healthy");
+            assertThat(awaitDockerHealth(fabric.container(sw), "healthy"))
+                    .as(sw + " docker health")
+                    .isEqualTo("healthy");
         }
 
         // 64 QPs of one 5-tuple, h1 -> h3: both spines with the RDMA hash
@@ -317,8 +466,12 @@ class LabTest {
         // leaf1 restarted with the 5-tuple hash: rejoins, forwarding resumes, the others are untouched
         final Map<String, String> startedBefore = new HashMap<>();
         for (final String sw : Fabric.SWITCHES) {
-            startedBefore.put(sw, docker.docker("inspect", "-f", "{{.State.StartedAt}}", fabric.container(sw)).ok()
-                .out().strip());
+            startedBefore.put(
+                    sw,
+                    docker.docker("inspect", "-f", "{{.State.StartedAt}}", fabric.container(sw))
+                            .ok()
+                            .out()
+                            .strip());
         }
         final Path leaf1 = fabric.labDir.resolve("configs/leaf1.json");
         Files.writeString(leaf1, Files.readString(leaf1).replace("\"enhanced_ecmp\"", "\"static_hash\""));
@@ -326,18 +479,25 @@ class LabTest {
         fabric.rewire("leaf1");
         final long rejoinStart = System.nanoTime();
         awaitPing(fabric, "h1", Fabric.ADDRESS.get("h3"), Duration.ofSeconds(30));
-        MEASURED.put(k + ": leaf1 restarted + rewired -> h1 reaches h3 again (s)",
-            String.format("%.1f", (System.nanoTime() - rejoinStart) / 1e9));
+        MEASURED.put(
+                k + ": leaf1 restarted + rewired -> h1 reaches h3 again (s)",
+                String.format("%.1f", (System.nanoTime() - rejoinStart) / 1e9));
         for (final String sw : List.of("leaf2", "spine1", "spine2")) {
-            assertThat(docker.docker("inspect", "-f", "{{.State.StartedAt}}", fabric.container(sw)).ok().out().strip())
-                .as(sw + " untouched").isEqualTo(startedBefore.get(sw));
+            assertThat(docker.docker("inspect", "-f", "{{.State.StartedAt}}", fabric.container(sw))
+                            .ok()
+                            .out()
+                            .strip())
+                    .as(sw + " untouched")
+                    .isEqualTo(startedBefore.get(sw));
         }
         final Map<String, Integer> fiveTuple = roceOverSpines(fabric, "10.2.1.2");
         assertThat(fiveTuple.get("spine1") == 0 || fiveTuple.get("spine2") == 0)
-            .as("one 5-tuple stays on one spine with the 5-tuple hash: " + fiveTuple).isTrue();
+                .as("one 5-tuple stays on one spine with the 5-tuple hash: " + fiveTuple)
+                .isTrue();
         assertThat(fiveTuple.get("spine1") + fiveTuple.get("spine2")).isEqualTo(128);
-        MEASURED.put(k + ": 64 QPs x 2 over spine1/spine2, 5-tuple hash",
-            fiveTuple.get("spine1") + "/" + fiveTuple.get("spine2"));
+        MEASURED.put(
+                k + ": 64 QPs x 2 over spine1/spine2, 5-tuple hash",
+                fiveTuple.get("spine1") + "/" + fiveTuple.get("spine2"));
 
         controllerRoute(fabric);
 
@@ -362,7 +522,7 @@ class LabTest {
 
     /** Pings until a reply (the switches resolve neighbours on the first packets); @return the reply's TTL. */
     static int awaitPing(final Fabric fabric, final String host, final String address, final Duration within)
-        throws InterruptedException {
+            throws InterruptedException {
         final long deadline = System.nanoTime() + within.toNanos();
         String last = "";
         while (System.nanoTime() < deadline) {
@@ -381,8 +541,12 @@ class LabTest {
             } catch (final RuntimeException | AssertionError e) {
                 state.append("\n--- ").append(sw).append(": ").append(e.getMessage());
             }
-            state.append("--- ").append(sw).append(" log\n").append(fabric.docker.docker("logs", "--tail", "15",
-                fabric.container(sw)).out());
+            state.append("--- ")
+                    .append(sw)
+                    .append(" log\n")
+                    .append(fabric.docker
+                            .docker("logs", "--tail", "15", fabric.container(sw))
+                            .out());
         }
         throw new AssertionError(fabric.kind + ": " + host + " never reached " + address + ": " + last + state);
     }
@@ -394,9 +558,25 @@ class LabTest {
         for (int qp = 1; qp <= 64; qp++) {
             qps.append(qp == 1 ? "" : ",").append(0x200 + qp);
         }
-        final List<String> send = List.of("roce", "--iface", "eth1", "--smac", fabric.mac("h1", "eth1"), "--dmac",
-            Fabric.ROUTER_MAC.get("leaf1"), "--sip", Fabric.ADDRESS.get("h1"), "--dip", address, "--qps",
-            qps.toString(), "--dscp", "26", "--ecn", "2", "--count");
+        final List<String> send = List.of(
+                "roce",
+                "--iface",
+                "eth1",
+                "--smac",
+                fabric.mac("h1", "eth1"),
+                "--dmac",
+                Fabric.ROUTER_MAC.get("leaf1"),
+                "--sip",
+                Fabric.ADDRESS.get("h1"),
+                "--dip",
+                address,
+                "--qps",
+                qps.toString(),
+                "--dscp",
+                "26",
+                "--ecn",
+                "2",
+                "--count");
         // a first round lets leaf1 resolve the next hops it picks (frames to an unresolved one are dropped and
         // counted while it ARPs, as an ASIC does): the measured rounds then see a settled fabric
         fabric.python("h1", sendScript, concat(send, "1")).ok();
@@ -409,8 +589,8 @@ class LabTest {
         final Map<String, String> spineOfQp = new HashMap<>();
         for (final var e : captures.entrySet()) {
             final Path pcap = e.getValue().stop();
-            final List<List<String>> rows = Tshark.fields(pcap, "udp.dstport == 4791", "infiniband.bth.destqp",
-                "udp.srcport", "ip.ttl");
+            final List<List<String>> rows =
+                    Tshark.fields(pcap, "udp.dstport == 4791", "infiniband.bth.destqp", "udp.srcport", "ip.ttl");
             for (final List<String> row : rows) {
                 final String before = spineOfQp.put(row.get(0), e.getKey());
                 assertThat(before).as("QP %s at both spines", row.get(0)).isIn(null, e.getKey());
@@ -421,8 +601,9 @@ class LabTest {
         }
         final int total = perSpine.values().stream().mapToInt(Integer::intValue).sum();
         if (total != 128) {
-            System.out.printf("LAB %s: only %d of 128 frames reached a spine %s; leaf1 counters:%n%s%n", fabric.kind,
-                total, perSpine, fabric.counters("leaf1"));
+            System.out.printf(
+                    "LAB %s: only %d of 128 frames reached a spine %s; leaf1 counters:%n%s%n",
+                    fabric.kind, total, perSpine, fabric.counters("leaf1"));
         }
         assertThat(total).as("all 128 frames reach a spine " + perSpine).isEqualTo(128);
         return perSpine;
@@ -434,10 +615,10 @@ class LabTest {
      */
     private static void incast(final Fabric fabric) throws Exception {
         final String k = fabric.kind;
-        final long ecnBefore = Fabric.counter(fabric.counters("leaf2"),
-            "Ethernet4 queue 3 SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS");
+        final long ecnBefore =
+                Fabric.counter(fabric.counters("leaf2"), "Ethernet4 queue 3 SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS");
         try (Fabric.Capture atReceiver = fabric.capture("h4", "eth1", "udp dst port 4791");
-            Fabric.Capture atSender = fabric.capture("h3", "eth1", "ether proto 0x8808")) {
+                Fabric.Capture atSender = fabric.capture("h3", "eth1", "ether proto 0x8808")) {
             final CompletableFuture<Sh.Result> a = CompletableFuture.supplyAsync(() -> send(fabric, "h1"));
             final CompletableFuture<Sh.Result> b = CompletableFuture.supplyAsync(() -> send(fabric, "h3"));
             a.join().ok();
@@ -447,14 +628,19 @@ class LabTest {
             final Path senderPcap = atSender.stop();
             final List<List<String>> frames = Tshark.fields(receiverPcap, null, "ip.dsfield.ecn", "ip.dsfield.dscp");
             final long ce = frames.stream().filter(r -> r.get(0).equals("3")).count();
-            final List<List<String>> pfc = Tshark.fields(senderPcap, "macc.opcode == 0x0101", "macc.cbfc.enbv.c3",
-                "macc.cbfc.pause_time.c3");
-            final long xoff = pfc.stream().filter(r -> r.get(0).equals("1") && Integer.parseInt(r.get(1)) > 0).count();
-            final long xon = pfc.stream().filter(r -> r.get(0).equals("1") && Integer.parseInt(r.get(1)) == 0).count();
+            final List<List<String>> pfc =
+                    Tshark.fields(senderPcap, "macc.opcode == 0x0101", "macc.cbfc.enbv.c3", "macc.cbfc.pause_time.c3");
+            final long xoff = pfc.stream()
+                    .filter(r -> r.get(0).equals("1") && Integer.parseInt(r.get(1)) > 0)
+                    .count();
+            final long xon = pfc.stream()
+                    .filter(r -> r.get(0).equals("1") && Integer.parseInt(r.get(1)) == 0)
+                    .count();
             final String counters = fabric.counters("leaf2");
             final long ecnAfter = Fabric.counter(counters, "Ethernet4 queue 3 SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS");
-            MEASURED.put(k + ": incast h1+h3 -> h4: frames at h4 / CE / leaf2 ECN counter delta / PFC XOFF, XON at h3",
-                frames.size() + " / " + ce + " / " + (ecnAfter - ecnBefore) + " / " + xoff + ", " + xon);
+            MEASURED.put(
+                    k + ": incast h1+h3 -> h4: frames at h4 / CE / leaf2 ECN counter delta / PFC XOFF, XON at h3",
+                    frames.size() + " / " + ce + " / " + (ecnAfter - ecnBefore) + " / " + xoff + ", " + xon);
             assertThat(ce).as("CE-marked frames at h4 (tshark)\n" + counters).isPositive();
             assertThat(ecnAfter).as("leaf2 Ethernet4 queue 3 WRED ECN marked").isGreaterThan(ecnBefore);
             assertThat(xoff).as("PFC XOFF for priority 3 decoded at h3").isPositive();
@@ -469,10 +655,30 @@ class LabTest {
     }
 
     private static Sh.Result send(final Fabric fabric, final String host) {
-        return fabric.python(host, sendScript, "roce", "--iface", "eth1", "--smac", fabric.mac(host, "eth1"), "--dmac",
-            Fabric.ROUTER_MAC.get(Fabric.LEAF.get(host)), "--sip", Fabric.ADDRESS.get(host), "--dip",
-            Fabric.ADDRESS.get("h4"), "--qps", "0x77", "--dscp", "26", "--ecn", "2", "--payload", "1000", "--count",
-            "150");
+        return fabric.python(
+                host,
+                sendScript,
+                "roce",
+                "--iface",
+                "eth1",
+                "--smac",
+                fabric.mac(host, "eth1"),
+                "--dmac",
+                Fabric.ROUTER_MAC.get(Fabric.LEAF.get(host)),
+                "--sip",
+                Fabric.ADDRESS.get(host),
+                "--dip",
+                Fabric.ADDRESS.get("h4"),
+                "--qps",
+                "0x77",
+                "--dscp",
+                "26",
+                "--ecn",
+                "2",
+                "--payload",
+                "1000",
+                "--count",
+                "150");
     }
 
     /**
@@ -486,13 +692,13 @@ class LabTest {
         final Path leaf1 = fabric.labDir.resolve("configs/leaf1.json");
         final com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
         final com.fasterxml.jackson.databind.node.ObjectNode config =
-            (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(leaf1.toFile());
+                (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(leaf1.toFile());
         final com.fasterxml.jackson.databind.node.ObjectNode interfaces =
-            (com.fasterxml.jackson.databind.node.ObjectNode) config.get("INTERFACE");
+                (com.fasterxml.jackson.databind.node.ObjectNode) config.get("INTERFACE");
         interfaces.remove("Ethernet12");
         interfaces.remove("Ethernet12|10.0.12.1/24");
-        final com.fasterxml.jackson.databind.node.ObjectNode route =
-            (com.fasterxml.jackson.databind.node.ObjectNode) config.get("STATIC_ROUTE").get("10.2.0.0/16");
+        final com.fasterxml.jackson.databind.node.ObjectNode route = (com.fasterxml.jackson.databind.node.ObjectNode)
+                config.get("STATIC_ROUTE").get("10.2.0.0/16");
         route.put("nexthop", "10.0.11.2");
         route.put("ifname", "Ethernet8");
         Files.writeString(leaf1, json.writerWithDefaultPrettyPrinter().writeValueAsString(config));
@@ -506,16 +712,21 @@ class LabTest {
         try (P4RuntimeClient controller = new P4RuntimeClient(address, 9559, 1)) {
             assertThat(controller.arbitrate(1)).as("primary").isEqualTo(Code.OK.value());
             controller.write(
-                P4RuntimeClient.routerInterface(100, 3, P4RuntimeClient.mac(Fabric.ROUTER_MAC.get("leaf1"))),
-                P4RuntimeClient.neighbor(100, P4RuntimeClient.ipv4("10.0.12.2"),
-                    P4RuntimeClient.mac(Fabric.ROUTER_MAC.get("spine2"))),
-                P4RuntimeClient.nextHop(100, 100, P4RuntimeClient.ipv4("10.0.12.2")),
-                P4RuntimeClient.route(Update.Type.INSERT, P4RuntimeClient.ipv4("10.2.1.2"), 32, 100));
+                    P4RuntimeClient.routerInterface(100, 3, P4RuntimeClient.mac(Fabric.ROUTER_MAC.get("leaf1"))),
+                    P4RuntimeClient.neighbor(
+                            100,
+                            P4RuntimeClient.ipv4("10.0.12.2"),
+                            P4RuntimeClient.mac(Fabric.ROUTER_MAC.get("spine2"))),
+                    P4RuntimeClient.nextHop(100, 100, P4RuntimeClient.ipv4("10.0.12.2")),
+                    P4RuntimeClient.route(Update.Type.INSERT, P4RuntimeClient.ipv4("10.2.1.2"), 32, 100));
             final Map<String, Integer> pinned = roceOverSpines(fabric, "10.2.1.2");
-            MEASURED.put(fabric.kind + ": spine1/spine2 before / after a P4Runtime route via spine2 (64 QPs x 2)",
-                before.get("spine1") + "/" + before.get("spine2") + " -> " + pinned.get("spine1") + "/"
-                    + pinned.get("spine2"));
-            assertThat(pinned.get("spine2")).as("every frame follows the controller's route").isEqualTo(128);
+            MEASURED.put(
+                    fabric.kind + ": spine1/spine2 before / after a P4Runtime route via spine2 (64 QPs x 2)",
+                    before.get("spine1") + "/" + before.get("spine2") + " -> " + pinned.get("spine1") + "/"
+                            + pinned.get("spine2"));
+            assertThat(pinned.get("spine2"))
+                    .as("every frame follows the controller's route")
+                    .isEqualTo(128);
         }
     }
 
@@ -528,7 +739,9 @@ class LabTest {
             maxRss = Math.max(maxRss, kb);
             rss.append(sw).append(' ').append(kb / 1024).append(" MB  ");
         }
-        MEASURED.put(fabric.kind + ": RSS per switch (VmRSS of the JVM)", rss.toString().strip());
+        MEASURED.put(
+                fabric.kind + ": RSS per switch (VmRSS of the JVM)",
+                rss.toString().strip());
         Thread.sleep(3000);
         final Map<String, Long> before = new HashMap<>();
         final Map<String, Long> jvmBefore = new HashMap<>();
@@ -545,9 +758,10 @@ class LabTest {
             jvmTicks += processCpuTicks(fabric.pid(sw)) - jvmBefore.get(sw);
         }
         final long elapsed = System.nanoTime() - t0;
-        MEASURED.put(fabric.kind + ": CPU of the idle fabric, 4 switches, % of one core over 20 s: containers "
-            + "(JVMs + health checks) / JVMs alone", String.format("%.2f / %.2f", 100.0 * used / elapsed,
-            100.0 * jvmTicks * 10_000_000L / elapsed));
+        MEASURED.put(
+                fabric.kind + ": CPU of the idle fabric, 4 switches, % of one core over 20 s: containers "
+                        + "(JVMs + health checks) / JVMs alone",
+                String.format("%.2f / %.2f", 100.0 * used / elapsed, 100.0 * jvmTicks * 10_000_000L / elapsed));
     }
 
     // ---- helpers -----------------------------------------------------------------------------------------------
@@ -569,7 +783,10 @@ class LabTest {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         String status;
         do {
-            status = docker.docker("inspect", "-f", "{{.State.Health.Status}}", container).ok().out().strip();
+            status = docker.docker("inspect", "-f", "{{.State.Health.Status}}", container)
+                    .ok()
+                    .out()
+                    .strip();
             if (status.equals(wanted)) {
                 return status;
             }
@@ -585,8 +802,10 @@ class LabTest {
     private static long logMs(final String logs, final String text, final Instant start) {
         for (final String line : logs.split("\n")) {
             if (line.contains(text) && line.matches("^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} .*")) {
-                final Instant at = start.atZone(java.time.ZoneOffset.UTC).toLocalDate()
-                    .atTime(java.time.LocalTime.parse(line.substring(0, 12))).toInstant(java.time.ZoneOffset.UTC);
+                final Instant at = start.atZone(java.time.ZoneOffset.UTC)
+                        .toLocalDate()
+                        .atTime(java.time.LocalTime.parse(line.substring(0, 12)))
+                        .toInstant(java.time.ZoneOffset.UTC);
                 return Duration.between(start, at).toMillis();
             }
         }
@@ -594,7 +813,8 @@ class LabTest {
     }
 
     private static void nsenter(final Fabric fabric, final String node, final String command) {
-        Sh.run(SHORT, "nsenter", "-t", Long.toString(fabric.pid(node)), "-n", "sh", "-c", command).ok();
+        Sh.run(SHORT, "nsenter", "-t", Long.toString(fabric.pid(node)), "-n", "sh", "-c", command)
+                .ok();
     }
 
     /** The fields of /proc/PID/status, name → value (tabs inside values kept). */
@@ -651,8 +871,8 @@ class LabTest {
     }
 
     private static Sh.Result compose(final Path file, final String... args) {
-        final List<String> command = new ArrayList<>(List.of("/usr/bin/docker-compose", "-p", "asicemulab", "-f",
-            file.toString()));
+        final List<String> command =
+                new ArrayList<>(List.of("/usr/bin/docker-compose", "-p", "asicemulab", "-f", file.toString()));
         command.addAll(List.of(args));
         return Sh.run(Duration.ofSeconds(180), docker.env(), null, command);
     }

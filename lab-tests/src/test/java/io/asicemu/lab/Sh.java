@@ -12,23 +12,22 @@ import java.util.concurrent.TimeUnit;
 
 /** Runs host commands for the lab tests (bounded in time; output collected). */
 final class Sh {
-    private Sh() {
-    }
+    private Sh() {}
 
     /** What a command did. */
     record Result(List<String> command, int exit, String out, String err) {
         /** @return this if the command exited 0. */
         Result ok() {
             if (exit != 0) {
-                throw new AssertionError(String.join(" ", command) + " exited " + exit + ": " + err.strip() + " "
-                    + out.strip());
+                throw new AssertionError(
+                        String.join(" ", command) + " exited " + exit + ": " + err.strip() + " " + out.strip());
             }
             return this;
         }
     }
 
-    static Result run(final Duration timeout, final Map<String, String> env, final String stdin,
-        final List<String> command) {
+    static Result run(
+            final Duration timeout, final Map<String, String> env, final String stdin, final List<String> command) {
         final ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().putAll(env);
         try {

@@ -51,9 +51,10 @@ public final class CountersBaseline {
      */
     public static void save(final CountersReader reader, final Path file) throws IOException {
         final Properties p = new Properties();
-        for (final String map : new String[] {"COUNTERS_PORT_NAME_MAP", "COUNTERS_QUEUE_NAME_MAP",
-            "COUNTERS_PG_NAME_MAP"}) {
-            for (final String oid : reader.hgetall(SonicDatabases.COUNTERS_DB, map).values()) {
+        for (final String map :
+                new String[] {"COUNTERS_PORT_NAME_MAP", "COUNTERS_QUEUE_NAME_MAP", "COUNTERS_PG_NAME_MAP"}) {
+            for (final String oid :
+                    reader.hgetall(SonicDatabases.COUNTERS_DB, map).values()) {
                 reader.hgetall(SonicDatabases.COUNTERS_DB, "COUNTERS:" + oid).forEach((field, value) -> {
                     if (isCounter(field)) {
                         p.setProperty(oid + "|" + field, value);

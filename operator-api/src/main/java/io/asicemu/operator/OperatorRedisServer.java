@@ -63,8 +63,13 @@ public final class OperatorRedisServer implements AutoCloseable {
      * @param writeLowWaterMark resume reading a client when its pending replies fall below this.
      * @param writeHighWaterMark stop reading a client when its pending replies exceed this.
      */
-    public record Limits(int maxBulkBytes, int maxArguments, int maxInlineBytes, int maxConnections,
-        int writeLowWaterMark, int writeHighWaterMark) {
+    public record Limits(
+            int maxBulkBytes,
+            int maxArguments,
+            int maxInlineBytes,
+            int maxConnections,
+            int writeLowWaterMark,
+            int writeHighWaterMark) {
         /** @return the defaults: 512 KiB bulk strings, 1024 arguments, 64 KiB inline, 64 clients, 256 KiB/1 MiB. */
         public static Limits defaults() {
             return new Limits(512 << 10, 1024, 64 << 10, 64, 256 << 10, 1 << 20);
@@ -90,30 +95,38 @@ public final class OperatorRedisServer implements AutoCloseable {
      * @throws InterruptedException if interrupted while binding.
      * @throws java.io.IOException if the address cannot be bound.
      */
-    public static OperatorRedisServer start(final InetSocketAddress address, final SnapshotCache cache,
-        final String password, final Limits limits) throws InterruptedException, java.io.IOException {
-        final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1,
-            (java.util.concurrent.ThreadFactory) r -> Thread.ofPlatform().daemon().name("operator-redis-io")
-                .unstarted(r), NioIoHandler.newFactory());
+    public static OperatorRedisServer start(
+            final InetSocketAddress address, final SnapshotCache cache, final String password, final Limits limits)
+            throws InterruptedException, java.io.IOException {
+        final EventLoopGroup group = new MultiThreadIoEventLoopGroup(
+                1,
+                (java.util.concurrent.ThreadFactory) r ->
+                        Thread.ofPlatform().daemon().name("operator-redis-io").unstarted(r),
+                NioIoHandler.newFactory());
         final java.util.concurrent.atomic.AtomicInteger open = new java.util.concurrent.atomic.AtomicInteger();
         try {
-            final ServerBootstrap b = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
-                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
-                    new WriteBufferWaterMark(limits.writeLowWaterMark(), limits.writeHighWaterMark()))
-                .childHandler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(final SocketChannel ch) {
-                        if (open.incrementAndGet() > limits.maxConnections()) {
-                            open.decrementAndGet();
-                            ch.writeAndFlush(ch.alloc().buffer().writeBytes(
-                                "-ERR max number of clients reached\r\n".getBytes(StandardCharsets.US_ASCII)))
-                                .addListener(ChannelFutureListener.CLOSE);
-                            return;
+            final ServerBootstrap b = new ServerBootstrap()
+                    .group(group)
+                    .channel(NioServerSocketChannel.class)
+                    .childOption(
+                            ChannelOption.WRITE_BUFFER_WATER_MARK,
+                            new WriteBufferWaterMark(limits.writeLowWaterMark(), limits.writeHighWaterMark()))
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(final SocketChannel ch) {
+                            if (open.incrementAndGet() > limits.maxConnections()) {
+                                open.decrementAndGet();
+                                ch.writeAndFlush(ch.alloc()
+                                                .buffer()
+                                                .writeBytes("-ERR max number of clients reached\r\n"
+                                                        .getBytes(StandardCharsets.US_ASCII)))
+                                        .addListener(ChannelFutureListener.CLOSE);
+                                return;
+                            }
+                            ch.closeFuture().addListener(f -> open.decrementAndGet());
+                            configure(ch.pipeline(), cache, password, limits);
                         }
-                        ch.closeFuture().addListener(f -> open.decrementAndGet());
-                        configure(ch.pipeline(), cache, password, limits);
-                    }
-                });
+                    });
             final Channel ch = b.bind(address).sync().channel();
             return new OperatorRedisServer(group, ch);
         } catch (final RuntimeException | InterruptedException e) {
@@ -126,14 +139,18 @@ public final class OperatorRedisServer implements AutoCloseable {
     }
 
     /** Installs the codec, the size guard and the command handler of one client connection. */
-    static void configure(final io.netty.channel.ChannelPipeline pipeline, final SnapshotCache cache,
-        final String password, final Limits limits) {
+    static void configure(
+            final io.netty.channel.ChannelPipeline pipeline,
+            final SnapshotCache cache,
+            final String password,
+            final Limits limits) {
         pipeline.addLast(new RedisDecoder(limits.maxInlineBytes(), FixedRedisMessagePool.INSTANCE, true))
-            .addLast(new SizeGuard(limits))
-            .addLast(new RedisBulkStringAggregator())
-            .addLast(new RedisArrayAggregator(65_536, 2)) // a command is one flat array of at most this many arguments
-            .addLast(new RedisEncoder())
-            .addLast(new CommandHandler(new RedisCommands(cache, password)));
+                .addLast(new SizeGuard(limits))
+                .addLast(new RedisBulkStringAggregator())
+                .addLast(new RedisArrayAggregator(
+                        65_536, 2)) // a command is one flat array of at most this many arguments
+                .addLast(new RedisEncoder())
+                .addLast(new CommandHandler(new RedisCommands(cache, password)));
     }
 
     /** @return the bound port. */
@@ -165,7 +182,7 @@ public final class OperatorRedisServer implements AutoCloseable {
             String problem = null;
             if (msg instanceof BulkStringHeaderRedisMessage h && h.bulkStringLength() > limits.maxBulkBytes()) {
                 problem = "ERR Protocol error: bulk string of " + h.bulkStringLength() + " bytes, the limit is "
-                    + limits.maxBulkBytes();
+                        + limits.maxBulkBytes();
             } else if (msg instanceof ArrayHeaderRedisMessage h && h.length() > limits.maxArguments()) {
                 problem = "ERR Protocol error: " + h.length() + " arguments, the limit is " + limits.maxArguments();
             }
@@ -185,8 +202,9 @@ public final class OperatorRedisServer implements AutoCloseable {
             if (!refused) {
                 refused = true;
                 ctx.channel().config().setAutoRead(false);
-                ctx.channel().writeAndFlush(new ErrorRedisMessage("ERR Protocol error: " + oneLine(cause.getMessage())))
-                    .addListener(ChannelFutureListener.CLOSE);
+                ctx.channel()
+                        .writeAndFlush(new ErrorRedisMessage("ERR Protocol error: " + oneLine(cause.getMessage())))
+                        .addListener(ChannelFutureListener.CLOSE);
             }
         }
     }
@@ -203,6 +221,7 @@ public final class OperatorRedisServer implements AutoCloseable {
         private static final int COMMANDS_PER_TURN = 16;
         /** Received commands beyond which the client is not read until they ran. */
         private static final int MAX_WAITING = 256;
+
         private boolean drainScheduled;
         private final RedisCommands session;
         private final ArrayDeque<List<byte[]>> waiting = new ArrayDeque<>();
@@ -256,8 +275,8 @@ public final class OperatorRedisServer implements AutoCloseable {
                 executed++;
                 final List<byte[]> args = waiting.poll();
                 final RedisMessage reply = args == NOT_A_COMMAND
-                    ? new ErrorRedisMessage("ERR Protocol error: expected an array of bulk strings")
-                    : session.execute(args);
+                        ? new ErrorRedisMessage("ERR Protocol error: expected an array of bulk strings")
+                        : session.execute(args);
                 if (session.quit()) {
                     closing = true;
                     waiting.clear();

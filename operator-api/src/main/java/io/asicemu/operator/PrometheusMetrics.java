@@ -64,15 +64,19 @@ public final class PrometheusMetrics implements AutoCloseable {
      * @throws IOException if the address cannot be bound.
      */
     public static PrometheusMetrics start(final InetSocketAddress address, final SnapshotCache cache)
-        throws IOException {
+            throws IOException {
         final PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(collector(cache));
         JvmMetrics.builder().register(registry);
-        final ExecutorService executor = Executors.newSingleThreadExecutor(r -> Thread.ofPlatform().daemon()
-            .name("prometheus-http").unstarted(r));
+        final ExecutorService executor = Executors.newSingleThreadExecutor(
+                r -> Thread.ofPlatform().daemon().name("prometheus-http").unstarted(r));
         try {
-            final HTTPServer server = HTTPServer.builder().inetAddress(address.getAddress()).port(address.getPort())
-                .registry(registry).executorService(executor).buildAndStart();
+            final HTTPServer server = HTTPServer.builder()
+                    .inetAddress(address.getAddress())
+                    .port(address.getPort())
+                    .registry(registry)
+                    .executorService(executor)
+                    .buildAndStart();
             return new PrometheusMetrics(server, executor);
         } catch (final IOException | RuntimeException e) {
             executor.shutdownNow();
@@ -114,42 +118,69 @@ public final class PrometheusMetrics implements AutoCloseable {
         final Families f = new Families();
         for (final SwitchSnapshot.Port port : s.ports()) {
             final String name = port.name();
-            f.gauge("asicemu_port_oper_up", "1 when the port's link is up", Labels.of("port", name),
-                port.operUp() ? 1 : 0);
+            f.gauge(
+                    "asicemu_port_oper_up",
+                    "1 when the port's link is up",
+                    Labels.of("port", name),
+                    port.operUp() ? 1 : 0);
             port.stats().forEach((stat, value) -> {
                 if (stat.startsWith("SAI_PORT_STAT_")) {
-                    f.counter("asicemu_port_" + metricPart(stat.substring("SAI_PORT_STAT_".length())),
-                        "SAI " + stat, Labels.of("port", name), value);
+                    f.counter(
+                            "asicemu_port_" + metricPart(stat.substring("SAI_PORT_STAT_".length())),
+                            "SAI " + stat,
+                            Labels.of("port", name),
+                            value);
                 } else if (stat.contains("_DROP_REASON_")) {
-                    f.counter("asicemu_port_drops", "frames dropped, by reason (SAI drop reason or ours)",
-                        Labels.of("port", name, "reason", stat), value);
+                    f.counter(
+                            "asicemu_port_drops",
+                            "frames dropped, by reason (SAI drop reason or ours)",
+                            Labels.of("port", name, "reason", stat),
+                            value);
                 } else {
-                    f.counter("asicemu_port_events", "frames punted to the CPU or consumed by the switch, by reason",
-                        Labels.of("port", name, "counter", stat), value);
+                    f.counter(
+                            "asicemu_port_events",
+                            "frames punted to the CPU or consumed by the switch, by reason",
+                            Labels.of("port", name, "counter", stat),
+                            value);
                 }
             });
             port.pfc().forEach((stat, value) -> {
                 final Matcher m = PFC.matcher(stat);
                 if (m.matches()) {
-                    f.counter("asicemu_port_pfc_" + metricPart(m.group(2)), "SAI SAI_PORT_STAT_PFC_n_" + m.group(2),
-                        Labels.of("port", name, "priority", m.group(1)), parse(value));
+                    f.counter(
+                            "asicemu_port_pfc_" + metricPart(m.group(2)),
+                            "SAI SAI_PORT_STAT_PFC_n_" + m.group(2),
+                            Labels.of("port", name, "priority", m.group(1)),
+                            parse(value));
                 }
             });
             for (int q = 0; q < SwitchSnapshot.CLASSES; q++) {
                 final Labels labels = Labels.of("port", name, "queue", Integer.toString(q));
                 port.queues().get(q).forEach((stat, value) -> {
                     if (stat.equals("PFC_WD_STATUS")) {
-                        f.gauge("asicemu_pfcwd_stormed", "1 while the PFC watchdog holds the queue in a storm",
-                            labels, value.equals("stormed") ? 1 : 0);
+                        f.gauge(
+                                "asicemu_pfcwd_stormed",
+                                "1 while the PFC watchdog holds the queue in a storm",
+                                labels,
+                                value.equals("stormed") ? 1 : 0);
                     } else if (stat.equals("SAI_QUEUE_ATTR_PAUSE_STATUS")) {
-                        f.gauge("asicemu_queue_paused", "1 while PFC pauses the queue", labels,
-                            value.equals("true") ? 1 : 0);
+                        f.gauge(
+                                "asicemu_queue_paused",
+                                "1 while PFC pauses the queue",
+                                labels,
+                                value.equals("true") ? 1 : 0);
                     } else if (stat.startsWith("PFC_WD_QUEUE_STATS_")) {
-                        f.counter("asicemu_pfcwd_" + metricPart(stat.substring("PFC_WD_QUEUE_STATS_".length())),
-                            stat, labels, parse(value));
+                        f.counter(
+                                "asicemu_pfcwd_" + metricPart(stat.substring("PFC_WD_QUEUE_STATS_".length())),
+                                stat,
+                                labels,
+                                parse(value));
                     } else if (stat.startsWith("SAI_QUEUE_STAT_")) {
-                        f.number("asicemu_queue_" + metricPart(stat.substring("SAI_QUEUE_STAT_".length())),
-                            "SAI " + stat, labels, parse(value));
+                        f.number(
+                                "asicemu_queue_" + metricPart(stat.substring("SAI_QUEUE_STAT_".length())),
+                                "SAI " + stat,
+                                labels,
+                                parse(value));
                     }
                 });
             }
@@ -158,47 +189,67 @@ public final class PrometheusMetrics implements AutoCloseable {
                 port.priorityGroups().get(g).forEach((stat, value) -> {
                     final String prefix = "SAI_INGRESS_PRIORITY_GROUP_STAT_";
                     if (stat.startsWith(prefix)) {
-                        f.number("asicemu_pg_" + metricPart(stat.substring(prefix.length())), "SAI " + stat, labels,
-                            parse(value));
+                        f.number(
+                                "asicemu_pg_" + metricPart(stat.substring(prefix.length())),
+                                "SAI " + stat,
+                                labels,
+                                parse(value));
                     }
                 });
             }
         }
         s.aclRules().forEach((rule, stats) -> {
             final int bar = rule.indexOf('|');
-            final Labels labels = Labels.of("table", bar < 0 ? "" : rule.substring(0, bar), "rule",
-                rule.substring(bar + 1));
-            f.counter("asicemu_acl_rule_packets", "packets that hit the ACL rule (P4Runtime: the table's direct "
-                + "counter)", labels, stats.getOrDefault("Packets", 0L));
-            f.counter("asicemu_acl_rule_bytes", "bytes that hit the ACL rule", labels,
-                stats.getOrDefault("Bytes", 0L));
+            final Labels labels =
+                    Labels.of("table", bar < 0 ? "" : rule.substring(0, bar), "rule", rule.substring(bar + 1));
+            f.counter(
+                    "asicemu_acl_rule_packets",
+                    "packets that hit the ACL rule (P4Runtime: the table's direct " + "counter)",
+                    labels,
+                    stats.getOrDefault("Packets", 0L));
+            f.counter("asicemu_acl_rule_bytes", "bytes that hit the ACL rule", labels, stats.getOrDefault("Bytes", 0L));
         });
         for (final SwitchSnapshot.ArsGroup g : s.arsGroups()) {
             final String group = Integer.toString(g.group());
             final Labels labels = Labels.of("group", group);
-            f.counter("asicemu_ars_flowlet_reassignments", "flowlets moved to another member after an idle gap",
-                labels, g.flowletReassignments());
+            f.counter(
+                    "asicemu_ars_flowlet_reassignments",
+                    "flowlets moved to another member after an idle gap",
+                    labels,
+                    g.flowletReassignments());
             f.counter("asicemu_ars_new_flowlets", "flowlets started", labels, g.newFlowlets());
-            f.counter("asicemu_ars_table_full_fallbacks", "packets hashed statically: the flowlet table was full",
-                labels, g.tableFullFallbacks());
-            f.counter("asicemu_ars_no_member_drops", "packets dropped: no member of the group was up", labels,
-                g.noMemberDrops());
-            f.gauge("asicemu_ars_flowlet_table_occupancy", "flowlet table entries in use", labels,
-                g.flowletTableOccupancy());
+            f.counter(
+                    "asicemu_ars_table_full_fallbacks",
+                    "packets hashed statically: the flowlet table was full",
+                    labels,
+                    g.tableFullFallbacks());
+            f.counter(
+                    "asicemu_ars_no_member_drops",
+                    "packets dropped: no member of the group was up",
+                    labels,
+                    g.noMemberDrops());
+            f.gauge(
+                    "asicemu_ars_flowlet_table_occupancy",
+                    "flowlet table entries in use",
+                    labels,
+                    g.flowletTableOccupancy());
             for (int m = 0; m < g.members().size(); m++) {
                 final SwitchSnapshot.ArsMember member = g.members().get(m);
                 final Labels ml = Labels.of("group", group, "member", Integer.toString(m), "port", member.port());
-                f.counter("asicemu_ars_member_selections", "packets sent through the member", ml,
-                    member.selections());
+                f.counter("asicemu_ars_member_selections", "packets sent through the member", ml, member.selections());
                 f.counter("asicemu_ars_member_bytes", "bytes sent through the member", ml, member.bytes());
             }
         }
-        s.pools().forEach((pool, stats) -> stats.forEach((stat, value) -> {
-            if (stat.startsWith("SAI_BUFFER_POOL_STAT_")) {
-                f.gauge("asicemu_buffer_pool_" + metricPart(stat.substring("SAI_BUFFER_POOL_STAT_".length())),
-                    "SAI " + stat, Labels.of("pool", pool), parse(value));
-            }
-        }));
+        s.pools()
+                .forEach((pool, stats) -> stats.forEach((stat, value) -> {
+                    if (stat.startsWith("SAI_BUFFER_POOL_STAT_")) {
+                        f.gauge(
+                                "asicemu_buffer_pool_" + metricPart(stat.substring("SAI_BUFFER_POOL_STAT_".length())),
+                                "SAI " + stat,
+                                Labels.of("pool", pool),
+                                parse(value));
+                    }
+                }));
         return f.build();
     }
 
@@ -220,13 +271,20 @@ public final class PrometheusMetrics implements AutoCloseable {
         private final Map<String, GaugeSnapshot.Builder> gauges = new TreeMap<>();
 
         void counter(final String name, final String help, final Labels labels, final double value) {
-            counters.computeIfAbsent(name, n -> CounterSnapshot.builder().name(n).help(help))
-                .dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels).value(value).build());
+            counters.computeIfAbsent(
+                            name, n -> CounterSnapshot.builder().name(n).help(help))
+                    .dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
+                            .labels(labels)
+                            .value(value)
+                            .build());
         }
 
         void gauge(final String name, final String help, final Labels labels, final double value) {
             gauges.computeIfAbsent(name, n -> GaugeSnapshot.builder().name(n).help(help))
-                .dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels).value(value).build());
+                    .dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
+                            .labels(labels)
+                            .value(value)
+                            .build());
         }
 
         /** Levels (occupancy, watermarks) are gauges; everything else counts events. */

@@ -28,14 +28,70 @@ import java.util.concurrent.TimeoutException;
 final class RedisCommands {
     /** Databases a client may SELECT (as a default Redis server). */
     static final int DATABASES = 16;
+
     static final String READ_ONLY = "ERR CONFIG_DB writes are not available yet: asic-emu's Redis front is read-only"
-        + " (COUNTERS_DB, STATE_DB and CONFIG_DB as loaded); change the running switch through P4Runtime";
-    private static final Set<String> WRITES = Set.of("SET", "SETNX", "SETEX", "PSETEX", "MSET", "MSETNX", "GETSET",
-        "GETDEL", "GETEX", "APPEND", "INCR", "INCRBY", "INCRBYFLOAT", "DECR", "DECRBY", "DEL", "UNLINK", "HSET",
-        "HSETNX", "HMSET", "HDEL", "HINCRBY", "HINCRBYFLOAT", "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT", "PERSIST",
-        "RENAME", "RENAMENX", "MOVE", "COPY", "RESTORE", "FLUSHDB", "FLUSHALL", "MULTI", "EXEC", "DISCARD", "WATCH",
-        "UNWATCH", "LPUSH", "RPUSH", "LPOP", "RPOP", "LSET", "LREM", "SADD", "SREM", "SPOP", "ZADD", "ZREM", "EVAL",
-        "EVALSHA", "FCALL", "SCRIPT", "SWAPDB", "SAVE", "BGSAVE", "BGREWRITEAOF", "PUBLISH");
+            + " (COUNTERS_DB, STATE_DB and CONFIG_DB as loaded); change the running switch through P4Runtime";
+    private static final Set<String> WRITES = Set.of(
+            "SET",
+            "SETNX",
+            "SETEX",
+            "PSETEX",
+            "MSET",
+            "MSETNX",
+            "GETSET",
+            "GETDEL",
+            "GETEX",
+            "APPEND",
+            "INCR",
+            "INCRBY",
+            "INCRBYFLOAT",
+            "DECR",
+            "DECRBY",
+            "DEL",
+            "UNLINK",
+            "HSET",
+            "HSETNX",
+            "HMSET",
+            "HDEL",
+            "HINCRBY",
+            "HINCRBYFLOAT",
+            "EXPIRE",
+            "PEXPIRE",
+            "EXPIREAT",
+            "PEXPIREAT",
+            "PERSIST",
+            "RENAME",
+            "RENAMENX",
+            "MOVE",
+            "COPY",
+            "RESTORE",
+            "FLUSHDB",
+            "FLUSHALL",
+            "MULTI",
+            "EXEC",
+            "DISCARD",
+            "WATCH",
+            "UNWATCH",
+            "LPUSH",
+            "RPUSH",
+            "LPOP",
+            "RPOP",
+            "LSET",
+            "LREM",
+            "SADD",
+            "SREM",
+            "SPOP",
+            "ZADD",
+            "ZREM",
+            "EVAL",
+            "EVALSHA",
+            "FCALL",
+            "SCRIPT",
+            "SWAPDB",
+            "SAVE",
+            "BGSAVE",
+            "BGREWRITEAOF",
+            "PUBLISH");
     private static final int SCAN_DEFAULT_COUNT = 10;
 
     private final SnapshotCache cache;
@@ -73,8 +129,10 @@ final class RedisCommands {
         }
         try {
             return switch (name) {
-                case "PING" -> args.size() == 1 ? new SimpleStringRedisMessage("PONG")
-                    : args.size() == 2 ? bulk(args.get(1)) : arity(name);
+                case "PING" ->
+                    args.size() == 1
+                            ? new SimpleStringRedisMessage("PONG")
+                            : args.size() == 2 ? bulk(args.get(1)) : arity(name);
                 case "ECHO" -> args.size() == 2 ? bulk(args.get(1)) : arity(name);
                 case "QUIT" -> {
                     quit = true;
@@ -89,21 +147,26 @@ final class RedisCommands {
                 case "HMGET" -> args.size() >= 3 ? hmget(args) : arity(name);
                 case "HGETALL" -> args.size() == 2 ? hgetall(args) : arity(name);
                 case "HKEYS", "HVALS" -> args.size() == 2 ? hkeysOrValues(args, name.equals("HKEYS")) : arity(name);
-                case "HLEN" -> args.size() == 2 ? new IntegerRedisMessage(hash(args.get(1)).size()) : arity(name);
-                case "HEXISTS" -> args.size() == 3
-                    ? new IntegerRedisMessage(hash(args.get(1)).containsKey(text(args.get(2))) ? 1 : 0) : arity(name);
+                case "HLEN" ->
+                    args.size() == 2 ? new IntegerRedisMessage(hash(args.get(1)).size()) : arity(name);
+                case "HEXISTS" ->
+                    args.size() == 3
+                            ? new IntegerRedisMessage(hash(args.get(1)).containsKey(text(args.get(2))) ? 1 : 0)
+                            : arity(name);
                 case "EXISTS" -> args.size() >= 2 ? exists(args) : arity(name);
-                case "TYPE" -> args.size() == 2
-                    ? new SimpleStringRedisMessage(keys().containsKey(text(args.get(1))) ? "hash" : "none")
-                    : arity(name);
+                case "TYPE" ->
+                    args.size() == 2
+                            ? new SimpleStringRedisMessage(keys().containsKey(text(args.get(1))) ? "hash" : "none")
+                            : arity(name);
                 case "KEYS" -> args.size() == 2 ? keysMatching(text(args.get(1))) : arity(name);
                 case "SCAN" -> args.size() >= 2 ? scan(args) : arity(name);
                 case "DBSIZE" -> args.size() == 1 ? new IntegerRedisMessage(keys().size()) : arity(name);
                 case "INFO" -> bulk(info());
-                case "SUBSCRIBE", "PSUBSCRIBE" -> error("ERR keyspace notifications are not available yet: "
-                    + "CONFIG_DB does not change while asic-emu runs (it is read-only here)");
-                default -> WRITES.contains(name) ? error(READ_ONLY)
-                    : error("ERR unknown command '" + printable(name) + "'");
+                case "SUBSCRIBE", "PSUBSCRIBE" ->
+                    error("ERR keyspace notifications are not available yet: "
+                            + "CONFIG_DB does not change while asic-emu runs (it is read-only here)");
+                default ->
+                    WRITES.contains(name) ? error(READ_ONLY) : error("ERR unknown command '" + printable(name) + "'");
             };
         } catch (final TimeoutException e) {
             return error("ERR the switch's data plane did not hand over its counters in time; try again");
@@ -116,7 +179,7 @@ final class RedisCommands {
         }
         if (password == null) {
             return error("ERR AUTH <password> called without any password configured for the default user. "
-                + "Are you sure your configuration is correct?");
+                    + "Are you sure your configuration is correct?");
         }
         final boolean userOk = args.size() == 2 || text(args.get(1)).equals("default");
         if (userOk && MessageDigest.isEqual(password, args.get(args.size() - 1))) {
@@ -251,11 +314,11 @@ final class RedisCommands {
     private String info() throws TimeoutException {
         final SonicDatabases dbs = cache.databases();
         final StringBuilder out = new StringBuilder()
-            .append("# Server\r\n")
-            .append("redis_version:7.0.0\r\n")
-            .append("asicemu_role:read-only operator view of a running asic-emu switch\r\n")
-            .append("redis_mode:standalone\r\n")
-            .append("\r\n# Keyspace\r\n");
+                .append("# Server\r\n")
+                .append("redis_version:7.0.0\r\n")
+                .append("asicemu_role:read-only operator view of a running asic-emu switch\r\n")
+                .append("redis_mode:standalone\r\n")
+                .append("\r\n# Keyspace\r\n");
         for (int i = 0; i < DATABASES; i++) {
             final int n = dbs.db(i).size();
             if (n > 0) {
@@ -274,8 +337,7 @@ final class RedisCommands {
     }
 
     private static RedisMessage arity(final String name) {
-        return error("ERR wrong number of arguments for '" + printable(name.toLowerCase(Locale.ROOT))
-            + "' command");
+        return error("ERR wrong number of arguments for '" + printable(name.toLowerCase(Locale.ROOT)) + "' command");
     }
 
     private static RedisMessage ok() {

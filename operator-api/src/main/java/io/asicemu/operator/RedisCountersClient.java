@@ -59,28 +59,38 @@ public final class RedisCountersClient implements CountersReader, AutoCloseable 
      * @return a connected client.
      * @throws IOException if the switch cannot be reached or refuses the password.
      */
-    public static RedisCountersClient connect(final InetSocketAddress address, final String password,
-        final Duration timeout) throws IOException {
-        final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1,
-            (java.util.concurrent.ThreadFactory) r -> Thread.ofPlatform().daemon().name("redis-client").unstarted(r),
-            NioIoHandler.newFactory());
-        final java.util.concurrent.atomic.AtomicReference<BlockingQueue<Object>> queue = new java.util.concurrent.atomic.AtomicReference<>();
+    public static RedisCountersClient connect(
+            final InetSocketAddress address, final String password, final Duration timeout) throws IOException {
+        final EventLoopGroup group = new MultiThreadIoEventLoopGroup(
+                1,
+                (java.util.concurrent.ThreadFactory)
+                        r -> Thread.ofPlatform().daemon().name("redis-client").unstarted(r),
+                NioIoHandler.newFactory());
+        final java.util.concurrent.atomic.AtomicReference<BlockingQueue<Object>> queue =
+                new java.util.concurrent.atomic.AtomicReference<>();
         final RedisCountersClient[] self = new RedisCountersClient[1];
         try {
-            final Bootstrap b = new Bootstrap().group(group).channel(NioSocketChannel.class)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) timeout.toMillis())
-                .handler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(final SocketChannel ch) {
-                        ch.pipeline().addLast(new RedisDecoder(), new RedisBulkStringAggregator(),
-                            new RedisArrayAggregator(1 << 20, 4), new RedisEncoder(), new Replies(queue::get));
-                    }
-                });
+            final Bootstrap b = new Bootstrap()
+                    .group(group)
+                    .channel(NioSocketChannel.class)
+                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) timeout.toMillis())
+                    .handler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(final SocketChannel ch) {
+                            ch.pipeline()
+                                    .addLast(
+                                            new RedisDecoder(),
+                                            new RedisBulkStringAggregator(),
+                                            new RedisArrayAggregator(1 << 20, 4),
+                                            new RedisEncoder(),
+                                            new Replies(queue::get));
+                        }
+                    });
             final io.netty.channel.ChannelFuture f = b.connect(address).awaitUninterruptibly();
             if (!f.isSuccess()) {
                 throw new IOException("cannot reach the switch's Redis port at " + address.getHostString() + ":"
-                    + address.getPort() + " (is `asic-emu run` started with --redis-port?): "
-                    + f.cause().getMessage());
+                        + address.getPort() + " (is `asic-emu run` started with --redis-port?): "
+                        + f.cause().getMessage());
             }
             self[0] = new RedisCountersClient(group, f.channel(), timeout);
             queue.set(self[0].replies);

@@ -6,8 +6,7 @@ package io.asicemu.operator;
  * pattern × text steps, never exponential backtracking.
  */
 final class RedisGlob {
-    private RedisGlob() {
-    }
+    private RedisGlob() {}
 
     /**
      * @param pattern the glob.

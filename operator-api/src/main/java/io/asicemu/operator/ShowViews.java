@@ -43,21 +43,30 @@ public final class ShowViews {
             final Map<String, String> rates = db.hgetall(SonicDatabases.COUNTERS_DB, "RATES:" + oid);
             final Map<String, String> state = db.hgetall(SonicDatabases.STATE_DB, "PORT_TABLE|" + port.getKey());
             final Map<String, String> config = db.hgetall(SonicDatabases.CONFIG_DB, "PORT|" + port.getKey());
-            final String stateLetter = "down".equals(config.get("admin_status")) ? "X"
-                : "up".equals(state.get("oper_status")) ? "U" : "D";
+            final String stateLetter =
+                    "down".equals(config.get("admin_status")) ? "X" : "up".equals(state.get("oper_status")) ? "U" : "D";
             final double speedMbps = parseDouble(config.get("speed"));
-            rows.add(List.of(port.getKey(), stateLetter,
-                sum(oid, c, "SAI_PORT_STAT_IF_IN_UCAST_PKTS", "SAI_PORT_STAT_IF_IN_NON_UCAST_PKTS"),
-                brate(rates.get("RX_BPS")), util(rates.get("RX_BPS"), speedMbps),
-                count(oid, c, "SAI_PORT_STAT_IF_IN_ERRORS"), count(oid, c, "SAI_PORT_STAT_IF_IN_DISCARDS"),
-                count(oid, c, "SAI_PORT_STAT_ETHER_RX_OVERSIZE_PKTS"),
-                sum(oid, c, "SAI_PORT_STAT_IF_OUT_UCAST_PKTS", "SAI_PORT_STAT_IF_OUT_NON_UCAST_PKTS"),
-                brate(rates.get("TX_BPS")), util(rates.get("TX_BPS"), speedMbps),
-                count(oid, c, "SAI_PORT_STAT_IF_OUT_ERRORS"), count(oid, c, "SAI_PORT_STAT_IF_OUT_DISCARDS"),
-                count(oid, c, "SAI_PORT_STAT_ETHER_TX_OVERSIZE_PKTS")));
+            rows.add(List.of(
+                    port.getKey(),
+                    stateLetter,
+                    sum(oid, c, "SAI_PORT_STAT_IF_IN_UCAST_PKTS", "SAI_PORT_STAT_IF_IN_NON_UCAST_PKTS"),
+                    brate(rates.get("RX_BPS")),
+                    util(rates.get("RX_BPS"), speedMbps),
+                    count(oid, c, "SAI_PORT_STAT_IF_IN_ERRORS"),
+                    count(oid, c, "SAI_PORT_STAT_IF_IN_DISCARDS"),
+                    count(oid, c, "SAI_PORT_STAT_ETHER_RX_OVERSIZE_PKTS"),
+                    sum(oid, c, "SAI_PORT_STAT_IF_OUT_UCAST_PKTS", "SAI_PORT_STAT_IF_OUT_NON_UCAST_PKTS"),
+                    brate(rates.get("TX_BPS")),
+                    util(rates.get("TX_BPS"), speedMbps),
+                    count(oid, c, "SAI_PORT_STAT_IF_OUT_ERRORS"),
+                    count(oid, c, "SAI_PORT_STAT_IF_OUT_DISCARDS"),
+                    count(oid, c, "SAI_PORT_STAT_ETHER_TX_OVERSIZE_PKTS")));
         }
-        return SimpleTable.render(List.of("IFACE", "STATE", "RX_OK", "RX_BPS", "RX_UTIL", "RX_ERR", "RX_DRP",
-            "RX_OVR", "TX_OK", "TX_BPS", "TX_UTIL", "TX_ERR", "TX_DRP", "TX_OVR"), rows);
+        return SimpleTable.render(
+                List.of(
+                        "IFACE", "STATE", "RX_OK", "RX_BPS", "RX_UTIL", "RX_ERR", "RX_DRP", "RX_OVR", "TX_OK", "TX_BPS",
+                        "TX_UTIL", "TX_ERR", "TX_DRP", "TX_OVR"),
+                rows);
     }
 
     /**
@@ -78,8 +87,10 @@ public final class ShowViews {
                 final Map<String, String> c = counters(port.getValue());
                 final List<String> row = new ArrayList<>(List.of(port.getKey()));
                 for (int n = 0; n < 8; n++) {
-                    row.add(count(port.getValue(), c,
-                        "SAI_PORT_STAT_PFC_" + n + "_" + direction.toUpperCase(Locale.ROOT) + "_PKTS"));
+                    row.add(count(
+                            port.getValue(),
+                            c,
+                            "SAI_PORT_STAT_PFC_" + n + "_" + direction.toUpperCase(Locale.ROOT) + "_PKTS"));
                 }
                 rows.add(row);
             }
@@ -99,9 +110,13 @@ public final class ShowViews {
      * @throws IOException if the switch cannot be read.
      */
     public String queueCounters() throws IOException {
-        return perPortQueues(List.of("Port", "TxQ", "Counter/pkts", "Counter/bytes", "Drop/pkts", "Drop/bytes"),
-            List.of("SAI_QUEUE_STAT_PACKETS", "SAI_QUEUE_STAT_BYTES", "SAI_QUEUE_STAT_DROPPED_PACKETS",
-                "SAI_QUEUE_STAT_DROPPED_BYTES"));
+        return perPortQueues(
+                List.of("Port", "TxQ", "Counter/pkts", "Counter/bytes", "Drop/pkts", "Drop/bytes"),
+                List.of(
+                        "SAI_QUEUE_STAT_PACKETS",
+                        "SAI_QUEUE_STAT_BYTES",
+                        "SAI_QUEUE_STAT_DROPPED_PACKETS",
+                        "SAI_QUEUE_STAT_DROPPED_BYTES"));
     }
 
     /**
@@ -112,9 +127,13 @@ public final class ShowViews {
      * @throws IOException if the switch cannot be read.
      */
     public String queueWredCounters() throws IOException {
-        return perPortQueues(List.of("Port", "TxQ", "WredDrp/pkts", "WredDrp/bytes", "EcnMarked/pkts",
-            "EcnMarked/bytes"), List.of("SAI_QUEUE_STAT_WRED_DROPPED_PACKETS", "SAI_QUEUE_STAT_WRED_DROPPED_BYTES",
-            "SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS", "SAI_QUEUE_STAT_WRED_ECN_MARKED_BYTES"));
+        return perPortQueues(
+                List.of("Port", "TxQ", "WredDrp/pkts", "WredDrp/bytes", "EcnMarked/pkts", "EcnMarked/bytes"),
+                List.of(
+                        "SAI_QUEUE_STAT_WRED_DROPPED_PACKETS",
+                        "SAI_QUEUE_STAT_WRED_DROPPED_BYTES",
+                        "SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS",
+                        "SAI_QUEUE_STAT_WRED_ECN_MARKED_BYTES"));
     }
 
     private String perPortQueues(final List<String> header, final List<String> stats) throws IOException {
@@ -148,8 +167,11 @@ public final class ShowViews {
      * @throws IOException if the switch cannot be read.
      */
     public String queueWatermarkUnicast() throws IOException {
-        return watermarks("Egress shared pool occupancy per unicast queue:", "UC", "COUNTERS_QUEUE_NAME_MAP",
-            "SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES");
+        return watermarks(
+                "Egress shared pool occupancy per unicast queue:",
+                "UC",
+                "COUNTERS_QUEUE_NAME_MAP",
+                "SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES");
     }
 
     /**
@@ -162,14 +184,20 @@ public final class ShowViews {
      */
     public String priorityGroupWatermark(final boolean headroom) throws IOException {
         return headroom
-            ? watermarks("Ingress headroom per PG:", "PG", "COUNTERS_PG_NAME_MAP",
-                "SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_WATERMARK_BYTES")
-            : watermarks("Ingress shared pool occupancy per PG:", "PG", "COUNTERS_PG_NAME_MAP",
-                "SAI_INGRESS_PRIORITY_GROUP_STAT_SHARED_WATERMARK_BYTES");
+                ? watermarks(
+                        "Ingress headroom per PG:",
+                        "PG",
+                        "COUNTERS_PG_NAME_MAP",
+                        "SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_WATERMARK_BYTES")
+                : watermarks(
+                        "Ingress shared pool occupancy per PG:",
+                        "PG",
+                        "COUNTERS_PG_NAME_MAP",
+                        "SAI_INGRESS_PRIORITY_GROUP_STAT_SHARED_WATERMARK_BYTES");
     }
 
     private String watermarks(final String title, final String prefix, final String nameMap, final String stat)
-        throws IOException {
+            throws IOException {
         final Map<String, String> names = db.hgetall(SonicDatabases.COUNTERS_DB, nameMap);
         final List<String> header = new ArrayList<>(List.of("Port"));
         for (int i = 0; i < SwitchSnapshot.CLASSES; i++) {
@@ -180,8 +208,10 @@ public final class ShowViews {
             final List<String> row = new ArrayList<>(List.of(port.getKey()));
             for (int i = 0; i < SwitchSnapshot.CLASSES; i++) {
                 final String oid = names.get(port.getKey() + ":" + i);
-                final String value = oid == null ? null
-                    : db.hgetall(SonicDatabases.COUNTERS_DB, "USER_WATERMARKS:" + oid).get(stat);
+                final String value = oid == null
+                        ? null
+                        : db.hgetall(SonicDatabases.COUNTERS_DB, "USER_WATERMARKS:" + oid)
+                                .get(stat);
                 row.add(value == null ? NA : value);
             }
             rows.add(row);
@@ -203,8 +233,8 @@ public final class ShowViews {
         final List<List<String>> rows = new ArrayList<>();
         for (final Map.Entry<String, String> port : ports()) {
             final Map<String, String> qos = db.hgetall(SonicDatabases.CONFIG_DB, "PORT_QOS_MAP|" + port.getKey());
-            final List<Integer> watched = SonicDatabases.pfcEnabled(Map.of("PORT_QOS_MAP|" + port.getKey(), qos),
-                port.getKey());
+            final List<Integer> watched =
+                    SonicDatabases.pfcEnabled(Map.of("PORT_QOS_MAP|" + port.getKey(), qos), port.getKey());
             for (final int q : watched) {
                 final String queue = port.getKey() + ":" + q;
                 final String oid = names.get(queue);
@@ -217,12 +247,19 @@ public final class ShowViews {
                     continue;
                 }
                 final List<String> pairs = List.of(
-                    pair(oid, c, "PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED", "PFC_WD_QUEUE_STATS_DEADLOCK_RESTORED"),
-                    pair(oid, c, "PFC_WD_QUEUE_STATS_TX_PACKETS", "PFC_WD_QUEUE_STATS_TX_DROPPED_PACKETS"),
-                    pair(oid, c, "PFC_WD_QUEUE_STATS_RX_PACKETS", "PFC_WD_QUEUE_STATS_RX_DROPPED_PACKETS"),
-                    pair(oid, c, "PFC_WD_QUEUE_STATS_TX_PACKETS_LAST", "PFC_WD_QUEUE_STATS_TX_DROPPED_PACKETS_LAST"),
-                    pair(oid, c, "PFC_WD_QUEUE_STATS_RX_PACKETS_LAST",
-                        "PFC_WD_QUEUE_STATS_RX_DROPPED_PACKETS_LAST"));
+                        pair(oid, c, "PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED", "PFC_WD_QUEUE_STATS_DEADLOCK_RESTORED"),
+                        pair(oid, c, "PFC_WD_QUEUE_STATS_TX_PACKETS", "PFC_WD_QUEUE_STATS_TX_DROPPED_PACKETS"),
+                        pair(oid, c, "PFC_WD_QUEUE_STATS_RX_PACKETS", "PFC_WD_QUEUE_STATS_RX_DROPPED_PACKETS"),
+                        pair(
+                                oid,
+                                c,
+                                "PFC_WD_QUEUE_STATS_TX_PACKETS_LAST",
+                                "PFC_WD_QUEUE_STATS_TX_DROPPED_PACKETS_LAST"),
+                        pair(
+                                oid,
+                                c,
+                                "PFC_WD_QUEUE_STATS_RX_PACKETS_LAST",
+                                "PFC_WD_QUEUE_STATS_RX_DROPPED_PACKETS_LAST"));
                 if (!empty && status.equals("operational") && pairs.stream().allMatch(p -> p.equals("0/0"))) {
                     continue;
                 }
@@ -231,13 +268,21 @@ public final class ShowViews {
                 rows.add(row);
             }
         }
-        return SimpleTable.render(List.of("QUEUE", "STATUS", "STORM DETECTED/RESTORED", "TX OK/DROP", "RX OK/DROP",
-            "TX LAST OK/DROP", "RX LAST OK/DROP"), rows);
+        return SimpleTable.render(
+                List.of(
+                        "QUEUE",
+                        "STATUS",
+                        "STORM DETECTED/RESTORED",
+                        "TX OK/DROP",
+                        "RX OK/DROP",
+                        "TX LAST OK/DROP",
+                        "RX LAST OK/DROP"),
+                rows);
     }
 
     private List<Map.Entry<String, String>> ports() throws IOException {
         final List<Map.Entry<String, String>> out = new ArrayList<>(
-            db.hgetall(SonicDatabases.COUNTERS_DB, "COUNTERS_PORT_NAME_MAP").entrySet());
+                db.hgetall(SonicDatabases.COUNTERS_DB, "COUNTERS_PORT_NAME_MAP").entrySet());
         out.sort(Comparator.comparing(Map.Entry::getKey, ShowViews::natural));
         return out;
     }
@@ -259,7 +304,7 @@ public final class ShowViews {
                     j++;
                 }
                 final int byNumber = new java.math.BigInteger(a.substring(i0, i))
-                    .compareTo(new java.math.BigInteger(b.substring(j0, j)));
+                        .compareTo(new java.math.BigInteger(b.substring(j0, j)));
                 if (byNumber != 0) {
                     return byNumber;
                 }
@@ -332,8 +377,7 @@ public final class ShowViews {
         if (bytesPerSecond == null || speedMbps <= 0) {
             return NA;
         }
-        return String.format(Locale.ROOT, "%.2f%%", parseDouble(bytesPerSecond) / (speedMbps * 1_000_000 / 8.0)
-            * 100);
+        return String.format(Locale.ROOT, "%.2f%%", parseDouble(bytesPerSecond) / (speedMbps * 1_000_000 / 8.0) * 100);
     }
 
     private static double parseDouble(final String s) {

@@ -11,8 +11,8 @@ import java.util.List;
 final class SimpleTable {
     /** tabulate's MIN_PADDING: a column is at least two wider than its header. */
     private static final int MIN_PADDING = 2;
-    private SimpleTable() {
-    }
+
+    private SimpleTable() {}
 
     /**
      * @param header the column names.

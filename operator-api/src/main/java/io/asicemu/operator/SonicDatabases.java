@@ -40,8 +40,8 @@ public final class SonicDatabases {
     private final Map<Integer, NavigableMap<String, Map<String, String>>> dbs;
     private final SwitchSnapshot snapshot;
 
-    private SonicDatabases(final Map<Integer, NavigableMap<String, Map<String, String>>> dbs,
-        final SwitchSnapshot snapshot) {
+    private SonicDatabases(
+            final Map<Integer, NavigableMap<String, Map<String, String>>> dbs, final SwitchSnapshot snapshot) {
         this.dbs = dbs;
         this.snapshot = snapshot;
     }
@@ -121,9 +121,10 @@ public final class SonicDatabases {
                 pgPort.put(oid, portOid);
                 final Map<String, String> fields = port.priorityGroups().get(g);
                 counters.put("COUNTERS:" + oid, fields);
-                final Map<String, String> watermark = watermarks(fields,
-                    "SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_WATERMARK_BYTES",
-                    "SAI_INGRESS_PRIORITY_GROUP_STAT_SHARED_WATERMARK_BYTES");
+                final Map<String, String> watermark = watermarks(
+                        fields,
+                        "SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_WATERMARK_BYTES",
+                        "SAI_INGRESS_PRIORITY_GROUP_STAT_SHARED_WATERMARK_BYTES");
                 counters.put("USER_WATERMARKS:" + oid, watermark);
                 counters.put("PERSISTENT_WATERMARKS:" + oid, watermark);
             }
@@ -143,8 +144,10 @@ public final class SonicDatabases {
             final String oid = oid(POOL_OID + ++pool);
             poolNames.put(e.getKey(), oid);
             counters.put("COUNTERS:" + oid, freeze(e.getValue()));
-            final Map<String, String> watermark = watermarks(e.getValue(), "SAI_BUFFER_POOL_STAT_WATERMARK_BYTES",
-                "SAI_BUFFER_POOL_STAT_XOFF_ROOM_WATERMARK_BYTES");
+            final Map<String, String> watermark = watermarks(
+                    e.getValue(),
+                    "SAI_BUFFER_POOL_STAT_WATERMARK_BYTES",
+                    "SAI_BUFFER_POOL_STAT_XOFF_ROOM_WATERMARK_BYTES");
             counters.put("USER_WATERMARKS:" + oid, watermark);
             counters.put("PERSISTENT_WATERMARKS:" + oid, watermark);
         }
@@ -167,9 +170,15 @@ public final class SonicDatabases {
         }
         final NavigableMap<String, Map<String, String>> config = new TreeMap<>(now.config());
         counters.values().removeIf(Map::isEmpty);
-        return new SonicDatabases(Map.of(COUNTERS_DB, Collections.unmodifiableNavigableMap(counters),
-            CONFIG_DB, Collections.unmodifiableNavigableMap(config),
-            STATE_DB, Collections.unmodifiableNavigableMap(state)), now);
+        return new SonicDatabases(
+                Map.of(
+                        COUNTERS_DB,
+                        Collections.unmodifiableNavigableMap(counters),
+                        CONFIG_DB,
+                        Collections.unmodifiableNavigableMap(config),
+                        STATE_DB,
+                        Collections.unmodifiableNavigableMap(state)),
+                now);
     }
 
     private static Map<String, String> watermarks(final Map<String, String> fields, final String... names) {
@@ -183,8 +192,8 @@ public final class SonicDatabases {
         return freeze(out);
     }
 
-    private static Map<String, String> rates(final SwitchSnapshot.Port port, final SwitchSnapshot previous,
-        final SwitchSnapshot now) {
+    private static Map<String, String> rates(
+            final SwitchSnapshot.Port port, final SwitchSnapshot previous, final SwitchSnapshot now) {
         SwitchSnapshot.Port before = null;
         if (previous != null) {
             for (final SwitchSnapshot.Port p : previous.ports()) {
@@ -196,17 +205,22 @@ public final class SonicDatabases {
         final double seconds = previous == null ? 0 : (now.takenAtNs() - previous.takenAtNs()) / 1e9;
         final Map<String, String> out = new LinkedHashMap<>();
         out.put("RX_BPS", rate(port, before, seconds, "SAI_PORT_STAT_IF_IN_OCTETS"));
-        out.put("RX_PPS", rate(port, before, seconds, "SAI_PORT_STAT_IF_IN_UCAST_PKTS",
-            "SAI_PORT_STAT_IF_IN_NON_UCAST_PKTS"));
+        out.put(
+                "RX_PPS",
+                rate(port, before, seconds, "SAI_PORT_STAT_IF_IN_UCAST_PKTS", "SAI_PORT_STAT_IF_IN_NON_UCAST_PKTS"));
         out.put("TX_BPS", rate(port, before, seconds, "SAI_PORT_STAT_IF_OUT_OCTETS"));
-        out.put("TX_PPS", rate(port, before, seconds, "SAI_PORT_STAT_IF_OUT_UCAST_PKTS",
-            "SAI_PORT_STAT_IF_OUT_NON_UCAST_PKTS"));
+        out.put(
+                "TX_PPS",
+                rate(port, before, seconds, "SAI_PORT_STAT_IF_OUT_UCAST_PKTS", "SAI_PORT_STAT_IF_OUT_NON_UCAST_PKTS"));
         return out;
     }
 
     /** Per second between the two snapshots; SONiC's RATES hold bytes/s in *_BPS. */
-    private static String rate(final SwitchSnapshot.Port now, final SwitchSnapshot.Port before, final double seconds,
-        final String... stats) {
+    private static String rate(
+            final SwitchSnapshot.Port now,
+            final SwitchSnapshot.Port before,
+            final double seconds,
+            final String... stats) {
         if (before == null || seconds <= 0) {
             return "0";
         }
@@ -217,8 +231,8 @@ public final class SonicDatabases {
         return String.format(java.util.Locale.ROOT, "%.2f", Math.max(0, delta) / seconds);
     }
 
-    private static Map<String, String> portState(final SwitchSnapshot.Port port,
-        final Map<String, Map<String, String>> config) {
+    private static Map<String, String> portState(
+            final SwitchSnapshot.Port port, final Map<String, Map<String, String>> config) {
         final Map<String, String> out = new LinkedHashMap<>();
         out.put("oper_status", port.operUp() ? "up" : "down");
         final Map<String, String> configured = config.getOrDefault("PORT|" + port.name(), Map.of());
@@ -233,7 +247,8 @@ public final class SonicDatabases {
 
     /** The queues PORT_QOS_MAP's pfc_enable lists for the port (the ones the PFC watchdog watches). */
     static List<Integer> pfcEnabled(final Map<String, Map<String, String>> config, final String port) {
-        final String list = config.getOrDefault("PORT_QOS_MAP|" + port, Map.of()).get("pfc_enable");
+        final String list =
+                config.getOrDefault("PORT_QOS_MAP|" + port, Map.of()).get("pfc_enable");
         if (list == null || list.isBlank()) {
             return List.of();
         }

@@ -19,9 +19,14 @@ import java.util.Map;
  *     reads as the ACL tables' direct counters).
  * @param arsGroups the ECMP/ARS groups in use, with their flowlet counters.
  */
-public record SwitchSnapshot(long takenAtNs, List<Port> ports, Map<String, Map<String, String>> pools,
-    Map<String, Map<String, String>> config, Map<String, String> switchCapabilities,
-    Map<String, Map<String, Long>> aclRules, List<ArsGroup> arsGroups) {
+public record SwitchSnapshot(
+        long takenAtNs,
+        List<Port> ports,
+        Map<String, Map<String, String>> pools,
+        Map<String, Map<String, String>> config,
+        Map<String, String> switchCapabilities,
+        Map<String, Map<String, Long>> aclRules,
+        List<ArsGroup> arsGroups) {
 
     /** Queues and priority groups per port, as the traffic manager has them. */
     public static final int CLASSES = 8;
@@ -47,8 +52,14 @@ public record SwitchSnapshot(long takenAtNs, List<Port> ports, Map<String, Map<S
      * @param noMemberDrops packets dropped because no member was up.
      * @param flowletTableOccupancy flowlet table entries in use.
      */
-    public record ArsGroup(int group, List<ArsMember> members, long flowletReassignments, long newFlowlets,
-        long tableFullFallbacks, long noMemberDrops, int flowletTableOccupancy) {
+    public record ArsGroup(
+            int group,
+            List<ArsMember> members,
+            long flowletReassignments,
+            long newFlowlets,
+            long tableFullFallbacks,
+            long noMemberDrops,
+            int flowletTableOccupancy) {
         /** Copies. */
         public ArsGroup {
             members = List.copyOf(members);
@@ -60,8 +71,7 @@ public record SwitchSnapshot(long takenAtNs, List<Port> ports, Map<String, Map<S
      * @param selections packets sent through it.
      * @param bytes bytes sent through it.
      */
-    public record ArsMember(String port, long selections, long bytes) {
-    }
+    public record ArsMember(String port, long selections, long bytes) {}
 
     /**
      * One port.
@@ -73,8 +83,13 @@ public record SwitchSnapshot(long takenAtNs, List<Port> ports, Map<String, Map<S
      * @param priorityGroups per PG 0..7: SAI ingress priority-group stat name → value.
      * @param pfc {@code SAI_PORT_STAT_PFC_n_*} → value.
      */
-    public record Port(String name, boolean operUp, Map<String, Long> stats, List<Map<String, String>> queues,
-        List<Map<String, String>> priorityGroups, Map<String, String> pfc) {
+    public record Port(
+            String name,
+            boolean operUp,
+            Map<String, Long> stats,
+            List<Map<String, String>> queues,
+            List<Map<String, String>> priorityGroups,
+            Map<String, String> pfc) {
         /** Copies; checks there are {@link #CLASSES} queues and PGs. */
         public Port {
             stats = ordered(stats);
@@ -83,7 +98,7 @@ public record SwitchSnapshot(long takenAtNs, List<Port> ports, Map<String, Map<S
             pfc = ordered(pfc);
             if (queues.size() != CLASSES || priorityGroups.size() != CLASSES) {
                 throw new IllegalArgumentException(name + ": " + CLASSES + " queues and PGs expected, not "
-                    + queues.size() + "/" + priorityGroups.size());
+                        + queues.size() + "/" + priorityGroups.size());
             }
         }
     }

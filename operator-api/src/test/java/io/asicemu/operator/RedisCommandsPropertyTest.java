@@ -14,26 +14,79 @@ import java.util.List;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.Combinators;
 
 /** Random commands and random bytes give replies (errors for nonsense), never a crash, and change nothing. */
 class RedisCommandsPropertyTest {
-    private static final List<String> NAMES = List.of("PING", "ECHO", "AUTH", "SELECT", "HGET", "HMGET", "HGETALL",
-        "HKEYS", "HVALS", "HLEN", "HEXISTS", "EXISTS", "KEYS", "SCAN", "TYPE", "DBSIZE", "INFO", "CLIENT", "COMMAND",
-        "HELLO", "HSET", "HMSET", "HDEL", "DEL", "MULTI", "EXEC", "SUBSCRIBE", "FLUSHALL", "QUIT", "hgetall", "scan",
-        "select", "NOSUCH");
-    private static final List<String> WORDS = List.of("0", "2", "4", "6", "15", "16", "-1", "99999999999999999999",
-        "*", "PORT|*", "COUNTERS:*", "[a-", "\\", "MATCH", "COUNT", "TYPE", "hash", "COUNTERS_PORT_NAME_MAP",
-        "Ethernet0", "PORT|Ethernet0", "WRED_PROFILE|AZURE_LOSSLESS", "green_min_threshold", "", "\r\n", "\u0000");
+    private static final List<String> NAMES = List.of(
+            "PING",
+            "ECHO",
+            "AUTH",
+            "SELECT",
+            "HGET",
+            "HMGET",
+            "HGETALL",
+            "HKEYS",
+            "HVALS",
+            "HLEN",
+            "HEXISTS",
+            "EXISTS",
+            "KEYS",
+            "SCAN",
+            "TYPE",
+            "DBSIZE",
+            "INFO",
+            "CLIENT",
+            "COMMAND",
+            "HELLO",
+            "HSET",
+            "HMSET",
+            "HDEL",
+            "DEL",
+            "MULTI",
+            "EXEC",
+            "SUBSCRIBE",
+            "FLUSHALL",
+            "QUIT",
+            "hgetall",
+            "scan",
+            "select",
+            "NOSUCH");
+    private static final List<String> WORDS = List.of(
+            "0",
+            "2",
+            "4",
+            "6",
+            "15",
+            "16",
+            "-1",
+            "99999999999999999999",
+            "*",
+            "PORT|*",
+            "COUNTERS:*",
+            "[a-",
+            "\\",
+            "MATCH",
+            "COUNT",
+            "TYPE",
+            "hash",
+            "COUNTERS_PORT_NAME_MAP",
+            "Ethernet0",
+            "PORT|Ethernet0",
+            "WRED_PROFILE|AZURE_LOSSLESS",
+            "green_min_threshold",
+            "",
+            "\r\n",
+            "\u0000");
 
     private final SnapshotCache cache = new SnapshotCache(() -> SampleSnapshots.sample(1, 0), Duration.ofDays(1));
 
     @Property(tries = 10_000)
     void randomCommandsGetARepliesNeverAnExceptionAndLeaveTheConfigUnchanged(
-        @ForAll("commands") final List<List<byte[]>> commands) throws Exception {
+            @ForAll("commands") final List<List<byte[]>> commands) throws Exception {
         final Map<String, Map<String, String>> before = cache.databases().db(SonicDatabases.CONFIG_DB);
         final RedisCommands session = new RedisCommands(cache, null);
         for (final List<byte[]> command : commands) {
@@ -43,14 +96,14 @@ class RedisCommandsPropertyTest {
         }
         assertThat(cache.databases().db(SonicDatabases.CONFIG_DB)).isEqualTo(before);
         assertThat(cache.databases().db(SonicDatabases.CONFIG_DB).get("WRED_PROFILE|AZURE_LOSSLESS"))
-            .containsEntry("green_min_threshold", "250000");
+                .containsEntry("green_min_threshold", "250000");
     }
 
     @Property(tries = 2_000)
     void randomBytesOnTheWireGiveErrorsOrRepliesNeverACrash(@ForAll("wire") final byte[] bytes) {
         final EmbeddedChannel channel = new EmbeddedChannel();
-        OperatorRedisServer.configure(channel.pipeline(), cache, null, new OperatorRedisServer.Limits(
-            1024, 16, 256, 4, 1024, 4096));
+        OperatorRedisServer.configure(
+                channel.pipeline(), cache, null, new OperatorRedisServer.Limits(1024, 16, 256, 4, 1024, 4096));
         channel.writeInbound(Unpooled.wrappedBuffer(bytes));
         channel.runPendingTasks();
         Object out;
@@ -64,28 +117,45 @@ class RedisCommandsPropertyTest {
     @Provide
     Arbitrary<List<List<byte[]>>> commands() {
         final Arbitrary<byte[]> word = Arbitraries.oneOf(
-            Arbitraries.of(WORDS).map(w -> w.getBytes(StandardCharsets.UTF_8)),
-            Arbitraries.bytes().array(byte[].class).ofMaxSize(40));
+                Arbitraries.of(WORDS).map(w -> w.getBytes(StandardCharsets.UTF_8)),
+                Arbitraries.bytes().array(byte[].class).ofMaxSize(40));
         final Arbitrary<List<byte[]>> command = Combinators.combine(
-            Arbitraries.oneOf(Arbitraries.of(NAMES).map(n -> n.getBytes(StandardCharsets.UTF_8)),
-                Arbitraries.bytes().array(byte[].class).ofMaxSize(12)),
-            word.list().ofMaxSize(6)).as((name, args) -> {
-                final List<byte[]> all = new ArrayList<>();
-                all.add(name);
-                all.addAll(args);
-                return all;
-            });
+                        Arbitraries.oneOf(
+                                Arbitraries.of(NAMES).map(n -> n.getBytes(StandardCharsets.UTF_8)),
+                                Arbitraries.bytes().array(byte[].class).ofMaxSize(12)),
+                        word.list().ofMaxSize(6))
+                .as((name, args) -> {
+                    final List<byte[]> all = new ArrayList<>();
+                    all.add(name);
+                    all.addAll(args);
+                    return all;
+                });
         return Arbitraries.oneOf(command.list().ofMinSize(1).ofMaxSize(8), Arbitraries.just(List.of(List.of())));
     }
 
     @Provide
     Arbitrary<byte[]> wire() {
-        final Arbitrary<String> frames = Arbitraries.of("*2\r\n$4\r\nPING\r\n$2\r\nhi\r\n", "*1\r\n$4\r\nPING\r\n",
-            "PING\r\n", "KEYS *\r\n", "*-1\r\n", "$-1\r\n", "*3\r\n$4\r\nHGET\r\n", "$999999\r\n", "*99999\r\n",
-            ":12\r\n", "+OK\r\n", "-ERR x\r\n", "*1\r\n*1\r\n$1\r\nx\r\n", "\r\n", "*x\r\n", "$x\r\n",
-            "*2\r\n$6\r\nSELECT\r\n$1\r\n2\r\n", "*2\r\n$7\r\nHGETALL\r\n$22\r\nCOUNTERS_PORT_NAME_MAP\r\n");
+        final Arbitrary<String> frames = Arbitraries.of(
+                "*2\r\n$4\r\nPING\r\n$2\r\nhi\r\n",
+                "*1\r\n$4\r\nPING\r\n",
+                "PING\r\n",
+                "KEYS *\r\n",
+                "*-1\r\n",
+                "$-1\r\n",
+                "*3\r\n$4\r\nHGET\r\n",
+                "$999999\r\n",
+                "*99999\r\n",
+                ":12\r\n",
+                "+OK\r\n",
+                "-ERR x\r\n",
+                "*1\r\n*1\r\n$1\r\nx\r\n",
+                "\r\n",
+                "*x\r\n",
+                "$x\r\n",
+                "*2\r\n$6\r\nSELECT\r\n$1\r\n2\r\n",
+                "*2\r\n$7\r\nHGETALL\r\n$22\r\nCOUNTERS_PORT_NAME_MAP\r\n");
         return Arbitraries.oneOf(
-            frames.list().ofMaxSize(10).map(l -> String.join("", l).getBytes(StandardCharsets.UTF_8)),
-            Arbitraries.bytes().array(byte[].class).ofMaxSize(300));
+                frames.list().ofMaxSize(10).map(l -> String.join("", l).getBytes(StandardCharsets.UTF_8)),
+                Arbitraries.bytes().array(byte[].class).ofMaxSize(300));
     }
 }

@@ -7,26 +7,50 @@ import java.util.Map;
 
 /** A two-port switch's snapshot with distinct, known counter values (tests compare views against them). */
 final class SampleSnapshots {
-    private SampleSnapshots() {
-    }
+    private SampleSnapshots() {}
 
-    static final String[] QUEUE_STATS = {"SAI_QUEUE_STAT_PACKETS", "SAI_QUEUE_STAT_BYTES",
-        "SAI_QUEUE_STAT_DROPPED_PACKETS", "SAI_QUEUE_STAT_DROPPED_BYTES", "SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS",
-        "SAI_QUEUE_STAT_WRED_ECN_MARKED_BYTES", "SAI_QUEUE_STAT_WRED_DROPPED_PACKETS",
-        "SAI_QUEUE_STAT_WRED_DROPPED_BYTES", "SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES",
-        "PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED", "PFC_WD_QUEUE_STATS_DEADLOCK_RESTORED",
-        "PFC_WD_QUEUE_STATS_TX_PACKETS", "PFC_WD_QUEUE_STATS_TX_DROPPED_PACKETS", "PFC_WD_QUEUE_STATS_RX_PACKETS",
-        "PFC_WD_QUEUE_STATS_RX_DROPPED_PACKETS", "PFC_WD_QUEUE_STATS_TX_PACKETS_LAST",
-        "PFC_WD_QUEUE_STATS_TX_DROPPED_PACKETS_LAST", "PFC_WD_QUEUE_STATS_RX_PACKETS_LAST",
-        "PFC_WD_QUEUE_STATS_RX_DROPPED_PACKETS_LAST"};
-    static final String[] PG_STATS = {"SAI_INGRESS_PRIORITY_GROUP_STAT_PACKETS",
-        "SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS", "SAI_INGRESS_PRIORITY_GROUP_STAT_SHARED_WATERMARK_BYTES",
-        "SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_WATERMARK_BYTES"};
-    static final String[] PORT_STATS = {"SAI_PORT_STAT_IF_IN_OCTETS", "SAI_PORT_STAT_IF_IN_UCAST_PKTS",
-        "SAI_PORT_STAT_IF_IN_NON_UCAST_PKTS", "SAI_PORT_STAT_IF_IN_DISCARDS", "SAI_PORT_STAT_IF_IN_ERRORS",
-        "SAI_PORT_STAT_ETHER_RX_OVERSIZE_PKTS", "SAI_PORT_STAT_IF_OUT_OCTETS", "SAI_PORT_STAT_IF_OUT_UCAST_PKTS",
-        "SAI_PORT_STAT_IF_OUT_NON_UCAST_PKTS", "SAI_PORT_STAT_IF_OUT_DISCARDS", "SAI_PORT_STAT_IF_OUT_ERRORS",
-        "SAI_PORT_STAT_ETHER_TX_OVERSIZE_PKTS", "SAI_IN_DROP_REASON_TTL"};
+    static final String[] QUEUE_STATS = {
+        "SAI_QUEUE_STAT_PACKETS",
+        "SAI_QUEUE_STAT_BYTES",
+        "SAI_QUEUE_STAT_DROPPED_PACKETS",
+        "SAI_QUEUE_STAT_DROPPED_BYTES",
+        "SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS",
+        "SAI_QUEUE_STAT_WRED_ECN_MARKED_BYTES",
+        "SAI_QUEUE_STAT_WRED_DROPPED_PACKETS",
+        "SAI_QUEUE_STAT_WRED_DROPPED_BYTES",
+        "SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES",
+        "PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED",
+        "PFC_WD_QUEUE_STATS_DEADLOCK_RESTORED",
+        "PFC_WD_QUEUE_STATS_TX_PACKETS",
+        "PFC_WD_QUEUE_STATS_TX_DROPPED_PACKETS",
+        "PFC_WD_QUEUE_STATS_RX_PACKETS",
+        "PFC_WD_QUEUE_STATS_RX_DROPPED_PACKETS",
+        "PFC_WD_QUEUE_STATS_TX_PACKETS_LAST",
+        "PFC_WD_QUEUE_STATS_TX_DROPPED_PACKETS_LAST",
+        "PFC_WD_QUEUE_STATS_RX_PACKETS_LAST",
+        "PFC_WD_QUEUE_STATS_RX_DROPPED_PACKETS_LAST"
+    };
+    static final String[] PG_STATS = {
+        "SAI_INGRESS_PRIORITY_GROUP_STAT_PACKETS",
+        "SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS",
+        "SAI_INGRESS_PRIORITY_GROUP_STAT_SHARED_WATERMARK_BYTES",
+        "SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_WATERMARK_BYTES"
+    };
+    static final String[] PORT_STATS = {
+        "SAI_PORT_STAT_IF_IN_OCTETS",
+        "SAI_PORT_STAT_IF_IN_UCAST_PKTS",
+        "SAI_PORT_STAT_IF_IN_NON_UCAST_PKTS",
+        "SAI_PORT_STAT_IF_IN_DISCARDS",
+        "SAI_PORT_STAT_IF_IN_ERRORS",
+        "SAI_PORT_STAT_ETHER_RX_OVERSIZE_PKTS",
+        "SAI_PORT_STAT_IF_OUT_OCTETS",
+        "SAI_PORT_STAT_IF_OUT_UCAST_PKTS",
+        "SAI_PORT_STAT_IF_OUT_NON_UCAST_PKTS",
+        "SAI_PORT_STAT_IF_OUT_DISCARDS",
+        "SAI_PORT_STAT_IF_OUT_ERRORS",
+        "SAI_PORT_STAT_ETHER_TX_OVERSIZE_PKTS",
+        "SAI_IN_DROP_REASON_TTL"
+    };
 
     /**
      * @param scale multiplies every counter (a later snapshot of the same switch).
@@ -73,12 +97,24 @@ final class SampleSnapshots {
         config.put("WRED_PROFILE|AZURE_LOSSLESS", Map.of("green_min_threshold", "250000", "ecn", "ecn_all"));
         config.put("SWITCH_HASH|GLOBAL", Map.of("ecmp_hash@", "SRC_IP,DST_IP,RDMA_BTH_DEST_QP"));
         config.put("PFC_WD|Ethernet0", Map.of("action", "drop", "detection_time", "200", "restoration_time", "200"));
-        return new SwitchSnapshot(takenAtNs, ports,
-            Map.of("ingress_lossless_pool", Map.of("SAI_BUFFER_POOL_STAT_WATERMARK_BYTES", Long.toString(scale * 7))),
-            config, Map.of("ECMP_HASH_CAPABLE", "true", "HASH|NATIVE_HASH_FIELD_LIST", "SRC_IP,DST_IP,RDMA_BTH_DEST_QP"),
-            Map.of("DATAACL|RULE_1", Map.of("Packets", scale * 11, "Bytes", scale * 1100)),
-            List.of(new SwitchSnapshot.ArsGroup(0, List.of(new SwitchSnapshot.ArsMember("Ethernet0", scale * 5,
-                scale * 500), new SwitchSnapshot.ArsMember("Ethernet4", scale * 6, scale * 600)), scale * 3, scale * 9,
-                0, 0, 2)));
+        return new SwitchSnapshot(
+                takenAtNs,
+                ports,
+                Map.of(
+                        "ingress_lossless_pool",
+                        Map.of("SAI_BUFFER_POOL_STAT_WATERMARK_BYTES", Long.toString(scale * 7))),
+                config,
+                Map.of("ECMP_HASH_CAPABLE", "true", "HASH|NATIVE_HASH_FIELD_LIST", "SRC_IP,DST_IP,RDMA_BTH_DEST_QP"),
+                Map.of("DATAACL|RULE_1", Map.of("Packets", scale * 11, "Bytes", scale * 1100)),
+                List.of(new SwitchSnapshot.ArsGroup(
+                        0,
+                        List.of(
+                                new SwitchSnapshot.ArsMember("Ethernet0", scale * 5, scale * 500),
+                                new SwitchSnapshot.ArsMember("Ethernet4", scale * 6, scale * 600)),
+                        scale * 3,
+                        scale * 9,
+                        0,
+                        0,
+                        2)));
     }
 }

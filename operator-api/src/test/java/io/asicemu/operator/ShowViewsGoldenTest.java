@@ -3,12 +3,10 @@ package io.asicemu.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,16 +21,18 @@ class ShowViewsGoldenTest {
     private static final Path GOLDEN = Path.of("src/test/resources/io/asicemu/operator/show");
 
     // one second apart, every counter doubled: rates are the counters' values per second
-    private final SonicDatabases dbs = SonicDatabases.of(SampleSnapshots.sample(2, 2_000_000_000L),
-        SampleSnapshots.sample(1, 1_000_000_000L));
+    private final SonicDatabases dbs =
+            SonicDatabases.of(SampleSnapshots.sample(2, 2_000_000_000L), SampleSnapshots.sample(1, 1_000_000_000L));
     private final ShowViews views = new ShowViews(CountersReader.of(dbs), CountersBaseline.none());
 
     @Test
     void interfacesCounters() throws Exception {
         final String out = views.interfacesCounters();
         check("interfaces-counters.txt", out);
-        assertThat(header(out)).containsExactly("IFACE", "STATE", "RX_OK", "RX_BPS", "RX_UTIL", "RX_ERR", "RX_DRP",
-            "RX_OVR", "TX_OK", "TX_BPS", "TX_UTIL", "TX_ERR", "TX_DRP", "TX_OVR");
+        assertThat(header(out))
+                .containsExactly(
+                        "IFACE", "STATE", "RX_OK", "RX_BPS", "RX_UTIL", "RX_ERR", "RX_DRP", "RX_OVR", "TX_OK", "TX_BPS",
+                        "TX_UTIL", "TX_ERR", "TX_DRP", "TX_OVR");
         sameAsTabulate(out);
     }
 
@@ -42,8 +42,8 @@ class ShowViewsGoldenTest {
         check("pfc-counters.txt", out);
         final String[] tables = out.split("\n\n");
         assertThat(tables).hasSize(2);
-        assertThat(header(tables[0])).containsExactly("Port Rx", "PFC0", "PFC1", "PFC2", "PFC3", "PFC4", "PFC5",
-            "PFC6", "PFC7");
+        assertThat(header(tables[0]))
+                .containsExactly("Port Rx", "PFC0", "PFC1", "PFC2", "PFC3", "PFC4", "PFC5", "PFC6", "PFC7");
         assertThat(header(tables[1])).first().isEqualTo("Port Tx");
         sameAsTabulate(tables[0] + "\n");
         sameAsTabulate(tables[1]);
@@ -54,8 +54,8 @@ class ShowViewsGoldenTest {
         final String out = views.queueCounters();
         check("queue-counters.txt", out);
         for (final String table : out.split("\n\n")) {
-            assertThat(header(table)).containsExactly("Port", "TxQ", "Counter/pkts", "Counter/bytes", "Drop/pkts",
-                "Drop/bytes");
+            assertThat(header(table))
+                    .containsExactly("Port", "TxQ", "Counter/pkts", "Counter/bytes", "Drop/pkts", "Drop/bytes");
             sameAsTabulate(table + "\n");
         }
     }
@@ -65,8 +65,9 @@ class ShowViewsGoldenTest {
         final String out = views.queueWredCounters();
         check("queue-wredcounters.txt", out);
         for (final String table : out.split("\n\n")) {
-            assertThat(header(table)).containsExactly("Port", "TxQ", "WredDrp/pkts", "WredDrp/bytes",
-                "EcnMarked/pkts", "EcnMarked/bytes");
+            assertThat(header(table))
+                    .containsExactly(
+                            "Port", "TxQ", "WredDrp/pkts", "WredDrp/bytes", "EcnMarked/pkts", "EcnMarked/bytes");
             sameAsTabulate(table + "\n");
         }
     }
@@ -100,8 +101,15 @@ class ShowViewsGoldenTest {
     void pfcwdStats() throws Exception {
         final String out = views.pfcwdStats(true);
         check("pfcwd-stats.txt", out);
-        assertThat(header(out)).containsExactly("QUEUE", "STATUS", "STORM DETECTED/RESTORED", "TX OK/DROP",
-            "RX OK/DROP", "TX LAST OK/DROP", "RX LAST OK/DROP");
+        assertThat(header(out))
+                .containsExactly(
+                        "QUEUE",
+                        "STATUS",
+                        "STORM DETECTED/RESTORED",
+                        "TX OK/DROP",
+                        "RX OK/DROP",
+                        "TX LAST OK/DROP",
+                        "RX LAST OK/DROP");
         assertThat(out).contains("Ethernet4:3").contains("stormed");
         sameAsTabulate(out);
     }
@@ -120,8 +128,8 @@ class ShowViewsGoldenTest {
         CountersBaseline.save(CountersReader.of(SonicDatabases.of(SampleSnapshots.sample(1, 0), null)), file);
         final ShowViews cleared = new ShowViews(CountersReader.of(dbs), CountersBaseline.load(file));
         // scale 2 minus scale 1: every counter shows its scale-1 value, watermarks keep their scale-2 value
-        final ShowViews scaleOne = new ShowViews(CountersReader.of(SonicDatabases.of(SampleSnapshots.sample(1, 0),
-            null)), CountersBaseline.none());
+        final ShowViews scaleOne = new ShowViews(
+                CountersReader.of(SonicDatabases.of(SampleSnapshots.sample(1, 0), null)), CountersBaseline.none());
         assertThat(cleared.queueCounters()).isEqualTo(scaleOne.queueCounters());
         assertThat(cleared.pfcCounters()).isEqualTo(scaleOne.pfcCounters());
         assertThat(cleared.queueWatermarkUnicast()).isEqualTo(views.queueWatermarkUnicast());
@@ -154,8 +162,8 @@ class ShowViewsGoldenTest {
             rows.append(pyList(lines.get(i))).append(',');
         }
         rows.append(']');
-        final String script = "from tabulate import tabulate\n"
-            + "print(tabulate(" + rows + ", " + pyList(lines.get(0)) + ", tablefmt='simple', stralign='right'))\n";
+        final String script = "from tabulate import tabulate\n" + "print(tabulate(" + rows + ", " + pyList(lines.get(0))
+                + ", tablefmt='simple', stralign='right'))\n";
         final String out = OperatorRedisServerTest.run(List.of("/usr/bin/python3", "-c", script));
         assertThat(out).isEqualTo(table);
     }
@@ -163,9 +171,10 @@ class ShowViewsGoldenTest {
     private static String pyList(final String line) {
         final StringBuilder out = new StringBuilder("[");
         for (final String cell : line.strip().split(" {2,}")) {
-            out.append('\'').append(cell.replace("\\", "\\\\").replace("'", "\\'")).append("',");
+            out.append('\'')
+                    .append(cell.replace("\\", "\\\\").replace("'", "\\'"))
+                    .append("',");
         }
         return out.append(']').toString();
     }
-
 }

@@ -14,8 +14,9 @@ public final class Crc32 {
     private static final int[] TABLE = new int[256];
     /** Slicing-by-8 tables: {@code SLICE[k][b]} is byte b's CRC advanced by k more zero bytes. */
     private static final int[][] SLICE = new int[8][256];
+
     private static final java.lang.foreign.ValueLayout.OfLong U64_LE =
-        java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+            java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
 
     static {
         for (int n = 0; n < 256; n++) {
@@ -34,8 +35,7 @@ public final class Crc32 {
         }
     }
 
-    private Crc32() {
-    }
+    private Crc32() {}
 
     /** Feeds one byte. */
     public static int update(final int crc, final int b) {
@@ -62,8 +62,14 @@ public final class Crc32 {
             final long v = segment.get(U64_LE, offset + i);
             final int lo = (int) v ^ c;
             final int hi = (int) (v >>> 32);
-            c = t7[lo & 0xFF] ^ t6[(lo >>> 8) & 0xFF] ^ t5[(lo >>> 16) & 0xFF] ^ t4[lo >>> 24]
-                ^ t3[hi & 0xFF] ^ t2[(hi >>> 8) & 0xFF] ^ t1[(hi >>> 16) & 0xFF] ^ t0[hi >>> 24];
+            c = t7[lo & 0xFF]
+                    ^ t6[(lo >>> 8) & 0xFF]
+                    ^ t5[(lo >>> 16) & 0xFF]
+                    ^ t4[lo >>> 24]
+                    ^ t3[hi & 0xFF]
+                    ^ t2[(hi >>> 8) & 0xFF]
+                    ^ t1[(hi >>> 16) & 0xFF]
+                    ^ t0[hi >>> 24];
         }
         for (; i < length; i++) {
             c = TABLE[(c ^ NetworkOrder.u8(segment, offset + i)) & 0xFF] ^ (c >>> 8);

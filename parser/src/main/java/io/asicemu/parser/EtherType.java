@@ -31,6 +31,5 @@ public final class EtherType {
     /** UDP destination port of RoCEv2. */
     public static final int ROCEV2_UDP_PORT = 4791;
 
-    private EtherType() {
-    }
+    private EtherType() {}
 }

@@ -120,7 +120,7 @@ public final class FrameBuilder {
 
     /** Two tags: an outer tag with {@code outerTpid} (0x88A8 or 0x8100) and an inner 802.1Q tag. */
     public FrameBuilder doubleTagged(
-        final int outerTpid, final int outerVlanId, final int outerPcp, final int innerVlanId, final int innerPcp) {
+            final int outerTpid, final int outerVlanId, final int outerPcp, final int innerVlanId, final int innerPcp) {
         vlanCount = 2;
         this.outerTpid = outerTpid;
         this.outerVlanId = outerVlanId;
@@ -267,7 +267,7 @@ public final class FrameBuilder {
         NetworkOrder.u8(segment, bth + BthFlyweight.ACK_REQ_OFFSET, ackReq ? 0x80 : 0);
         NetworkOrder.u24(segment, bth + BthFlyweight.PSN_OFFSET, psn);
         final long ext = bth + BthFlyweight.HEADER_LENGTH;
-        segment.asSlice(ext, extLength).fill((byte)0);
+        segment.asSlice(ext, extLength).fill((byte) 0);
         long next = ext;
         if (RoceOpcode.hasReth(bthOpcode)) {
             NetworkOrder.u64(segment, next + RethFlyweight.VIRTUAL_ADDRESS_OFFSET, rethVirtualAddress);
@@ -317,8 +317,12 @@ public final class FrameBuilder {
     }
 
     /** ICMP (IPv4) or ICMPv6 echo request with {@code payloadLength} patterned bytes and a valid checksum. */
-    public int buildIcmpEcho(final MemorySegment segment, final long offset, final int identifier,
-        final int sequence, final int payloadLength) {
+    public int buildIcmpEcho(
+            final MemorySegment segment,
+            final long offset,
+            final int identifier,
+            final int sequence,
+            final int payloadLength) {
         final int protocol = ipVersion == 4 ? EtherType.PROTO_ICMP : EtherType.PROTO_ICMPV6;
         final int icmpLength = 8 + payloadLength;
         final int l4 = writeIpHeaders(segment, offset, icmpLength, protocol);
@@ -338,8 +342,14 @@ public final class FrameBuilder {
     }
 
     /** ARP (Ethernet/IPv4) with the configured MACs and VLAN tags in the Ethernet header. */
-    public int buildArp(final MemorySegment segment, final long offset, final int operation, final long senderMac,
-        final int senderIp, final long targetMac, final int targetIp) {
+    public int buildArp(
+            final MemorySegment segment,
+            final long offset,
+            final int operation,
+            final long senderMac,
+            final int senderIp,
+            final long targetMac,
+            final int targetIp) {
         final int l3 = writeL2(segment, offset, EtherType.ARP);
         final long at = offset + l3;
         NetworkOrder.u16(segment, at + ArpFlyweight.HARDWARE_TYPE_OFFSET, ArpFlyweight.HARDWARE_ETHERNET);
@@ -374,7 +384,7 @@ public final class FrameBuilder {
     }
 
     private int writeHeadersToUdp(
-        final MemorySegment segment, final long offset, final int udpPayloadLength, final int protocol) {
+            final MemorySegment segment, final long offset, final int udpPayloadLength, final int protocol) {
         final int udp = writeIpHeaders(segment, offset, UdpFlyweight.HEADER_LENGTH + udpPayloadLength, protocol);
         final long at = offset + udp;
         NetworkOrder.u16(segment, at, srcPort);
@@ -385,15 +395,15 @@ public final class FrameBuilder {
     }
 
     private int writeIpHeaders(
-        final MemorySegment segment, final long offset, final int ipPayloadLength, final int protocol) {
+            final MemorySegment segment, final long offset, final int ipPayloadLength, final int protocol) {
         final int l3 = writeL2(segment, offset, ipVersion == 4 ? EtherType.IPV4 : EtherType.IPV6);
         final long ip = offset + l3;
         final int tos = (dscp << 2) | ecn;
         if (ipVersion == 4) {
             NetworkOrder.u8(segment, ip, 0x45);
             NetworkOrder.u8(segment, ip + Ipv4Flyweight.TOS_OFFSET, tos);
-            NetworkOrder.u16(segment, ip + Ipv4Flyweight.TOTAL_LENGTH_OFFSET,
-                Ipv4Flyweight.MIN_HEADER_LENGTH + ipPayloadLength);
+            NetworkOrder.u16(
+                    segment, ip + Ipv4Flyweight.TOTAL_LENGTH_OFFSET, Ipv4Flyweight.MIN_HEADER_LENGTH + ipPayloadLength);
             NetworkOrder.u16(segment, ip + Ipv4Flyweight.IDENTIFICATION_OFFSET, identification);
             NetworkOrder.u16(segment, ip + Ipv4Flyweight.FLAGS_FRAGMENT_OFFSET, dontFragment ? 0x4000 : 0);
             NetworkOrder.u8(segment, ip + Ipv4Flyweight.TTL_OFFSET, ttl);
@@ -401,8 +411,10 @@ public final class FrameBuilder {
             NetworkOrder.u16(segment, ip + Ipv4Flyweight.CHECKSUM_OFFSET, 0);
             NetworkOrder.u32(segment, ip + Ipv4Flyweight.SRC_ADDRESS_OFFSET, ipv4Src);
             NetworkOrder.u32(segment, ip + Ipv4Flyweight.DST_ADDRESS_OFFSET, ipv4Dst);
-            NetworkOrder.u16(segment, ip + Ipv4Flyweight.CHECKSUM_OFFSET,
-                InternetChecksum.checksum(segment, ip, Ipv4Flyweight.MIN_HEADER_LENGTH));
+            NetworkOrder.u16(
+                    segment,
+                    ip + Ipv4Flyweight.CHECKSUM_OFFSET,
+                    InternetChecksum.checksum(segment, ip, Ipv4Flyweight.MIN_HEADER_LENGTH));
             return l3 + Ipv4Flyweight.MIN_HEADER_LENGTH;
         }
         NetworkOrder.u32(segment, ip, (6 << 28) | (tos << 20) | flowLabel);
@@ -423,8 +435,8 @@ public final class FrameBuilder {
         final int udpLength = UdpFlyweight.HEADER_LENGTH + payloadLength;
         final long at = offset + udp;
         final long ip = ipVersion == 4 ? at - Ipv4Flyweight.MIN_HEADER_LENGTH : at - Ipv6Flyweight.HEADER_LENGTH;
-        final long sum = (long)InternetChecksum.sum(segment, at, udpLength)
-            + pseudoHeaderSum(segment, ip, EtherType.PROTO_UDP, udpLength);
+        final long sum = (long) InternetChecksum.sum(segment, at, udpLength)
+                + pseudoHeaderSum(segment, ip, EtherType.PROTO_UDP, udpLength);
         int checksum = ~InternetChecksum.fold(sum) & 0xFFFF;
         if (checksum == 0) {
             checksum = 0xFFFF;
@@ -434,11 +446,11 @@ public final class FrameBuilder {
 
     private int pseudoHeaderSum(final MemorySegment segment, final long ip, final int protocol, final int length) {
         if (ipVersion == 4) {
-            return InternetChecksum.fold((long)InternetChecksum.sum(segment, ip + Ipv4Flyweight.SRC_ADDRESS_OFFSET, 8)
-                + protocol + length);
+            return InternetChecksum.fold(
+                    (long) InternetChecksum.sum(segment, ip + Ipv4Flyweight.SRC_ADDRESS_OFFSET, 8) + protocol + length);
         }
-        return InternetChecksum.fold((long)InternetChecksum.sum(segment, ip + Ipv6Flyweight.SRC_ADDRESS_OFFSET, 32)
-            + protocol + length);
+        return InternetChecksum.fold(
+                (long) InternetChecksum.sum(segment, ip + Ipv6Flyweight.SRC_ADDRESS_OFFSET, 32) + protocol + length);
     }
 
     private void fillPayload(final MemorySegment segment, final long at, final int length) {
@@ -451,7 +463,7 @@ public final class FrameBuilder {
         if (!padToMinimum || length >= MIN_FRAME_LENGTH) {
             return length;
         }
-        segment.asSlice(offset + length, MIN_FRAME_LENGTH - length).fill((byte)0);
+        segment.asSlice(offset + length, MIN_FRAME_LENGTH - length).fill((byte) 0);
         return MIN_FRAME_LENGTH;
     }
 }

@@ -9,8 +9,7 @@ import java.lang.foreign.MemorySegment;
  * Methods need a result whose IP header was validated ({@code ipVersion() != 0}). Stateless; zero allocation.
  */
 public final class FrameRewriter {
-    private FrameRewriter() {
-    }
+    private FrameRewriter() {}
 
     /** Sets the destination MAC. */
     public static void dstMac(final ParseResult r, final long mac) {
@@ -97,7 +96,7 @@ public final class FrameRewriter {
     }
 
     private static void updateChecksum(
-        final MemorySegment segment, final long ip, final int oldWord, final int newWord) {
+            final MemorySegment segment, final long ip, final int oldWord, final int newWord) {
         final long at = ip + Ipv4Flyweight.CHECKSUM_OFFSET;
         NetworkOrder.u16(segment, at, InternetChecksum.update(NetworkOrder.u16(segment, at), oldWord, newWord));
     }

@@ -10,8 +10,7 @@ import java.lang.foreign.MemorySegment;
  * fed as constants, so nothing is copied. Works on a {@link ParseResult} that {@link ParseResult#roce()}. Stateless.
  */
 public final class Icrc {
-    private Icrc() {
-    }
+    private Icrc() {}
 
     /** Computes the ICRC value of a parsed RoCEv2 frame ({@link ParseResult#roce()} must hold). */
     public static int compute(final ParseResult r) {

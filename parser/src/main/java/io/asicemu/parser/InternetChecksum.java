@@ -4,8 +4,7 @@ import java.lang.foreign.MemorySegment;
 
 /** RFC 1071 one's-complement checksum and its RFC 1624 incremental update. Stateless; safe from any thread. */
 public final class InternetChecksum {
-    private InternetChecksum() {
-    }
+    private InternetChecksum() {}
 
     /** One's-complement sum of {@code length} bytes folded to 16 bits (not inverted). */
     public static int sum(final MemorySegment segment, final long offset, final int length) {
@@ -36,7 +35,7 @@ public final class InternetChecksum {
         while ((sum >>> 16) != 0) {
             sum = (sum & 0xFFFF) + (sum >>> 16);
         }
-        return (int)sum;
+        return (int) sum;
     }
 
     /**

@@ -194,7 +194,7 @@ public final class Ipv4Flyweight extends HeaderFlyweight {
         final int headerLength = headerLength();
         final int sum = InternetChecksum.sum(segment, offset, headerLength);
         // Remove the stored checksum from the sum instead of copying the header.
-        final long withoutStored = (long)sum + (~checksum() & 0xFFFF);
+        final long withoutStored = (long) sum + (~checksum() & 0xFFFF);
         return ~InternetChecksum.fold(withoutStored) & 0xFFFF;
     }
 

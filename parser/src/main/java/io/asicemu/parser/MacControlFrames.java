@@ -12,15 +12,19 @@ public final class MacControlFrames {
     /** Frame length with FCS. */
     public static final int LENGTH_WITH_FCS = 64;
 
-    private MacControlFrames() {
-    }
+    private MacControlFrames() {}
 
     /**
      * Writes a PFC frame. {@code quanta[p]} is the pause time of priority p (0..7; 0 with the class enabled is XON);
      * {@code classEnableVector} bit p says time[p] is valid. Returns 60, or 64 if {@code withFcs}.
      */
-    public static int writePfc(final MemorySegment segment, final long offset, final long srcMac,
-        final int classEnableVector, final int[] quanta, final boolean withFcs) {
+    public static int writePfc(
+            final MemorySegment segment,
+            final long offset,
+            final long srcMac,
+            final int classEnableVector,
+            final int[] quanta,
+            final boolean withFcs) {
         final long payload = writeHeader(segment, offset, srcMac);
         NetworkOrder.u16(segment, payload, MacControlFlyweight.OPCODE_PFC);
         NetworkOrder.u16(segment, payload + MacControlFlyweight.PFC_CLASS_ENABLE_OFFSET, classEnableVector & 0xFF);
@@ -31,8 +35,12 @@ public final class MacControlFrames {
     }
 
     /** Writes an 802.3x PAUSE frame with {@code pauseQuanta}. Returns 60, or 64 if {@code withFcs}. */
-    public static int writePause(final MemorySegment segment, final long offset, final long srcMac,
-        final int pauseQuanta, final boolean withFcs) {
+    public static int writePause(
+            final MemorySegment segment,
+            final long offset,
+            final long srcMac,
+            final int pauseQuanta,
+            final boolean withFcs) {
         final long payload = writeHeader(segment, offset, srcMac);
         NetworkOrder.u16(segment, payload, MacControlFlyweight.OPCODE_PAUSE);
         NetworkOrder.u16(segment, payload + MacControlFlyweight.PAUSE_TIME_OFFSET, pauseQuanta);
@@ -40,7 +48,7 @@ public final class MacControlFrames {
     }
 
     private static long writeHeader(final MemorySegment segment, final long offset, final long srcMac) {
-        segment.asSlice(offset, LENGTH_WITHOUT_FCS).fill((byte)0);
+        segment.asSlice(offset, LENGTH_WITHOUT_FCS).fill((byte) 0);
         NetworkOrder.u48(segment, offset, MacControlFlyweight.DST_MAC);
         NetworkOrder.u48(segment, offset + EthernetFlyweight.SRC_MAC_OFFSET, srcMac);
         NetworkOrder.u16(segment, offset + EthernetFlyweight.ETHER_TYPE_OFFSET, EtherType.MAC_CONTROL);

@@ -18,8 +18,7 @@ public final class NetworkOrder {
     /** Unaligned little-endian 32-bit layout (the ICRC is stored little-endian). */
     public static final ValueLayout.OfInt U32_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
-    private NetworkOrder() {
-    }
+    private NetworkOrder() {}
 
     /** Unsigned byte at {@code offset}. */
     public static int u8(final MemorySegment segment, final long offset) {
@@ -28,7 +27,7 @@ public final class NetworkOrder {
 
     /** Writes the low 8 bits of {@code value}. */
     public static void u8(final MemorySegment segment, final long offset, final int value) {
-        segment.set(ValueLayout.JAVA_BYTE, offset, (byte)value);
+        segment.set(ValueLayout.JAVA_BYTE, offset, (byte) value);
     }
 
     /** Unsigned big-endian 16-bit value at {@code offset}. */
@@ -38,7 +37,7 @@ public final class NetworkOrder {
 
     /** Writes the low 16 bits of {@code value} big-endian. */
     public static void u16(final MemorySegment segment, final long offset, final int value) {
-        segment.set(U16, offset, (short)value);
+        segment.set(U16, offset, (short) value);
     }
 
     /** Big-endian 32-bit value at {@code offset} (as a signed int; mask with 0xFFFFFFFFL for unsigned). */
@@ -64,13 +63,13 @@ public final class NetworkOrder {
 
     /** Big-endian 48-bit value (a MAC address) at {@code offset}, in the low 48 bits of the result. */
     public static long u48(final MemorySegment segment, final long offset) {
-        return ((long)u16(segment, offset) << 32) | (u32(segment, offset + 2) & 0xFFFF_FFFFL);
+        return ((long) u16(segment, offset) << 32) | (u32(segment, offset + 2) & 0xFFFF_FFFFL);
     }
 
     /** Writes the low 48 bits of {@code value} big-endian (a MAC address). */
     public static void u48(final MemorySegment segment, final long offset, final long value) {
-        u16(segment, offset, (int)(value >>> 32));
-        u32(segment, offset + 2, (int)value);
+        u16(segment, offset, (int) (value >>> 32));
+        u32(segment, offset + 2, (int) value);
     }
 
     /** Big-endian 64-bit value at {@code offset}. */

@@ -62,7 +62,7 @@ public final class PacketParser {
      * returns the reason (also stored in the result).
      */
     public ParseReason parse(
-        final MemorySegment segment, final long frameOffset, final int frameLength, final ParseResult result) {
+            final MemorySegment segment, final long frameOffset, final int frameLength, final ParseResult result) {
         result.reset(segment, frameOffset, frameLength);
         final ParseReason reason = parseFrame(segment, frameOffset, frameLength, result);
         result.reason = reason;
@@ -70,7 +70,7 @@ public final class PacketParser {
     }
 
     private ParseReason parseFrame(
-        final MemorySegment segment, final long base, final int length, final ParseResult r) {
+            final MemorySegment segment, final long base, final int length, final ParseResult r) {
         if (base < 0 || length < 0 || base > segment.byteSize() - length) {
             return ParseReason.BAD_BUFFER;
         }
@@ -124,7 +124,7 @@ public final class PacketParser {
     }
 
     private static ParseReason parseIpv4(
-        final MemorySegment segment, final long base, final int pos, final int length, final ParseResult r) {
+            final MemorySegment segment, final long base, final int pos, final int length, final ParseResult r) {
         r.kind = FrameKind.IPV4;
         if (pos + Ipv4Flyweight.MIN_HEADER_LENGTH > length) {
             return ParseReason.TRUNCATED_IPV4;
@@ -172,7 +172,7 @@ public final class PacketParser {
     }
 
     private static ParseReason parseIpv6(
-        final MemorySegment segment, final long base, final int pos, final int length, final ParseResult r) {
+            final MemorySegment segment, final long base, final int pos, final int length, final ParseResult r) {
         r.kind = FrameKind.IPV6;
         if (pos + Ipv6Flyweight.HEADER_LENGTH > length) {
             return ParseReason.TRUNCATED_IPV6;
@@ -194,8 +194,8 @@ public final class PacketParser {
         r.dstAddressLow = NetworkOrder.u64(segment, ip + Ipv6Flyweight.DST_ADDRESS_OFFSET + 8);
         int nextHeader = NetworkOrder.u8(segment, ip + Ipv6Flyweight.NEXT_HEADER_OFFSET);
         r.protocol = nextHeader;
-        final int end = pos + Ipv6Flyweight.HEADER_LENGTH
-            + NetworkOrder.u16(segment, ip + Ipv6Flyweight.PAYLOAD_LENGTH_OFFSET);
+        final int end =
+                pos + Ipv6Flyweight.HEADER_LENGTH + NetworkOrder.u16(segment, ip + Ipv6Flyweight.PAYLOAD_LENGTH_OFFSET);
         if (end > length) {
             return ParseReason.IPV6_PAYLOAD_BEYOND_FRAME;
         }
@@ -254,7 +254,7 @@ public final class PacketParser {
     }
 
     private static ParseReason parseTransport(
-        final MemorySegment segment, final long base, final int l4, final int end, final ParseResult r) {
+            final MemorySegment segment, final long base, final int l4, final int end, final ParseResult r) {
         r.l4Offset = l4;
         final long at = base + l4;
         switch (r.protocol) {
@@ -263,9 +263,9 @@ public final class PacketParser {
                     return ParseReason.TRUNCATED_UDP;
                 }
                 final long header = NetworkOrder.u64(segment, at);
-                r.srcPort = (int)(header >>> 48);
-                r.dstPort = (int)(header >>> 32) & 0xFFFF;
-                final int udpLength = (int)(header >>> 16) & 0xFFFF;
+                r.srcPort = (int) (header >>> 48);
+                r.dstPort = (int) (header >>> 32) & 0xFFFF;
+                final int udpLength = (int) (header >>> 16) & 0xFFFF;
                 r.udpLength = udpLength;
                 if (udpLength < UdpFlyweight.HEADER_LENGTH) {
                     return ParseReason.UDP_BAD_LENGTH;
@@ -310,20 +310,20 @@ public final class PacketParser {
     }
 
     private static ParseReason parseBth(
-        final MemorySegment segment, final long base, final int bth, final int udpEnd, final ParseResult r) {
+            final MemorySegment segment, final long base, final int bth, final int udpEnd, final ParseResult r) {
         if (bth + BthFlyweight.HEADER_LENGTH + BthFlyweight.ICRC_LENGTH > udpEnd) {
             return ParseReason.TRUNCATED_BTH;
         }
         final long at = base + bth;
         final long word0 = NetworkOrder.u64(segment, at);
         final int word2 = NetworkOrder.u32(segment, at + BthFlyweight.ACK_REQ_OFFSET);
-        final int opcode = (int)(word0 >>> 56);
+        final int opcode = (int) (word0 >>> 56);
         r.bthOffset = bth;
         r.bthOpcode = opcode;
-        r.bthFlags = (int)(word0 >>> 48) & 0xFF;
-        r.bthPkey = (int)(word0 >>> 32) & 0xFFFF;
-        r.bthFecnBecn = (int)(word0 >>> 24) & 0xFF;
-        r.bthDestQp = (int)word0 & 0xFFFFFF;
+        r.bthFlags = (int) (word0 >>> 48) & 0xFF;
+        r.bthPkey = (int) (word0 >>> 32) & 0xFFFF;
+        r.bthFecnBecn = (int) (word0 >>> 24) & 0xFF;
+        r.bthDestQp = (int) word0 & 0xFFFFFF;
         r.bthAckReq = word2 < 0;
         r.bthPsn = word2 & 0xFFFFFF;
         r.icrcOffset = udpEnd - BthFlyweight.ICRC_LENGTH;
@@ -338,16 +338,16 @@ public final class PacketParser {
     }
 
     private static ParseReason parseArp(
-        final MemorySegment segment, final long base, final int pos, final int length, final ParseResult r) {
+            final MemorySegment segment, final long base, final int pos, final int length, final ParseResult r) {
         r.kind = FrameKind.ARP;
         if (pos + ARP_LENGTH > length) {
             return ParseReason.BAD_ARP;
         }
         final long at = base + pos;
         if (NetworkOrder.u16(segment, at + ArpFlyweight.HARDWARE_TYPE_OFFSET) != ArpFlyweight.HARDWARE_ETHERNET
-            || NetworkOrder.u16(segment, at + ArpFlyweight.PROTOCOL_TYPE_OFFSET) != EtherType.IPV4
-            || NetworkOrder.u8(segment, at + ArpFlyweight.HARDWARE_LENGTH_OFFSET) != 6
-            || NetworkOrder.u8(segment, at + ArpFlyweight.PROTOCOL_LENGTH_OFFSET) != 4) {
+                || NetworkOrder.u16(segment, at + ArpFlyweight.PROTOCOL_TYPE_OFFSET) != EtherType.IPV4
+                || NetworkOrder.u8(segment, at + ArpFlyweight.HARDWARE_LENGTH_OFFSET) != 6
+                || NetworkOrder.u8(segment, at + ArpFlyweight.PROTOCOL_LENGTH_OFFSET) != 4) {
             return ParseReason.BAD_ARP;
         }
         r.arpOperation = NetworkOrder.u16(segment, at + ArpFlyweight.OPERATION_OFFSET);
@@ -359,7 +359,7 @@ public final class PacketParser {
     }
 
     private static ParseReason parseMacControl(
-        final MemorySegment segment, final long base, final int pos, final int length, final ParseResult r) {
+            final MemorySegment segment, final long base, final int pos, final int length, final ParseResult r) {
         r.kind = FrameKind.MAC_CONTROL;
         if (pos + 2 > length) {
             return ParseReason.TRUNCATED_MAC_CONTROL;
@@ -382,7 +382,7 @@ public final class PacketParser {
     }
 
     private static ParseReason parseLldp(
-        final MemorySegment segment, final long base, final int pos, final int length, final ParseResult r) {
+            final MemorySegment segment, final long base, final int pos, final int length, final ParseResult r) {
         r.kind = FrameKind.LLDP;
         int p = pos;
         while (p + LldpFlyweight.TLV_HEADER_LENGTH <= length) {

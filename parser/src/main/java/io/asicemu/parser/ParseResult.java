@@ -299,12 +299,12 @@ public final class ParseResult {
 
     /** IPv4 source address. */
     public int ipv4Src() {
-        return (int)srcAddressLow;
+        return (int) srcAddressLow;
     }
 
     /** IPv4 destination address. */
     public int ipv4Dst() {
-        return (int)dstAddressLow;
+        return (int) dstAddressLow;
     }
 
     /** Offset of the transport header, -1 if none (non-IP, later fragment, no next header). */
@@ -479,8 +479,8 @@ public final class ParseResult {
 
     /** PFC quanta of {@code priority} (0..7), read from the frame. Only valid when {@link #pfc()}. */
     public int pfcQuanta(final int priority) {
-        return NetworkOrder.u16(segment, frameOffset + l3Offset + MacControlFlyweight.PFC_QUANTA_OFFSET
-            + 2L * (priority & 0x7));
+        return NetworkOrder.u16(
+                segment, frameOffset + l3Offset + MacControlFlyweight.PFC_QUANTA_OFFSET + 2L * (priority & 0x7));
     }
 
     /** 802.3x pause time in quanta. Only valid when {@link #pause()}. */

@@ -53,8 +53,7 @@ public final class RoceOpcode {
     /** Length of the invalidate extended transport header. */
     public static final int IETH_LENGTH = 4;
 
-    private RoceOpcode() {
-    }
+    private RoceOpcode() {}
 
     /** Whether an RC/UC opcode carries a RETH right after the BTH. */
     public static boolean hasReth(final int opcode) {

@@ -34,12 +34,12 @@ class AllocationGuardTest {
 
     @Test
     void shouldAllocateNothingWhenParsingAndRewritingAMillionMixedFrames() {
-        final MemorySegment ring = Arena.ofAuto().allocate((long)RING * SLOT);
+        final MemorySegment ring = Arena.ofAuto().allocate((long) RING * SLOT);
         final int[] lengths = SampleFrames.fillMixedRing(ring, RING, SLOT);
         final PacketParser parser = new PacketParser();
         final ParseResult result = new ParseResult();
         final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         final long threadId = Thread.currentThread().threadId();
         final long[] allocated = new long[ROUNDS];
 
@@ -53,18 +53,24 @@ class AllocationGuardTest {
 
         assertThat(sink).isNotZero();
         final String rounds = Arrays.toString(allocated);
-        assertThat(allocated).as("bytes allocated per round of %d packets: %s", PACKETS, rounds).contains(0L);
+        assertThat(allocated)
+                .as("bytes allocated per round of %d packets: %s", PACKETS, rounds)
+                .contains(0L);
         assertThat(Arrays.stream(allocated).max().orElseThrow())
-            .as("most bytes allocated in a round of %d packets: %s", PACKETS, rounds)
-            .isLessThanOrEqualTo(JIT_SLACK_BYTES);
+                .as("most bytes allocated in a round of %d packets: %s", PACKETS, rounds)
+                .isLessThanOrEqualTo(JIT_SLACK_BYTES);
     }
 
-    private static long run(final MemorySegment ring, final int[] lengths, final PacketParser parser,
-        final ParseResult result, final int packets) {
+    private static long run(
+            final MemorySegment ring,
+            final int[] lengths,
+            final PacketParser parser,
+            final ParseResult result,
+            final int packets) {
         long sink = 0;
         for (int i = 0; i < packets; i++) {
             final int slot = i & (RING - 1);
-            parser.parse(ring, (long)slot * SLOT, lengths[slot], result);
+            parser.parse(ring, (long) slot * SLOT, lengths[slot], result);
             sink += result.bthDestQp() + result.reason().index() + result.l4Offset();
             if (result.roce()) {
                 FrameRewriter.decrementTtl(result);

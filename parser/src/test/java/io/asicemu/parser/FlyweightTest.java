@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 /** Flyweight setters write what the parser (an independent reader of the same offsets) and scapy's bytes expect. */
 class FlyweightTest {
     /** scapy MACControlClassBasedFlowControl, c0 XON + c3 0xFFFF (reference/labs-and-oracles.md §3.2), 60 bytes. */
-    private static final String SCAPY_PFC = "0180C2000001" + "020000000001" + "8808" + "0101" + "0009"
-        + "0000" + "0000" + "0000" + "FFFF" + "00".repeat(60 - 26);
+    private static final String SCAPY_PFC = "0180C2000001" + "020000000001" + "8808" + "0101" + "0009" + "0000" + "0000"
+            + "0000" + "FFFF" + "00".repeat(60 - 26);
 
     private final MemorySegment frame = Arena.ofAuto().allocate(512);
     private final PacketParser parser = new PacketParser();
@@ -20,8 +20,8 @@ class FlyweightTest {
 
     @Test
     void shouldMatchScapyPfcBytesWhenBuiltByMacControlFrames() {
-        final int length = MacControlFrames.writePfc(frame, 0, 0x020000000001L, 0x09,
-            new int[] {0, 0, 0, 0xFFFF, 0, 0, 0, 0}, false);
+        final int length = MacControlFrames.writePfc(
+                frame, 0, 0x020000000001L, 0x09, new int[] {0, 0, 0, 0xFFFF, 0, 0, 0, 0}, false);
         assertThat(Frames.hex(frame, 0, length)).isEqualToIgnoringCase(SCAPY_PFC);
         assertThat(parser.parse(frame, 0, length, result)).isEqualTo(ParseReason.OK);
         assertThat(result.pfc()).isTrue();
@@ -42,7 +42,7 @@ class FlyweightTest {
         assertThat(length).isEqualTo(64);
         final CRC32 crc = new CRC32();
         crc.update(Frames.bytes(frame, 0, 60));
-        assertThat(frame.get(NetworkOrder.U32_LE, 60)).isEqualTo((int)crc.getValue());
+        assertThat(frame.get(NetworkOrder.U32_LE, 60)).isEqualTo((int) crc.getValue());
         assertThat(parser.parse(frame, 0, length, result)).isEqualTo(ParseReason.OK);
         assertThat(result.pause()).isTrue();
         assertThat(result.pauseQuanta()).isEqualTo(0xFFFF);
@@ -50,8 +50,10 @@ class FlyweightTest {
 
     @Test
     void shouldRoundTripVlanAndEthernetFieldsWhenSetThroughFlyweights() {
-        final int length = new FrameBuilder().doubleTagged(EtherType.QINQ, 1, 0, 2, 0).udpPorts(1, 2)
-            .buildUdp(frame, 0, 30);
+        final int length = new FrameBuilder()
+                .doubleTagged(EtherType.QINQ, 1, 0, 2, 0)
+                .udpPorts(1, 2)
+                .buildUdp(frame, 0, 30);
         new EthernetFlyweight().wrap(frame, 0, length).dstMac(0x112233445566L).srcMac(0xAABBCCDDEEFFL);
         new VlanTagFlyweight().wrap(frame, 12, 8).vlanId(4094).pcp(7).dei(1);
         new VlanTagFlyweight().wrap(frame, 16, 8).vlanId(33).pcp(2);
@@ -71,13 +73,21 @@ class FlyweightTest {
 
     @Test
     void shouldRoundTripBthRethAndAethFieldsWhenSetThroughFlyweights() {
-        final int length = new FrameBuilder().bth(RoceOpcode.RC_RDMA_WRITE_ONLY, 1, 1).buildRoce(frame, 0, 8);
+        final int length =
+                new FrameBuilder().bth(RoceOpcode.RC_RDMA_WRITE_ONLY, 1, 1).buildRoce(frame, 0, 8);
         parser.parse(frame, 0, length, result);
         final BthFlyweight bth = new BthFlyweight().wrap(frame, result.bthOffset(), 12);
-        bth.destQp(0xFEDCBA).psn(0xABCDEF).pkey(0x7FFF).ackReq(true).fecnBecnByte(BthFlyweight.FECN_BIT)
-            .flags(0x80 | 0x30);
-        new RethFlyweight().wrap(frame, result.rethOffset(), 16).virtualAddress(0x1122334455667788L).rkey(0x99)
-            .dmaLength(4096);
+        bth.destQp(0xFEDCBA)
+                .psn(0xABCDEF)
+                .pkey(0x7FFF)
+                .ackReq(true)
+                .fecnBecnByte(BthFlyweight.FECN_BIT)
+                .flags(0x80 | 0x30);
+        new RethFlyweight()
+                .wrap(frame, result.rethOffset(), 16)
+                .virtualAddress(0x1122334455667788L)
+                .rkey(0x99)
+                .dmaLength(4096);
 
         assertThat(parser.parse(frame, 0, length, result)).isEqualTo(ParseReason.OK);
         assertThat(result.bthDestQp()).isEqualTo(0xFEDCBA);
@@ -106,7 +116,11 @@ class FlyweightTest {
     void shouldRoundTripIpFieldsWhenSetThroughFlyweights() {
         int length = new FrameBuilder().udpPorts(1, 2).buildUdp(frame, 0, 20);
         final Ipv4Flyweight ipv4 = new Ipv4Flyweight().wrap(frame, 14, length - 14);
-        ipv4.srcAddress(0xC0A80001).dstAddress(0xC0A80002).ttl(3).identification(77).updateChecksum();
+        ipv4.srcAddress(0xC0A80001)
+                .dstAddress(0xC0A80002)
+                .ttl(3)
+                .identification(77)
+                .updateChecksum();
         assertThat(ipv4.checksumValid()).isTrue();
         assertThat(ipv4.dontFragment()).isTrue();
         assertThat(ipv4.moreFragments()).isFalse();
@@ -116,8 +130,14 @@ class FlyweightTest {
         assertThat(result.ttl()).isEqualTo(3);
 
         length = new FrameBuilder().ipv6(1, 2, 3, 4).udpPorts(1, 2).buildUdp(frame, 0, 20);
-        new Ipv6Flyweight().wrap(frame, 14, 40).dscp(10).ecn(1).flowLabel(0xFFFFF).hopLimit(9)
-            .srcAddress(-1L, -2L).dstAddress(5, 6);
+        new Ipv6Flyweight()
+                .wrap(frame, 14, 40)
+                .dscp(10)
+                .ecn(1)
+                .flowLabel(0xFFFFF)
+                .hopLimit(9)
+                .srcAddress(-1L, -2L)
+                .dstAddress(5, 6);
         parser.parse(frame, 0, length, result);
         assertThat(result.dscp()).isEqualTo(10);
         assertThat(result.ecn()).isEqualTo(1);
@@ -127,13 +147,14 @@ class FlyweightTest {
         assertThat(result.dstAddressHigh()).isEqualTo(5);
         assertThat(result.dstAddressLow()).isEqualTo(6);
         assertThat(new Ipv6Flyweight().wrap(frame, 14, 40).version()).isEqualTo(6);
-        assertThat(new UdpFlyweight().wrap(frame, result.l4Offset(), 8).udpLength()).isEqualTo(28);
+        assertThat(new UdpFlyweight().wrap(frame, result.l4Offset(), 8).udpLength())
+                .isEqualTo(28);
     }
 
     @Test
     void shouldWalkLldpTlvsWhenChainEndsWithEndTlv() {
         final EthernetFlyweight eth = new EthernetFlyweight().wrap(frame, 0, 60);
-        frame.asSlice(0, 60).fill((byte)0);
+        frame.asSlice(0, 60).fill((byte) 0);
         eth.dstMac(LldpFlyweight.DST_MAC).srcMac(0x020000000001L).etherType(EtherType.LLDP);
         final LldpFlyweight lldp = new LldpFlyweight().wrap(frame, 14, 46);
         int tlv = 0;
@@ -155,9 +176,9 @@ class FlyweightTest {
     void shouldReadSegmentBytesAsWrittenWhenUsingNetworkOrder() {
         NetworkOrder.u48(frame, 1, 0x0102030405_06L);
         NetworkOrder.u24(frame, 10, 0xA0B0C0);
-        assertThat(frame.get(ValueLayout.JAVA_BYTE, 1)).isEqualTo((byte)1);
-        assertThat(frame.get(ValueLayout.JAVA_BYTE, 6)).isEqualTo((byte)6);
-        assertThat(frame.get(ValueLayout.JAVA_BYTE, 10)).isEqualTo((byte)0xA0);
+        assertThat(frame.get(ValueLayout.JAVA_BYTE, 1)).isEqualTo((byte) 1);
+        assertThat(frame.get(ValueLayout.JAVA_BYTE, 6)).isEqualTo((byte) 6);
+        assertThat(frame.get(ValueLayout.JAVA_BYTE, 10)).isEqualTo((byte) 0xA0);
         assertThat(NetworkOrder.u24(frame, 10)).isEqualTo(0xA0B0C0);
         assertThat(NetworkOrder.u48(frame, 1)).isEqualTo(0x010203040506L);
     }

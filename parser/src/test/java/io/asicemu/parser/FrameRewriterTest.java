@@ -14,8 +14,11 @@ class FrameRewriterTest {
 
     @Test
     void shouldKeepIpv4ChecksumAndIcrcValidWhenTtlDscpAndEcnAreRewritten() {
-        final int length = new FrameBuilder().dscp(26).ecn(Ipv4Flyweight.ECN_ECT0).bth(4, 0x77, 9)
-            .buildRoce(frame, 0, 32);
+        final int length = new FrameBuilder()
+                .dscp(26)
+                .ecn(Ipv4Flyweight.ECN_ECT0)
+                .bth(4, 0x77, 9)
+                .buildRoce(frame, 0, 32);
         parser.parse(frame, 0, length, result);
         final int icrcBefore = Icrc.stored(result);
 
@@ -55,8 +58,12 @@ class FrameRewriterTest {
 
     @Test
     void shouldRewriteHopLimitAndTrafficClassWhenIpv6() {
-        final int length = new FrameBuilder().ipv6(0x20010db8L << 32, 5, 0x20010db8L << 32, 6).ttl(2)
-            .ecn(Ipv4Flyweight.ECN_ECT1).flowLabel(0xABCDE).buildRoce(frame, 0, 8);
+        final int length = new FrameBuilder()
+                .ipv6(0x20010db8L << 32, 5, 0x20010db8L << 32, 6)
+                .ttl(2)
+                .ecn(Ipv4Flyweight.ECN_ECT1)
+                .flowLabel(0xABCDE)
+                .buildRoce(frame, 0, 8);
         parser.parse(frame, 0, length, result);
         final int icrc = Icrc.stored(result);
 
@@ -68,7 +75,8 @@ class FrameRewriterTest {
         assertThat(result.ttl()).isEqualTo(1);
         assertThat(result.ecn()).isEqualTo(3);
         assertThat(result.srcMac()).isEqualTo(0x0A0B0C0D0E0FL);
-        assertThat(new Ipv6Flyweight().wrap(frame, result.l3Offset(), 40).flowLabel()).isEqualTo(0xABCDE);
+        assertThat(new Ipv6Flyweight().wrap(frame, result.l3Offset(), 40).flowLabel())
+                .isEqualTo(0xABCDE);
         assertThat(Icrc.stored(result)).isEqualTo(icrc);
         assertThat(Icrc.verify(result)).isTrue();
     }

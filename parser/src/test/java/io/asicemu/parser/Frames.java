@@ -6,8 +6,7 @@ import java.util.HexFormat;
 
 /** Test helpers: hex ↔ native segments. */
 final class Frames {
-    private Frames() {
-    }
+    private Frames() {}
 
     static MemorySegment fromHex(final String hex) {
         final byte[] bytes = HexFormat.of().parseHex(hex.replaceAll("\\s+", "").toLowerCase());

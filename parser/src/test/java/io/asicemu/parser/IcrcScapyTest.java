@@ -40,10 +40,15 @@ class IcrcScapyTest {
             };
             long t = 0;
             for (final int[] shape : shapes) {
-                builder.reset().dscp(26).ecn(Ipv4Flyweight.ECN_ECT0).bth(shape[1], shape[2], 1000 + shape[2] % 97)
-                    .payloadSeed(shape[2]).ttl(64);
+                builder.reset()
+                        .dscp(26)
+                        .ecn(Ipv4Flyweight.ECN_ECT0)
+                        .bth(shape[1], shape[2], 1000 + shape[2] % 97)
+                        .payloadSeed(shape[2])
+                        .ttl(64);
                 if (shape[0] == 6) {
-                    builder.ipv6(0x20010db8L << 32, 0x10, 0x20010db8L << 32, 0x20).flowLabel(0x54321);
+                    builder.ipv6(0x20010db8L << 32, 0x10, 0x20010db8L << 32, 0x20)
+                            .flowLabel(0x54321);
                 }
                 if (shape[3] == 1) {
                     builder.vlan(100, 3);
@@ -67,32 +72,36 @@ class IcrcScapyTest {
             parser.parse(buffer, 0, cnpLength, result);
             ourIcrcs.add(Icrc.compute(result));
             writer.write(buffer, 0, cnpLength, t++);
-            final int pfcLength = MacControlFrames.writePfc(buffer, 0, 0x020000000001L, 0x08,
-                new int[] {0, 0, 0, 0xFFFF, 0, 0, 0, 0}, true);
+            final int pfcLength = MacControlFrames.writePfc(
+                    buffer, 0, 0x020000000001L, 0x08, new int[] {0, 0, 0, 0xFFFF, 0, 0, 0, 0}, true);
             writer.write(buffer, 0, pfcLength, t++);
             final int pauseLength = MacControlFrames.writePause(buffer, 0, 0x020000000001L, 0xFFFF, true);
             writer.write(buffer, 0, pauseLength, t);
         }
 
-        final Map<String, Map<String, String>> checks = Oracles.records(Oracles.scapy(dir, "scapy_icrc_check.py",
-            pcap.toString()));
+        final Map<String, Map<String, String>> checks =
+                Oracles.records(Oracles.scapy(dir, "scapy_icrc_check.py", pcap.toString()));
 
         assertThat(checks).hasSize(6 * 4 + 1 + 2);
         int roce = 0;
         for (final Map.Entry<String, Map<String, String>> check : checks.entrySet()) {
             final Map<String, String> fields = check.getValue();
-            assertThat(fields.get("computed")).as("frame " + check.getKey() + " " + fields)
-                .isEqualTo(fields.get("stored"));
+            assertThat(fields.get("computed"))
+                    .as("frame " + check.getKey() + " " + fields)
+                    .isEqualTo(fields.get("stored"));
             if (!fields.get("kind").equals("fcs")) {
                 final int index = Integer.parseInt(check.getKey());
                 if (index % 4 == 0 || index == 24) {
-                    assertThat(fields.get("computed")).as("our ICRC of frame " + index)
-                        .isEqualTo(String.format("%08x", ourIcrcs.get(index / 4)));
+                    assertThat(fields.get("computed"))
+                            .as("our ICRC of frame " + index)
+                            .isEqualTo(String.format("%08x", ourIcrcs.get(index / 4)));
                 }
                 roce++;
             }
         }
         assertThat(roce).isEqualTo(25);
-        assertThat(checks.values()).filteredOn(f -> f.get("kind").equals("roce6")).hasSize(8);
+        assertThat(checks.values())
+                .filteredOn(f -> f.get("kind").equals("roce6"))
+                .hasSize(8);
     }
 }

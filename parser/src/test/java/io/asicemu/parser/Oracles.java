@@ -18,8 +18,7 @@ import java.util.Map;
  * test-support's interpreter choice ({@link Scapy#PYTHON}). A missing scapy fails the test (it never skips).
  */
 final class Oracles {
-    private Oracles() {
-    }
+    private Oracles() {}
 
     /** Copies resource {@code name} (beside this class) into {@code dir} and runs it with {@code args}. */
     static String scapy(final Path dir, final String name, final String... args) {
@@ -34,7 +33,9 @@ final class Oracles {
         }
         final List<String> command = new ArrayList<>(List.of(Scapy.PYTHON, script.toString()));
         command.addAll(List.of(args));
-        return ProcessRunner.run(dir, Duration.ofSeconds(120), command).requireSuccess().stdout();
+        return ProcessRunner.run(dir, Duration.ofSeconds(120), command)
+                .requireSuccess()
+                .stdout();
     }
 
     /** Parses lines {@code name|k=v,k=v} into name → (k → v), in order. */

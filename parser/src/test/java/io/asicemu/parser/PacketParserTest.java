@@ -22,7 +22,7 @@ class PacketParserTest {
     void shouldParseRoceFieldsWhenGivenTheReferenceScapyFrame() {
         final MemorySegment frame = Frames.fromHex(SCAPY_ROCE_SEND);
 
-        assertThat(parser.parse(frame, 0, (int)frame.byteSize(), result)).isEqualTo(ParseReason.OK);
+        assertThat(parser.parse(frame, 0, (int) frame.byteSize(), result)).isEqualTo(ParseReason.OK);
 
         assertThat(result.kind()).isEqualTo(FrameKind.IPV4);
         assertThat(result.dstMac()).isEqualTo(0x020000000002L);
@@ -50,8 +50,12 @@ class PacketParserTest {
     @Test
     void shouldBuildTheReferenceScapyFrameByteForByteWhenConfiguredAlike() {
         final MemorySegment frame = Arena.ofAuto().allocate(128);
-        final FrameBuilder builder = new FrameBuilder().dscp(26).ecn(2).ackReq(true)
-            .bth(RoceOpcode.RC_SEND_ONLY, 0x123, 100).payloadSeed('0');
+        final FrameBuilder builder = new FrameBuilder()
+                .dscp(26)
+                .ecn(2)
+                .ackReq(true)
+                .bth(RoceOpcode.RC_SEND_ONLY, 0x123, 100)
+                .payloadSeed('0');
 
         final int length = builder.buildRoce(frame, 0, 16);
         // scapy's payload is "0123456789ABCDEF"; rewrite the last 6 bytes and recompute the ICRC.

@@ -120,14 +120,14 @@ class ParseReasonTest {
         MemorySegment.copy(frame, ip + 40, frame, udp, 8);
         for (int i = 0; i < count; i++) {
             final long ext = ip + 40 + 8L * i;
-            frame.asSlice(ext, 8).fill((byte)0);
+            frame.asSlice(ext, 8).fill((byte) 0);
             NetworkOrder.u8(frame, ext, i == count - 1 ? EtherType.PROTO_UDP : type);
         }
         NetworkOrder.u8(frame, ip + 40 + 8L * (count - 1) + 1, lastLengthUnits);
         NetworkOrder.u16(frame, udp + 4, 16);
         NetworkOrder.u16(frame, ip + 4, 8 * count + 16);
-        return parser.parse(frame, 0, (int)(ip + 40 + 8L * count + 16 > length ? length : ip + 40 + 8L * count + 16),
-            result);
+        return parser.parse(
+                frame, 0, (int) (ip + 40 + 8L * count + 16 > length ? length : ip + 40 + 8L * count + 16), result);
     }
 
     @Test
@@ -158,7 +158,8 @@ class ParseReasonTest {
 
     @Test
     void shouldKeepPortsAndSkipUdpLengthCheckWhenDatagramIsAFirstFragment() {
-        final int length = builder.reset().dontFragment(false).udpPorts(1111, 4791).buildRoce(frame, 0, 40);
+        final int length =
+                builder.reset().dontFragment(false).udpPorts(1111, 4791).buildRoce(frame, 0, 40);
         final Ipv4Flyweight ipv4 = new Ipv4Flyweight().wrap(frame, 14, length - 14);
         ipv4.flagsAndFragmentOffset(0x2000).totalLength(20 + 8 + 16).updateChecksum();
 
@@ -177,7 +178,8 @@ class ParseReasonTest {
 
     @Test
     void shouldClassifyTruncatedBthWhenRocePayloadTooShortForHeadersAndIcrc() {
-        final int length = builder.reset().bth(RoceOpcode.RC_RDMA_WRITE_ONLY, 1, 1).buildRoce(frame, 0, 0);
+        final int length =
+                builder.reset().bth(RoceOpcode.RC_RDMA_WRITE_ONLY, 1, 1).buildRoce(frame, 0, 0);
         assertThat(parser.parse(frame, 0, length, result)).isEqualTo(ParseReason.OK);
         assertThat(result.rethOffset()).isEqualTo(54);
         assertThat(result.rocePayloadOffset()).isEqualTo(70);
@@ -197,13 +199,13 @@ class ParseReasonTest {
         assertThat(unpadded.parse(frame, 0, 15, result)).isEqualTo(ParseReason.TRUNCATED_MAC_CONTROL);
         MacControlFrames.writePause(frame, 0, 1, 5, false);
         assertThat(unpadded.parse(frame, 0, 17, result)).isEqualTo(ParseReason.TRUNCATED_MAC_CONTROL);
-        frame.asSlice(0, 64).fill((byte)0);
+        frame.asSlice(0, 64).fill((byte) 0);
         NetworkOrder.u16(frame, 12, EtherType.LLDP);
         NetworkOrder.u16(frame, 14, (1 << 9) | 7);
         assertThat(parser.parse(frame, 0, 60, result)).isEqualTo(ParseReason.OK);
         NetworkOrder.u16(frame, 14, (1 << 9) | 100);
         assertThat(parser.parse(frame, 0, 60, result)).isEqualTo(ParseReason.BAD_LLDP);
-        frame.asSlice(14, 46).fill((byte)0x02);
+        frame.asSlice(14, 46).fill((byte) 0x02);
         assertThat(parser.parse(frame, 0, 60, result)).isEqualTo(ParseReason.BAD_LLDP);
     }
 }

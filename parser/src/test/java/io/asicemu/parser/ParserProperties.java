@@ -21,22 +21,23 @@ class ParserProperties {
 
     @Property(tries = 3000)
     void shouldNeverThrowWhenGivenArbitraryBytes(
-        @ForAll @Size(max = 400) final byte[] bytes, @ForAll @IntRange(min = -8, max = 500) final int length) {
+            @ForAll @Size(max = 400) final byte[] bytes, @ForAll @IntRange(min = -8, max = 500) final int length) {
         MemorySegment.copy(MemorySegment.ofArray(bytes), 0, frame, 0, bytes.length);
         final MemorySegment exact = frame.asSlice(0, bytes.length);
         assertThat(parser.parse(exact, 0, length, result)).isNotNull();
-        assertThat(unpadded.parse(exact, 0, Math.min(length, bytes.length), result)).isNotNull();
+        assertThat(unpadded.parse(exact, 0, Math.min(length, bytes.length), result))
+                .isNotNull();
         touchEverything();
     }
 
     @Property(tries = 3000)
     void shouldNeverThrowWhenValidFramesAreMutatedAndTruncated(
-        @ForAll @IntRange(min = 0, max = 5) final int shape,
-        @ForAll @IntRange(min = 0, max = 2) final int tags,
-        @ForAll @IntRange(min = 0, max = 0x1F) final int opcode,
-        @ForAll @IntRange(min = 0, max = 300) final int payload,
-        @ForAll @Size(max = 8) final List<@IntRange(min = 0, max = 0xFFFFFF) Integer> mutations,
-        @ForAll @IntRange(min = 0, max = 400) final int cut) {
+            @ForAll @IntRange(min = 0, max = 5) final int shape,
+            @ForAll @IntRange(min = 0, max = 2) final int tags,
+            @ForAll @IntRange(min = 0, max = 0x1F) final int opcode,
+            @ForAll @IntRange(min = 0, max = 300) final int payload,
+            @ForAll @Size(max = 8) final List<@IntRange(min = 0, max = 0xFFFFFF) Integer> mutations,
+            @ForAll @IntRange(min = 0, max = 400) final int cut) {
         final int length = buildShape(shape, tags, opcode, payload);
         for (final int mutation : mutations) {
             NetworkOrder.u8(frame, (mutation >>> 8) % length, mutation);
@@ -50,18 +51,22 @@ class ParserProperties {
 
     @Property(tries = 1500)
     void shouldYieldRewrittenValuesAndValidChecksumsWhenRewrittenThenParsed(
-        @ForAll final boolean ipv6,
-        @ForAll @IntRange(min = 0, max = 2) final int tags,
-        @ForAll @IntRange(min = 0, max = 63) final int dscp,
-        @ForAll @IntRange(min = 0, max = 3) final int ecn,
-        @ForAll @IntRange(min = 1, max = 255) final int ttl,
-        @ForAll @IntRange(min = 0, max = 0xFFFFFF) final int qp,
-        @ForAll @IntRange(min = 0, max = 0xFFFF) final int identification,
-        @ForAll @IntRange(min = 0, max = 63) final int newDscp,
-        @ForAll final boolean markCe,
-        @ForAll final long newMac) {
-        builder.reset().dscp(dscp).ecn(ecn).ttl(ttl).identification(identification)
-            .bth(RoceOpcode.RC_SEND_ONLY, qp, qp ^ 0x5A5A5A);
+            @ForAll final boolean ipv6,
+            @ForAll @IntRange(min = 0, max = 2) final int tags,
+            @ForAll @IntRange(min = 0, max = 63) final int dscp,
+            @ForAll @IntRange(min = 0, max = 3) final int ecn,
+            @ForAll @IntRange(min = 1, max = 255) final int ttl,
+            @ForAll @IntRange(min = 0, max = 0xFFFFFF) final int qp,
+            @ForAll @IntRange(min = 0, max = 0xFFFF) final int identification,
+            @ForAll @IntRange(min = 0, max = 63) final int newDscp,
+            @ForAll final boolean markCe,
+            @ForAll final long newMac) {
+        builder.reset()
+                .dscp(dscp)
+                .ecn(ecn)
+                .ttl(ttl)
+                .identification(identification)
+                .bth(RoceOpcode.RC_SEND_ONLY, qp, qp ^ 0x5A5A5A);
         if (ipv6) {
             builder.ipv6(0x20010db8L << 32, qp, 0xfd00L << 48, ~qp);
         }
@@ -94,9 +99,9 @@ class ParserProperties {
 
     @Property(tries = 3000)
     void shouldMatchFullRecomputeWhenIpv4ChecksumUpdatedIncrementally(
-        @ForAll @Size(value = 20) final byte[] header,
-        @ForAll @IntRange(min = 0, max = 255) final int tos,
-        @ForAll @IntRange(min = 0, max = 255) final int ttl) {
+            @ForAll @Size(value = 20) final byte[] header,
+            @ForAll @IntRange(min = 0, max = 255) final int tos,
+            @ForAll @IntRange(min = 0, max = 255) final int ttl) {
         MemorySegment.copy(MemorySegment.ofArray(header), 0, frame, 0, 20);
         ipv4.wrap(frame, 0, 20).versionAndIhl(5).updateChecksum();
         assertThat(ipv4.checksumValid()).isTrue();

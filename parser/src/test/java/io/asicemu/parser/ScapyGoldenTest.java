@@ -23,6 +23,7 @@ class ScapyGoldenTest {
 
     @TempDir
     static Path dir;
+
     static Map<String, Map<String, String>> expected;
 
     @BeforeAll
@@ -32,10 +33,14 @@ class ScapyGoldenTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"golden_le_us.pcap, 123456000", "golden_be_ns.pcap, 123456789", "golden_le.pcapng, 123456000",
-        "golden_be.pcapng, 123456789"})
+    @CsvSource({
+        "golden_le_us.pcap, 123456000",
+        "golden_be_ns.pcap, 123456789",
+        "golden_le.pcapng, 123456000",
+        "golden_be.pcapng, 123456789"
+    })
     void shouldParseScapyFramesToScapyFieldsWhenReadFromEachCaptureFormat(final String file, final long fractionNs)
-        throws Exception {
+            throws Exception {
         final PacketParser parser = new PacketParser();
         final ParseResult result = new ParseResult();
         final List<String> names = new ArrayList<>(expected.keySet());
@@ -49,13 +54,15 @@ class ScapyGoldenTest {
                 softly.assertThat(reader.linkType()).isEqualTo(CaptureReader.LINKTYPE_ETHERNET);
                 softly.assertThat(reader.capturedLength()).as(name).isEqualTo(Integer.parseInt(fields.get("len")));
                 if (!spb) {
-                    softly.assertThat(reader.timestampNs()).as(name)
-                        .isEqualTo((BASE_SEC + index) * 1_000_000_000L + fractionNs);
+                    softly.assertThat(reader.timestampNs())
+                            .as(name)
+                            .isEqualTo((BASE_SEC + index) * 1_000_000_000L + fractionNs);
                 }
                 parser.parse(reader.segment(), reader.frameOffset(), reader.capturedLength(), result);
                 for (final Map.Entry<String, String> field : fields.entrySet()) {
-                    softly.assertThat(actual(field.getKey(), result)).as(name + "." + field.getKey())
-                        .isEqualTo(field.getValue());
+                    softly.assertThat(actual(field.getKey(), result))
+                            .as(name + "." + field.getKey())
+                            .isEqualTo(field.getValue());
                 }
                 index++;
             }
@@ -75,8 +82,8 @@ class ScapyGoldenTest {
                 assertThat(reader.next()).isTrue();
                 parser.parse(reader.segment(), reader.frameOffset(), reader.capturedLength(), result);
                 if (fields.containsKey("icrc")) {
-                    assertThat(Integer.toHexString(Icrc.compute(result))).isEqualTo(
-                        Integer.toHexString(Integer.parseUnsignedInt(fields.get("icrc"), 16)));
+                    assertThat(Integer.toHexString(Icrc.compute(result)))
+                            .isEqualTo(Integer.toHexString(Integer.parseUnsignedInt(fields.get("icrc"), 16)));
                     assertThat(Icrc.verify(result)).isTrue();
                     checked++;
                 }
@@ -102,10 +109,14 @@ class ScapyGoldenTest {
             case "ecn" -> Integer.toString(r.ecn());
             case "ttl" -> Integer.toString(r.ttl());
             case "proto" -> Integer.toString(r.protocol());
-            case "sip" -> r.ipVersion() == 4 ? Long.toHexString(r.srcAddressLow())
-                : String.format("%016x%016x", r.srcAddressHigh(), r.srcAddressLow());
-            case "dip" -> r.ipVersion() == 4 ? Long.toHexString(r.dstAddressLow())
-                : String.format("%016x%016x", r.dstAddressHigh(), r.dstAddressLow());
+            case "sip" ->
+                r.ipVersion() == 4
+                        ? Long.toHexString(r.srcAddressLow())
+                        : String.format("%016x%016x", r.srcAddressHigh(), r.srcAddressLow());
+            case "dip" ->
+                r.ipVersion() == 4
+                        ? Long.toHexString(r.dstAddressLow())
+                        : String.format("%016x%016x", r.dstAddressHigh(), r.dstAddressLow());
             case "frag_later" -> r.laterFragment() ? "1" : "0";
             case "sport" -> Integer.toString(r.srcPort());
             case "dport" -> Integer.toString(r.dstPort());
@@ -121,10 +132,14 @@ class ScapyGoldenTest {
             case "fecn" -> r.bthFecn() ? "1" : "0";
             case "bth_offset" -> Integer.toString(r.bthOffset());
             case "icrc" -> String.format("%08x", Icrc.stored(r));
-            case "aeth_msn" -> Integer.toString(new AethFlyweight()
-                .wrap(r.segment(), r.frameOffset() + r.aethOffset(), 4).msn());
-            case "aeth_syndrome" -> Integer.toString(new AethFlyweight()
-                .wrap(r.segment(), r.frameOffset() + r.aethOffset(), 4).syndrome());
+            case "aeth_msn" ->
+                Integer.toString(new AethFlyweight()
+                        .wrap(r.segment(), r.frameOffset() + r.aethOffset(), 4)
+                        .msn());
+            case "aeth_syndrome" ->
+                Integer.toString(new AethFlyweight()
+                        .wrap(r.segment(), r.frameOffset() + r.aethOffset(), 4)
+                        .syndrome());
             case "macc_opcode" -> Integer.toString(r.macControlOpcode());
             case "pfc_vector" -> Integer.toString(r.pfcClassEnableVector());
             case "pfc_q0", "pfc_q1", "pfc_q2", "pfc_q3", "pfc_q4", "pfc_q5", "pfc_q6", "pfc_q7" ->
@@ -134,8 +149,10 @@ class ScapyGoldenTest {
             case "arp_spa" -> Integer.toHexString(r.arpSenderIp());
             case "arp_tpa" -> Integer.toHexString(r.arpTargetIp());
             case "arp_sha" -> Long.toHexString(r.arpSenderMac());
-            case "lldp_ttl" -> Integer.toString(new LldpFlyweight()
-                .wrap(r.segment(), r.frameOffset() + r.l3Offset(), r.frameLength() - r.l3Offset()).ttlSeconds());
+            case "lldp_ttl" ->
+                Integer.toString(new LldpFlyweight()
+                        .wrap(r.segment(), r.frameOffset() + r.l3Offset(), r.frameLength() - r.l3Offset())
+                        .ttlSeconds());
             default -> "unknown key " + key;
         };
     }

@@ -23,10 +23,26 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TsharkDifferentialTest {
     private static final int FRAMES = 300;
-    private static final String[] FIELDS = {"eth.src", "ieee8021ad.id", "vlan.id", "vlan.priority", "ip.dsfield.dscp",
-        "ip.dsfield.ecn", "ip.ttl", "ip.checksum.status", "ipv6.tclass.dscp", "ipv6.tclass.ecn", "ipv6.hlim",
-        "udp.srcport", "udp.dstport", "infiniband.bth.opcode", "infiniband.bth.destqp", "infiniband.bth.psn",
-        "arp.opcode", "macc.cbfc.enbv"};
+    private static final String[] FIELDS = {
+        "eth.src",
+        "ieee8021ad.id",
+        "vlan.id",
+        "vlan.priority",
+        "ip.dsfield.dscp",
+        "ip.dsfield.ecn",
+        "ip.ttl",
+        "ip.checksum.status",
+        "ipv6.tclass.dscp",
+        "ipv6.tclass.ecn",
+        "ipv6.hlim",
+        "udp.srcport",
+        "udp.dstport",
+        "infiniband.bth.opcode",
+        "infiniband.bth.destqp",
+        "infiniband.bth.psn",
+        "arp.opcode",
+        "macc.cbfc.enbv"
+    };
 
     @TempDir
     Path dir;
@@ -59,45 +75,73 @@ class TsharkDifferentialTest {
 
         assertThat(rows).as("seed %d", seed).hasSize(FRAMES);
         for (int i = 0; i < FRAMES; i++) {
-            assertThat(parser.parse(ring, i * 2048L, lengths[i], result)).as("seed %d frame %d", seed, i)
-                .isEqualTo(ParseReason.OK);
+            assertThat(parser.parse(ring, i * 2048L, lengths[i], result))
+                    .as("seed %d frame %d", seed, i)
+                    .isEqualTo(ParseReason.OK);
             assertThat(rows.get(i)).as("seed %d frame %d", seed, i + 1).isEqualTo(expected(result));
         }
     }
 
-    private static int buildRandom(final Random random, final FrameBuilder builder, final MemorySegment ring,
-        final long offset) {
+    private static int buildRandom(
+            final Random random, final FrameBuilder builder, final MemorySegment ring, final long offset) {
         // RoCEv2 source ports come from the range RoCE NICs use for flow entropy (0xC000..0xFFFF). Not an arbitrary
         // 1024..61023: tshark's UDP dissector tries the LOWER of the two ports first, so a source port below 4791
         // that has a registered dissector (3671 is KNXnet/IP, seed 7752186475727045672) takes the datagram and
         // tshark shows no BTH. Our parser is right to classify by destination port 4791 (RoCEv2 Annex A17); the
         // test would have misread tshark's port heuristic as a disagreement.
-        builder.reset().macs(0x020000000000L | random.nextInt(1 << 24), 0x020000000000L | random.nextInt(1 << 24))
-            .dscp(random.nextInt(64)).ecn(random.nextInt(4)).ttl(1 + random.nextInt(255))
-            .udpPorts(0xC000 + random.nextInt(1 << 14), EtherType.ROCEV2_UDP_PORT)
-            .bth(ROCE_OPCODES[random.nextInt(ROCE_OPCODES.length)], random.nextInt(1 << 24), random.nextInt(1 << 24))
-            .ackReq(random.nextBoolean()).payloadSeed(random.nextInt());
+        builder.reset()
+                .macs(0x020000000000L | random.nextInt(1 << 24), 0x020000000000L | random.nextInt(1 << 24))
+                .dscp(random.nextInt(64))
+                .ecn(random.nextInt(4))
+                .ttl(1 + random.nextInt(255))
+                .udpPorts(0xC000 + random.nextInt(1 << 14), EtherType.ROCEV2_UDP_PORT)
+                .bth(
+                        ROCE_OPCODES[random.nextInt(ROCE_OPCODES.length)],
+                        random.nextInt(1 << 24),
+                        random.nextInt(1 << 24))
+                .ackReq(random.nextBoolean())
+                .payloadSeed(random.nextInt());
         if (random.nextBoolean()) {
             builder.ipv6(random.nextLong(), random.nextLong(), random.nextLong(), random.nextLong())
-                .flowLabel(random.nextInt(1 << 20));
+                    .flowLabel(random.nextInt(1 << 20));
         } else {
             builder.ipv4(random.nextInt(), random.nextInt()).identification(random.nextInt(1 << 16));
         }
         switch (random.nextInt(3)) {
             case 1 -> builder.vlan(1 + random.nextInt(4094), random.nextInt(8));
-            case 2 -> builder.doubleTagged(EtherType.QINQ, 1 + random.nextInt(4094), random.nextInt(8),
-                1 + random.nextInt(4094), random.nextInt(8));
+            case 2 ->
+                builder.doubleTagged(
+                        EtherType.QINQ,
+                        1 + random.nextInt(4094),
+                        random.nextInt(8),
+                        1 + random.nextInt(4094),
+                        random.nextInt(8));
             default -> builder.untagged();
         }
         return switch (random.nextInt(6)) {
             case 0, 1 -> builder.buildRoce(ring, offset, random.nextInt(1024));
             case 2 -> builder.buildCnp(ring, offset, random.nextInt(1 << 24));
-            case 3 -> builder.udpPorts(undissectedPort(random), undissectedPort(random)).udpChecksum(true)
-                .buildUdp(ring, offset, random.nextInt(1200));
-            case 4 -> builder.buildArp(ring, offset, 1 + random.nextInt(2), random.nextLong() & 0xFFFF_FFFF_FFFFL,
-                random.nextInt(), 0, random.nextInt());
-            default -> MacControlFrames.writePfc(ring, offset, 0x020000000001L, random.nextInt(256), new int[] {
-                random.nextInt(65536), 0, 0, 0, 0, 0, 0, random.nextInt(65536)}, false);
+            case 3 ->
+                builder.udpPorts(undissectedPort(random), undissectedPort(random))
+                        .udpChecksum(true)
+                        .buildUdp(ring, offset, random.nextInt(1200));
+            case 4 ->
+                builder.buildArp(
+                        ring,
+                        offset,
+                        1 + random.nextInt(2),
+                        random.nextLong() & 0xFFFF_FFFF_FFFFL,
+                        random.nextInt(),
+                        0,
+                        random.nextInt());
+            default ->
+                MacControlFrames.writePfc(
+                        ring,
+                        offset,
+                        0x020000000001L,
+                        random.nextInt(256),
+                        new int[] {random.nextInt(65536), 0, 0, 0, 0, 0, 0, random.nextInt(65536)},
+                        false);
         };
     }
 
@@ -120,7 +164,8 @@ class TsharkDifferentialTest {
 
     private static Set<Integer> tsharkUdpPorts() {
         final String out = ProcessRunner.run(null, Duration.ofSeconds(60), List.of("tshark", "-G", "decodes"))
-            .requireSuccess().stdout();
+                .requireSuccess()
+                .stdout();
         final Set<Integer> ports = new HashSet<>();
         for (final String line : out.split("\n")) {
             final String[] columns = line.split("\t");
@@ -134,9 +179,16 @@ class TsharkDifferentialTest {
         return ports;
     }
 
-    private static final int[] ROCE_OPCODES = {RoceOpcode.RC_SEND_ONLY, RoceOpcode.RC_SEND_FIRST,
-        RoceOpcode.RC_RDMA_WRITE_ONLY, RoceOpcode.RC_RDMA_READ_REQUEST, RoceOpcode.RC_ACK,
-        RoceOpcode.RC_RDMA_READ_RESPONSE_ONLY, RoceOpcode.UD_SEND_ONLY, RoceOpcode.UC | RoceOpcode.RC_SEND_ONLY};
+    private static final int[] ROCE_OPCODES = {
+        RoceOpcode.RC_SEND_ONLY,
+        RoceOpcode.RC_SEND_FIRST,
+        RoceOpcode.RC_RDMA_WRITE_ONLY,
+        RoceOpcode.RC_RDMA_READ_REQUEST,
+        RoceOpcode.RC_ACK,
+        RoceOpcode.RC_RDMA_READ_RESPONSE_ONLY,
+        RoceOpcode.UD_SEND_ONLY,
+        RoceOpcode.UC | RoceOpcode.RC_SEND_ONLY
+    };
 
     /** What tshark should print for {@code r}, field by field, in {@link #FIELDS} order. */
     private static List<String> expected(final ParseResult r) {

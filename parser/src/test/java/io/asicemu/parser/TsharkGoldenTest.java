@@ -23,6 +23,7 @@ class TsharkGoldenTest {
 
     @TempDir
     static Path dir;
+
     static Path pcap;
 
     @BeforeAll
@@ -34,8 +35,8 @@ class TsharkGoldenTest {
         final ParseResult result = new ParseResult();
         try (PcapWriter writer = new PcapWriter(pcap)) {
             // 1: PFC XON on priority 0, XOFF 0xFFFF on priority 3.
-            int length = MacControlFrames.writePfc(buffer, 0, MAC_A, 0x09, new int[] {0, 0, 0, 0xFFFF, 0, 0, 0, 0},
-                false);
+            int length =
+                    MacControlFrames.writePfc(buffer, 0, MAC_A, 0x09, new int[] {0, 0, 0, 0xFFFF, 0, 0, 0, 0}, false);
             writer.write(buffer, 0, length, T0_NS);
             // 2: PFC with all classes enabled and distinct quanta.
             length = MacControlFrames.writePfc(buffer, 0, MAC_A, 0xFF, new int[] {1, 2, 3, 4, 5, 6, 7, 0x8000}, false);
@@ -62,8 +63,12 @@ class TsharkGoldenTest {
             length = builder.buildRoce(buffer, 0, 16);
             writer.write(buffer, 0, length, T0_NS + 6);
             // 8: IPv6 RoCEv2 to QP 0xABCDEF, then hop limit and ECN rewritten.
-            builder.reset().ipv6(0x20010db8L << 32, 1, 0x20010db8L << 32, 2).dscp(34).ecn(1).ttl(17)
-                .bth(RoceOpcode.RC_SEND_ONLY, 0xABCDEF, 7);
+            builder.reset()
+                    .ipv6(0x20010db8L << 32, 1, 0x20010db8L << 32, 2)
+                    .dscp(34)
+                    .ecn(1)
+                    .ttl(17)
+                    .bth(RoceOpcode.RC_SEND_ONLY, 0xABCDEF, 7);
             length = builder.buildRoce(buffer, 0, 32);
             parser.parse(buffer, 0, length, result);
             FrameRewriter.decrementTtl(result);
@@ -81,7 +86,10 @@ class TsharkGoldenTest {
             builder.reset();
             length = builder.buildIcmpEcho(buffer, 0, 7, 9, 24);
             writer.write(buffer, 0, length, T0_NS + 10);
-            builder.reset().doubleTagged(EtherType.QINQ, 200, 5, 100, 3).udpPorts(1000, 2000).udpChecksum(true);
+            builder.reset()
+                    .doubleTagged(EtherType.QINQ, 200, 5, 100, 3)
+                    .udpPorts(1000, 2000)
+                    .udpChecksum(true);
             length = builder.buildUdp(buffer, 0, 33);
             writer.write(buffer, 0, length, T0_NS + 11);
             // 13: ICMPv6 echo request.
@@ -93,38 +101,163 @@ class TsharkGoldenTest {
 
     @Test
     void shouldDecodePfcAndPauseFieldsWhenBuiltByMacControlFrames() {
-        final List<List<String>> rows = Tshark.fields(pcap, "macc", "frame.len", "eth.dst", "eth.type", "macc.opcode",
-            "macc.cbfc.enbv", "macc.cbfc.enbv.c0", "macc.cbfc.enbv.c3", "macc.cbfc.pause_time.c0",
-            "macc.cbfc.pause_time.c3", "macc.cbfc.pause_time.c7", "macc.pause_time");
-        assertThat(rows).containsExactly(
-            List.of("60", "01:80:c2:00:00:01", "0x8808", "0x0101", "0x0009", "1", "1", "0", "65535", "0", ""),
-            List.of("60", "01:80:c2:00:00:01", "0x8808", "0x0101", "0x00ff", "1", "1", "1", "4", "32768", ""),
-            List.of("60", "01:80:c2:00:00:01", "0x8808", "0x0001", "", "", "", "", "", "", "4660"));
+        final List<List<String>> rows = Tshark.fields(
+                pcap,
+                "macc",
+                "frame.len",
+                "eth.dst",
+                "eth.type",
+                "macc.opcode",
+                "macc.cbfc.enbv",
+                "macc.cbfc.enbv.c0",
+                "macc.cbfc.enbv.c3",
+                "macc.cbfc.pause_time.c0",
+                "macc.cbfc.pause_time.c3",
+                "macc.cbfc.pause_time.c7",
+                "macc.pause_time");
+        assertThat(rows)
+                .containsExactly(
+                        List.of(
+                                "60",
+                                "01:80:c2:00:00:01",
+                                "0x8808",
+                                "0x0101",
+                                "0x0009",
+                                "1",
+                                "1",
+                                "0",
+                                "65535",
+                                "0",
+                                ""),
+                        List.of(
+                                "60",
+                                "01:80:c2:00:00:01",
+                                "0x8808",
+                                "0x0101",
+                                "0x00ff",
+                                "1",
+                                "1",
+                                "1",
+                                "4",
+                                "32768",
+                                ""),
+                        List.of("60", "01:80:c2:00:00:01", "0x8808", "0x0001", "", "", "", "", "", "", "4660"));
     }
 
     @Test
     void shouldDecodeRoceAndRewrittenIpv4FieldsWhenBuiltAndRewritten() {
-        final List<List<String>> rows = Tshark.fields(pcap, "ip && infiniband", "frame.number", "eth.src", "eth.dst",
-            "vlan.id", "vlan.priority", "ip.dsfield.dscp", "ip.dsfield.ecn", "ip.ttl", "ip.checksum.status",
-            "udp.dstport", "infiniband.bth.opcode", "infiniband.bth.destqp", "infiniband.bth.psn", "infiniband.bth.a",
-            "infiniband.reserved", "infiniband.reth.dmalen");
-        assertThat(rows).containsExactly(
-            List.of("4", "02:00:00:00:00:01", "02:00:00:00:00:02", "", "", "26", "2", "64", "1", "4791", "4",
-                "0x000123", "100", "1", "00", ""),
-            List.of("5", "0a:00:00:00:00:01", "0a:00:00:00:00:02", "", "", "26", "3", "63", "1", "4791", "4",
-                "0x000123", "100", "1", "00", ""),
-            List.of("6", "0a:00:00:00:00:01", "0a:00:00:00:00:02", "", "", "46", "3", "63", "1", "4791", "4",
-                "0x000123", "100", "1", "00", ""),
-            List.of("7", "02:00:00:00:00:01", "02:00:00:00:00:02", "100", "3", "26", "2", "64", "1", "4791", "10",
-                "0x000077", "5", "0", "00", "0"),
-            List.of("9", "02:00:00:00:00:01", "02:00:00:00:00:02", "", "", "48", "1", "64", "1", "4791", "129",
-                "0x000456", "0", "0", "40", ""));
+        final List<List<String>> rows = Tshark.fields(
+                pcap,
+                "ip && infiniband",
+                "frame.number",
+                "eth.src",
+                "eth.dst",
+                "vlan.id",
+                "vlan.priority",
+                "ip.dsfield.dscp",
+                "ip.dsfield.ecn",
+                "ip.ttl",
+                "ip.checksum.status",
+                "udp.dstport",
+                "infiniband.bth.opcode",
+                "infiniband.bth.destqp",
+                "infiniband.bth.psn",
+                "infiniband.bth.a",
+                "infiniband.reserved",
+                "infiniband.reth.dmalen");
+        assertThat(rows)
+                .containsExactly(
+                        List.of(
+                                "4",
+                                "02:00:00:00:00:01",
+                                "02:00:00:00:00:02",
+                                "",
+                                "",
+                                "26",
+                                "2",
+                                "64",
+                                "1",
+                                "4791",
+                                "4",
+                                "0x000123",
+                                "100",
+                                "1",
+                                "00",
+                                ""),
+                        List.of(
+                                "5",
+                                "0a:00:00:00:00:01",
+                                "0a:00:00:00:00:02",
+                                "",
+                                "",
+                                "26",
+                                "3",
+                                "63",
+                                "1",
+                                "4791",
+                                "4",
+                                "0x000123",
+                                "100",
+                                "1",
+                                "00",
+                                ""),
+                        List.of(
+                                "6",
+                                "0a:00:00:00:00:01",
+                                "0a:00:00:00:00:02",
+                                "",
+                                "",
+                                "46",
+                                "3",
+                                "63",
+                                "1",
+                                "4791",
+                                "4",
+                                "0x000123",
+                                "100",
+                                "1",
+                                "00",
+                                ""),
+                        List.of(
+                                "7",
+                                "02:00:00:00:00:01",
+                                "02:00:00:00:00:02",
+                                "100",
+                                "3",
+                                "26",
+                                "2",
+                                "64",
+                                "1",
+                                "4791",
+                                "10",
+                                "0x000077",
+                                "5",
+                                "0",
+                                "00",
+                                "0"),
+                        List.of(
+                                "9",
+                                "02:00:00:00:00:01",
+                                "02:00:00:00:00:02",
+                                "",
+                                "",
+                                "48",
+                                "1",
+                                "64",
+                                "1",
+                                "4791",
+                                "129",
+                                "0x000456",
+                                "0",
+                                "0",
+                                "40",
+                                ""));
     }
 
     @Test
     void shouldKeepInvariantCrcWhenTtlEcnDscpAndMacsAreRewritten() {
-        final List<List<String>> rows = Tshark.fields(pcap, "frame.number >= 4 && frame.number <= 6",
-            "infiniband.invariant.crc");
+        final List<List<String>> rows =
+                Tshark.fields(pcap, "frame.number >= 4 && frame.number <= 6", "infiniband.invariant.crc");
         assertThat(rows).hasSize(3);
         assertThat(rows.get(1)).isEqualTo(rows.get(0));
         assertThat(rows.get(2)).isEqualTo(rows.get(0));
@@ -133,29 +266,57 @@ class TsharkGoldenTest {
 
     @Test
     void shouldDecodeIpv6RoceWhenHopLimitAndEcnRewritten() {
-        final List<List<String>> rows = Tshark.fields(pcap, "ipv6 && infiniband", "ipv6.tclass.dscp",
-            "ipv6.tclass.ecn", "ipv6.hlim", "ipv6.flow", "udp.checksum.status", "infiniband.bth.destqp",
-            "infiniband.bth.psn");
+        final List<List<String>> rows = Tshark.fields(
+                pcap,
+                "ipv6 && infiniband",
+                "ipv6.tclass.dscp",
+                "ipv6.tclass.ecn",
+                "ipv6.hlim",
+                "ipv6.flow",
+                "udp.checksum.status",
+                "infiniband.bth.destqp",
+                "infiniband.bth.psn");
         assertThat(rows).containsExactly(List.of("34", "3", "16", "0x000000", "1", "0xabcdef", "7"));
     }
 
     @Test
     void shouldDecodeArpIcmpAndQinqUdpWhenBuilt() {
-        assertThat(Tshark.fields(pcap, "arp", "arp.opcode", "arp.src.hw_mac", "arp.src.proto_ipv4",
-            "arp.dst.proto_ipv4", "frame.len"))
-            .containsExactly(List.of("1", "02:00:00:00:00:01", "10.0.0.1", "10.0.0.2", "60"));
-        assertThat(Tshark.fields(pcap, "icmp || icmpv6", "icmp.type", "icmp.checksum.status", "icmpv6.type",
-            "icmpv6.checksum.status", "ip.checksum.status"))
-            .containsExactly(List.of("8", "1", "", "", "1"), List.of("", "", "128", "1", ""));
-        assertThat(Tshark.fields(pcap, "udp.dstport == 2000", "ieee8021ad.id", "ieee8021ad.priority", "vlan.id",
-            "vlan.priority", "vlan.etype", "udp.checksum.status", "ip.checksum.status", "udp.length"))
-            .containsExactly(List.of("200", "5", "100", "3", "0x0800", "1", "1", "41"));
+        assertThat(Tshark.fields(
+                        pcap,
+                        "arp",
+                        "arp.opcode",
+                        "arp.src.hw_mac",
+                        "arp.src.proto_ipv4",
+                        "arp.dst.proto_ipv4",
+                        "frame.len"))
+                .containsExactly(List.of("1", "02:00:00:00:00:01", "10.0.0.1", "10.0.0.2", "60"));
+        assertThat(Tshark.fields(
+                        pcap,
+                        "icmp || icmpv6",
+                        "icmp.type",
+                        "icmp.checksum.status",
+                        "icmpv6.type",
+                        "icmpv6.checksum.status",
+                        "ip.checksum.status"))
+                .containsExactly(List.of("8", "1", "", "", "1"), List.of("", "", "128", "1", ""));
+        assertThat(Tshark.fields(
+                        pcap,
+                        "udp.dstport == 2000",
+                        "ieee8021ad.id",
+                        "ieee8021ad.priority",
+                        "vlan.id",
+                        "vlan.priority",
+                        "vlan.etype",
+                        "udp.checksum.status",
+                        "ip.checksum.status",
+                        "udp.length"))
+                .containsExactly(List.of("200", "5", "100", "3", "0x0800", "1", "1", "41"));
     }
 
     @Test
     void shouldCarryNanosecondTimestampsWhenWrittenByPcapWriter() {
-        final List<List<String>> rows = Tshark.fields(pcap, "frame.number == 1 || frame.number == 13",
-            "frame.time_epoch");
+        final List<List<String>> rows =
+                Tshark.fields(pcap, "frame.number == 1 || frame.number == 13", "frame.time_epoch");
         assertThat(rows).containsExactly(List.of("1700000000.123456789"), List.of("1700000000.123456801"));
     }
 }

@@ -48,6 +48,7 @@ import org.agrona.concurrent.Agent;
 public final class DataPlaneAgent implements Agent {
     /** Most commands applied per cycle. */
     public static final int COMMAND_LIMIT = 16;
+
     private static final long AGING_INTERVAL_NS = 1_000_000_000L;
     private static final int INJECT_LIMIT = 16;
     /** How often ports' own losses (kernel RX ring overflow, oversize) are folded into the counters. */
@@ -69,12 +70,14 @@ public final class DataPlaneAgent implements Agent {
     private final boolean[] linkState;
     /** Indexes of the attached ports, ascending: the duty cycle's loops visit these only (64 slots, few in use). */
     private final int[] attached;
+
     private int attachedCount;
     private final ConcurrentLinkedQueue<DataPlaneCommand> commands = new ConcurrentLinkedQueue<>();
     private final MemorySegment scratch = Arena.ofAuto().allocate(128, 64);
     private final MemorySegment injectSegment;
     /** A frame whose cells are not consecutive is gathered here before the port copies it. */
     private final MemorySegment gatherSegment;
+
     private final int[] pfcQuanta = new int[8];
     private volatile long applied;
     private volatile Runnable wakeUp;
@@ -87,6 +90,7 @@ public final class DataPlaneAgent implements Agent {
     private int seenGroupEpoch = -1;
     /** One port's frames sent by the transmitDueOn call in progress (its counters are written once, after it). */
     private long sentOctets;
+
     private int sentUcast;
     private int sentNonUcast;
     /** Frames that call dequeued but could not send (counted where they failed). */
@@ -98,8 +102,7 @@ public final class DataPlaneAgent implements Agent {
      * @param counters where counters go.
      * @param cpu the CPU port.
      */
-    public DataPlaneAgent(final Clock clock, final PipelineSizing sizing, final Counters counters,
-        final CpuPort cpu) {
+    public DataPlaneAgent(final Clock clock, final PipelineSizing sizing, final Counters counters, final CpuPort cpu) {
         this.clock = clock;
         this.sizing = sizing;
         this.counters = counters;
@@ -164,8 +167,9 @@ public final class DataPlaneAgent implements Agent {
     public void onInstall(final ForwardingTables newTables, final TrafficManager newTm, final PacketBuffer newStore) {
         if (tm != null) {
             for (int p = 0; p < tm.portCount(); p++) {
-                for (int h = tm.dequeue(Long.MAX_VALUE / 2, p); h != TrafficManager.NO_PACKET;
-                    h = tm.dequeue(Long.MAX_VALUE / 2, p)) {
+                for (int h = tm.dequeue(Long.MAX_VALUE / 2, p);
+                        h != TrafficManager.NO_PACKET;
+                        h = tm.dequeue(Long.MAX_VALUE / 2, p)) {
                     buffer.release(h);
                 }
             }
@@ -306,9 +310,11 @@ public final class DataPlaneAgent implements Agent {
             // age as of the last due sweep instant, so that a replay jumping over idle time in one step ages exactly
             // what sweeps at every interval would have (no frame arrived in between to refresh an entry)
             // (the first sweep, nextAgingNs still 0, runs now)
-            final long sweepNs = nextAgingNs == 0 ? nowNs
-                : nextAgingNs + (nowNs - nextAgingNs) / AGING_INTERVAL_NS * AGING_INTERVAL_NS;
-            work += tables.fdb().age(sweepNs, tables.fdbAgeTimeNs(), tables.fdb().slotCount());
+            final long sweepNs = nextAgingNs == 0
+                    ? nowNs
+                    : nextAgingNs + (nowNs - nextAgingNs) / AGING_INTERVAL_NS * AGING_INTERVAL_NS;
+            work += tables.fdb()
+                    .age(sweepNs, tables.fdbAgeTimeNs(), tables.fdb().slotCount());
             nextAgingNs = sweepNs + AGING_INTERVAL_NS;
         }
         if (nowNs - nextPortLossNs >= 0) {
@@ -383,8 +389,10 @@ public final class DataPlaneAgent implements Agent {
             }
             for (int m = 0; m < watch.length; m++) {
                 final int own = group.memberPort(m);
-                final boolean live = own >= 0 && own < linkState.length && linkState[own]
-                    && (watch[m] < 0 || watch[m] < linkState.length && linkState[watch[m]]);
+                final boolean live = own >= 0
+                        && own < linkState.length
+                        && linkState[own]
+                        && (watch[m] < 0 || watch[m] < linkState.length && linkState[watch[m]]);
                 if (group.members().isUp(m) != live) {
                     group.memberUp(m, live);
                 }
@@ -414,16 +422,21 @@ public final class DataPlaneAgent implements Agent {
     }
 
     /** One frame at a time (PacketOut through ingress): decide, then carry out. */
-    private void process(final int port, final MemorySegment segment, final long offset, final int length,
-        final long nowNs) {
+    private void process(
+            final int port, final MemorySegment segment, final long offset, final int length, final long nowNs) {
         final Verdict v = verdict;
         ingress.process(port, segment, offset, length, nowNs, v);
         carryOut(port, segment, offset, length, nowNs, v);
     }
 
     /** Carries out the ingress decision for the frame just decided: mirror, CPU copy, rewrite, send / punt / drop. */
-    private void carryOut(final int port, final MemorySegment segment, final long offset, final int length,
-        final long nowNs, final Verdict v) {
+    private void carryOut(
+            final int port,
+            final MemorySegment segment,
+            final long offset,
+            final int length,
+            final long nowNs,
+            final Verdict v) {
         if (v.mirrorSession >= 0) {
             egress.mirror(v, segment, offset, length, nowNs);
         }
@@ -444,8 +457,14 @@ public final class DataPlaneAgent implements Agent {
         }
     }
 
-    private void punt(final int port, final MemorySegment segment, final long offset, final int length,
-        final int reason, final int cpuQueue, final long nowNs) {
+    private void punt(
+            final int port,
+            final MemorySegment segment,
+            final long offset,
+            final int length,
+            final int reason,
+            final int cpuQueue,
+            final long nowNs) {
         if (tables.coppMeters().color(cpuQueue, length, nowNs) == io.asicemu.pipeline.table.AclMeters.RED) {
             counters.addDrop(port, DropReason.COPP_METER_RED); // CoPP: the CPU queue's meter polices punts
             counters.addPort(port, PortStat.IF_IN_DISCARDS, 1);
@@ -489,8 +508,9 @@ public final class DataPlaneAgent implements Agent {
                 dropLog.packetOutWithoutPort(); // the P4Runtime layer refuses unknown ports; counted for the rest
                 continue;
             }
-            if (frame.length > injectSegment.byteSize() || (!injection.throughIngress()
-                && !Port.fitsMtu(MemorySegment.ofArray(frame), 0, frame.length, ports[port].mtu()))) {
+            if (frame.length > injectSegment.byteSize()
+                    || (!injection.throughIngress()
+                            && !Port.fitsMtu(MemorySegment.ofArray(frame), 0, frame.length, ports[port].mtu()))) {
                 counters.addDrop(port, DropReason.PACKET_OUT_REFUSED);
                 counters.addPort(port, PortStat.IF_OUT_DISCARDS, 1);
                 counters.addPort(port, PortStat.ETHER_TX_OVERSIZE_PKTS, 1);
@@ -543,8 +563,13 @@ public final class DataPlaneAgent implements Agent {
      * Starts every due frame of one port, summing what left in {@link #sentOctets}, {@link #sentUcast} and
      * {@link #sentNonUcast} (frames dequeued but not sent — MTU, TX ring full — in {@link #attemptsFailed}).
      */
-    private void transmitDueOn(final TrafficManager t, final int p, final Port port,
-        final io.asicemu.flowlet.ars.PortQuality quality, final long fromNs, final long nowNs) {
+    private void transmitDueOn(
+            final TrafficManager t,
+            final int p,
+            final Port port,
+            final io.asicemu.flowlet.ars.PortQuality quality,
+            final long fromNs,
+            final long nowNs) {
         sentOctets = 0;
         sentUcast = 0;
         sentNonUcast = 0;
@@ -567,8 +592,12 @@ public final class DataPlaneAgent implements Agent {
         }
     }
 
-    private void transmit(final int index, final Port port, final int handle, final long txEndNs,
-        final io.asicemu.flowlet.ars.PortQuality quality) {
+    private void transmit(
+            final int index,
+            final Port port,
+            final int handle,
+            final long txEndNs,
+            final io.asicemu.flowlet.ars.PortQuality quality) {
         final int length = buffer.length(handle);
         if (!Port.fitsMtu(buffer.memory(), buffer.offset(handle), length, port.mtu())) {
             counters.addDrop(index, DropReason.EXCEEDS_L2_MTU); // the link's MTU shrank while it was queued

@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
 final class DropLog {
     /** Least time between two log rounds (emulated ns). */
     static final long INTERVAL_NS = 10_000_000_000L;
+
     private static final Logger LOG = LoggerFactory.getLogger(DropLog.class);
 
     private final Counters counters;
@@ -55,14 +56,17 @@ final class DropLog {
                 }
             }
             if (line != null) {
-                LOG.warn("port {} dropped frames since the last report: {}",
-                    ports[p] != null ? ports[p].name() : "#" + p, line);
+                LOG.warn(
+                        "port {} dropped frames since the last report: {}",
+                        ports[p] != null ? ports[p].name() : "#" + p,
+                        line);
                 wrote = true;
             }
         }
         if (packetOutsWithoutPort != packetOutsWithoutPortLogged) {
-            LOG.warn("{} PacketOuts named no attached port and were dropped",
-                packetOutsWithoutPort - packetOutsWithoutPortLogged);
+            LOG.warn(
+                    "{} PacketOuts named no attached port and were dropped",
+                    packetOutsWithoutPort - packetOutsWithoutPortLogged);
             packetOutsWithoutPortLogged = packetOutsWithoutPort;
             wrote = true;
         }

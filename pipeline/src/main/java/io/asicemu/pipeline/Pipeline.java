@@ -29,8 +29,8 @@ public record Pipeline(DataPlaneAgent agent, PipelineControl control) implements
      * @param linuxOverrides SONiC → Linux port names overriding the sonic-vs default.
      * @return a pipeline with no configuration.
      */
-    public static Pipeline create(final Clock clock, final PipelineSizing sizing,
-        final Map<String, String> linuxOverrides) {
+    public static Pipeline create(
+            final Clock clock, final PipelineSizing sizing, final Map<String, String> linuxOverrides) {
         final Counters counters = new Counters(sizing.maxPorts(), sizing.aclRules());
         final CpuPort cpu = new CpuPort(sizing.cpuQueueSlots(), sizing.maxFrameBytes(), sizing.maxPorts());
         final DataPlaneAgent agent = new DataPlaneAgent(clock, sizing, counters, cpu);

@@ -30,17 +30,32 @@ class AllocationGuardTest {
         }
         try (SwitchFixture sw = new SwitchFixture(config)) {
             final List<byte[]> frames = List.of(
-                Frames.udp4(ROUTER, HOST_A, ip(10, 0, 1, 2), ip(192, 168, 1, 1), 64, 18),
-                Frames.roce4(Frames.builder().macs(ROUTER, HOST_A).ipv4(ip(10, 0, 1, 2), ip(172, 16, 0, 9))
-                    .udpPorts(50000, 4791).bth(4, 0x11, 0), 0),
-                Frames.roce4(Frames.builder().macs(ROUTER, HOST_A).ipv4(ip(10, 0, 1, 3), ip(172, 16, 1, 9))
-                    .udpPorts(50001, 4791).bth(10, 0x12, 0), 16),
-                Frames.udp4(Frames.builder().macs(ROUTER, HOST_A)
-                    .ipv6(0x2001_0db8_0001_0000L, 2, 0x2001_0db8_0100_0000L, 9), 30),
-                Frames.udp4(ROUTER, HOST_A, ip(10, 0, 1, 2), ip(8, 8, 8, 8), 64, 18));
-            assertThat(bytesAllocatedForAMillionPackets(sw, frames)).as("bytes allocated for 10^6 packets")
-                .isLessThan(1024);
-            assertThat(sw.counter("Ethernet4", "SAI_PORT_STAT_IF_OUT_UCAST_PKTS")).isGreaterThan(200_000);
+                    Frames.udp4(ROUTER, HOST_A, ip(10, 0, 1, 2), ip(192, 168, 1, 1), 64, 18),
+                    Frames.roce4(
+                            Frames.builder()
+                                    .macs(ROUTER, HOST_A)
+                                    .ipv4(ip(10, 0, 1, 2), ip(172, 16, 0, 9))
+                                    .udpPorts(50000, 4791)
+                                    .bth(4, 0x11, 0),
+                            0),
+                    Frames.roce4(
+                            Frames.builder()
+                                    .macs(ROUTER, HOST_A)
+                                    .ipv4(ip(10, 0, 1, 3), ip(172, 16, 1, 9))
+                                    .udpPorts(50001, 4791)
+                                    .bth(10, 0x12, 0),
+                            16),
+                    Frames.udp4(
+                            Frames.builder()
+                                    .macs(ROUTER, HOST_A)
+                                    .ipv6(0x2001_0db8_0001_0000L, 2, 0x2001_0db8_0100_0000L, 9),
+                            30),
+                    Frames.udp4(ROUTER, HOST_A, ip(10, 0, 1, 2), ip(8, 8, 8, 8), 64, 18));
+            assertThat(bytesAllocatedForAMillionPackets(sw, frames))
+                    .as("bytes allocated for 10^6 packets")
+                    .isLessThan(1024);
+            assertThat(sw.counter("Ethernet4", "SAI_PORT_STAT_IF_OUT_UCAST_PKTS"))
+                    .isGreaterThan(200_000);
         }
     }
 
@@ -53,39 +68,70 @@ class AllocationGuardTest {
         try (SwitchFixture sw = new SwitchFixture(config)) {
             final var control = sw.pipeline.control();
             final io.asicemu.pipeline.table.AclMeterConfig[] copp =
-                new io.asicemu.pipeline.table.AclMeterConfig[io.asicemu.pipeline.table.ForwardingTables.CPU_QUEUES];
+                    new io.asicemu.pipeline.table.AclMeterConfig[io.asicemu.pipeline.table.ForwardingTables.CPU_QUEUES];
             copp[1] = new io.asicemu.pipeline.table.AclMeterConfig(1_000, 10, 2_000, 20);
             control.batch()
-                .replaceMirrorSessions(java.util.Map.of(3, new io.asicemu.pipeline.table.AclMirrorSessions.Session(
-                    new int[] {control.portIndex("Ethernet16")}, 64)))
-                .replaceAcl(List.of(
-                    new io.asicemu.pipeline.table.AclRule("t|trap", 30).ipProtocol(17).l4DstPort(2000, 2000)
-                        .action(io.asicemu.pipeline.table.AclAction.TRAP).cpuQueue(1),
-                    new io.asicemu.pipeline.table.AclRule("t|mirror", 20).dstIpv4(ip(172, 16, 0, 0), 24).mirror(3),
-                    new io.asicemu.pipeline.table.AclRule("t|meter", 10).dstIpv4(ip(172, 16, 0, 0), 12)
-                        .meter(new io.asicemu.pipeline.table.AclMeterConfig(10_000_000L, 1_000, 20_000_000L,
-                            2_000))))
-                .replaceEgressAcl(List.of(new io.asicemu.pipeline.table.AclEgressRule("e|drop-v6", 10)
-                    .etherType(0x86dd, 0xffff).drop(true)))
-                .coppMeters(copp)
-                .commit();
+                    .replaceMirrorSessions(java.util.Map.of(
+                            3,
+                            new io.asicemu.pipeline.table.AclMirrorSessions.Session(
+                                    new int[] {control.portIndex("Ethernet16")}, 64)))
+                    .replaceAcl(List.of(
+                            new io.asicemu.pipeline.table.AclRule("t|trap", 30)
+                                    .ipProtocol(17)
+                                    .l4DstPort(2000, 2000)
+                                    .action(io.asicemu.pipeline.table.AclAction.TRAP)
+                                    .cpuQueue(1),
+                            new io.asicemu.pipeline.table.AclRule("t|mirror", 20)
+                                    .dstIpv4(ip(172, 16, 0, 0), 24)
+                                    .mirror(3),
+                            new io.asicemu.pipeline.table.AclRule("t|meter", 10)
+                                    .dstIpv4(ip(172, 16, 0, 0), 12)
+                                    .meter(new io.asicemu.pipeline.table.AclMeterConfig(
+                                            10_000_000L, 1_000, 20_000_000L, 2_000))))
+                    .replaceEgressAcl(List.of(new io.asicemu.pipeline.table.AclEgressRule("e|drop-v6", 10)
+                            .etherType(0x86dd, 0xffff)
+                            .drop(true)))
+                    .coppMeters(copp)
+                    .commit();
             final List<byte[]> frames = List.of(
-                Frames.udp4(Frames.builder().macs(ROUTER, HOST_A).ipv4(ip(10, 0, 1, 2), ip(192, 168, 1, 1))
-                    .udpPorts(1000, 2000), 18),
-                Frames.roce4(Frames.builder().macs(ROUTER, HOST_A).ipv4(ip(10, 0, 1, 2), ip(172, 16, 0, 9))
-                    .udpPorts(50000, 4791).bth(4, 0x11, 0), 0),
-                Frames.roce4(Frames.builder().macs(ROUTER, HOST_A).ipv4(ip(10, 0, 1, 3), ip(172, 16, 1, 9))
-                    .udpPorts(50001, 4791).bth(10, 0x12, 0), 16),
-                Frames.udp4(Frames.builder().macs(ROUTER, HOST_A)
-                    .ipv6(0x2001_0db8_0001_0000L, 2, 0x2001_0db8_0100_0000L, 9), 30));
-            assertThat(bytesAllocatedForAMillionPackets(sw, frames)).as("bytes allocated for 10^6 packets")
-                .isLessThan(1024);
+                    Frames.udp4(
+                            Frames.builder()
+                                    .macs(ROUTER, HOST_A)
+                                    .ipv4(ip(10, 0, 1, 2), ip(192, 168, 1, 1))
+                                    .udpPorts(1000, 2000),
+                            18),
+                    Frames.roce4(
+                            Frames.builder()
+                                    .macs(ROUTER, HOST_A)
+                                    .ipv4(ip(10, 0, 1, 2), ip(172, 16, 0, 9))
+                                    .udpPorts(50000, 4791)
+                                    .bth(4, 0x11, 0),
+                            0),
+                    Frames.roce4(
+                            Frames.builder()
+                                    .macs(ROUTER, HOST_A)
+                                    .ipv4(ip(10, 0, 1, 3), ip(172, 16, 1, 9))
+                                    .udpPorts(50001, 4791)
+                                    .bth(10, 0x12, 0),
+                            16),
+                    Frames.udp4(
+                            Frames.builder()
+                                    .macs(ROUTER, HOST_A)
+                                    .ipv6(0x2001_0db8_0001_0000L, 2, 0x2001_0db8_0100_0000L, 9),
+                            30));
+            assertThat(bytesAllocatedForAMillionPackets(sw, frames))
+                    .as("bytes allocated for 10^6 packets")
+                    .isLessThan(1024);
             final var counters = sw.pipeline.agent().counters();
-            assertThat(counters.drops(io.asicemu.pipeline.counter.DropReason.EGRESS_ACL_DROP)).isPositive();
-            assertThat(counters.drops(io.asicemu.pipeline.counter.DropReason.COPP_METER_RED)).isPositive();
-            assertThat(counters.drops(io.asicemu.pipeline.counter.DropReason.ACL_METER_RED)).isPositive();
-            assertThat(sw.counter("Ethernet16", "SAI_PORT_STAT_IF_OUT_UCAST_PKTS")).as("mirror copies")
-                .isGreaterThan(100_000);
+            assertThat(counters.drops(io.asicemu.pipeline.counter.DropReason.EGRESS_ACL_DROP))
+                    .isPositive();
+            assertThat(counters.drops(io.asicemu.pipeline.counter.DropReason.COPP_METER_RED))
+                    .isPositive();
+            assertThat(counters.drops(io.asicemu.pipeline.counter.DropReason.ACL_METER_RED))
+                    .isPositive();
+            assertThat(sw.counter("Ethernet16", "SAI_PORT_STAT_IF_OUT_UCAST_PKTS"))
+                    .as("mirror copies")
+                    .isGreaterThan(100_000);
         }
     }
 
@@ -96,13 +142,13 @@ class AllocationGuardTest {
         final java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofAuto();
         for (int i = 0; i < segments.length; i++) {
             segments[i] = arena.allocate(frames.get(i).length);
-            java.lang.foreign.MemorySegment.copy(java.lang.foreign.MemorySegment.ofArray(frames.get(i)), 0,
-                segments[i], 0, frames.get(i).length);
+            java.lang.foreign.MemorySegment.copy(
+                    java.lang.foreign.MemorySegment.ofArray(frames.get(i)), 0, segments[i], 0, frames.get(i).length);
         }
         final InMemoryPort[] outs = sw.ports.values().toArray(new InMemoryPort[0]);
         run(sw, in, segments, outs, 300_000);
         final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         final long before = threads.getCurrentThreadAllocatedBytes();
         final long packets = run(sw, in, segments, outs, 1_000_000);
         final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
@@ -110,8 +156,12 @@ class AllocationGuardTest {
         return allocated;
     }
 
-    private static long run(final SwitchFixture sw, final InMemoryPort in,
-        final java.lang.foreign.MemorySegment[] frames, final InMemoryPort[] outs, final int count) {
+    private static long run(
+            final SwitchFixture sw,
+            final InMemoryPort in,
+            final java.lang.foreign.MemorySegment[] frames,
+            final InMemoryPort[] outs,
+            final int count) {
         long sent = 0;
         int next = 0;
         while (sent < count) {

@@ -10,8 +10,7 @@ public final class Frames {
     public static final long HOST_A = 0x0200_0000_0102L;
     public static final long HOST_B = 0x0200_0000_0202L;
 
-    private Frames() {
-    }
+    private Frames() {}
 
     private static byte[] build(final java.util.function.ToIntFunction<MemorySegment> writer) {
         final byte[] buf = new byte[9300];
@@ -23,10 +22,14 @@ public final class Frames {
         return new FrameBuilder().reset();
     }
 
-    public static byte[] udp4(final long dst, final long src, final int srcIp, final int dstIp, final int ttl,
-        final int payload) {
-        return build(s -> builder().macs(dst, src).ipv4(srcIp, dstIp).ttl(ttl).udpPorts(1000, 2000)
-            .buildUdp(s, 0, payload));
+    public static byte[] udp4(
+            final long dst, final long src, final int srcIp, final int dstIp, final int ttl, final int payload) {
+        return build(s -> builder()
+                .macs(dst, src)
+                .ipv4(srcIp, dstIp)
+                .ttl(ttl)
+                .udpPorts(1000, 2000)
+                .buildUdp(s, 0, payload));
     }
 
     public static byte[] udp4(final FrameBuilder b, final int payload) {
@@ -37,8 +40,14 @@ public final class Frames {
         return build(s -> b.buildRoce(s, 0, payload));
     }
 
-    public static byte[] arp(final long dst, final long src, final int op, final long senderMac, final int senderIp,
-        final long targetMac, final int targetIp) {
+    public static byte[] arp(
+            final long dst,
+            final long src,
+            final int op,
+            final long senderMac,
+            final int senderIp,
+            final long targetMac,
+            final int targetIp) {
         return build(s -> builder().macs(dst, src).buildArp(s, 0, op, senderMac, senderIp, targetMac, targetIp));
     }
 

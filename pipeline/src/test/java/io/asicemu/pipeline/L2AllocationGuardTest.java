@@ -31,6 +31,7 @@ class L2AllocationGuardTest {
     private static final long HOST_C = 0x0200_0000_0302L;
     /** 129 bursts of 32: each source MAC comes in on the other port the next time round (a move). */
     private static final int SOURCES = 4128;
+
     private static final long SOURCE_BASE = 0x0200_0010_0000L;
 
     private long learned;
@@ -38,17 +39,25 @@ class L2AllocationGuardTest {
     @Test
     void shouldAllocateNothingPerPacketWhenBridgingFloodingReplicatingAndLearning() {
         try (SwitchFixture sw = new SwitchFixture(CONFIG)) {
-            sw.pipeline.control().batch().writeVlan(10, 0, true)
-                .writeVlanMember(10, "Ethernet0", false, true).writeVlanMember(10, "Ethernet4", true, true)
-                .writeVlanMember(10, "Ethernet8", false, true)
-                .writeMulticastGroup(3, List.of("Ethernet4", "Ethernet12"), true).writeVlan(20, 3, true)
-                .writeVlanMember(20, "Ethernet0", true, true).writeVlanMember(20, "Ethernet8", true, true)
-                .addStaticFdb(10, HOST_C, "Ethernet4").commit();
+            sw.pipeline
+                    .control()
+                    .batch()
+                    .writeVlan(10, 0, true)
+                    .writeVlanMember(10, "Ethernet0", false, true)
+                    .writeVlanMember(10, "Ethernet4", true, true)
+                    .writeVlanMember(10, "Ethernet8", false, true)
+                    .writeMulticastGroup(3, List.of("Ethernet4", "Ethernet12"), true)
+                    .writeVlan(20, 3, true)
+                    .writeVlanMember(20, "Ethernet0", true, true)
+                    .writeVlanMember(20, "Ethernet8", true, true)
+                    .addStaticFdb(10, HOST_C, "Ethernet4")
+                    .commit();
             final List<byte[]> frames = List.of(
-                Frames.udp4(HOST_B, HOST_A, ip(10, 0, 0, 1), ip(10, 0, 0, 2), 64, 18),
-                Frames.udp4(Frames.builder().macs(HOST_B, HOST_A).vlan(20, 3).ipv4(ip(10, 0, 0, 1), ip(10, 0, 0, 2)),
-                    40),
-                Frames.udp4(HOST_C, HOST_A, ip(10, 0, 0, 1), ip(10, 0, 0, 3), 64, 100));
+                    Frames.udp4(HOST_B, HOST_A, ip(10, 0, 0, 1), ip(10, 0, 0, 2), 64, 18),
+                    Frames.udp4(
+                            Frames.builder().macs(HOST_B, HOST_A).vlan(20, 3).ipv4(ip(10, 0, 0, 1), ip(10, 0, 0, 2)),
+                            40),
+                    Frames.udp4(HOST_C, HOST_A, ip(10, 0, 0, 1), ip(10, 0, 0, 3), 64, 100));
             final Arena arena = Arena.ofAuto();
             final MemorySegment[] segments = new MemorySegment[frames.size()];
             for (int i = 0; i < segments.length; i++) {
@@ -61,7 +70,7 @@ class L2AllocationGuardTest {
             final LearnRing.Handler handler = (vlan, mac, port, ns) -> learned++;
             run(sw, ins, segments, outs, ring, handler, 1_000_000);
             final com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+                    (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
             final long learnedBefore = learned;
             final long droppedBefore = ring.dropped();
             final long before = threads.getCurrentThreadAllocatedBytes();
@@ -70,19 +79,28 @@ class L2AllocationGuardTest {
             assertThat(packets).isEqualTo(1_000_000);
             assertThat(allocated).as("bytes allocated for %d packets", packets).isLessThan(1024);
             assertThat(learned - learnedBefore).as("learn events drained").isGreaterThan(10_000);
-            assertThat(ring.dropped() - droppedBefore).as("learn events dropped while the ring was full")
-                .isGreaterThan(10_000);
+            assertThat(ring.dropped() - droppedBefore)
+                    .as("learn events dropped while the ring was full")
+                    .isGreaterThan(10_000);
             assertThat(sw.counter("Ethernet12", "SAI_PORT_STAT_IF_OUT_NON_UCAST_PKTS")
-                + sw.counter("Ethernet12", "SAI_PORT_STAT_IF_OUT_UCAST_PKTS")).as("multicast replicas")
-                .isGreaterThan(200_000);
-            System.out.printf("L2 guard: %d packets, %d bytes allocated, %d learn events drained, %d dropped%n",
-                packets, allocated, learned - learnedBefore, ring.dropped() - droppedBefore);
+                            + sw.counter("Ethernet12", "SAI_PORT_STAT_IF_OUT_UCAST_PKTS"))
+                    .as("multicast replicas")
+                    .isGreaterThan(200_000);
+            System.out.printf(
+                    "L2 guard: %d packets, %d bytes allocated, %d learn events drained, %d dropped%n",
+                    packets, allocated, learned - learnedBefore, ring.dropped() - droppedBefore);
         }
     }
 
     /** Injects alternately on two member ports with a rotating source MAC (so MACs keep moving: learn events). */
-    private static long run(final SwitchFixture sw, final InMemoryPort[] ins, final MemorySegment[] frames,
-        final InMemoryPort[] outs, final LearnRing ring, final LearnRing.Handler handler, final int count) {
+    private static long run(
+            final SwitchFixture sw,
+            final InMemoryPort[] ins,
+            final MemorySegment[] frames,
+            final InMemoryPort[] outs,
+            final LearnRing ring,
+            final LearnRing.Handler handler,
+            final int count) {
         long sent = 0;
         int next = 0;
         int cycle = 0;

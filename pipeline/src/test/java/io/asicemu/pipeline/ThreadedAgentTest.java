@@ -22,29 +22,40 @@ class ThreadedAgentTest {
     void shouldApplyCommandsAndForwardPacketOutWhenAgentRunsOnItsOwnThread() throws Exception {
         final MonotonicClock clock = new MonotonicClock();
         try (Pipeline pipeline = Pipeline.create(clock, PipelineSizing.defaults(), Map.of());
-             InMemoryPort port = new InMemoryPort("Ethernet0")) {
+                InMemoryPort port = new InMemoryPort("Ethernet0")) {
             pipeline.control().attachPort("Ethernet0", port);
             pipeline.control().applyConfig(ConfigDb.parse("""
                 {"PORT": {"Ethernet0": {"speed": "10000", "admin_status": "up"}},
                  "INTERFACE": {"Ethernet0": {}, "Ethernet0|10.0.1.1/24": {}}}"""));
-            final AgentRunner runner = new AgentRunner(new SleepingMillisIdleStrategy(1), Throwable::printStackTrace,
-                null, pipeline.agent());
+            final AgentRunner runner = new AgentRunner(
+                    new SleepingMillisIdleStrategy(1), Throwable::printStackTrace, null, pipeline.agent());
             AgentRunner.startOnThread(runner);
             try {
-                final long sequence = pipeline.control().batch()
-                    .addNeighbor("Ethernet0", IpPrefix.address("10.0.1.9"), 0x0200_0000_0009L).commit();
+                final long sequence = pipeline.control()
+                        .batch()
+                        .addNeighbor("Ethernet0", IpPrefix.address("10.0.1.9"), 0x0200_0000_0009L)
+                        .commit();
                 pipeline.control().awaitApplied(sequence, Duration.ofSeconds(10));
                 assertThat(pipeline.control().neighborEntries().get(10, TimeUnit.SECONDS))
-                    .anySatisfy(n -> assertThat(n.mac()).isEqualTo(0x0200_0000_0009L));
-                pipeline.control().cpuPort().packetOut(Frames.udp4(0x0200_0000_0009L, 0x02_00_00_00_00_01L,
-                    Frames.ip(10, 0, 1, 1), Frames.ip(10, 0, 1, 9), 64, 10), 0);
+                        .anySatisfy(n -> assertThat(n.mac()).isEqualTo(0x0200_0000_0009L));
+                pipeline.control()
+                        .cpuPort()
+                        .packetOut(
+                                Frames.udp4(
+                                        0x0200_0000_0009L,
+                                        0x02_00_00_00_00_01L,
+                                        Frames.ip(10, 0, 1, 1),
+                                        Frames.ip(10, 0, 1, 9),
+                                        64,
+                                        10),
+                                0);
                 final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
                 while (pipeline.control().counters().port("Ethernet0", "SAI_PORT_STAT_IF_OUT_UCAST_PKTS") == 0
-                    && System.nanoTime() < deadline) {
+                        && System.nanoTime() < deadline) {
                     Thread.sleep(1);
                 }
                 assertThat(pipeline.control().counters().port("Ethernet0", "SAI_PORT_STAT_IF_OUT_UCAST_PKTS"))
-                    .isEqualTo(1);
+                        .isEqualTo(1);
             } finally {
                 runner.close();
             }

@@ -32,6 +32,7 @@ final class Fabric implements AutoCloseable {
         TmCountersSnapshot snapshot;
         /** Earliest deadline or cable arrival, as {@link #nextEventNs()} last found it (see {@code scanned}). */
         long nextNs;
+
         final long routerMac;
 
         SwitchNode(String name, ManualClock clock, long routerMac) {
@@ -56,9 +57,11 @@ final class Fabric implements AutoCloseable {
          * fabric runs the host again: only {@link #stepTo} changes a host's state once the run has started.
          */
         long hostNextNs;
+
         boolean hostChanged = true;
         /** Optional captures of what the host's port received and sent. */
         io.asicemu.parser.pcap.PcapWriter rxCapture;
+
         io.asicemu.parser.pcap.PcapWriter txCapture;
 
         HostNode(RoceHost host, FrameFifo inbox, LinkPort switchPort, long cableNs) {
@@ -101,8 +104,8 @@ final class Fabric implements AutoCloseable {
     private static long routerMac(String name, ConfigDb db) {
         Map<String, String> meta = db.table("DEVICE_METADATA").get("localhost");
         if (meta == null || meta.get("mac") == null) {
-            throw new ScenarioException("switch " + name + ": DEVICE_METADATA|localhost|mac is needed (the hosts' "
-                    + "gateway MAC)");
+            throw new ScenarioException(
+                    "switch " + name + ": DEVICE_METADATA|localhost|mac is needed (the hosts' " + "gateway MAC)");
         }
         return Macs.parse(meta.get("mac"), "switch " + name + " DEVICE_METADATA|localhost|mac");
     }
@@ -123,13 +126,30 @@ final class Fabric implements AutoCloseable {
         b.connect(a::arrive, cableNs, field);
     }
 
-    HostNode addHost(String name, long mac, int ip, LinkPort switchPort, long cableNs, DcqcnParameters dcqcn,
-            ScenarioSpec.HostSettings settings, RoceHost.CompletionListener listener) {
+    HostNode addHost(
+            String name,
+            long mac,
+            int ip,
+            LinkPort switchPort,
+            long cableNs,
+            DcqcnParameters dcqcn,
+            ScenarioSpec.HostSettings settings,
+            RoceHost.CompletionListener listener) {
         SwitchNode owner = ownerOf(switchPort);
         LinkPort end = switchPort;
-        RoceHost host = new RoceHost(name, mac, ip, owner.routerMac, end.speedMbps() * 1_000_000L, dcqcn,
-                settings.mtuPayload(), settings.windowPackets(), settings.ackTimeoutUs() * 1_000L,
-                settings.dataDscp(), settings.dataPriority(), listener);
+        RoceHost host = new RoceHost(
+                name,
+                mac,
+                ip,
+                owner.routerMac,
+                end.speedMbps() * 1_000_000L,
+                dcqcn,
+                settings.mtuPayload(),
+                settings.windowPackets(),
+                settings.ackTimeoutUs() * 1_000L,
+                settings.dataDscp(),
+                settings.dataPriority(),
+                listener);
         FrameFifo inbox = new FrameFifo(arena, 1 << 20, 4096);
         end.connect(inbox::add, cableNs, "host " + name);
         HostNode node = new HostNode(host, inbox, end, cableNs);

@@ -104,8 +104,7 @@ final class LinkPort implements Port {
     }
 
     @Override
-    public void flush() {
-    }
+    public void flush() {}
 
     @Override
     public boolean linkUp() {
@@ -128,6 +127,5 @@ final class LinkPort implements Port {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

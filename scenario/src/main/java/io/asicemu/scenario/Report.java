@@ -11,8 +11,9 @@ import java.util.Map;
  * view it; numbers are formatted with a fixed locale so the file is byte-identical run to run.
  */
 final class Report {
-    private static final String[] COLOURS = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
-        "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+    private static final String[] COLOURS = {
+        "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"
+    };
     private static final int WIDTH = 760;
     private static final int HEIGHT = 300;
     private static final int LEFT = 70;
@@ -25,23 +26,41 @@ final class Report {
     static String html(Scenario.Result r, Samples samples) {
         StringBuilder h = new StringBuilder(64 * 1024);
         h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>")
-                .append(escape(r.name())).append("</title>\n<style>body{font-family:sans-serif;max-width:980px;"
+                .append(escape(r.name()))
+                .append("</title>\n<style>body{font-family:sans-serif;max-width:980px;"
                         + "margin:2em auto;color:#222}table{border-collapse:collapse;margin:1em 0}td,th{border:1px "
                         + "solid #ccc;padding:3px 8px;text-align:right}th{background:#f3f3f3}td:first-child,"
                         + "th:first-child{text-align:left}svg{display:block;margin:1em 0}</style></head><body>\n");
-        h.append("<h1>").append(escape(r.name())).append("</h1>\n<p>")
+        h.append("<h1>")
+                .append(escape(r.name()))
+                .append("</h1>\n<p>")
                 .append(r.allComplete() ? "Every message acknowledged" : "<b>Not every message completed</b>")
-                .append(String.format(Locale.ROOT, " at %.3f µs of virtual time. Switches: %d ECN marks, %d PFC "
-                        + "frames sent.</p>\n", r.endNs() / 1e3, r.ecnMarked(), r.pfcFramesSent()));
+                .append(String.format(
+                        Locale.ROOT,
+                        " at %.3f µs of virtual time. Switches: %d ECN marks, %d PFC " + "frames sent.</p>\n",
+                        r.endNs() / 1e3,
+                        r.ecnMarked(),
+                        r.pfcFramesSent()));
 
         h.append("<h2>Flows</h2>\n<table><tr><th>flow</th><th>from → to</th><th>bytes</th><th>FCT µs</th>"
                 + "<th>goodput Gb/s</th><th>CE at receiver</th><th>CNPs sent / received</th><th>rate cuts</th>"
                 + "<th>retransmitted</th><th>timeouts</th></tr>\n");
         for (Scenario.FlowResult f : r.flows()) {
-            h.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%s → %s</td><td>%d</td><td>%.3f</td>"
-                    + "<td>%.2f</td><td>%d</td><td>%d / %d</td><td>%d</td><td>%d</td><td>%d</td></tr>%n",
-                    escape(f.name()), escape(f.from()), escape(f.to()), f.bytes(), f.fctNs() / 1e3, f.goodputGbps(),
-                    f.ceMarksReceived(), f.cnpsSent(), f.cnpsReceived(), f.rateCuts(), f.packetsRetransmitted(),
+            h.append(String.format(
+                    Locale.ROOT,
+                    "<tr><td>%s</td><td>%s → %s</td><td>%d</td><td>%.3f</td>"
+                            + "<td>%.2f</td><td>%d</td><td>%d / %d</td><td>%d</td><td>%d</td><td>%d</td></tr>%n",
+                    escape(f.name()),
+                    escape(f.from()),
+                    escape(f.to()),
+                    f.bytes(),
+                    f.fctNs() / 1e3,
+                    f.goodputGbps(),
+                    f.ceMarksReceived(),
+                    f.cnpsSent(),
+                    f.cnpsReceived(),
+                    f.rateCuts(),
+                    f.packetsRetransmitted(),
                     f.timeouts()));
         }
         h.append("</table>\n");
@@ -72,10 +91,13 @@ final class Report {
                 }
             }
             h.append("<h2>PFC pause time</h2>\n<p>Share of each sample period a port's priority was paused by PFC "
-                    + "frames it received (hosts' NICs as <i>host:nic:priority</i>, switch ports as "
-                    + "<i>switch:port:priority</i>); PFC frames sent per period are in <code>pfc_over_time.csv"
-                    + "</code>.</p>\n").append(paused.isEmpty() ? "<p>No port was paused.</p>\n"
-                            : lineChart("paused share of each sample period", "time (µs)", "% paused", paused));
+                            + "frames it received (hosts' NICs as <i>host:nic:priority</i>, switch ports as "
+                            + "<i>switch:port:priority</i>); PFC frames sent per period are in <code>pfc_over_time.csv"
+                            + "</code>.</p>\n")
+                    .append(
+                            paused.isEmpty()
+                                    ? "<p>No port was paused.</p>\n"
+                                    : lineChart("paused share of each sample period", "time (µs)", "% paused", paused));
         }
         if (!samples.spreadSeries.isEmpty()) {
             List<Series> spread = new ArrayList<>();
@@ -83,9 +105,9 @@ final class Report {
                 spread.add(new Series(e.getKey(), e.getValue(), 0, 1));
             }
             h.append("<h2>ECMP/ARS spread</h2>\n<p>Bytes each multi-member next-hop group assigned to each member per "
-                    + "sample period (<i>switch:member port</i>, with the group where a switch has several), counted "
-                    + "as the group picks the member, so a burst into a member's queue can show above the port's "
-                    + "rate; packets and group ids in <code>ecmp_spread.csv</code>.</p>\n")
+                            + "sample period (<i>switch:member port</i>, with the group where a switch has several), counted "
+                            + "as the group picks the member, so a burst into a member's queue can show above the port's "
+                            + "rate; packets and group ids in <code>ecmp_spread.csv</code>.</p>\n")
                     .append(lineChart("traffic assigned per group member", "time (µs)", "Gb/s", spread));
         }
         if (!samples.reassignmentSeries.isEmpty()) {
@@ -94,7 +116,7 @@ final class Report {
                 moved.add(new Series(e.getKey(), e.getValue(), 0, 1));
             }
             h.append("<h2>Flowlet reassignments</h2>\n<p>Flowlets placed on another member than the flow's previous "
-                    + "one, per sample period; flowlets started are in <code>flowlets.csv</code>.</p>\n")
+                            + "one, per sample period; flowlets started are in <code>flowlets.csv</code>.</p>\n")
                     .append(lineChart("flowlets moved per period", "time (µs)", "flowlets", moved));
         }
 
@@ -107,15 +129,23 @@ final class Report {
             h.append("<h2>Message completion times</h2>\n<table><tr><th>flow</th><th>messages</th><th>P50 µs</th>"
                     + "<th>P99 µs</th><th>P99.9 µs</th><th>max µs</th></tr>\n");
             for (Map.Entry<String, List<Long>> e : fctByFlow.entrySet()) {
-                long[] sorted = e.getValue().stream().mapToLong(Long::longValue).sorted().toArray();
+                long[] sorted = e.getValue().stream()
+                        .mapToLong(Long::longValue)
+                        .sorted()
+                        .toArray();
                 List<double[]> points = new ArrayList<>();
                 for (int i = 0; i < sorted.length; i++) {
                     points.add(new double[] {sorted[i] / 1e3, (i + 1.0) / sorted.length});
                 }
                 cdf.add(new Series(e.getKey(), points, 0, 1));
-                h.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%d</td><td>%.3f</td><td>%.3f</td>"
-                        + "<td>%.3f</td><td>%.3f</td></tr>%n", escape(e.getKey()), sorted.length,
-                        percentile(sorted, 50) / 1e3, percentile(sorted, 99) / 1e3, percentile(sorted, 99.9) / 1e3,
+                h.append(String.format(
+                        Locale.ROOT,
+                        "<tr><td>%s</td><td>%d</td><td>%.3f</td><td>%.3f</td>" + "<td>%.3f</td><td>%.3f</td></tr>%n",
+                        escape(e.getKey()),
+                        sorted.length,
+                        percentile(sorted, 50) / 1e3,
+                        percentile(sorted, 99) / 1e3,
+                        percentile(sorted, 99.9) / 1e3,
                         sorted[sorted.length - 1] / 1e3));
             }
             h.append("</table>\n").append(lineChart("CDF of message completion time", "FCT (µs)", "fraction", cdf));
@@ -124,17 +154,30 @@ final class Report {
         h.append("<h2>Switch queues</h2>\n<table><tr><th>switch:port:queue</th><th>packets</th><th>ECN marked</th>"
                 + "<th>dropped</th><th>shared watermark B</th></tr>\n");
         for (Scenario.QueueResult q : r.queues()) {
-            h.append(String.format(Locale.ROOT, "<tr><td>%s:%s:%d</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td>"
-                    + "</tr>%n", escape(q.switchName()), escape(q.port()), q.queue(), q.packets(), q.ecnMarked(),
-                    q.dropped(), q.watermarkBytes()));
+            h.append(String.format(
+                    Locale.ROOT,
+                    "<tr><td>%s:%s:%d</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td>" + "</tr>%n",
+                    escape(q.switchName()),
+                    escape(q.port()),
+                    q.queue(),
+                    q.packets(),
+                    q.ecnMarked(),
+                    q.dropped(),
+                    q.watermarkBytes()));
         }
         h.append("</table>\n");
         if (!r.pfc().isEmpty()) {
             h.append("<h2>PFC</h2>\n<table><tr><th>switch:port</th><th>priority</th><th>frames sent</th>"
                     + "<th>frames received</th></tr>\n");
             for (Scenario.PfcResult p : r.pfc()) {
-                h.append(String.format(Locale.ROOT, "<tr><td>%s:%s</td><td>%d</td><td>%d</td><td>%d</td></tr>%n",
-                        escape(p.switchName()), escape(p.port()), p.priority(), p.framesSent(), p.framesReceived()));
+                h.append(String.format(
+                        Locale.ROOT,
+                        "<tr><td>%s:%s</td><td>%d</td><td>%d</td><td>%d</td></tr>%n",
+                        escape(p.switchName()),
+                        escape(p.port()),
+                        p.priority(),
+                        p.framesSent(),
+                        p.framesReceived()));
             }
             h.append("</table>\n");
         }
@@ -171,27 +214,58 @@ final class Report {
         int plotW = WIDTH - LEFT - RIGHT;
         int plotH = HEIGHT - TOP - BOTTOM;
         StringBuilder svg = new StringBuilder();
-        svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                + "viewBox=\"0 0 %d %d\" font-size=\"11\">%n", WIDTH, HEIGHT, WIDTH, HEIGHT));
-        svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"16\" font-weight=\"bold\">%s</text>%n", LEFT,
-                escape(title)));
+        svg.append(String.format(
+                Locale.ROOT,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                        + "viewBox=\"0 0 %d %d\" font-size=\"11\">%n",
+                WIDTH,
+                HEIGHT,
+                WIDTH,
+                HEIGHT));
+        svg.append(String.format(
+                Locale.ROOT, "<text x=\"%d\" y=\"16\" font-weight=\"bold\">%s</text>%n", LEFT, escape(title)));
         for (int i = 0; i <= 5; i++) {
             double yv = maxY * i / 5;
             double py = TOP + plotH - plotH * i / 5.0;
-            svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eee\"/>"
-                    + "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>%n", LEFT, py, LEFT + plotW, py,
-                    LEFT - 5, py + 4, tick(yv)));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eee\"/>"
+                            + "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>%n",
+                    LEFT,
+                    py,
+                    LEFT + plotW,
+                    py,
+                    LEFT - 5,
+                    py + 4,
+                    tick(yv)));
             double xv = minX + (maxX - minX) * i / 5;
             double px = LEFT + plotW * i / 5.0;
-            svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>%n", px,
-                    TOP + plotH + 15, tick(xv)));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>%n",
+                    px,
+                    TOP + plotH + 15,
+                    tick(xv)));
         }
-        svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
-                + "stroke=\"#888\"/>%n", LEFT, TOP, plotW, plotH));
-        svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>%n",
-                LEFT + plotW / 2, HEIGHT - 8, escape(xLabel)));
-        svg.append(String.format(Locale.ROOT, "<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" "
-                + "text-anchor=\"middle\">%s</text>%n", TOP + plotH / 2, TOP + plotH / 2, escape(yLabel)));
+        svg.append(String.format(
+                Locale.ROOT,
+                "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" " + "stroke=\"#888\"/>%n",
+                LEFT,
+                TOP,
+                plotW,
+                plotH));
+        svg.append(String.format(
+                Locale.ROOT,
+                "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>%n",
+                LEFT + plotW / 2,
+                HEIGHT - 8,
+                escape(xLabel)));
+        svg.append(String.format(
+                Locale.ROOT,
+                "<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" " + "text-anchor=\"middle\">%s</text>%n",
+                TOP + plotH / 2,
+                TOP + plotH / 2,
+                escape(yLabel)));
         int i = 0;
         for (Series s : series) {
             String colour = COLOURS[i % COLOURS.length];
@@ -201,12 +275,24 @@ final class Report {
                 double py = TOP + plotH - plotH * Math.min(row[s.y()], maxY) / maxY;
                 points.append(String.format(Locale.ROOT, "%.1f,%.1f ", px, py));
             }
-            svg.append(String.format(Locale.ROOT, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" "
-                    + "points=\"%s\"/>%n", colour, points.toString().trim()));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" " + "points=\"%s\"/>%n",
+                    colour,
+                    points.toString().trim()));
             int ly = TOP + 12 + 16 * i;
-            svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
-                    + "stroke-width=\"3\"/><text x=\"%d\" y=\"%d\">%s</text>%n", LEFT + plotW + 10, ly - 4,
-                    LEFT + plotW + 28, ly - 4, colour, LEFT + plotW + 32, ly, escape(s.name())));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
+                            + "stroke-width=\"3\"/><text x=\"%d\" y=\"%d\">%s</text>%n",
+                    LEFT + plotW + 10,
+                    ly - 4,
+                    LEFT + plotW + 28,
+                    ly - 4,
+                    colour,
+                    LEFT + plotW + 32,
+                    ly,
+                    escape(s.name())));
             i++;
         }
         svg.append("</svg>\n");

@@ -22,7 +22,8 @@ import java.util.Map;
  */
 final class Samples {
     /** Group ids the scenario's switches may use (the pipeline's default sizing, as {@link Fabric} builds them). */
-    private static final int PIPELINE_GROUPS = io.asicemu.pipeline.table.PipelineSizing.defaults().maxGroups();
+    private static final int PIPELINE_GROUPS =
+            io.asicemu.pipeline.table.PipelineSizing.defaults().maxGroups();
 
     private final Fabric fabric;
     private final Map<String, List<RoceHost.QueuePair>> senders;
@@ -36,11 +37,10 @@ final class Samples {
     final Map<String, java.util.List<double[]>> rateSeries = new LinkedHashMap<>();
     /** switch:port:queue → rows of {time µs, bytes}. */
     final Map<String, java.util.List<double[]>> depthSeries = new LinkedHashMap<>();
+
     private final StringBuilder pfc = new StringBuilder("time_us,node,port,priority,paused_us,pfc_frames_sent\n");
-    private final StringBuilder spread = new StringBuilder(
-            "time_us,switch,group,member_port,packets,bytes,gbps\n");
-    private final StringBuilder flowlets = new StringBuilder(
-            "time_us,switch,group,mode,new_flowlets,reassignments\n");
+    private final StringBuilder spread = new StringBuilder("time_us,switch,group,member_port,packets,bytes,gbps\n");
+    private final StringBuilder flowlets = new StringBuilder("time_us,switch,group,mode,new_flowlets,reassignments\n");
     /** node:port:priority → rows of {time µs, % of the period paused}. */
     final Map<String, List<double[]>> pauseSeries = new LinkedHashMap<>();
     /**
@@ -54,10 +54,14 @@ final class Samples {
     private final Map<String, long[]> previous = new HashMap<>();
     /** Switch → ECMP groups of two or more members (found at the first sample: scenarios configure once). */
     private final Map<String, int[]> groupsOfSwitch = new HashMap<>();
+
     private long nextNs;
 
-    Samples(Fabric fabric, Map<String, List<RoceHost.QueuePair>> senders,
-            Map<String, List<RoceHost.QueuePair>> receivers, long periodNs) {
+    Samples(
+            Fabric fabric,
+            Map<String, List<RoceHost.QueuePair>> senders,
+            Map<String, List<RoceHost.QueuePair>> receivers,
+            long periodNs) {
         this.fabric = fabric;
         this.senders = senders;
         this.receivers = receivers;
@@ -106,7 +110,8 @@ final class Samples {
             lastReceived.put(e.getKey(), received);
             double goodput = tNs == 0 ? 0.0 : delta * 8.0 / periodNs;
             rates.append(String.format(Locale.ROOT, "%.3f,%s,%.3f,%.3f%n", tUs, e.getKey(), rate / 1e9, goodput));
-            rateSeries.computeIfAbsent(e.getKey(), k -> new java.util.ArrayList<>())
+            rateSeries
+                    .computeIfAbsent(e.getKey(), k -> new java.util.ArrayList<>())
                     .add(new double[] {tUs, rate / 1e9, goodput});
         }
         for (Fabric.HostNode h : fabric.hosts.values()) {
@@ -120,7 +125,11 @@ final class Samples {
             for (String port : node.ports.keySet()) {
                 int index = node.pipeline.control().portIndex(port);
                 for (int p = 0; p < 8; p++) {
-                    pfcRow(tUs, node.name, port, p,
+                    pfcRow(
+                            tUs,
+                            node.name,
+                            port,
+                            p,
                             node.snapshot.pfc(index, p, PfcStat.RX_PAUSE_DURATION_US) * 1_000L,
                             node.snapshot.pfc(index, p, PfcStat.TX_PKTS));
                 }
@@ -136,9 +145,9 @@ final class Samples {
                         seen[q] = 1;
                     }
                     if (seen[q] == 1) {
-                        depth.append(String.format(Locale.ROOT, "%.3f,%s,%s,%d,%d%n", tUs, node.name, port, q,
-                                bytes));
-                        depthSeries.computeIfAbsent(key + ":" + q, k -> new java.util.ArrayList<>())
+                        depth.append(String.format(Locale.ROOT, "%.3f,%s,%s,%d,%d%n", tUs, node.name, port, q, bytes));
+                        depthSeries
+                                .computeIfAbsent(key + ":" + q, k -> new java.util.ArrayList<>())
                                 .add(new double[] {tUs, bytes});
                     }
                 }
@@ -161,10 +170,9 @@ final class Samples {
         long frames = framesSent - last[1];
         last[0] = pausedNs;
         last[1] = framesSent;
-        pfc.append(String.format(Locale.ROOT, "%.3f,%s,%s,%d,%.3f,%d%n", tUs, node, port, priority, paused / 1e3,
-                frames));
-        pauseSeries.computeIfAbsent(key, k -> new ArrayList<>())
-                .add(new double[] {tUs, 100.0 * paused / periodNs});
+        pfc.append(
+                String.format(Locale.ROOT, "%.3f,%s,%s,%d,%.3f,%d%n", tUs, node, port, priority, paused / 1e3, frames));
+        pauseSeries.computeIfAbsent(key, k -> new ArrayList<>()).add(new double[] {tUs, 100.0 * paused / periodNs});
     }
 
     /** Packets and bytes each member of each multi-member group carried during the period; flowlet moves. */
@@ -203,21 +211,29 @@ final class Samples {
                 last[0] = group.memberSelections(m);
                 last[1] = group.memberBytes(m);
                 double gbps = bytes * 8.0 / periodNs;
-                spread.append(String.format(Locale.ROOT, "%.3f,%s,%d,%s,%d,%d,%.3f%n", tUs, node.name, g, port,
-                        packets, bytes, gbps));
+                spread.append(String.format(
+                        Locale.ROOT, "%.3f,%s,%d,%s,%d,%d,%.3f%n", tUs, node.name, g, port, packets, bytes, gbps));
                 // The group's id only where a switch has more than one group to tell apart (short legends).
                 String label = groups.length > 1 ? groupKey + ":" + port : node.name + ":" + port;
-                spreadSeries.computeIfAbsent(label, k -> new ArrayList<>())
-                        .add(new double[] {tUs, gbps});
+                spreadSeries.computeIfAbsent(label, k -> new ArrayList<>()).add(new double[] {tUs, gbps});
             }
             if (group.settings().mode().flowlet()) {
                 long started = group.newFlowlets() - groupLast[0];
                 long moved = group.flowletReassignments() - groupLast[1];
                 groupLast[0] = group.newFlowlets();
                 groupLast[1] = group.flowletReassignments();
-                flowlets.append(String.format(Locale.ROOT, "%.3f,%s,%d,%s,%d,%d%n", tUs, node.name, g,
-                        group.settings().mode(), started, moved));
-                reassignmentSeries.computeIfAbsent(groupKey, k -> new ArrayList<>()).add(new double[] {tUs, moved});
+                flowlets.append(String.format(
+                        Locale.ROOT,
+                        "%.3f,%s,%d,%s,%d,%d%n",
+                        tUs,
+                        node.name,
+                        g,
+                        group.settings().mode(),
+                        started,
+                        moved));
+                reassignmentSeries
+                        .computeIfAbsent(groupKey, k -> new ArrayList<>())
+                        .add(new double[] {tUs, moved});
             }
         }
     }

@@ -28,17 +28,30 @@ public final class Scenario {
     private Scenario() {}
 
     /** One message's life: posted, acknowledged. */
-    public record MessageResult(String flow, String host, int qpn, long messageId, long bytes, long postedNs,
-            long completedNs) {
+    public record MessageResult(
+            String flow, String host, int qpn, long messageId, long bytes, long postedNs, long completedNs) {
         public long fctNs() {
             return completedNs - postedNs;
         }
     }
 
     /** One flow's totals. */
-    public record FlowResult(String name, String from, String to, long bytes, long startNs, long endNs,
-            int messages, int messagesCompleted, long bytesDelivered, long cnpsSent, long cnpsReceived,
-            long ceMarksReceived, long rateCuts, long packetsRetransmitted, long timeouts,
+    public record FlowResult(
+            String name,
+            String from,
+            String to,
+            long bytes,
+            long startNs,
+            long endNs,
+            int messages,
+            int messagesCompleted,
+            long bytesDelivered,
+            long cnpsSent,
+            long cnpsReceived,
+            long ceMarksReceived,
+            long rateCuts,
+            long packetsRetransmitted,
+            long timeouts,
             IncreaseEvents increases) {
         public long fctNs() {
             return endNs - startNs;
@@ -61,20 +74,35 @@ public final class Scenario {
     public record IncreaseEvents(long fastRecovery, long additive, long hyper, long timerEvents, long byteEvents) {}
 
     /** A queue's counters at the end: {@code switchName:port:queue}. */
-    public record QueueResult(String switchName, String port, int queue, long packets, long ecnMarked,
-            long dropped, long watermarkBytes) {}
+    public record QueueResult(
+            String switchName,
+            String port,
+            int queue,
+            long packets,
+            long ecnMarked,
+            long dropped,
+            long watermarkBytes) {}
 
     /** PFC frames a switch port sent, per priority. */
     public record PfcResult(String switchName, String port, int priority, long framesSent, long framesReceived) {}
 
     /** What a host's NIC saw of PFC: frames received and the time its data priority was paused. */
-    public record HostResult(String name, long pfcFramesReceived, long dataPausedNs, long controlQueueDrops,
-            long framesIgnored) {}
+    public record HostResult(
+            String name, long pfcFramesReceived, long dataPausedNs, long controlQueueDrops, long framesIgnored) {}
 
     /** Everything a run produced; the files are in {@code outDir}. */
-    public record Result(String name, long endNs, boolean allComplete, List<FlowResult> flows,
-            List<MessageResult> messages, List<QueueResult> queues, List<PfcResult> pfc, List<HostResult> hosts,
-            long framesOnWire, long framesLostOnCables, Path outDir) {
+    public record Result(
+            String name,
+            long endNs,
+            boolean allComplete,
+            List<FlowResult> flows,
+            List<MessageResult> messages,
+            List<QueueResult> queues,
+            List<PfcResult> pfc,
+            List<HostResult> hosts,
+            long framesOnWire,
+            long framesLostOnCables,
+            Path outDir) {
         public long dataPausedNs() {
             return hosts.stream().mapToLong(HostResult::dataPausedNs).sum();
         }
@@ -85,12 +113,16 @@ public final class Scenario {
 
         /** Nearest-rank percentile of every message's completion time. */
         public long messageFctPercentileNs(double p) {
-            long[] sorted = messages.stream().mapToLong(MessageResult::fctNs).sorted().toArray();
+            long[] sorted =
+                    messages.stream().mapToLong(MessageResult::fctNs).sorted().toArray();
             return sorted.length == 0 ? 0 : Report.percentile(sorted, p);
         }
 
         public FlowResult flow(String flowName) {
-            return flows.stream().filter(f -> f.name().equals(flowName)).findFirst().orElseThrow();
+            return flows.stream()
+                    .filter(f -> f.name().equals(flowName))
+                    .findFirst()
+                    .orElseThrow();
         }
 
         public long ecnMarked() {
@@ -103,7 +135,8 @@ public final class Scenario {
     }
 
     public static Result run(Path scenarioFile, Path outDir) {
-        return run(ScenarioSpec.load(scenarioFile), scenarioFile.toAbsolutePath().getParent(), outDir);
+        return run(
+                ScenarioSpec.load(scenarioFile), scenarioFile.toAbsolutePath().getParent(), outDir);
     }
 
     public static Result run(ScenarioSpec spec, Path baseDir, Path outDir) {
@@ -139,7 +172,10 @@ public final class Scenario {
                 fabric.addSwitch(s.name(), db);
             }
             for (ScenarioSpec.LinkSpec l : spec.links()) {
-                fabric.cable(fabric.port(l.a(), "links.a"), fabric.port(l.b(), "links.b"), l.cableNs(),
+                fabric.cable(
+                        fabric.port(l.a(), "links.a"),
+                        fabric.port(l.b(), "links.b"),
+                        l.cableNs(),
                         "link " + l.a() + " - " + l.b());
             }
             Map<String, Integer> ipOf = new LinkedHashMap<>();
@@ -151,14 +187,23 @@ public final class Scenario {
                 long mac = Macs.parse(h.mac(), field + ".mac");
                 int ip = Macs.parseIpv4(h.ip(), field + ".ip");
                 LinkPort port = fabric.port(h.attach(), field + ".attach");
-                Fabric.HostNode added = fabric.addHost(h.name(), mac, ip, port, h.cableNs(), dcqcn, spec.host(),
-                        (qp, id, bytes, posted, done) -> messages.add(new MessageResult(flowOfQp.get(qp), qp.host(),
-                                qp.localQpn(), id, bytes, posted, done)));
+                Fabric.HostNode added = fabric.addHost(
+                        h.name(),
+                        mac,
+                        ip,
+                        port,
+                        h.cableNs(),
+                        dcqcn,
+                        spec.host(),
+                        (qp, id, bytes, posted, done) -> messages.add(new MessageResult(
+                                flowOfQp.get(qp), qp.host(), qp.localQpn(), id, bytes, posted, done)));
                 added.host.congestionControl(spec.congestionControl());
                 ipOf.put(h.name(), ip);
                 String sw = h.attach().substring(0, h.attach().indexOf(':'));
-                configs.put(sw, withNeighbor(configs.get(sw), h.attach().substring(h.attach().indexOf(':') + 1),
-                        h.ip(), h.mac()));
+                configs.put(
+                        sw,
+                        withNeighbor(
+                                configs.get(sw), h.attach().substring(h.attach().indexOf(':') + 1), h.ip(), h.mac()));
             }
             fabric.start(configs);
             Files.createDirectories(outDir);
@@ -224,7 +269,11 @@ public final class Scenario {
                     receivers.add(r);
                 }
                 sendersOfFlow.put(f.name(), senders);
-                postedBytes.put(f.name(), senders.stream().mapToLong(RoceHost.QueuePair::bytesPosted).sum());
+                postedBytes.put(
+                        f.name(),
+                        senders.stream()
+                                .mapToLong(RoceHost.QueuePair::bytesPosted)
+                                .sum());
                 receiversOfFlow.put(f.name(), receivers);
                 flowIndex++;
             }
@@ -241,8 +290,16 @@ public final class Scenario {
             }
             long finishedNs = fabric.nowNs();
             samples.finish(finishedNs);
-            Result result = collect(spec, fabric, messages, sendersOfFlow, receiversOfFlow, postedBytes, finishedNs,
-                    messages.size() == totalMessages, outDir);
+            Result result = collect(
+                    spec,
+                    fabric,
+                    messages,
+                    sendersOfFlow,
+                    receiversOfFlow,
+                    postedBytes,
+                    finishedNs,
+                    messages.size() == totalMessages,
+                    outDir);
             write(result, samples, outDir);
             return result;
         } catch (IOException e) {
@@ -299,9 +356,16 @@ public final class Scenario {
         return 49_152 + (int) Long.remainderUnsigned(z, 16_384);
     }
 
-    private static Result collect(ScenarioSpec spec, Fabric fabric, List<MessageResult> messages,
-            Map<String, List<RoceHost.QueuePair>> senders, Map<String, List<RoceHost.QueuePair>> receivers,
-            Map<String, Long> postedBytes, long endNs, boolean allComplete, Path outDir) {
+    private static Result collect(
+            ScenarioSpec spec,
+            Fabric fabric,
+            List<MessageResult> messages,
+            Map<String, List<RoceHost.QueuePair>> senders,
+            Map<String, List<RoceHost.QueuePair>> receivers,
+            Map<String, Long> postedBytes,
+            long endNs,
+            boolean allComplete,
+            Path outDir) {
         List<FlowResult> flows = new ArrayList<>();
         for (ScenarioSpec.FlowSpec f : spec.flows()) {
             long last = f.startUs() * 1_000L;
@@ -341,9 +405,23 @@ public final class Scenario {
                 timeouts += s.sender().timeouts();
             }
             int total = Math.max(1, f.qps()) * Math.max(1, f.messages());
-            flows.add(new FlowResult(f.name(), f.from(), f.to(), postedBytes.get(f.name()), f.startUs() * 1_000L,
-                    done == total ? last : endNs, total, done, delivered, cnpsSent, cnpsReceived, ce, cuts, retx,
-                    timeouts, new IncreaseEvents(fast, additive, hyper, timerEvents, byteEvents)));
+            flows.add(new FlowResult(
+                    f.name(),
+                    f.from(),
+                    f.to(),
+                    postedBytes.get(f.name()),
+                    f.startUs() * 1_000L,
+                    done == total ? last : endNs,
+                    total,
+                    done,
+                    delivered,
+                    cnpsSent,
+                    cnpsReceived,
+                    ce,
+                    cuts,
+                    retx,
+                    timeouts,
+                    new IncreaseEvents(fast, additive, hyper, timerEvents, byteEvents)));
         }
         List<QueueResult> queues = new ArrayList<>();
         List<PfcResult> pfc = new ArrayList<>();
@@ -355,8 +433,13 @@ public final class Scenario {
                     long packets = node.snapshot.queue(index, q, QueueStat.PACKETS);
                     long dropped = node.snapshot.queue(index, q, QueueStat.DROPPED_PACKETS);
                     if (packets > 0 || dropped > 0) {
-                        queues.add(new QueueResult(node.name, port, q, packets,
-                                node.snapshot.queue(index, q, QueueStat.WRED_ECN_MARKED_PACKETS), dropped,
+                        queues.add(new QueueResult(
+                                node.name,
+                                port,
+                                q,
+                                packets,
+                                node.snapshot.queue(index, q, QueueStat.WRED_ECN_MARKED_PACKETS),
+                                dropped,
                                 node.snapshot.queue(index, q, QueueStat.SHARED_WATERMARK_BYTES)));
                     }
                 }
@@ -371,8 +454,12 @@ public final class Scenario {
         }
         List<HostResult> hosts = new ArrayList<>();
         for (Fabric.HostNode h : fabric.hosts.values()) {
-            hosts.add(new HostResult(h.host.name(), h.host.pfcFramesReceived(),
-                    h.host.pausedNs(spec.host().dataPriority()), h.host.controlQueueDrops(), h.host.framesIgnored()));
+            hosts.add(new HostResult(
+                    h.host.name(),
+                    h.host.pfcFramesReceived(),
+                    h.host.pausedNs(spec.host().dataPriority()),
+                    h.host.controlQueueDrops(),
+                    h.host.framesIgnored()));
         }
         long frames = 0;
         long lost = 0;
@@ -386,8 +473,18 @@ public final class Scenario {
                 lost += port.lostOnCable();
             }
         }
-        return new Result(spec.name(), endNs, allComplete, flows, List.copyOf(messages), queues, pfc, hosts, frames,
-                lost, outDir);
+        return new Result(
+                spec.name(),
+                endNs,
+                allComplete,
+                flows,
+                List.copyOf(messages),
+                queues,
+                pfc,
+                hosts,
+                frames,
+                lost,
+                outDir);
     }
 
     private static void write(Result r, Samples samples, Path outDir) {
@@ -398,37 +495,84 @@ public final class Scenario {
                     + "additive_increase,hyper_increase,timer_events,byte_counter_events\n");
             for (FlowResult f : r.flows()) {
                 IncreaseEvents inc = f.increases();
-                flows.append(String.format(Locale.ROOT,
+                flows.append(String.format(
+                        Locale.ROOT,
                         "%s,%s,%s,%d,%d,%d,%d,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d%n",
-                        f.name(), f.from(), f.to(), f.bytes(), f.startNs(), f.endNs(), f.fctNs(), f.goodputGbps(),
-                        f.messages(), f.messagesCompleted(), f.ceMarksReceived(), f.cnpsSent(), f.cnpsReceived(),
-                        f.rateCuts(), f.packetsRetransmitted(), f.timeouts(), inc.fastRecovery(), inc.additive(),
-                        inc.hyper(), inc.timerEvents(), inc.byteEvents()));
+                        f.name(),
+                        f.from(),
+                        f.to(),
+                        f.bytes(),
+                        f.startNs(),
+                        f.endNs(),
+                        f.fctNs(),
+                        f.goodputGbps(),
+                        f.messages(),
+                        f.messagesCompleted(),
+                        f.ceMarksReceived(),
+                        f.cnpsSent(),
+                        f.cnpsReceived(),
+                        f.rateCuts(),
+                        f.packetsRetransmitted(),
+                        f.timeouts(),
+                        inc.fastRecovery(),
+                        inc.additive(),
+                        inc.hyper(),
+                        inc.timerEvents(),
+                        inc.byteEvents()));
             }
             Files.writeString(outDir.resolve("flows.csv"), flows);
             StringBuilder msgs = new StringBuilder("flow,host,qpn,message,bytes,posted_ns,completed_ns,fct_ns\n");
             for (MessageResult m : r.messages()) {
-                msgs.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%d,%d,%d,%d%n", m.flow(), m.host(), m.qpn(),
-                        m.messageId(), m.bytes(), m.postedNs(), m.completedNs(), m.fctNs()));
+                msgs.append(String.format(
+                        Locale.ROOT,
+                        "%s,%s,%d,%d,%d,%d,%d,%d%n",
+                        m.flow(),
+                        m.host(),
+                        m.qpn(),
+                        m.messageId(),
+                        m.bytes(),
+                        m.postedNs(),
+                        m.completedNs(),
+                        m.fctNs()));
             }
             Files.writeString(outDir.resolve("messages.csv"), msgs);
             StringBuilder queues = new StringBuilder("switch,port,queue,packets,ecn_marked,dropped,watermark_bytes\n");
             for (QueueResult q : r.queues()) {
-                queues.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%d,%d,%d%n", q.switchName(), q.port(),
-                        q.queue(), q.packets(), q.ecnMarked(), q.dropped(), q.watermarkBytes()));
+                queues.append(String.format(
+                        Locale.ROOT,
+                        "%s,%s,%d,%d,%d,%d,%d%n",
+                        q.switchName(),
+                        q.port(),
+                        q.queue(),
+                        q.packets(),
+                        q.ecnMarked(),
+                        q.dropped(),
+                        q.watermarkBytes()));
             }
             Files.writeString(outDir.resolve("queues.csv"), queues);
             StringBuilder pfc = new StringBuilder("switch,port,priority,pfc_frames_sent,pfc_frames_received\n");
             for (PfcResult p : r.pfc()) {
-                pfc.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%d%n", p.switchName(), p.port(), p.priority(),
-                        p.framesSent(), p.framesReceived()));
+                pfc.append(String.format(
+                        Locale.ROOT,
+                        "%s,%s,%d,%d,%d%n",
+                        p.switchName(),
+                        p.port(),
+                        p.priority(),
+                        p.framesSent(),
+                        p.framesReceived()));
             }
             Files.writeString(outDir.resolve("pfc.csv"), pfc);
-            StringBuilder hosts = new StringBuilder(
-                    "host,pfc_frames_received,data_paused_ns,control_queue_drops,frames_ignored\n");
+            StringBuilder hosts =
+                    new StringBuilder("host,pfc_frames_received,data_paused_ns,control_queue_drops,frames_ignored\n");
             for (HostResult h : r.hosts()) {
-                hosts.append(String.format(Locale.ROOT, "%s,%d,%d,%d,%d%n", h.name(), h.pfcFramesReceived(),
-                        h.dataPausedNs(), h.controlQueueDrops(), h.framesIgnored()));
+                hosts.append(String.format(
+                        Locale.ROOT,
+                        "%s,%d,%d,%d,%d%n",
+                        h.name(),
+                        h.pfcFramesReceived(),
+                        h.dataPausedNs(),
+                        h.controlQueueDrops(),
+                        h.framesIgnored()));
             }
             Files.writeString(outDir.resolve("hosts.csv"), hosts);
             Files.writeString(outDir.resolve("queue_depth.csv"), samples.queueDepthCsv());
@@ -445,28 +589,55 @@ public final class Scenario {
 
     static String summary(Result r) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "scenario %s: %s at %.3f us of virtual time, %d frames on the wire%n",
-                r.name(), r.allComplete() ? "every message acknowledged" : "NOT COMPLETE", r.endNs() / 1e3,
+        sb.append(String.format(
+                Locale.ROOT,
+                "scenario %s: %s at %.3f us of virtual time, %d frames on the wire%n",
+                r.name(),
+                r.allComplete() ? "every message acknowledged" : "NOT COMPLETE",
+                r.endNs() / 1e3,
                 r.framesOnWire()));
-        long controlDrops = r.hosts().stream().mapToLong(HostResult::controlQueueDrops).sum();
+        long controlDrops =
+                r.hosts().stream().mapToLong(HostResult::controlQueueDrops).sum();
         if (r.framesLostOnCables() > 0 || controlDrops > 0) {
             // Not the model's drops: the harness ran out of room; the run's numbers are suspect.
-            sb.append(String.format(Locale.ROOT, "  WARNING: %d frames lost on cables (FIFO full), %d host control "
-                    + "frames dropped (control queue full)%n", r.framesLostOnCables(), controlDrops));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "  WARNING: %d frames lost on cables (FIFO full), %d host control "
+                            + "frames dropped (control queue full)%n",
+                    r.framesLostOnCables(),
+                    controlDrops));
         }
         for (FlowResult f : r.flows()) {
-            sb.append(String.format(Locale.ROOT,
+            sb.append(String.format(
+                    Locale.ROOT,
                     "  flow %-10s %s -> %s  %d B  fct %.3f us  goodput %.2f Gb/s  CE %d  CNP %d/%d  cuts %d  "
                             + "retx %d%n",
-                    f.name(), f.from(), f.to(), f.bytes(), f.fctNs() / 1e3, f.goodputGbps(), f.ceMarksReceived(),
-                    f.cnpsSent(), f.cnpsReceived(), f.rateCuts(), f.packetsRetransmitted()));
+                    f.name(),
+                    f.from(),
+                    f.to(),
+                    f.bytes(),
+                    f.fctNs() / 1e3,
+                    f.goodputGbps(),
+                    f.ceMarksReceived(),
+                    f.cnpsSent(),
+                    f.cnpsReceived(),
+                    f.rateCuts(),
+                    f.packetsRetransmitted()));
         }
-        sb.append(String.format(Locale.ROOT, "  switches: %d ECN marks, %d PFC frames sent; hosts paused %.3f us in "
-                + "total%n", r.ecnMarked(), r.pfcFramesSent(), r.dataPausedNs() / 1e3));
+        sb.append(String.format(
+                Locale.ROOT,
+                "  switches: %d ECN marks, %d PFC frames sent; hosts paused %.3f us in " + "total%n",
+                r.ecnMarked(),
+                r.pfcFramesSent(),
+                r.dataPausedNs() / 1e3));
         if (!r.messages().isEmpty()) {
-            sb.append(String.format(Locale.ROOT, "  message FCT P50 %.3f us, P99 %.3f us, P99.9 %.3f us (%d messages)%n",
-                    r.messageFctPercentileNs(50) / 1e3, r.messageFctPercentileNs(99) / 1e3,
-                    r.messageFctPercentileNs(99.9) / 1e3, r.messages().size()));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "  message FCT P50 %.3f us, P99 %.3f us, P99.9 %.3f us (%d messages)%n",
+                    r.messageFctPercentileNs(50) / 1e3,
+                    r.messageFctPercentileNs(99) / 1e3,
+                    r.messageFctPercentileNs(99.9) / 1e3,
+                    r.messages().size()));
         }
         return sb.toString();
     }

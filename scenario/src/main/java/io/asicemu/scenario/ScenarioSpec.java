@@ -66,8 +66,16 @@ public record ScenarioSpec(
      * @param meanGapUs messages of a QP posted with exponentially distributed gaps of this mean instead of all at
      *     the start (0: all at the start)
      */
-    public record FlowSpec(String name, String from, String to, long bytes, long startUs, int qps, int messages,
-            List<List<Double>> sizeCdf, double meanGapUs) {
+    public record FlowSpec(
+            String name,
+            String from,
+            String to,
+            long bytes,
+            long startUs,
+            int qps,
+            int messages,
+            List<List<Double>> sizeCdf,
+            double meanGapUs) {
         public FlowSpec(String name, String from, String to, long bytes, long startUs, int qps, int messages) {
             this(name, from, to, bytes, startUs, qps, messages, null, 0);
         }
@@ -79,8 +87,18 @@ public record ScenarioSpec(
      * @param type {@code incast} (every sender to the receiver), {@code permutation} (each host to one other, a
      *     seeded derangement) or {@code all-to-all} (every ordered pair)
      */
-    public record WorkloadSpec(String type, String name, List<String> hosts, List<String> senders, String receiver,
-            long bytes, long startUs, int qps, int messages, List<List<Double>> sizeCdf, double meanGapUs) {}
+    public record WorkloadSpec(
+            String type,
+            String name,
+            List<String> hosts,
+            List<String> senders,
+            String receiver,
+            long bytes,
+            long startUs,
+            int qps,
+            int messages,
+            List<List<Double>> sizeCdf,
+            double meanGapUs) {}
 
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -101,9 +119,19 @@ public record ScenarioSpec(
 
     ScenarioSpec withDefaults() {
         HostSettings h = host == null ? HostSettings.defaults() : host;
-        return new ScenarioSpec(name == null ? "scenario" : name, seed, durationUs, sampleUs <= 0 ? 10 : sampleUs,
-                dcqcn == null ? "paper" : dcqcn, h, orEmpty(switches), orEmpty(hosts), orEmpty(links),
-                Workloads.expand(orEmpty(flows), orEmpty(workloads), seed), List.of(), orEmpty(captures));
+        return new ScenarioSpec(
+                name == null ? "scenario" : name,
+                seed,
+                durationUs,
+                sampleUs <= 0 ? 10 : sampleUs,
+                dcqcn == null ? "paper" : dcqcn,
+                h,
+                orEmpty(switches),
+                orEmpty(hosts),
+                orEmpty(links),
+                Workloads.expand(orEmpty(flows), orEmpty(workloads), seed),
+                List.of(),
+                orEmpty(captures));
     }
 
     private static <T> List<T> orEmpty(List<T> list) {

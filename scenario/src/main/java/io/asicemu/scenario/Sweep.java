@@ -62,14 +62,24 @@ public record Sweep(String scenario, List<Variant> variants, Map<String, List<St
         List<Row> rows = new ArrayList<>();
         for (Variant v : runs) {
             if (v.label() == null || !v.label().matches("[A-Za-z0-9_.,=+-]+")) {
-                throw new ScenarioException(sweepFile + ": variant label \"" + v.label()
-                        + "\" must be letters, digits and _ . , = + -");
+                throw new ScenarioException(
+                        sweepFile + ": variant label \"" + v.label() + "\" must be letters, digits and _ . , = + -");
             }
-            ScenarioSpec spec = new ScenarioSpec(base.name() + " [" + v.label() + "]", base.seed(),
-                    base.durationUs(), base.sampleUs(), v.dcqcn() == null ? base.dcqcn() : v.dcqcn(), base.host(),
-                    base.switches(), base.hosts(), base.links(), base.flows(), List.of(), base.captures());
-            Scenario.Result result = Scenario.run(spec, scenarioDir, outDir.resolve(v.label()),
-                    v.config() == null ? Map.of() : v.config());
+            ScenarioSpec spec = new ScenarioSpec(
+                    base.name() + " [" + v.label() + "]",
+                    base.seed(),
+                    base.durationUs(),
+                    base.sampleUs(),
+                    v.dcqcn() == null ? base.dcqcn() : v.dcqcn(),
+                    base.host(),
+                    base.switches(),
+                    base.hosts(),
+                    base.links(),
+                    base.flows(),
+                    List.of(),
+                    base.captures());
+            Scenario.Result result = Scenario.run(
+                    spec, scenarioDir, outDir.resolve(v.label()), v.config() == null ? Map.of() : v.config());
             rows.add(new Row(v.label(), result));
         }
         write(rows, outDir);
@@ -90,7 +100,10 @@ public record Sweep(String scenario, List<Variant> variants, Map<String, List<St
                 String value = grid.get(fields.get(i)).get(index[i]);
                 config.put(fields.get(i), value);
                 String field = fields.get(i).substring(fields.get(i).lastIndexOf('|') + 1);
-                label.append(label.isEmpty() ? "" : ",").append(field).append('=').append(value);
+                label.append(label.isEmpty() ? "" : ",")
+                        .append(field)
+                        .append('=')
+                        .append(value);
             }
             out.add(new Variant(label.toString(), null, config));
             int i = fields.size() - 1;
@@ -109,11 +122,23 @@ public record Sweep(String scenario, List<Variant> variants, Map<String, List<St
                 + "ecn_marks,cnps,pfc_frames,paused_us,retransmitted\n");
         for (Row row : rows) {
             Scenario.Result r = row.result();
-            long retx = r.flows().stream().mapToLong(Scenario.FlowResult::packetsRetransmitted).sum();
-            csv.append(String.format(Locale.ROOT, "%s,%s,%.3f,%.3f,%.3f,%.3f,%d,%d,%d,%.3f,%d%n", row.label(),
-                    r.allComplete(), r.endNs() / 1e3, r.messageFctPercentileNs(50) / 1e3,
-                    r.messageFctPercentileNs(99) / 1e3, r.messageFctPercentileNs(99.9) / 1e3, r.ecnMarked(),
-                    r.cnpsSent(), r.pfcFramesSent(), r.dataPausedNs() / 1e3, retx));
+            long retx = r.flows().stream()
+                    .mapToLong(Scenario.FlowResult::packetsRetransmitted)
+                    .sum();
+            csv.append(String.format(
+                    Locale.ROOT,
+                    "%s,%s,%.3f,%.3f,%.3f,%.3f,%d,%d,%d,%.3f,%d%n",
+                    row.label(),
+                    r.allComplete(),
+                    r.endNs() / 1e3,
+                    r.messageFctPercentileNs(50) / 1e3,
+                    r.messageFctPercentileNs(99) / 1e3,
+                    r.messageFctPercentileNs(99.9) / 1e3,
+                    r.ecnMarked(),
+                    r.cnpsSent(),
+                    r.pfcFramesSent(),
+                    r.dataPausedNs() / 1e3,
+                    retx));
         }
         StringBuilder html = new StringBuilder("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                 + "<title>sweep</title><style>body{font-family:sans-serif;max-width:980px;margin:2em auto}"
@@ -126,8 +151,11 @@ public record Sweep(String scenario, List<Variant> variants, Map<String, List<St
         for (int i = 0; i < rows.size(); i++) {
             String label = rows.get(i).label();
             String[] values = lines[i + 1].substring(label.length() + 1).split(",");
-            html.append("<tr><td><a href=\"").append(Report.escape(label)).append("/report.html\">")
-                    .append(Report.escape(label)).append("</a></td>");
+            html.append("<tr><td><a href=\"")
+                    .append(Report.escape(label))
+                    .append("/report.html\">")
+                    .append(Report.escape(label))
+                    .append("</a></td>");
             for (String v : values) {
                 html.append("<td>").append(Report.escape(v)).append("</td>");
             }
@@ -154,15 +182,28 @@ public record Sweep(String scenario, List<Variant> variants, Map<String, List<St
         }
         int barH = 18;
         int height = 30 + rows.size() * (barH + 6);
-        StringBuilder svg = new StringBuilder(String.format(Locale.ROOT, "<h2>%s</h2>%n<svg xmlns=\"http://www.w3.org/"
-                + "2000/svg\" width=\"760\" height=\"%d\" font-size=\"11\">%n", Report.escape(title), height));
+        StringBuilder svg = new StringBuilder(String.format(
+                Locale.ROOT,
+                "<h2>%s</h2>%n<svg xmlns=\"http://www.w3.org/"
+                        + "2000/svg\" width=\"760\" height=\"%d\" font-size=\"11\">%n",
+                Report.escape(title),
+                height));
         int y = 10;
         for (Row row : rows) {
             double v = f.applyAsDouble(row.result());
             double w = max == 0 ? 0 : 440 * v / max;
-            svg.append(String.format(Locale.ROOT, "<text x=\"0\" y=\"%d\">%s</text><rect x=\"230\" y=\"%d\" "
-                    + "width=\"%.1f\" height=\"%d\" fill=\"#1f77b4\"/><text x=\"%.1f\" y=\"%d\">%.3f</text>%n", y + 13,
-                    Report.escape(row.label()), y, w, barH, 235 + w, y + 13, v));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<text x=\"0\" y=\"%d\">%s</text><rect x=\"230\" y=\"%d\" "
+                            + "width=\"%.1f\" height=\"%d\" fill=\"#1f77b4\"/><text x=\"%.1f\" y=\"%d\">%.3f</text>%n",
+                    y + 13,
+                    Report.escape(row.label()),
+                    y,
+                    w,
+                    barH,
+                    235 + w,
+                    y + 13,
+                    v));
             y += barH + 6;
         }
         return svg.append("</svg>\n").toString();

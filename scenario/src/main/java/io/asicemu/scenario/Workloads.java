@@ -8,8 +8,8 @@ import java.util.SplittableRandom;
 final class Workloads {
     private Workloads() {}
 
-    static List<ScenarioSpec.FlowSpec> expand(List<ScenarioSpec.FlowSpec> flows,
-            List<ScenarioSpec.WorkloadSpec> workloads, long seed) {
+    static List<ScenarioSpec.FlowSpec> expand(
+            List<ScenarioSpec.FlowSpec> flows, List<ScenarioSpec.WorkloadSpec> workloads, long seed) {
         List<ScenarioSpec.FlowSpec> all = new ArrayList<>(flows);
         int index = 0;
         for (ScenarioSpec.WorkloadSpec w : workloads) {
@@ -44,8 +44,9 @@ final class Workloads {
                         }
                     }
                 }
-                default -> throw new ScenarioException(field + ".type: \"" + w.type()
-                        + "\" is not incast, permutation or all-to-all");
+                default ->
+                    throw new ScenarioException(
+                            field + ".type: \"" + w.type() + "\" is not incast, permutation or all-to-all");
             }
             index++;
         }
@@ -60,8 +61,16 @@ final class Workloads {
     }
 
     private static ScenarioSpec.FlowSpec flow(ScenarioSpec.WorkloadSpec w, String name, String from, String to) {
-        return new ScenarioSpec.FlowSpec(name + "-" + from + "-" + to, from, to, w.bytes(), w.startUs(), w.qps(),
-                w.messages(), w.sizeCdf(), w.meanGapUs());
+        return new ScenarioSpec.FlowSpec(
+                name + "-" + from + "-" + to,
+                from,
+                to,
+                w.bytes(),
+                w.startUs(),
+                w.qps(),
+                w.messages(),
+                w.sizeCdf(),
+                w.meanGapUs());
     }
 
     /** A permutation with no fixed point (Sattolo's algorithm gives one cycle through every host). */
@@ -91,8 +100,8 @@ final class Workloads {
                 throw new ScenarioException(field + ".sizeCdf: rows are [bytes, probability]");
             }
             if (row.get(1) < prevP || row.get(0) < prevBytes || row.get(1) > 1) {
-                throw new ScenarioException(field + ".sizeCdf: bytes and probabilities must not decrease, "
-                        + "probabilities in 0..1");
+                throw new ScenarioException(
+                        field + ".sizeCdf: bytes and probabilities must not decrease, " + "probabilities in 0..1");
             }
             prevBytes = row.get(0);
             prevP = row.get(1);
@@ -114,8 +123,8 @@ final class Workloads {
             double bytes = row.get(0);
             double p = row.get(1);
             if (p < prevP || bytes < prevBytes || p > 1) {
-                throw new ScenarioException(field + ".sizeCdf: bytes and probabilities must not decrease, "
-                        + "probabilities in 0..1");
+                throw new ScenarioException(
+                        field + ".sizeCdf: bytes and probabilities must not decrease, " + "probabilities in 0..1");
             }
             if (u <= p) {
                 double f = p == prevP ? 1 : (u - prevP) / (p - prevP);

@@ -27,7 +27,8 @@ class DcqcnConvergenceTest {
     void twoFlowsConvergeToFairShareAndTheQueueSettlesJustAboveKmin() throws IOException {
         Scenario.Result r = Scenario.run(IncastScenarioTest.resource("convergence_paper.json"), out);
         assertThat(r.pfcFramesSent()).isZero();
-        assertThat(r.flows()).allSatisfy(f -> assertThat(f.packetsRetransmitted()).isZero());
+        assertThat(r.flows())
+                .allSatisfy(f -> assertThat(f.packetsRetransmitted()).isZero());
 
         // goodput per flow per 500 µs sample, averaged over 2 ms windows
         TreeMap<Double, double[]> goodput = new TreeMap<>();
@@ -49,19 +50,26 @@ class DcqcnConvergenceTest {
                 convergedAtUs = Double.NaN;
             }
         }
-        assertThat(convergedAtUs).as("the 2 ms means stay within ±5 %% of fair share from some time on").isNotNaN();
+        assertThat(convergedAtUs)
+                .as("the 2 ms means stay within ±5 %% of fair share from some time on")
+                .isNotNaN();
         assertThat(convergedAtUs).as("µs to converge").isLessThan(45_000);
 
         double[] last = mean(goodput, 45_000, 60_000);
-        assertThat(last[0] + last[1]).as("utilisation of the 100G port, Gb/s of goodput")
+        assertThat(last[0] + last[1])
+                .as("utilisation of the 100G port, Gb/s of goodput")
                 .isGreaterThanOrEqualTo(0.95 * ACHIEVABLE_GOODPUT_GBPS);
 
-        double queue = Files.readAllLines(out.resolve("queue_depth.csv")).stream().skip(1)
+        double queue = Files.readAllLines(out.resolve("queue_depth.csv")).stream()
+                .skip(1)
                 .map(l -> l.split(","))
                 .filter(c -> Double.parseDouble(c[0]) >= 45_000 && c[2].equals("Ethernet8") && c[3].equals("3"))
-                .mapToDouble(c -> Double.parseDouble(c[4])).average().orElseThrow();
+                .mapToDouble(c -> Double.parseDouble(c[4]))
+                .average()
+                .orElseThrow();
         assertThat(queue).as("mean queue 45-60 ms, bytes").isGreaterThan(5_000).isLessThan(50_000);
-        System.out.printf("converged after %.1f ms; last 15 ms: %.2f / %.2f Gb/s, queue %.0f B%n",
+        System.out.printf(
+                "converged after %.1f ms; last 15 ms: %.2f / %.2f Gb/s, queue %.0f B%n",
                 convergedAtUs / 1e3, last[0], last[1], queue);
     }
 

@@ -33,10 +33,11 @@ class DcqcnLateJoinerTest {
     void withThePapersSettingsTheGapClosesAtTheRateOfTheAuthorsDiscreteModel() throws IOException {
         double predicted = timeConstantMs(100e9, 2, 40e6, 200e3);
         double measured = gapTimeConstantMs(run("late_joiner_paper.json"));
-        System.out.printf("late joiner, R_AI 40 Mb/s: gap time constant %.1f ms, discrete model %.1f ms%n", measured,
-                predicted);
+        System.out.printf(
+                "late joiner, R_AI 40 Mb/s: gap time constant %.1f ms, discrete model %.1f ms%n", measured, predicted);
         assertThat(predicted).as("the model's own number for these settings").isBetween(70.0, 80.0);
-        assertThat(measured).as("ms, time constant of the gap between the flows' 2 ms means, 10-60 ms")
+        assertThat(measured)
+                .as("ms, time constant of the gap between the flows' 2 ms means, 10-60 ms")
                 .isBetween(0.7 * predicted, 1.3 * predicted);
     }
 
@@ -44,16 +45,18 @@ class DcqcnLateJoinerTest {
     void aLargerAdditiveIncreaseClosesTheGapAsMuchFasterAsTheModelSays() throws IOException {
         double predicted = timeConstantMs(100e9, 2, 160e6, 200e3);
         double measured = gapTimeConstantMs(run("late_joiner_rai160.json"));
-        System.out.printf("late joiner, R_AI 160 Mb/s: gap time constant %.1f ms, discrete model %.1f ms%n",
-                measured, predicted);
-        assertThat(measured).as("ms, time constant of the gap between the flows' 2 ms means, 10-60 ms")
+        System.out.printf(
+                "late joiner, R_AI 160 Mb/s: gap time constant %.1f ms, discrete model %.1f ms%n", measured, predicted);
+        assertThat(measured)
+                .as("ms, time constant of the gap between the flows' 2 ms means, 10-60 ms")
                 .isBetween(0.7 * predicted, 1.3 * predicted);
     }
 
     private Path run(String scenario) {
         Scenario.Result r = Scenario.run(IncastScenarioTest.resource(scenario), out);
         assertThat(r.pfcFramesSent()).isZero();
-        assertThat(r.flows()).allSatisfy(f -> assertThat(f.packetsRetransmitted()).isZero());
+        assertThat(r.flows())
+                .allSatisfy(f -> assertThat(f.packetsRetransmitted()).isZero());
         return out.resolve("rates.csv");
     }
 

@@ -2,12 +2,12 @@ package io.asicemu.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.asicemu.testsupport.Tshark;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import io.asicemu.testsupport.Tshark;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,7 +35,9 @@ class IncastScenarioTest {
         assertThat(r.allComplete()).isTrue();
         assertThat(r.framesLostOnCables()).isZero();
         assertThat(r.pfcFramesSent()).isZero();
-        long ceAtReceiver = r.flows().stream().mapToLong(Scenario.FlowResult::ceMarksReceived).sum();
+        long ceAtReceiver = r.flows().stream()
+                .mapToLong(Scenario.FlowResult::ceMarksReceived)
+                .sum();
         assertThat(r.ecnMarked()).isPositive().isEqualTo(ceAtReceiver);
         for (Scenario.FlowResult f : r.flows()) {
             assertThat(f.cnpsSent()).as(f.name()).isPositive().isEqualTo(f.cnpsReceived());
@@ -64,34 +66,61 @@ class IncastScenarioTest {
     @Test
     void tsharkSeesInTheHostCapturesWhatTheCountersSay() {
         ScenarioSpec base = ScenarioSpec.load(resource("incast_ecn_before_pfc.json"));
-        ScenarioSpec spec = new ScenarioSpec(base.name(), base.seed(), base.durationUs(), base.sampleUs(),
-                base.dcqcn(), base.host(), base.switches(), base.hosts(), base.links(), base.flows(), List.of(),
+        ScenarioSpec spec = new ScenarioSpec(
+                base.name(),
+                base.seed(),
+                base.durationUs(),
+                base.sampleUs(),
+                base.dcqcn(),
+                base.host(),
+                base.switches(),
+                base.hosts(),
+                base.links(),
+                base.flows(),
+                List.of(),
                 List.of("h1", "h3"));
-        Scenario.Result r = Scenario.run(spec, resource("incast_ecn_before_pfc.json").getParent(), out);
+        Scenario.Result r =
+                Scenario.run(spec, resource("incast_ecn_before_pfc.json").getParent(), out);
 
-        long ce = r.flows().stream().mapToLong(Scenario.FlowResult::ceMarksReceived).sum();
+        long ce = r.flows().stream()
+                .mapToLong(Scenario.FlowResult::ceMarksReceived)
+                .sum();
         long cnps = r.flows().stream().mapToLong(Scenario.FlowResult::cnpsSent).sum();
         Path h3rx = out.resolve("h3-rx.pcap");
         Path h3tx = out.resolve("h3-tx.pcap");
         Path h1rx = out.resolve("h1-rx.pcap");
-        assertThat(Tshark.fields(h3rx, "udp.dstport == 4791 && ip.dsfield.ecn == 3", "frame.number")).hasSize(
-                (int) ce);
-        assertThat(Tshark.fields(h3tx, "infiniband.bth.opcode == 129", "frame.number")).hasSize((int) cnps);
+        assertThat(Tshark.fields(h3rx, "udp.dstport == 4791 && ip.dsfield.ecn == 3", "frame.number"))
+                .hasSize((int) ce);
+        assertThat(Tshark.fields(h3tx, "infiniband.bth.opcode == 129", "frame.number"))
+                .hasSize((int) cnps);
         assertThat(Tshark.fields(h1rx, "infiniband.bth.opcode == 129", "frame.number"))
                 .hasSize((int) r.flow("f1").cnpsReceived());
         // Every data frame h3 took in arrived routed: TTL 63, from the switch's MAC.
-        assertThat(Tshark.fields(h3rx, "infiniband.bth.opcode == 10 || infiniband.bth.opcode == 6 "
-                + "|| infiniband.bth.opcode == 7 || infiniband.bth.opcode == 8", "ip.ttl", "eth.src"))
-                .isNotEmpty().allSatisfy(row -> assertThat(row).containsExactly("63", "02:aa:00:00:00:01"));
+        assertThat(Tshark.fields(
+                        h3rx,
+                        "infiniband.bth.opcode == 10 || infiniband.bth.opcode == 6 "
+                                + "|| infiniband.bth.opcode == 7 || infiniband.bth.opcode == 8",
+                        "ip.ttl",
+                        "eth.src"))
+                .isNotEmpty()
+                .allSatisfy(row -> assertThat(row).containsExactly("63", "02:aa:00:00:00:01"));
     }
 
     @Test
     void theSameScenarioGivesByteIdenticalResults() throws IOException {
         Scenario.run(resource("incast_ecn_before_pfc.json"), out.resolve("one"));
         Scenario.run(resource("incast_ecn_before_pfc.json"), out.resolve("two"));
-        for (String file : List.of("flows.csv", "messages.csv", "queues.csv", "pfc.csv", "queue_depth.csv",
-                "rates.csv", "summary.txt", "report.html")) {
-            assertThat(Files.readAllBytes(out.resolve("one").resolve(file))).as(file)
+        for (String file : List.of(
+                "flows.csv",
+                "messages.csv",
+                "queues.csv",
+                "pfc.csv",
+                "queue_depth.csv",
+                "rates.csv",
+                "summary.txt",
+                "report.html")) {
+            assertThat(Files.readAllBytes(out.resolve("one").resolve(file)))
+                    .as(file)
                     .isNotEmpty()
                     .isEqualTo(Files.readAllBytes(out.resolve("two").resolve(file)));
         }

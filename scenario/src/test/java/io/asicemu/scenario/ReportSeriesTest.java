@@ -44,15 +44,19 @@ class ReportSeriesTest {
         for (Scenario.HostResult h : r.hosts()) {
             if (h.dataPausedNs() > 0) {
                 String key = h.name() + ":nic:3";
-                assertThat(pausedUs.get(key)).as(key + " µs paused, summed over the periods")
+                assertThat(pausedUs.get(key))
+                        .as(key + " µs paused, summed over the periods")
                         .isCloseTo(h.dataPausedNs() / 1e3, org.assertj.core.data.Offset.offset(1e-6));
-                assertThat(pausedPeriods.get(key)).as(key + " periods with a pause").isGreaterThan(10);
+                assertThat(pausedPeriods.get(key))
+                        .as(key + " periods with a pause")
+                        .isGreaterThan(10);
             }
         }
         assertThat(r.hosts().stream().filter(h -> h.dataPausedNs() > 0)).hasSize(2);
         for (Scenario.PfcResult p : r.pfc()) {
             String key = p.switchName() + ":" + p.port() + ":" + p.priority();
-            assertThat(framesSent.get(key)).as(key + " PFC frames sent, summed over the periods")
+            assertThat(framesSent.get(key))
+                    .as(key + " PFC frames sent, summed over the periods")
                     .isEqualTo(p.framesSent());
         }
         assertThat(Files.readString(out.resolve("one").resolve("report.html"))).contains("<h2>PFC pause time</h2>");
@@ -62,12 +66,31 @@ class ReportSeriesTest {
     @Test
     void ecmpAndArsSpreadIsASeriesPerGroupMemberThatAddsUpToTheUplinkQueues() throws IOException {
         ScenarioSpec shipped = ScenarioSpec.load(EXAMPLES.resolve("fabric16.json"));
-        var perm = new ScenarioSpec.WorkloadSpec("permutation", "perm",
-                shipped.hosts().stream().map(ScenarioSpec.HostSpec::name).toList(), null, null, 0, 0, 2, 4,
-                List.of(List.of(65_536.0, 0.0), List.of(65_536.0, 1.0)), 20);
-        ScenarioSpec spec = new ScenarioSpec(shipped.name(), shipped.seed(), 1_000, shipped.sampleUs(),
-                shipped.dcqcn(), shipped.host(), shipped.switches(), shipped.hosts(), shipped.links(), List.of(),
-                List.of(perm), List.of());
+        var perm = new ScenarioSpec.WorkloadSpec(
+                "permutation",
+                "perm",
+                shipped.hosts().stream().map(ScenarioSpec.HostSpec::name).toList(),
+                null,
+                null,
+                0,
+                0,
+                2,
+                4,
+                List.of(List.of(65_536.0, 0.0), List.of(65_536.0, 1.0)),
+                20);
+        ScenarioSpec spec = new ScenarioSpec(
+                shipped.name(),
+                shipped.seed(),
+                1_000,
+                shipped.sampleUs(),
+                shipped.dcqcn(),
+                shipped.host(),
+                shipped.switches(),
+                shipped.hosts(),
+                shipped.links(),
+                List.of(),
+                List.of(perm),
+                List.of());
         // Flowlets on every leaf, so the groups also count flowlets and their moves.
         Map<String, String> flowlets = new HashMap<>();
         for (String leaf : List.of("leaf1", "leaf2", "leaf3", "leaf4")) {
@@ -81,16 +104,27 @@ class ReportSeriesTest {
         for (String[] c : rows(out.resolve("one").resolve("ecmp_spread.csv"))) {
             packetsToMember.merge(c[1] + ":" + c[3], Long.parseLong(c[4]), Long::sum);
         }
-        assertThat(packetsToMember.keySet()).as("every leaf spreads over both of its uplinks")
-                .containsExactlyInAnyOrder("leaf1:Ethernet16", "leaf1:Ethernet20", "leaf2:Ethernet16",
-                        "leaf2:Ethernet20", "leaf3:Ethernet16", "leaf3:Ethernet20", "leaf4:Ethernet16",
+        assertThat(packetsToMember.keySet())
+                .as("every leaf spreads over both of its uplinks")
+                .containsExactlyInAnyOrder(
+                        "leaf1:Ethernet16",
+                        "leaf1:Ethernet20",
+                        "leaf2:Ethernet16",
+                        "leaf2:Ethernet20",
+                        "leaf3:Ethernet16",
+                        "leaf3:Ethernet20",
+                        "leaf4:Ethernet16",
                         "leaf4:Ethernet20");
         for (Map.Entry<String, Long> e : packetsToMember.entrySet()) {
             String[] sp = e.getKey().split(":");
-            long queued = r.queues().stream().filter(q -> q.switchName().equals(sp[0]) && q.port().equals(sp[1]))
-                    .mapToLong(Scenario.QueueResult::packets).sum();
-            assertThat(e.getValue()).as(e.getKey() + ": packets the groups sent there = packets its queues took")
-                    .isPositive().isEqualTo(queued);
+            long queued = r.queues().stream()
+                    .filter(q -> q.switchName().equals(sp[0]) && q.port().equals(sp[1]))
+                    .mapToLong(Scenario.QueueResult::packets)
+                    .sum();
+            assertThat(e.getValue())
+                    .as(e.getKey() + ": packets the groups sent there = packets its queues took")
+                    .isPositive()
+                    .isEqualTo(queued);
         }
         long started = 0;
         for (String[] c : rows(out.resolve("one").resolve("flowlets.csv"))) {
@@ -105,7 +139,8 @@ class ReportSeriesTest {
 
     private void assertIdentical(String... files) throws IOException {
         for (String file : files) {
-            assertThat(Files.readAllBytes(out.resolve("one").resolve(file))).as(file)
+            assertThat(Files.readAllBytes(out.resolve("one").resolve(file)))
+                    .as(file)
                     .isEqualTo(Files.readAllBytes(out.resolve("two").resolve(file)));
         }
     }

@@ -28,7 +28,8 @@ class SweepTest {
             assertThat(r.allComplete()).isTrue();
             assertThat(r.messages()).hasSize(200);
             assertThat(r.queues()).allSatisfy(q -> assertThat(q.dropped()).isZero());
-            assertThat(r.flows()).allSatisfy(f -> assertThat(f.packetsRetransmitted()).isZero());
+            assertThat(r.flows())
+                    .allSatisfy(f -> assertThat(f.packetsRetransmitted()).isZero());
             assertThat(r.flows()).allSatisfy(f -> assertThat(f.bytes()).isEqualTo(25 * 65_536L));
         }
         assertThat(dcqcn.cnpsSent()).isPositive();
@@ -48,14 +49,17 @@ class SweepTest {
     void aGridRunsEveryCombinationOfTheConfigFields() throws IOException {
         List<Sweep.Row> rows = Sweep.run(IncastScenarioTest.resource("sweep_wred_grid.json"), out);
 
-        assertThat(rows).extracting(Sweep.Row::label).containsExactly(
-                "green_min_threshold=5000,green_max_threshold=200000,green_drop_probability=1",
-                "green_min_threshold=5000,green_max_threshold=200000,green_drop_probability=10",
-                "green_min_threshold=50000,green_max_threshold=200000,green_drop_probability=1",
-                "green_min_threshold=50000,green_max_threshold=200000,green_drop_probability=10");
+        assertThat(rows)
+                .extracting(Sweep.Row::label)
+                .containsExactly(
+                        "green_min_threshold=5000,green_max_threshold=200000,green_drop_probability=1",
+                        "green_min_threshold=5000,green_max_threshold=200000,green_drop_probability=10",
+                        "green_min_threshold=50000,green_max_threshold=200000,green_drop_probability=1",
+                        "green_min_threshold=50000,green_max_threshold=200000,green_drop_probability=10");
         assertThat(rows).allSatisfy(r -> assertThat(r.result().allComplete()).isTrue());
         // The knob reached the switch: the runs differ in what was marked.
-        assertThat(rows.stream().map(r -> r.result().ecnMarked()).distinct().count()).isGreaterThan(1);
+        assertThat(rows.stream().map(r -> r.result().ecnMarked()).distinct().count())
+                .isGreaterThan(1);
         assertThat(Files.readAllLines(out.resolve("sweep.csv"))).hasSize(5);
     }
 }

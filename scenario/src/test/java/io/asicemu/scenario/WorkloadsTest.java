@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 
 class WorkloadsTest {
     @Property(tries = 200)
-    void aPermutationSendsAndReceivesOnceAndNeverToItself(@ForAll @IntRange(min = 2, max = 64) int n,
-            @ForAll long seed) {
+    void aPermutationSendsAndReceivesOnceAndNeverToItself(
+            @ForAll @IntRange(min = 2, max = 64) int n, @ForAll long seed) {
         int[] p = Workloads.derangement(n, new SplittableRandom(seed));
         boolean[] hit = new boolean[n];
         for (int i = 0; i < n; i++) {
@@ -26,11 +26,12 @@ class WorkloadsTest {
     @Test
     void workloadsExpandIntoNamedFlows() {
         var incast = new ScenarioSpec.WorkloadSpec("incast", "in", null, List.of("a", "b"), "c", 100, 5, 2, 3, null, 0);
-        var a2a = new ScenarioSpec.WorkloadSpec("all-to-all", "x", List.of("a", "b", "c"), null, null, 10, 0, 1, 1,
-                null, 0);
+        var a2a = new ScenarioSpec.WorkloadSpec(
+                "all-to-all", "x", List.of("a", "b", "c"), null, null, 10, 0, 1, 1, null, 0);
         var flows = Workloads.expand(List.of(), List.of(incast, a2a), 1);
-        assertThat(flows).extracting(ScenarioSpec.FlowSpec::name).containsExactly("in-a-c", "in-b-c", "x-a-b",
-                "x-a-c", "x-b-a", "x-b-c", "x-c-a", "x-c-b");
+        assertThat(flows)
+                .extracting(ScenarioSpec.FlowSpec::name)
+                .containsExactly("in-a-c", "in-b-c", "x-a-b", "x-a-c", "x-b-a", "x-b-c", "x-c-a", "x-c-b");
         assertThat(flows.get(0).qps()).isEqualTo(2);
         assertThat(flows.get(0).startUs()).isEqualTo(5);
     }

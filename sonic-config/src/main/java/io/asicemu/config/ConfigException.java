@@ -15,6 +15,7 @@ import java.io.Serial;
 public class ConfigException extends RuntimeException {
     @Serial
     private static final long serialVersionUID = 1L;
+
     private final String table;
     private final String key;
     private final String field;
@@ -27,8 +28,10 @@ public class ConfigException extends RuntimeException {
      * @param reason what is wrong and, where it helps, what would be accepted.
      */
     public ConfigException(final String table, final String key, final String field, final String reason) {
-        super(table.isEmpty() && key.isEmpty() && field.isEmpty() ? reason
-            : table + "|" + key + "|" + field + ": " + reason);
+        super(
+                table.isEmpty() && key.isEmpty() && field.isEmpty()
+                        ? reason
+                        : table + "|" + key + "|" + field + ": " + reason);
         this.table = table;
         this.key = key;
         this.field = field;

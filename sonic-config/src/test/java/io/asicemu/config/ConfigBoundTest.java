@@ -9,20 +9,21 @@ class ConfigBoundTest {
     @Test
     void shouldAcceptBothEndsAndRefuseJustOutsideNamingThePlace() {
         assertThat(ConfigBound.PORT_MTU.parse("PORT", "Ethernet0", "mtu", "68")).isEqualTo(68);
-        assertThat(ConfigBound.PORT_MTU.parse("PORT", "Ethernet0", "mtu", " 9216 ")).isEqualTo(9216);
+        assertThat(ConfigBound.PORT_MTU.parse("PORT", "Ethernet0", "mtu", " 9216 "))
+                .isEqualTo(9216);
         assertThatThrownBy(() -> ConfigBound.PORT_MTU.parse("PORT", "Ethernet0", "mtu", "9217"))
-            .isInstanceOf(ConfigException.class)
-            .hasMessage("PORT|Ethernet0|mtu: 9217 outside 68..9216 (PORT_MTU)");
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("PORT|Ethernet0|mtu: 9217 outside 68..9216 (PORT_MTU)");
     }
 
     @Test
     void shouldRefuseTextThatIsNotADecimalInteger() {
         assertThatThrownBy(() -> ConfigBound.BUFFER_BYTES.parse("BUFFER_POOL", "p", "size", "1e9"))
-            .isInstanceOfSatisfying(ConfigException.class, e -> {
-                assertThat(e.table()).isEqualTo("BUFFER_POOL");
-                assertThat(e.field()).isEqualTo("size");
-                assertThat(e.reason()).isEqualTo("not an integer: '1e9'");
-            });
+                .isInstanceOfSatisfying(ConfigException.class, e -> {
+                    assertThat(e.table()).isEqualTo("BUFFER_POOL");
+                    assertThat(e.field()).isEqualTo("size");
+                    assertThat(e.reason()).isEqualTo("not an integer: '1e9'");
+                });
     }
 
     @Test

@@ -20,8 +20,8 @@ import java.util.BitSet;
  * @param firstNs timestamp of the first frame (0 if none).
  * @param lastNs timestamp of the last frame (0 if none).
  */
-record CaptureSummary(long frames, long roceFrames, int distinctQps, long ceMarked, long pfcFrames, long firstNs,
-    long lastNs) {
+record CaptureSummary(
+        long frames, long roceFrames, int distinctQps, long ceMarked, long pfcFrames, long firstNs, long lastNs) {
     private static final int ECN_CE = 3;
 
     static CaptureSummary of(final Path capture) {

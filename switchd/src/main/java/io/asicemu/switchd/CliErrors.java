@@ -1,7 +1,7 @@
 package io.asicemu.switchd;
 
-import io.asicemu.parser.pcap.CaptureFormatException;
 import io.asicemu.config.ConfigException;
+import io.asicemu.parser.pcap.CaptureFormatException;
 import io.asicemu.pipeline.replay.ReplayFailedException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -26,17 +26,17 @@ final class CliErrors implements CommandLine.IExecutionExceptionHandler, Command
     }
 
     @Override
-    public int handleExecutionException(final Exception e, final CommandLine commandLine,
-        final CommandLine.ParseResult parseResult) {
+    public int handleExecutionException(
+            final Exception e, final CommandLine commandLine, final CommandLine.ParseResult parseResult) {
         final PrintWriter err = commandLine.getErr();
         final boolean user = isUserError(e);
         if (e instanceof ReplayFailedException failed) {
             // not a user error, but the run's partial results are worth pointing at
             err.println(commandLine.getCommandName() + ": " + oneLine(e) + "; partial outputs and "
-                + failed.partial().countersFile() + " (marked INCOMPLETE) were written");
+                    + failed.partial().countersFile() + " (marked INCOMPLETE) were written");
         } else {
             err.println(commandLine.getCommandName() + ": " + (user ? "" : "internal error: ") + oneLine(e)
-                + (main.debug() || user ? "" : " (--debug prints the stack trace)"));
+                    + (main.debug() || user ? "" : " (--debug prints the stack trace)"));
         }
         if (main.debug()) {
             e.printStackTrace(err);
@@ -49,8 +49,8 @@ final class CliErrors implements CommandLine.IExecutionExceptionHandler, Command
     public int handleParseException(final CommandLine.ParameterException e, final String[] args) {
         final CommandLine cmd = e.getCommandLine();
         final PrintWriter err = cmd.getErr();
-        err.println(cmd.getCommandName() + ": " + oneLine(e) + " (see " + cmd.getCommandSpec().qualifiedName()
-            + " --help)");
+        err.println(cmd.getCommandName() + ": " + oneLine(e) + " (see "
+                + cmd.getCommandSpec().qualifiedName() + " --help)");
         if (main.debug()) {
             e.printStackTrace(err);
         }
@@ -60,14 +60,19 @@ final class CliErrors implements CommandLine.IExecutionExceptionHandler, Command
 
     /** Errors that the user's input or environment caused, as opposed to bugs. */
     static boolean isUserError(final Throwable e) {
-        return e instanceof CliError || e instanceof ConfigException || e instanceof IllegalArgumentException
-            || e instanceof CaptureFormatException || e instanceof UncheckedIOException || e instanceof IOException;
+        return e instanceof CliError
+                || e instanceof ConfigException
+                || e instanceof IllegalArgumentException
+                || e instanceof CaptureFormatException
+                || e instanceof UncheckedIOException
+                || e instanceof IOException;
     }
 
     /** The message on one line (a multi-line message is joined; a message-less exception is named by its type). */
     static String oneLine(final Throwable e) {
-        final String message = e.getMessage() == null || e.getMessage().isBlank() ? e.getClass().getSimpleName()
-            : e.getMessage();
+        final String message = e.getMessage() == null || e.getMessage().isBlank()
+                ? e.getClass().getSimpleName()
+                : e.getMessage();
         return message.strip().replaceAll("\\s*\\R\\s*", "; ");
     }
 }

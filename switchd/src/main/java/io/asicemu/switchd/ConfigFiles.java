@@ -1,7 +1,7 @@
 package io.asicemu.switchd;
 
-import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.config.ConfigException;
+import io.asicemu.pipeline.config.ConfigDb;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,10 +23,10 @@ final class ConfigFiles {
      * 8x its size of heap (the launcher's default 256 MiB heap holds ~30 MiB of config, {@code -Xmx1g} ~120 MiB).
      */
     static final long MAX_CONFIG_BYTES = 128L << 20;
+
     private static final int CHUNK = 64 << 10;
 
-    private ConfigFiles() {
-    }
+    private ConfigFiles() {}
 
     /**
      * @param file config_db.json.
@@ -62,8 +62,12 @@ final class ConfigFiles {
                 }
             }
             try {
-                return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+                return StandardCharsets.UTF_8
+                        .newDecoder()
+                        .onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT)
+                        .decode(ByteBuffer.wrap(bytes))
+                        .toString();
             } catch (final CharacterCodingException e) {
                 throw new CliError(file + ": not UTF-8 text (" + firstInvalidUtf8(bytes) + ")");
             }
@@ -96,16 +100,19 @@ final class ConfigFiles {
 
     private static CliError tooLarge(final Path file, final long size, final long maxBytes) {
         return new CliError(file + ": larger than the " + (maxBytes >> 20) + " MiB a configuration may have (at least "
-            + size + " bytes)");
+                + size + " bytes)");
     }
 
     private static String firstInvalidUtf8(final byte[] bytes) {
-        final var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-            .onUnmappableCharacter(CodingErrorAction.REPORT);
+        final var decoder = StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
         final ByteBuffer in = ByteBuffer.wrap(bytes);
         final java.nio.CharBuffer out = java.nio.CharBuffer.allocate(bytes.length + 1);
         final var result = decoder.decode(in, out, true);
-        return result.isError() ? "invalid byte 0x" + Integer.toHexString(bytes[in.position()] & 0xFF)
-            + " at offset " + in.position() : "invalid encoding";
+        return result.isError()
+                ? "invalid byte 0x" + Integer.toHexString(bytes[in.position()] & 0xFF) + " at offset " + in.position()
+                : "invalid encoding";
     }
 }

@@ -8,8 +8,10 @@ import picocli.CommandLine.Option;
 
 /** How a command reads its config_db.json: strict by default, {@code --lenient} for configs from a real SONiC. */
 final class ConfigOptions {
-    @Option(names = "--lenient", description = "ignore config_db tables and fields asic-emu does not model (one"
-        + " warning line each) instead of refusing the config; for configs taken from a real SONiC")
+    @Option(
+            names = "--lenient",
+            description = "ignore config_db tables and fields asic-emu does not model (one"
+                    + " warning line each) instead of refusing the config; for configs taken from a real SONiC")
     boolean lenient;
 
     /**

@@ -45,8 +45,8 @@ final class CountersEndpoint implements AutoCloseable {
      */
     static CountersEndpoint start(final InetSocketAddress address, final InProcessSwitch sw) throws IOException {
         final HttpServer server = HttpServer.create(address, 4);
-        server.setExecutor(Executors.newSingleThreadExecutor(r -> Thread.ofPlatform().daemon().name("counters-http")
-            .unstarted(r)));
+        server.setExecutor(Executors.newSingleThreadExecutor(
+                r -> Thread.ofPlatform().daemon().name("counters-http").unstarted(r)));
         server.createContext("/counters", exchange -> serve(exchange, sw));
         server.start();
         return new CountersEndpoint(server);
@@ -101,7 +101,12 @@ final class CountersEndpoint implements AutoCloseable {
     private static void append(final StringBuilder out, final String prefix, final Map<String, String> fields) {
         fields.forEach((field, value) -> {
             if (!value.equals("0") && !value.equals("false") && !value.equals("operational")) {
-                out.append(prefix).append(' ').append(field).append(' ').append(value).append('\n');
+                out.append(prefix)
+                        .append(' ')
+                        .append(field)
+                        .append(' ')
+                        .append(value)
+                        .append('\n');
             }
         });
     }

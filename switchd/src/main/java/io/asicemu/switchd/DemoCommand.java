@@ -24,16 +24,20 @@ import picocli.CommandLine.Option;
  * {@code demo/make_demo_pcaps.py}) through leaf0 of the bundled config_db.json in virtual time, then prints the
  * switch's counters and what each port sent, read back from its output capture.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true,
-    description = "Replay the bundled RoCEv2 captures (64 low-entropy queue pairs over a 4-way ECMP route, a 2:1 "
-        + "incast into a 100G port) through the switch and print its counters.")
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
+        description = "Replay the bundled RoCEv2 captures (64 low-entropy queue pairs over a 4-way ECMP route, a 2:1 "
+                + "incast into a 100G port) through the switch and print its counters.")
 final class DemoCommand implements Callable<Integer> {
     static final String RESOURCE_DIR = "/io/asicemu/switchd/demo/";
     static final List<String> INPUT_PORTS = List.of("Ethernet0", "Ethernet8", "Ethernet12");
     static final List<String> UPLINKS = List.of("Ethernet8", "Ethernet12", "Ethernet16", "Ethernet20");
 
-    @Option(names = "--out-dir", paramLabel = "DIR", description = "where inputs and outputs go (default: a new "
-        + "folder under the system temp directory)")
+    @Option(
+            names = "--out-dir",
+            paramLabel = "DIR",
+            description = "where inputs and outputs go (default: a new " + "folder under the system temp directory)")
     private Path outDir;
 
     @CommandLine.Spec
@@ -60,20 +64,25 @@ final class DemoCommand implements Callable<Integer> {
             inputs.put(port, extract(port + ".pcap.gz", inputDir.resolve(port + ".pcap"), true));
         }
         out.println("asic-emu demo: leaf0 (6 x 100G), config " + config);
-        out.println("  Ethernet0  <- h0: 64 RoCEv2 QPs sharing one UDP 5-tuple -> 10.200.0.10 (4-way ECMP), ARP, TTL 1, "
-            + "a truncated frame");
+        out.println(
+                "  Ethernet0  <- h0: 64 RoCEv2 QPs sharing one UDP 5-tuple -> 10.200.0.10 (4-way ECMP), ARP, TTL 1, "
+                        + "a truncated frame");
         out.println("  Ethernet8, Ethernet12 <- two spines at line rate -> h1 behind Ethernet4 (2:1 incast, DSCP 3, "
-            + "ECT(0))");
+                + "ECT(0))");
         out.println();
         final ConfigDb staticHash = ConfigDb.load(config);
-        final Replay.Result fiveTuple = Replay.run(staticHash, inputs, dir.resolve("output-static-hash"),
-            PipelineSizing.defaults());
-        final Replay.Result enhanced = Replay.run(withLoadBalanceMode(staticHash, "enhanced_ecmp"), inputs,
-            dir.resolve("output"), PipelineSizing.defaults());
+        final Replay.Result fiveTuple =
+                Replay.run(staticHash, inputs, dir.resolve("output-static-hash"), PipelineSizing.defaults());
+        final Replay.Result enhanced = Replay.run(
+                withLoadBalanceMode(staticHash, "enhanced_ecmp"),
+                inputs,
+                dir.resolve("output"),
+                PipelineSizing.defaults());
 
         out.println("h0's 64 queue pairs on the four uplinks (RoCEv2 frames / distinct QPs per uplink):");
-        out.printf("  %-40s %14s %14s %14s %14s%n", "SWITCH_HASH|GLOBAL ecmp_lb_mode", UPLINKS.get(0),
-            UPLINKS.get(1), UPLINKS.get(2), UPLINKS.get(3));
+        out.printf(
+                "  %-40s %14s %14s %14s %14s%n",
+                "SWITCH_HASH|GLOBAL ecmp_lb_mode", UPLINKS.get(0), UPLINKS.get(1), UPLINKS.get(2), UPLINKS.get(3));
         printUplinks(out, "static_hash (5-tuple, SONiC's default)", fiveTuple);
         printUplinks(out, "enhanced_ecmp (5-tuple + BTH dest QP)", enhanced);
         out.println();
@@ -81,17 +90,27 @@ final class DemoCommand implements Callable<Integer> {
         out.print(Replay.render(enhanced));
         out.println();
         out.println("What each port sent (read back from its output capture by the parser):");
-        out.printf("  %-11s %8s %8s %6s %8s %6s %12s%n", "port", "frames", "RoCEv2", "QPs", "ECN CE", "PFC",
-            "duration us");
+        out.printf(
+                "  %-11s %8s %8s %6s %8s %6s %12s%n",
+                "port", "frames", "RoCEv2", "QPs", "ECN CE", "PFC", "duration us");
         for (final Map.Entry<String, Path> output : enhanced.outputs().entrySet()) {
             final CaptureSummary s = CaptureSummary.of(output.getValue());
-            out.printf("  %-11s %8d %8d %6d %8d %6d %12.3f%n", output.getKey(), s.frames(), s.roceFrames(),
-                s.distinctQps(), s.ceMarked(), s.pfcFrames(), (s.lastNs() - s.firstNs()) / 1e3);
+            out.printf(
+                    "  %-11s %8d %8d %6d %8d %6d %12.3f%n",
+                    output.getKey(),
+                    s.frames(),
+                    s.roceFrames(),
+                    s.distinctQps(),
+                    s.ceMarked(),
+                    s.pfcFrames(),
+                    (s.lastNs() - s.firstNs()) / 1e3);
         }
         out.println();
         out.println("Virtual time " + (enhanced.endNs() - firstInputNs(inputs)) / 1e3 + " us in " + enhanced.cycles()
-            + " duty cycles. " + (outDir != null ? "Captures (open them in Wireshark): " + dir.resolve("output")
-            : "Captures removed on exit; keep them with --out-dir DIR."));
+                + " duty cycles. "
+                + (outDir != null
+                        ? "Captures (open them in Wireshark): " + dir.resolve("output")
+                        : "Captures removed on exit; keep them with --out-dir DIR."));
         out.flush();
         return 0;
     }

@@ -15,6 +15,7 @@ import java.util.function.BooleanSupplier;
 final class LiveRoceHost implements AutoCloseable {
     /** Below this, a wait is spun instead of slept (epoll times whole milliseconds). */
     private static final long SPIN_BELOW_NS = 2_000_000;
+
     private static final long MAX_SLEEP_NS = 100_000_000;
 
     private final AfPacketPort port;

@@ -8,8 +8,8 @@ import io.asicemu.p4rt.adapter.PipelineTableBackend;
 import io.asicemu.p4rt.info.FixedPipelineInfo;
 import io.asicemu.p4rt.service.Device;
 import io.asicemu.p4rt.service.P4RuntimeServer;
-import io.asicemu.p4rt.service.ServerOptions;
 import io.asicemu.p4rt.service.P4RuntimeService;
+import io.asicemu.p4rt.service.ServerOptions;
 import io.asicemu.p4rt.store.InProcessTableStore;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.control.PipelineControl;
@@ -36,6 +36,7 @@ import org.slf4j.LoggerFactory;
 public final class LiveSwitch implements AutoCloseable {
     /** How long a P4Runtime Write waits for the data plane before answering DEADLINE_EXCEEDED. */
     public static final Duration APPLY_TIMEOUT = Duration.ofSeconds(5);
+
     private static final Logger LOG = LoggerFactory.getLogger(LiveSwitch.class);
 
     private final InProcessSwitch sw;
@@ -48,13 +49,21 @@ public final class LiveSwitch implements AutoCloseable {
     private OperatorRedisServer redis;
     private PrometheusMetrics metrics;
 
-    private LiveSwitch(final ConfigDb config, final Map<String, String> sonicToLinux,
-        final InetSocketAddress p4runtime, final long deviceId, final double dilation, final PipelineSizing sizing,
-        final long busyPollNs, final Readiness readiness, final ServerOptions p4runtimeOptions,
-        final boolean takeAddressedPorts) throws IOException {
+    private LiveSwitch(
+            final ConfigDb config,
+            final Map<String, String> sonicToLinux,
+            final InetSocketAddress p4runtime,
+            final long deviceId,
+            final double dilation,
+            final PipelineSizing sizing,
+            final long busyPollNs,
+            final Readiness readiness,
+            final ServerOptions p4runtimeOptions,
+            final boolean takeAddressedPorts)
+            throws IOException {
         this.config = config;
-        this.sw = InProcessSwitch.start(config, sonicToLinux, AfPacketConfig.defaults(), dilation, sizing, busyPollNs,
-            takeAddressedPorts);
+        this.sw = InProcessSwitch.start(
+                config, sonicToLinux, AfPacketConfig.defaults(), dilation, sizing, busyPollNs, takeAddressedPorts);
         final AtomicReference<PipelineControl> ref = new AtomicReference<>();
         sw.control(ref::set);
         this.control = ref.get();
@@ -73,10 +82,10 @@ public final class LiveSwitch implements AutoCloseable {
         AutoCloseable poller = null;
         P4RuntimeServer started = null;
         try {
-            final InProcessTableStore store = new InProcessTableStore(FixedPipelineInfo.model(),
-                control.portNames().size(), (payload, port, toIngress) -> { });
-            final PipelineCpuPortBackend backend = new PipelineCpuPortBackend(new PipelineTableBackend(store, control,
-                FixedPipelineInfo.model(), APPLY_TIMEOUT), control);
+            final InProcessTableStore store = new InProcessTableStore(
+                    FixedPipelineInfo.model(), control.portNames().size(), (payload, port, toIngress) -> {});
+            final PipelineCpuPortBackend backend = new PipelineCpuPortBackend(
+                    new PipelineTableBackend(store, control, FixedPipelineInfo.model(), APPLY_TIMEOUT), control);
             poller = backend.startPacketInPoller();
             final P4RuntimeService service = new P4RuntimeService();
             service.addDevice(new Device(deviceId, new SerializedBackend(backend, sw)));
@@ -120,8 +129,8 @@ public final class LiveSwitch implements AutoCloseable {
      * @param metrics where Prometheus' {@code /metrics} is served, or null for nowhere.
      * @param maxSnapshotAge how old the counters a reader sees may be (bounds how often the data plane is asked).
      */
-    public record OperatorViews(InetSocketAddress redis, String redisPassword, InetSocketAddress metrics,
-        Duration maxSnapshotAge) {
+    public record OperatorViews(
+            InetSocketAddress redis, String redisPassword, InetSocketAddress metrics, Duration maxSnapshotAge) {
         /** Neither. */
         public static final OperatorViews OFF = new OperatorViews(null, null, null, Duration.ofMillis(100));
     }
@@ -133,15 +142,17 @@ public final class LiveSwitch implements AutoCloseable {
         final SnapshotCache cache = new SnapshotCache(SwitchSnapshots.source(sw, config), views.maxSnapshotAge());
         if (views.redis() != null) {
             try {
-                redis = OperatorRedisServer.start(views.redis(), cache, views.redisPassword(),
-                    OperatorRedisServer.Limits.defaults());
+                redis = OperatorRedisServer.start(
+                        views.redis(), cache, views.redisPassword(), OperatorRedisServer.Limits.defaults());
             } catch (final InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted while binding the Redis port", e);
             }
             if (!views.redis().getAddress().isLoopbackAddress() && views.redisPassword() == null) {
-                LOG.warn("the Redis front on {} has no password: anyone who reaches it reads the switch's counters "
-                    + "and configuration (give --redis-password-file)", views.redis().getHostString());
+                LOG.warn(
+                        "the Redis front on {} has no password: anyone who reaches it reads the switch's counters "
+                                + "and configuration (give --redis-password-file)",
+                        views.redis().getHostString());
             }
         }
         if (views.metrics() != null) {
@@ -159,10 +170,10 @@ public final class LiveSwitch implements AutoCloseable {
         return metrics == null ? -1 : metrics.port();
     }
 
-    private SwitchStatus publishStatus(final Map<String, String> sonicToLinux, final Readiness readiness,
-        final String p4runtime) {
-        final SwitchStatus s = new SwitchStatus(readiness.statusFile(), sonicToLinux, readiness.expectedLinks(),
-            p4runtime);
+    private SwitchStatus publishStatus(
+            final Map<String, String> sonicToLinux, final Readiness readiness, final String p4runtime) {
+        final SwitchStatus s =
+                new SwitchStatus(readiness.statusFile(), sonicToLinux, readiness.expectedLinks(), p4runtime);
         s.update(sw.ports().keySet()); // the first publication fails the start if the file cannot be written
         sw.onPortsChanged(() -> {
             try {
@@ -186,10 +197,15 @@ public final class LiveSwitch implements AutoCloseable {
      * @return the running switch.
      * @throws IOException if the P4Runtime port cannot be bound (nothing is left running).
      */
-    public static LiveSwitch start(final ConfigDb config, final Map<String, String> sonicToLinux,
-        final InetSocketAddress p4runtime, final long deviceId, final double dilation) throws IOException {
-        return start(config, sonicToLinux, p4runtime, deviceId, dilation, PipelineSizing.defaults(), 0,
-            Readiness.ALL_PORTS);
+    public static LiveSwitch start(
+            final ConfigDb config,
+            final Map<String, String> sonicToLinux,
+            final InetSocketAddress p4runtime,
+            final long deviceId,
+            final double dilation)
+            throws IOException {
+        return start(
+                config, sonicToLinux, p4runtime, deviceId, dilation, PipelineSizing.defaults(), 0, Readiness.ALL_PORTS);
     }
 
     /**
@@ -207,12 +223,27 @@ public final class LiveSwitch implements AutoCloseable {
      * @return the running switch.
      * @throws IOException if the P4Runtime port cannot be bound (nothing is left running).
      */
-    public static LiveSwitch start(final ConfigDb config, final Map<String, String> sonicToLinux,
-        final InetSocketAddress p4runtime, final long deviceId, final double dilation, final PipelineSizing sizing,
-        final long busyPollNs, final Readiness readiness)
-        throws IOException {
-        return start(config, sonicToLinux, p4runtime, deviceId, dilation, sizing, busyPollNs, readiness,
-            ServerOptions.defaults(), true);
+    public static LiveSwitch start(
+            final ConfigDb config,
+            final Map<String, String> sonicToLinux,
+            final InetSocketAddress p4runtime,
+            final long deviceId,
+            final double dilation,
+            final PipelineSizing sizing,
+            final long busyPollNs,
+            final Readiness readiness)
+            throws IOException {
+        return start(
+                config,
+                sonicToLinux,
+                p4runtime,
+                deviceId,
+                dilation,
+                sizing,
+                busyPollNs,
+                readiness,
+                ServerOptions.defaults(),
+                true);
     }
 
     /**
@@ -233,13 +264,30 @@ public final class LiveSwitch implements AutoCloseable {
      * @return the running switch.
      * @throws IOException if the P4Runtime port cannot be bound (nothing is left running).
      */
-    public static LiveSwitch start(final ConfigDb config, final Map<String, String> sonicToLinux,
-        final InetSocketAddress p4runtime, final long deviceId, final double dilation, final PipelineSizing sizing,
-        final long busyPollNs, final Readiness readiness, final ServerOptions p4runtimeOptions,
-        final boolean takeAddressedPorts)
-        throws IOException {
-        return start(config, sonicToLinux, p4runtime, deviceId, dilation, sizing, busyPollNs, readiness,
-            p4runtimeOptions, takeAddressedPorts, OperatorViews.OFF);
+    public static LiveSwitch start(
+            final ConfigDb config,
+            final Map<String, String> sonicToLinux,
+            final InetSocketAddress p4runtime,
+            final long deviceId,
+            final double dilation,
+            final PipelineSizing sizing,
+            final long busyPollNs,
+            final Readiness readiness,
+            final ServerOptions p4runtimeOptions,
+            final boolean takeAddressedPorts)
+            throws IOException {
+        return start(
+                config,
+                sonicToLinux,
+                p4runtime,
+                deviceId,
+                dilation,
+                sizing,
+                busyPollNs,
+                readiness,
+                p4runtimeOptions,
+                takeAddressedPorts,
+                OperatorViews.OFF);
     }
 
     /**
@@ -259,16 +307,33 @@ public final class LiveSwitch implements AutoCloseable {
      * @return the running switch.
      * @throws IOException if a port cannot be bound (nothing is left running).
      */
-    public static LiveSwitch start(final ConfigDb config, final Map<String, String> sonicToLinux,
-        final InetSocketAddress p4runtime, final long deviceId, final double dilation, final PipelineSizing sizing,
-        final long busyPollNs, final Readiness readiness, final ServerOptions p4runtimeOptions,
-        final boolean takeAddressedPorts, final OperatorViews views)
-        throws IOException {
+    public static LiveSwitch start(
+            final ConfigDb config,
+            final Map<String, String> sonicToLinux,
+            final InetSocketAddress p4runtime,
+            final long deviceId,
+            final double dilation,
+            final PipelineSizing sizing,
+            final long busyPollNs,
+            final Readiness readiness,
+            final ServerOptions p4runtimeOptions,
+            final boolean takeAddressedPorts,
+            final OperatorViews views)
+            throws IOException {
         if (deviceId < 1) {
             throw new IllegalArgumentException("the P4Runtime device id must be >= 1, not " + deviceId);
         }
-        final LiveSwitch s = new LiveSwitch(config, sonicToLinux, p4runtime, deviceId, dilation, sizing, busyPollNs,
-            readiness, p4runtimeOptions, takeAddressedPorts);
+        final LiveSwitch s = new LiveSwitch(
+                config,
+                sonicToLinux,
+                p4runtime,
+                deviceId,
+                dilation,
+                sizing,
+                busyPollNs,
+                readiness,
+                p4runtimeOptions,
+                takeAddressedPorts);
         try {
             s.startOperatorViews(views);
         } catch (final IOException | RuntimeException e) {
@@ -276,23 +341,40 @@ public final class LiveSwitch implements AutoCloseable {
             throw e;
         }
         if (s.server != null && !p4runtime.getAddress().isLoopbackAddress() && p4runtimeOptions.tls() == null) {
-            LOG.warn("P4Runtime on {} is plaintext and unauthenticated: anyone who reaches it can become primary and "
-                + "inject frames with PacketOut (give --p4runtime-tls-cert/-key and --p4runtime-tls-client-ca; "
-                + "SECURITY.md)", p4runtime.getHostString());
+            LOG.warn(
+                    "P4Runtime on {} is plaintext and unauthenticated: anyone who reaches it can become primary and "
+                            + "inject frames with PacketOut (give --p4runtime-tls-cert/-key and --p4runtime-tls-client-ca; "
+                            + "SECURITY.md)",
+                    p4runtime.getHostString());
         }
-        LOG.info("asic-emu live: {} ports {}, P4Runtime {}{}{}", sonicToLinux.size(), sonicToLinux,
-            s.server == null ? "off"
-                : "device " + deviceId + " on " + p4runtime.getHostString() + ":" + s.server.port(),
-            (s.counters == null ? "" : ", counters on http://" + readiness.counters().getHostString() + ":"
-                + s.counters.port() + "/counters")
-                + (s.redis == null ? "" : ", Redis (COUNTERS_DB 2, CONFIG_DB 4, STATE_DB 6) on "
-                    + views.redis().getHostString() + ":" + s.redis.port())
-                + (s.metrics == null ? "" : ", Prometheus on http://" + views.metrics().getHostString() + ":"
-                    + s.metrics.port() + "/metrics"),
-            busyPollNs > 0 ? ", low-latency mode (busy-poll " + busyPollNs / 1000 + " us)" : "");
-        LOG.info("tables: {} routes, {} next hops, {} groups, {} neighbors, {} FDB entries, {} ACL rules",
-            sizing.maxRoutes(), sizing.maxNextHops(), sizing.maxGroups(), sizing.neighbors(), sizing.fdbEntries(),
-            sizing.aclRules());
+        LOG.info(
+                "asic-emu live: {} ports {}, P4Runtime {}{}{}",
+                sonicToLinux.size(),
+                sonicToLinux,
+                s.server == null
+                        ? "off"
+                        : "device " + deviceId + " on " + p4runtime.getHostString() + ":" + s.server.port(),
+                (s.counters == null
+                                ? ""
+                                : ", counters on http://" + readiness.counters().getHostString() + ":"
+                                        + s.counters.port() + "/counters")
+                        + (s.redis == null
+                                ? ""
+                                : ", Redis (COUNTERS_DB 2, CONFIG_DB 4, STATE_DB 6) on "
+                                        + views.redis().getHostString() + ":" + s.redis.port())
+                        + (s.metrics == null
+                                ? ""
+                                : ", Prometheus on http://" + views.metrics().getHostString() + ":" + s.metrics.port()
+                                        + "/metrics"),
+                busyPollNs > 0 ? ", low-latency mode (busy-poll " + busyPollNs / 1000 + " us)" : "");
+        LOG.info(
+                "tables: {} routes, {} next hops, {} groups, {} neighbors, {} FDB entries, {} ACL rules",
+                sizing.maxRoutes(),
+                sizing.maxNextHops(),
+                sizing.maxGroups(),
+                sizing.neighbors(),
+                sizing.fdbEntries(),
+                sizing.aclRules());
         s.sw.portStates().forEach((port, state) -> {
             if (state.startsWith("DOWN")) {
                 LOG.warn("asic-emu live: port {} {}", port, state);
@@ -333,7 +415,7 @@ public final class LiveSwitch implements AutoCloseable {
     @Override
     public void close() {
         status.remove();
-        sw.onPortsChanged(() -> { });
+        sw.onPortsChanged(() -> {});
         closeQuietly(counters);
         closeQuietly(redis);
         closeQuietly(metrics);

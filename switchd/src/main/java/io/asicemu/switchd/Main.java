@@ -6,10 +6,20 @@ import picocli.CommandLine.Command;
 /**
  * The asic-emu appliance's command line: the composition root that wires the modules for each command.
  */
-@Command(name = "asic-emu", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-    description = "A switch-ASIC data-plane emulator: RoCEv2-aware ECMP, WRED/ECN, PFC and its watchdog, flowlets.",
-    subcommands = {DemoCommand.class, ReplayCommand.class, RunCommand.class, ScenarioCommand.class,
-        HostCommand.class, ShowCommand.class, ShowCommand.ClearCommand.class})
+@Command(
+        name = "asic-emu",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
+        description = "A switch-ASIC data-plane emulator: RoCEv2-aware ECMP, WRED/ECN, PFC and its watchdog, flowlets.",
+        subcommands = {
+            DemoCommand.class,
+            ReplayCommand.class,
+            RunCommand.class,
+            ScenarioCommand.class,
+            HostCommand.class,
+            ShowCommand.class,
+            ShowCommand.ClearCommand.class
+        })
 public final class Main implements Runnable {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -21,8 +31,10 @@ public final class Main implements Runnable {
      *
      * @param debug whether to.
      */
-    @CommandLine.Option(names = "--debug", scope = CommandLine.ScopeType.INHERIT,
-        description = "print the stack trace of a failure (user errors are otherwise one line, exit status 2)")
+    @CommandLine.Option(
+            names = "--debug",
+            scope = CommandLine.ScopeType.INHERIT,
+            description = "print the stack trace of a failure (user errors are otherwise one line, exit status 2)")
     void debug(final boolean debug) {
         this.debug = debug;
     }
@@ -40,8 +52,9 @@ public final class Main implements Runnable {
         } catch (final OutOfMemoryError e) {
             // one line instead of a stack trace: the usual cause is a config or capture larger than the heap cap
             System.err.println("asic-emu: out of memory with a Java heap of at most "
-                + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MiB (switchd/jvm.options): a larger config or "
-                + "capture needs a larger heap, e.g. ASIC_EMU_JAVA_OPTS=-Xmx3g (1M routes: docs/CONFIG.md)");
+                    + Runtime.getRuntime().maxMemory() / (1024 * 1024)
+                    + " MiB (switchd/jvm.options): a larger config or "
+                    + "capture needs a larger heap, e.g. ASIC_EMU_JAVA_OPTS=-Xmx3g (1M routes: docs/CONFIG.md)");
             status = CliErrors.INTERNAL_ERROR;
         }
         System.exit(status);
@@ -51,8 +64,10 @@ public final class Main implements Runnable {
     public static CommandLine commandLine() {
         final Main main = new Main();
         final CliErrors errors = new CliErrors(main);
-        return new CommandLine(main).setCaseInsensitiveEnumValuesAllowed(true).setExecutionExceptionHandler(errors)
-            .setParameterExceptionHandler(errors);
+        return new CommandLine(main)
+                .setCaseInsensitiveEnumValuesAllowed(true)
+                .setExecutionExceptionHandler(errors)
+                .setParameterExceptionHandler(errors);
     }
 
     @Override

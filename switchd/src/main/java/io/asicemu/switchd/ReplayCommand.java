@@ -5,7 +5,6 @@ import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.replay.LinkPartnerMode;
 import io.asicemu.pipeline.replay.Replay;
 import io.asicemu.pipeline.replay.ReplayOptions;
-import io.asicemu.pipeline.table.PipelineSizing;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,9 +19,11 @@ import picocli.CommandLine.Option;
  * {@code replay}: runs the whole switch in deterministic virtual time over per-port input captures (the analogue of
  * BMv2's {@code --use-files}) and writes per-port output captures and the counters.
  */
-@Command(name = "replay", mixinStandardHelpOptions = true,
-    description = "Replay per-port pcap/pcapng captures through the switch in virtual time; write <port>.pcap, "
-        + "cpu.pcap and counters.txt to the output directory.")
+@Command(
+        name = "replay",
+        mixinStandardHelpOptions = true,
+        description = "Replay per-port pcap/pcapng captures through the switch in virtual time; write <port>.pcap, "
+                + "cpu.pcap and counters.txt to the output directory.")
 final class ReplayCommand implements Callable<Integer> {
     /** The largest input capture: a replay holds each input in memory whole (arrays index at most 2 GiB). */
     static final long MAX_CAPTURE_BYTES = 1L << 30;
@@ -36,20 +37,29 @@ final class ReplayCommand implements Callable<Integer> {
     @CommandLine.Mixin
     private ConfigOptions configOptions = new ConfigOptions();
 
-    @Option(names = "--in", required = true, paramLabel = "PORT=FILE",
-        description = "input capture of a port, e.g. Ethernet0=a.pcap (repeatable)")
+    @Option(
+            names = "--in",
+            required = true,
+            paramLabel = "PORT=FILE",
+            description = "input capture of a port, e.g. Ethernet0=a.pcap (repeatable)")
     private Map<String, Path> inputs = new LinkedHashMap<>();
 
     @Option(names = "--out-dir", required = true, paramLabel = "DIR", description = "where outputs are written")
     private Path outDir;
 
-    @Option(names = "--link-partner", paramLabel = "none|pfc", defaultValue = "none",
-        description = "pfc: each input capture is a NIC that honours the PFC frames the switch sends it (default: "
-            + "${DEFAULT-VALUE}, inputs arrive at their recorded times)")
+    @Option(
+            names = "--link-partner",
+            paramLabel = "none|pfc",
+            defaultValue = "none",
+            description = "pfc: each input capture is a NIC that honours the PFC frames the switch sends it (default: "
+                    + "${DEFAULT-VALUE}, inputs arrive at their recorded times)")
     private String linkPartner;
 
-    @Option(names = "--cable-delay-ns", paramLabel = "NS", defaultValue = "0",
-        description = "one-way cable delay of every port in ns (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--cable-delay-ns",
+            paramLabel = "NS",
+            defaultValue = "0",
+            description = "one-way cable delay of every port in ns (default: ${DEFAULT-VALUE})")
     private long cableDelayNs;
 
     @CommandLine.Spec
@@ -70,11 +80,12 @@ final class ReplayCommand implements Callable<Integer> {
             throw new CliError(config + ": configuration refused: " + e.getMessage(), e);
         }
         out.print(Replay.render(result));
-        result.linkPartners().forEach((port, partner) -> out.println(port + " link partner: "
-            + partner.pfcFramesReceived() + " PFC frames received, " + partner.delayedFrames()
-            + " frames delayed by " + partner.totalDelayNs() + " ns in total"));
-        out.println("replay: " + result.cycles() + " cycles, virtual time " + result.endNs() + " ns; outputs in "
-            + outDir);
+        result.linkPartners()
+                .forEach((port, partner) -> out.println(port + " link partner: "
+                        + partner.pfcFramesReceived() + " PFC frames received, " + partner.delayedFrames()
+                        + " frames delayed by " + partner.totalDelayNs() + " ns in total"));
+        out.println(
+                "replay: " + result.cycles() + " cycles, virtual time " + result.endNs() + " ns; outputs in " + outDir);
         out.flush();
         return 0;
     }
@@ -93,7 +104,7 @@ final class ReplayCommand implements Callable<Integer> {
         try {
             if (Files.size(file) > MAX_CAPTURE_BYTES) {
                 throw new CliError(file + ": the capture of " + port + " is larger than " + (MAX_CAPTURE_BYTES >> 20)
-                    + " MiB (" + Files.size(file) + " bytes); split it (editcap -c)");
+                        + " MiB (" + Files.size(file) + " bytes); split it (editcap -c)");
             }
         } catch (final java.io.IOException e) {
             throw new CliError(file + ": cannot read the capture of " + port + ": " + e.getMessage(), e);

@@ -1,12 +1,12 @@
 package io.asicemu.switchd;
 
+import io.asicemu.config.ConfigException;
+import io.asicemu.p4rt.service.P4RuntimeServer;
+import io.asicemu.p4rt.service.ServerOptions;
 import io.asicemu.pipeline.config.CompiledConfig;
 import io.asicemu.pipeline.config.ConfigCompiler;
 import io.asicemu.pipeline.config.ConfigDb;
-import io.asicemu.config.ConfigException;
 import io.asicemu.pipeline.table.PipelineSizing;
-import io.asicemu.p4rt.service.P4RuntimeServer;
-import io.asicemu.p4rt.service.ServerOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
@@ -26,127 +26,194 @@ import picocli.CommandLine.Option;
  * Ports are the CONFIG_DB's PORT table, named after sonic-vs ({@code Ethernet0 → eth1}, …) unless
  * {@code --port-map} says otherwise; interfaces may appear and disappear while it runs.
  */
-@Command(name = "run", mixinStandardHelpOptions = true,
-    description = "Run the switch live on Linux interfaces and serve P4Runtime until SIGTERM.")
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        description = "Run the switch live on Linux interfaces and serve P4Runtime until SIGTERM.")
 final class RunCommand implements Callable<Integer> {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RunCommand.class);
+
     @Option(names = "--config", required = true, paramLabel = "config_db.json", description = "SONiC CONFIG_DB JSON")
     private Path config;
 
     @CommandLine.Mixin
     private ConfigOptions configOptions = new ConfigOptions();
 
-    @Option(names = "--port-map", paramLabel = "PORT=IFNAME",
-        description = "Linux interface of a SONiC port, e.g. Ethernet0=veth0 (repeatable; default: the i-th port is "
-            + "eth<i+1>)")
+    @Option(
+            names = "--port-map",
+            paramLabel = "PORT=IFNAME",
+            description =
+                    "Linux interface of a SONiC port, e.g. Ethernet0=veth0 (repeatable; default: the i-th port is "
+                            + "eth<i+1>)")
     private Map<String, String> portMap = new LinkedHashMap<>();
 
-    @Option(names = "--take-addressed-ports",
-        description = "also take a port's interface that carries IPv4 or global IPv6 addresses (by default such an "
-            + "interface is left alone and reported DOWN: it is probably the host's own)")
+    @Option(
+            names = "--take-addressed-ports",
+            description = "also take a port's interface that carries IPv4 or global IPv6 addresses (by default such an "
+                    + "interface is left alone and reported DOWN: it is probably the host's own)")
     private boolean takeAddressedPorts;
 
-    @Option(names = "--p4runtime-port", paramLabel = "PORT", defaultValue = "" + P4RuntimeServer.DEFAULT_PORT,
-        description = "P4Runtime gRPC port, 0 = off (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--p4runtime-port",
+            paramLabel = "PORT",
+            defaultValue = "" + P4RuntimeServer.DEFAULT_PORT,
+            description = "P4Runtime gRPC port, 0 = off (default: ${DEFAULT-VALUE})")
     private int p4runtimePort;
 
-    @Option(names = "--p4runtime-address", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
-        description = "address P4Runtime and the counters listen on (default: ${DEFAULT-VALUE}, this host only; the "
-            + "container image listens on its management interface, see --management-interface)")
+    @Option(
+            names = "--p4runtime-address",
+            paramLabel = "ADDRESS",
+            defaultValue = "127.0.0.1",
+            description =
+                    "address P4Runtime and the counters listen on (default: ${DEFAULT-VALUE}, this host only; the "
+                            + "container image listens on its management interface, see --management-interface)")
     private String p4runtimeAddress;
 
-    @Option(names = "--p4runtime-tls-cert", paramLabel = "PEM",
-        description = "serve P4Runtime over TLS with this certificate chain (with --p4runtime-tls-key)")
+    @Option(
+            names = "--p4runtime-tls-cert",
+            paramLabel = "PEM",
+            description = "serve P4Runtime over TLS with this certificate chain (with --p4runtime-tls-key)")
     private Path tlsCert;
 
     @Option(names = "--p4runtime-tls-key", paramLabel = "PEM", description = "the TLS private key (PKCS#8 PEM)")
     private Path tlsKey;
 
-    @Option(names = "--p4runtime-tls-client-ca", paramLabel = "PEM",
-        description = "require client certificates issued by these CA certificates (mutual TLS)")
+    @Option(
+            names = "--p4runtime-tls-client-ca",
+            paramLabel = "PEM",
+            description = "require client certificates issued by these CA certificates (mutual TLS)")
     private Path tlsClientCa;
 
-    @Option(names = "--p4runtime-handshake-timeout-s", paramLabel = "SECONDS", defaultValue = "10",
-        description = "close connections that have not completed the TLS/HTTP/2 handshake by then (default: "
-            + "${DEFAULT-VALUE})")
+    @Option(
+            names = "--p4runtime-handshake-timeout-s",
+            paramLabel = "SECONDS",
+            defaultValue = "10",
+            description = "close connections that have not completed the TLS/HTTP/2 handshake by then (default: "
+                    + "${DEFAULT-VALUE})")
     private long handshakeTimeoutS;
 
-    @Option(names = "--p4runtime-idle-timeout-s", paramLabel = "SECONDS", defaultValue = "300",
-        description = "close connections without a call in flight for this long (a controller's stream is a call; "
-            + "default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--p4runtime-idle-timeout-s",
+            paramLabel = "SECONDS",
+            defaultValue = "300",
+            description = "close connections without a call in flight for this long (a controller's stream is a call; "
+                    + "default: ${DEFAULT-VALUE})")
     private long idleTimeoutS;
 
-    @Option(names = "--p4runtime-max-connection-age-s", paramLabel = "SECONDS", defaultValue = "0",
-        description = "close connections older than this once their calls end, 0 = never (default: ${DEFAULT-VALUE};"
-            + " closing a controller's stream ends its mastership)")
+    @Option(
+            names = "--p4runtime-max-connection-age-s",
+            paramLabel = "SECONDS",
+            defaultValue = "0",
+            description =
+                    "close connections older than this once their calls end, 0 = never (default: ${DEFAULT-VALUE};"
+                            + " closing a controller's stream ends its mastership)")
     private long maxConnectionAgeS;
 
-    @Option(names = "--p4runtime-max-calls-per-connection", paramLabel = "N", defaultValue = "32",
-        description = "concurrent calls one connection may have open (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--p4runtime-max-calls-per-connection",
+            paramLabel = "N",
+            defaultValue = "32",
+            description = "concurrent calls one connection may have open (default: ${DEFAULT-VALUE})")
     private int maxCallsPerConnection;
 
-    @Option(names = "--p4runtime-max-connections", paramLabel = "N", defaultValue = "64",
-        description = "connections held at once; one more is closed when accepted (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--p4runtime-max-connections",
+            paramLabel = "N",
+            defaultValue = "64",
+            description = "connections held at once; one more is closed when accepted (default: ${DEFAULT-VALUE})")
     private int maxConnections;
 
-    @Option(names = "--management-interface", paramLabel = "IFNAME",
-        description = "listen (P4Runtime, counters) on this interface's address instead of --p4runtime-address: its "
-            + "first IPv4 address, else its first global IPv6 one; 127.0.0.1 if it has none (the container uses eth0)")
+    @Option(
+            names = "--management-interface",
+            paramLabel = "IFNAME",
+            description =
+                    "listen (P4Runtime, counters) on this interface's address instead of --p4runtime-address: its "
+                            + "first IPv4 address, else its first global IPv6 one; 127.0.0.1 if it has none (the container uses eth0)")
     private String managementInterface;
 
-    @Option(names = "--device-id", paramLabel = "ID", defaultValue = "1",
-        description = "P4Runtime device id, >= 1 (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--device-id",
+            paramLabel = "ID",
+            defaultValue = "1",
+            description = "P4Runtime device id, >= 1 (default: ${DEFAULT-VALUE})")
     private long deviceId;
 
-    @Option(names = "--dilation", paramLabel = "FACTOR", defaultValue = "1.0",
-        description = "real ns per emulated ns (default: ${DEFAULT-VALUE}, real time)")
+    @Option(
+            names = "--dilation",
+            paramLabel = "FACTOR",
+            defaultValue = "1.0",
+            description = "real ns per emulated ns (default: ${DEFAULT-VALUE}, real time)")
     private double dilation;
 
     @CommandLine.Mixin
     private SizingOptions sizing = new SizingOptions();
 
-    @Option(names = "--busy-poll-us", paramLabel = "MICROSECONDS", defaultValue = "0",
-        description = "low-latency mode: keep polling the ports for this long after the last frame before sleeping "
-            + "(costs a core while traffic flows; aim it above the gap between frames, e.g. 1000 at 5 kpps); "
-            + "0 = off (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--busy-poll-us",
+            paramLabel = "MICROSECONDS",
+            defaultValue = "0",
+            description = "low-latency mode: keep polling the ports for this long after the last frame before sleeping "
+                    + "(costs a core while traffic flows; aim it above the gap between frames, e.g. 1000 at 5 kpps); "
+                    + "0 = off (default: ${DEFAULT-VALUE})")
     private long busyPollUs;
 
-    @Option(names = "--expect-links", paramLabel = "N", defaultValue = "${env:CLAB_INTFS:-0}",
-        description = "data links that make the switch ready (default: $CLAB_INTFS as containerlab sets it, else "
-            + "every configured port); it forwards on whatever ports are present either way")
+    @Option(
+            names = "--expect-links",
+            paramLabel = "N",
+            defaultValue = "${env:CLAB_INTFS:-0}",
+            description = "data links that make the switch ready (default: $CLAB_INTFS as containerlab sets it, else "
+                    + "every configured port); it forwards on whatever ports are present either way")
     private int expectLinks;
 
-    @Option(names = "--status-file", paramLabel = "FILE",
-        description = "where to publish readiness (ready/waiting, attached and missing ports, P4Runtime address) "
-            + "for a health check; rewritten on every port change, removed on exit")
+    @Option(
+            names = "--status-file",
+            paramLabel = "FILE",
+            description = "where to publish readiness (ready/waiting, attached and missing ports, P4Runtime address) "
+                    + "for a health check; rewritten on every port change, removed on exit")
     private Path statusFile;
 
-    @Option(names = "--counters-port", paramLabel = "PORT", defaultValue = "-1",
-        description = "serve GET /counters (text) on --p4runtime-address at this port; -1 = off (default), 0 = any")
+    @Option(
+            names = "--counters-port",
+            paramLabel = "PORT",
+            defaultValue = "-1",
+            description = "serve GET /counters (text) on --p4runtime-address at this port; -1 = off (default), 0 = any")
     private int countersPort;
 
-    @Option(names = "--redis-port", paramLabel = "PORT", defaultValue = "-1",
-        description = "serve COUNTERS_DB (2), CONFIG_DB (4, read-only) and STATE_DB (6) over the Redis protocol at "
-            + "this port on the management address (SONiC's is 6379); -1 = off (default), 0 = any")
+    @Option(
+            names = "--redis-port",
+            paramLabel = "PORT",
+            defaultValue = "-1",
+            description = "serve COUNTERS_DB (2), CONFIG_DB (4, read-only) and STATE_DB (6) over the Redis protocol at "
+                    + "this port on the management address (SONiC's is 6379); -1 = off (default), 0 = any")
     private int redisPort;
 
-    @Option(names = "--redis-address", paramLabel = "ADDRESS",
-        description = "listen for Redis on this address instead of the management address (--p4runtime-address / "
-            + "--management-interface)")
+    @Option(
+            names = "--redis-address",
+            paramLabel = "ADDRESS",
+            description = "listen for Redis on this address instead of the management address (--p4runtime-address / "
+                    + "--management-interface)")
     private String redisAddress;
 
-    @Option(names = "--redis-password-file", paramLabel = "FILE",
-        description = "require AUTH with the password on this file's first line")
+    @Option(
+            names = "--redis-password-file",
+            paramLabel = "FILE",
+            description = "require AUTH with the password on this file's first line")
     private Path redisPasswordFile;
 
-    @Option(names = "--metrics-port", paramLabel = "PORT", defaultValue = "-1",
-        description = "serve Prometheus metrics (/metrics) at this port on the management address; -1 = off "
-            + "(default), 0 = any")
+    @Option(
+            names = "--metrics-port",
+            paramLabel = "PORT",
+            defaultValue = "-1",
+            description = "serve Prometheus metrics (/metrics) at this port on the management address; -1 = off "
+                    + "(default), 0 = any")
     private int metricsPort;
 
-    @Option(names = "--operator-max-age-ms", paramLabel = "MS", defaultValue = "100",
-        description = "how old the counters Redis and Prometheus readers see may be; the data plane hands its "
-            + "counters over at most once per this period however many clients read (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--operator-max-age-ms",
+            paramLabel = "MS",
+            defaultValue = "100",
+            description = "how old the counters Redis and Prometheus readers see may be; the data plane hands its "
+                    + "counters over at most once per this period however many clients read (default ${DEFAULT-VALUE})")
     private long operatorMaxAgeMs;
 
     @CommandLine.Spec
@@ -157,14 +224,16 @@ final class RunCommand implements Callable<Integer> {
         final PrintWriter err = spec.commandLine().getErr();
         final CountDownLatch stop = new CountDownLatch(1);
         final CountDownLatch stopped = new CountDownLatch(1);
-        final Thread hook = new Thread(() -> {
-            stop.countDown();
-            try {
-                stopped.await(10, TimeUnit.SECONDS);
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "asic-emu-shutdown");
+        final Thread hook = new Thread(
+                () -> {
+                    stop.countDown();
+                    try {
+                        stopped.await(10, TimeUnit.SECONDS);
+                    } catch (final InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                "asic-emu-shutdown");
         LiveSwitch sw = null;
         try {
             sw = start();
@@ -212,12 +281,23 @@ final class RunCommand implements Callable<Integer> {
         }
         final PipelineSizing tables = sizing.sizing();
         final Map<String, String> sonicToLinux = sonicToLinux(db, portMap, tables);
-        final InetSocketAddress p4rt = p4runtimePort == 0 ? null
-            : new InetSocketAddress(p4runtimeAddress, p4runtimePort);
-        return LiveSwitch.start(db, sonicToLinux, p4rt, deviceId, dilation, tables, busyPollUs * 1000,
-            new LiveSwitch.Readiness(expectLinks, statusFile,
-                countersPort < 0 ? null : new InetSocketAddress(p4runtimeAddress, countersPort)), serverOptions(),
-            takeAddressedPorts, operatorViews());
+        final InetSocketAddress p4rt =
+                p4runtimePort == 0 ? null : new InetSocketAddress(p4runtimeAddress, p4runtimePort);
+        return LiveSwitch.start(
+                db,
+                sonicToLinux,
+                p4rt,
+                deviceId,
+                dilation,
+                tables,
+                busyPollUs * 1000,
+                new LiveSwitch.Readiness(
+                        expectLinks,
+                        statusFile,
+                        countersPort < 0 ? null : new InetSocketAddress(p4runtimeAddress, countersPort)),
+                serverOptions(),
+                takeAddressedPorts,
+                operatorViews());
     }
 
     /** The Redis front and Prometheus metrics from the options. */
@@ -233,22 +313,24 @@ final class RunCommand implements Callable<Integer> {
         String password = null;
         if (redisPasswordFile != null) {
             if (!java.nio.file.Files.isRegularFile(redisPasswordFile)
-                || java.nio.file.Files.size(redisPasswordFile) > 4096) {
-                throw new IllegalArgumentException("--redis-password-file " + redisPasswordFile
-                    + ": not a regular file of at most 4 KiB");
+                    || java.nio.file.Files.size(redisPasswordFile) > 4096) {
+                throw new IllegalArgumentException(
+                        "--redis-password-file " + redisPasswordFile + ": not a regular file of at most 4 KiB");
             }
-            final java.util.List<String> lines = java.nio.file.Files.readAllLines(redisPasswordFile,
-                java.nio.charset.StandardCharsets.UTF_8);
+            final java.util.List<String> lines =
+                    java.nio.file.Files.readAllLines(redisPasswordFile, java.nio.charset.StandardCharsets.UTF_8);
             if (lines.isEmpty() || lines.get(0).isEmpty()) {
-                throw new IllegalArgumentException("--redis-password-file " + redisPasswordFile
-                    + ": the first line (the password) is empty");
+                throw new IllegalArgumentException(
+                        "--redis-password-file " + redisPasswordFile + ": the first line (the password) is empty");
             }
             password = lines.get(0);
         }
         final String address = redisAddress != null ? redisAddress : p4runtimeAddress;
-        return new LiveSwitch.OperatorViews(redisPort < 0 ? null : new InetSocketAddress(address, redisPort),
-            password, metricsPort < 0 ? null : new InetSocketAddress(p4runtimeAddress, metricsPort),
-            Duration.ofMillis(operatorMaxAgeMs));
+        return new LiveSwitch.OperatorViews(
+                redisPort < 0 ? null : new InetSocketAddress(address, redisPort),
+                password,
+                metricsPort < 0 ? null : new InetSocketAddress(p4runtimeAddress, metricsPort),
+                Duration.ofMillis(operatorMaxAgeMs));
     }
 
     /** P4Runtime's TLS and connection limits from the options. */
@@ -260,11 +342,11 @@ final class RunCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--p4runtime-tls-client-ca needs --p4runtime-tls-cert and -key");
         }
         ServerOptions options = ServerOptions.defaults()
-            .withHandshakeTimeout(Duration.ofSeconds(handshakeTimeoutS))
-            .withMaxConnectionIdle(Duration.ofSeconds(idleTimeoutS))
-            .withMaxConnectionAge(Duration.ofSeconds(maxConnectionAgeS))
-            .withMaxConcurrentCallsPerConnection(maxCallsPerConnection)
-            .withMaxConnections(maxConnections);
+                .withHandshakeTimeout(Duration.ofSeconds(handshakeTimeoutS))
+                .withMaxConnectionIdle(Duration.ofSeconds(idleTimeoutS))
+                .withMaxConnectionAge(Duration.ofSeconds(maxConnectionAgeS))
+                .withMaxConcurrentCallsPerConnection(maxCallsPerConnection)
+                .withMaxConnections(maxConnections);
         if (tlsCert != null) {
             options = options.withTls(new ServerOptions.Tls(tlsCert, tlsKey, tlsClientCa));
         }
@@ -279,7 +361,8 @@ final class RunCommand implements Callable<Integer> {
         try {
             final java.net.NetworkInterface nif = java.net.NetworkInterface.getByName(ifName);
             if (nif != null) {
-                final java.util.List<java.net.InetAddress> addresses = nif.inetAddresses().toList();
+                final java.util.List<java.net.InetAddress> addresses =
+                        nif.inetAddresses().toList();
                 for (final java.net.InetAddress a : addresses) {
                     if (a instanceof java.net.Inet4Address) {
                         return a.getHostAddress();
@@ -296,8 +379,7 @@ final class RunCommand implements Callable<Integer> {
         } catch (final java.net.SocketException e) {
             LOG.warn("cannot read the addresses of {}: {}", ifName, e.getMessage());
         }
-        LOG.warn("no address on the management interface {}: P4Runtime and counters listen on 127.0.0.1 only",
-            ifName);
+        LOG.warn("no address on the management interface {}: P4Runtime and counters listen on 127.0.0.1 only", ifName);
         return "127.0.0.1";
     }
 
@@ -309,11 +391,11 @@ final class RunCommand implements Callable<Integer> {
     static Path readableConfig(final Path file) {
         if (!java.nio.file.Files.exists(file)) {
             throw new IllegalArgumentException("no configuration at " + file + " (give --config, or in the "
-                + "container bind-mount one: -v $PWD/config_db.json:/etc/asic-emu/config_db.json:ro)");
+                    + "container bind-mount one: -v $PWD/config_db.json:/etc/asic-emu/config_db.json:ro)");
         }
         if (java.nio.file.Files.isDirectory(file)) {
             throw new IllegalArgumentException("the configuration " + file + " is a directory, not a file (docker "
-                + "makes one when the bind-mounted host file does not exist)");
+                    + "makes one when the bind-mounted host file does not exist)");
         }
         if (!java.nio.file.Files.isReadable(file)) {
             throw new IllegalArgumentException("the configuration " + file + " is not readable by this user");
@@ -322,8 +404,8 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /** Every configured port's Linux interface (sonic-vs default names, overridden by the port map). */
-    static Map<String, String> sonicToLinux(final ConfigDb db, final Map<String, String> portMap,
-        final PipelineSizing tables) {
+    static Map<String, String> sonicToLinux(
+            final ConfigDb db, final Map<String, String> portMap, final PipelineSizing tables) {
         final CompiledConfig compiled = ConfigCompiler.compile(db, tables, portMap);
         for (final String port : portMap.keySet()) {
             if (!compiled.portIndex().containsKey(port)) {

@@ -19,15 +19,20 @@ import picocli.CommandLine.Parameters;
  * {@code scenario}: a small fabric in one process, in virtual time: RoCEv2 hosts with DCQCN and real switch
  * pipelines joined by cables; or, with {@code --sweep}, the same scenario under several settings side by side.
  */
-@Command(name = "scenario", mixinStandardHelpOptions = true,
-    description = "Run a virtual-time fabric scenario (hosts with DCQCN, switches with their config_db.json) and "
-        + "write report.html, CSV series and summary.txt; with --sweep, run a sweep file and write sweep.html/csv.")
+@Command(
+        name = "scenario",
+        mixinStandardHelpOptions = true,
+        description =
+                "Run a virtual-time fabric scenario (hosts with DCQCN, switches with their config_db.json) and "
+                        + "write report.html, CSV series and summary.txt; with --sweep, run a sweep file and write sweep.html/csv.")
 final class ScenarioCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "scenario (or, with --sweep, sweep) JSON file")
     private Path file;
 
-    @Option(names = "--out-dir", paramLabel = "DIR",
-        description = "where results are written (default: <FILE without .json>-results beside FILE)")
+    @Option(
+            names = "--out-dir",
+            paramLabel = "DIR",
+            description = "where results are written (default: <FILE without .json>-results beside FILE)")
     private Path outDir;
 
     @Option(names = "--sweep", description = "FILE is a sweep: a scenario plus variants and/or a config grid")
@@ -44,17 +49,25 @@ final class ScenarioCommand implements Callable<Integer> {
             err.println("scenario: cannot read " + file);
             return 2;
         }
-        final Path dir = outDir != null ? outDir
-            : file.toAbsolutePath().resolveSibling(file.getFileName().toString().replaceFirst("\\.json$", "")
-                + "-results");
+        final Path dir = outDir != null
+                ? outDir
+                : file.toAbsolutePath()
+                        .resolveSibling(file.getFileName().toString().replaceFirst("\\.json$", "") + "-results");
         try {
             if (sweep) {
                 final List<Sweep.Row> rows = Sweep.run(file, dir);
                 for (final Sweep.Row row : rows) {
                     final Scenario.Result r = row.result();
-                    out.printf(Locale.ROOT, "%-40s %s  P99 FCT %.3f us  ECN %d  CNP %d  PFC %d  paused %.3f us%n",
-                        row.label(), r.allComplete() ? "complete" : "INCOMPLETE", r.messageFctPercentileNs(99) / 1e3,
-                        r.ecnMarked(), r.cnpsSent(), r.pfcFramesSent(), r.dataPausedNs() / 1e3);
+                    out.printf(
+                            Locale.ROOT,
+                            "%-40s %s  P99 FCT %.3f us  ECN %d  CNP %d  PFC %d  paused %.3f us%n",
+                            row.label(),
+                            r.allComplete() ? "complete" : "INCOMPLETE",
+                            r.messageFctPercentileNs(99) / 1e3,
+                            r.ecnMarked(),
+                            r.cnpsSent(),
+                            r.pfcFramesSent(),
+                            r.dataPausedNs() / 1e3);
                 }
                 out.println("scenario: sweep of " + rows.size() + " runs; " + dir.resolve("sweep.html"));
             } else {
@@ -62,8 +75,12 @@ final class ScenarioCommand implements Callable<Integer> {
                 final Scenario.Result r = Scenario.run(file, dir);
                 final double wallS = (System.nanoTime() - startNs) / 1e9;
                 out.print(Files.readString(dir.resolve("summary.txt")));
-                out.printf(Locale.ROOT, "scenario: %.1f s wall, %.0f simulated frames/s; %s%n", wallS,
-                    r.framesOnWire() / wallS, dir.resolve("report.html"));
+                out.printf(
+                        Locale.ROOT,
+                        "scenario: %.1f s wall, %.0f simulated frames/s; %s%n",
+                        wallS,
+                        r.framesOnWire() / wallS,
+                        dir.resolve("report.html"));
             }
             out.flush();
             return 0;

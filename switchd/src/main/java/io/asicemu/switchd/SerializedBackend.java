@@ -70,6 +70,7 @@ final class SerializedBackend implements P4Backend {
 
     @Override
     public int checkIdleTimeouts() {
-        return backend.checkIdleTimeouts(); // reads only; its one data-plane command goes through the thread-safe submit
+        return backend
+                .checkIdleTimeouts(); // reads only; its one data-plane command goes through the thread-safe submit
     }
 }

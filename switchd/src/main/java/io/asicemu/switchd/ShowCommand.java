@@ -21,15 +21,23 @@ import picocli.CommandLine.Parameters;
  * --redis-port}), with sonic-utilities' columns. Counters are shown since the last {@code asic-emu clear counters}
  * (a baseline saved on this side, as sonic-utilities does; the switch's counters never change).
  */
-@Command(name = "show", mixinStandardHelpOptions = true,
-    description = "Show a running switch's counters as SONiC does (over its Redis port, `run --redis-port`): "
-        + "interfaces counters | pfc counters | queue counters | queue wredcounters | queue watermark unicast | "
-        + "priority-group watermark headroom | priority-group watermark shared | pfcwd stats [--empty]")
+@Command(
+        name = "show",
+        mixinStandardHelpOptions = true,
+        description = "Show a running switch's counters as SONiC does (over its Redis port, `run --redis-port`): "
+                + "interfaces counters | pfc counters | queue counters | queue wredcounters | queue watermark unicast | "
+                + "priority-group watermark headroom | priority-group watermark shared | pfcwd stats [--empty]")
 final class ShowCommand implements Callable<Integer> {
     /** The views by their SONiC command words. */
-    private static final List<String> VIEWS = List.of("interfaces counters", "pfc counters", "queue counters",
-        "queue wredcounters", "queue watermark unicast", "priority-group watermark headroom",
-        "priority-group watermark shared", "pfcwd stats");
+    private static final List<String> VIEWS = List.of(
+            "interfaces counters",
+            "pfc counters",
+            "queue counters",
+            "queue wredcounters",
+            "queue watermark unicast",
+            "priority-group watermark headroom",
+            "priority-group watermark shared",
+            "pfcwd stats");
 
     @Parameters(arity = "1..*", paramLabel = "WORD", description = "what to show, e.g. `queue counters`")
     private List<String> words;
@@ -53,17 +61,18 @@ final class ShowCommand implements Callable<Integer> {
         }
         try (RedisCountersClient client = address.connect()) {
             final ShowViews views = new ShowViews(client, CountersBaseline.load(address.baselineFile()));
-            out.print(switch (view) {
-                case "interfaces counters" -> views.interfacesCounters();
-                case "pfc counters" -> views.pfcCounters();
-                case "queue counters" -> views.queueCounters();
-                case "queue wredcounters" -> views.queueWredCounters();
-                case "queue watermark unicast" -> views.queueWatermarkUnicast();
-                case "priority-group watermark headroom" -> views.priorityGroupWatermark(true);
-                case "priority-group watermark shared" -> views.priorityGroupWatermark(false);
-                case "pfcwd stats" -> views.pfcwdStats(empty);
-                default -> throw new IllegalStateException(view);
-            });
+            out.print(
+                    switch (view) {
+                        case "interfaces counters" -> views.interfacesCounters();
+                        case "pfc counters" -> views.pfcCounters();
+                        case "queue counters" -> views.queueCounters();
+                        case "queue wredcounters" -> views.queueWredCounters();
+                        case "queue watermark unicast" -> views.queueWatermarkUnicast();
+                        case "priority-group watermark headroom" -> views.priorityGroupWatermark(true);
+                        case "priority-group watermark shared" -> views.priorityGroupWatermark(false);
+                        case "pfcwd stats" -> views.pfcwdStats(empty);
+                        default -> throw new IllegalStateException(view);
+                    });
             out.flush();
             return 0;
         } catch (final IOException e) {
@@ -73,9 +82,12 @@ final class ShowCommand implements Callable<Integer> {
     }
 
     /** {@code asic-emu clear counters}: saves the baseline {@code show} subtracts (sonic-clear counters). */
-    @Command(name = "clear", mixinStandardHelpOptions = true,
-        description = "Clear the counters `asic-emu show` prints, as sonic-clear does: the current values are saved "
-            + "on this side and subtracted from then on (the switch's counters are unchanged)")
+    @Command(
+            name = "clear",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Clear the counters `asic-emu show` prints, as sonic-clear does: the current values are saved "
+                            + "on this side and subtracted from then on (the switch's counters are unchanged)")
     static final class ClearCommand implements Callable<Integer> {
         @Parameters(arity = "1", paramLabel = "counters", description = "`counters`")
         private String what;
@@ -105,20 +117,28 @@ final class ShowCommand implements Callable<Integer> {
 
     /** Where the switch's Redis port is, and where this side keeps its baseline for it. */
     static final class SwitchAddress {
-        @Option(names = {"-H", "--host"}, paramLabel = "HOST", defaultValue = "127.0.0.1",
-            description = "the switch's management address (default ${DEFAULT-VALUE})")
+        @Option(
+                names = {"-H", "--host"},
+                paramLabel = "HOST",
+                defaultValue = "127.0.0.1",
+                description = "the switch's management address (default ${DEFAULT-VALUE})")
         String host;
 
-        @Option(names = {"-p", "--port"}, paramLabel = "PORT", defaultValue = "6379",
-            description = "its Redis port, `run --redis-port` (default ${DEFAULT-VALUE})")
+        @Option(
+                names = {"-p", "--port"},
+                paramLabel = "PORT",
+                defaultValue = "6379",
+                description = "its Redis port, `run --redis-port` (default ${DEFAULT-VALUE})")
         int port;
 
         @Option(names = "--password-file", paramLabel = "FILE", description = "AUTH password on the first line")
         Path passwordFile;
 
-        @Option(names = "--baseline-dir", paramLabel = "DIR",
-            description = "where `clear counters` keeps its baseline (default $XDG_CACHE_HOME/asic-emu or "
-                + "~/.cache/asic-emu)")
+        @Option(
+                names = "--baseline-dir",
+                paramLabel = "DIR",
+                description = "where `clear counters` keeps its baseline (default $XDG_CACHE_HOME/asic-emu or "
+                        + "~/.cache/asic-emu)")
         Path baselineDir;
 
         RedisCountersClient connect() throws IOException {
@@ -134,11 +154,11 @@ final class ShowCommand implements Callable<Integer> {
             Path dir = baselineDir;
             if (dir == null) {
                 final String xdg = System.getenv("XDG_CACHE_HOME");
-                dir = xdg != null && !xdg.isEmpty() ? Path.of(xdg, "asic-emu")
-                    : Path.of(System.getProperty("user.home"), ".cache", "asic-emu");
+                dir = xdg != null && !xdg.isEmpty()
+                        ? Path.of(xdg, "asic-emu")
+                        : Path.of(System.getProperty("user.home"), ".cache", "asic-emu");
             }
             return dir.resolve("counters-" + host.replaceAll("[^A-Za-z0-9.-]", "_") + "-" + port + ".properties");
         }
     }
-
 }

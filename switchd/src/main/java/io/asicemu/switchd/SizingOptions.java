@@ -11,8 +11,11 @@ import picocli.CommandLine.Option;
 final class SizingOptions {
     private static final PipelineSizing DEFAULTS = PipelineSizing.defaults();
 
-    @Option(names = "--max-routes", paramLabel = "N", description = "IPv4 + IPv6 routes (default: "
-        + PipelineSizing.DEFAULT_MAX_ROUTES + ", the P4Info's ipv4_table + ipv6_table; 20 B each reserved)")
+    @Option(
+            names = "--max-routes",
+            paramLabel = "N",
+            description = "IPv4 + IPv6 routes (default: " + PipelineSizing.DEFAULT_MAX_ROUTES
+                    + ", the P4Info's ipv4_table + ipv6_table; 20 B each reserved)")
     private int maxRoutes = DEFAULTS.maxRoutes();
 
     @Option(names = "--max-next-hops", paramLabel = "N", description = "next hops (default: ${DEFAULT-VALUE})")
@@ -27,8 +30,10 @@ final class SizingOptions {
     @Option(names = "--fdb-entries", paramLabel = "N", description = "L2 FDB entries (default: ${DEFAULT-VALUE})")
     private int fdbEntries = DEFAULTS.fdbEntries();
 
-    @Option(names = "--acl-rules", paramLabel = "N",
-        description = "ACL rules, ingress and egress each (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--acl-rules",
+            paramLabel = "N",
+            description = "ACL rules, ingress and egress each (default: ${DEFAULT-VALUE})")
     private int aclRules = DEFAULTS.aclRules();
 
     /**

@@ -30,8 +30,7 @@ import java.util.stream.Collectors;
 final class SwitchSnapshots {
     static final Duration SNAPSHOT_TIMEOUT = Duration.ofSeconds(5);
 
-    private SwitchSnapshots() {
-    }
+    private SwitchSnapshots() {}
 
     /**
      * @param sw the live switch.
@@ -54,8 +53,12 @@ final class SwitchSnapshots {
      * @return the copy.
      * @throws TimeoutException if the data plane did not run the copy within {@link #SNAPSHOT_TIMEOUT}.
      */
-    static TmCountersSnapshot trafficManager(final InProcessSwitch sw, final AtomicReference<List<String>> ports,
-        final Map<String, Integer> pools, final Iterable<String> poolNames) throws TimeoutException {
+    static TmCountersSnapshot trafficManager(
+            final InProcessSwitch sw,
+            final AtomicReference<List<String>> ports,
+            final Map<String, Integer> pools,
+            final Iterable<String> poolNames)
+            throws TimeoutException {
         return trafficManager(sw, ports, pools, poolNames, null);
     }
 
@@ -65,9 +68,13 @@ final class SwitchSnapshots {
      *
      * @param groups receives the groups in use, or null to skip them.
      */
-    static TmCountersSnapshot trafficManager(final InProcessSwitch sw, final AtomicReference<List<String>> ports,
-        final Map<String, Integer> pools, final Iterable<String> poolNames,
-        final List<SwitchSnapshot.ArsGroup> groups) throws TimeoutException {
+    static TmCountersSnapshot trafficManager(
+            final InProcessSwitch sw,
+            final AtomicReference<List<String>> ports,
+            final Map<String, Integer> pools,
+            final Iterable<String> poolNames,
+            final List<SwitchSnapshot.ArsGroup> groups)
+            throws TimeoutException {
         final AtomicReference<TmCountersSnapshot> tmSnapshot = new AtomicReference<>();
         final long[] sequence = new long[1];
         final AtomicReference<PipelineControl> control = new AtomicReference<>();
@@ -91,8 +98,10 @@ final class SwitchSnapshots {
         return tmSnapshot.get();
     }
 
-    private static void copyGroups(final io.asicemu.pipeline.table.ForwardingTables tables,
-        final List<String> portNames, final List<SwitchSnapshot.ArsGroup> into) {
+    private static void copyGroups(
+            final io.asicemu.pipeline.table.ForwardingTables tables,
+            final List<String> portNames,
+            final List<SwitchSnapshot.ArsGroup> into) {
         for (int g = 0; g < tables.sizing().maxGroups(); g++) {
             final LoadBalanceGroup group = tables.group(g);
             if (group == null) {
@@ -102,22 +111,32 @@ final class SwitchSnapshots {
             for (int m = 0; m < group.memberCount(); m++) {
                 final int port = group.memberPort(m);
                 final String name = port >= 0 && port < portNames.size() && portNames.get(port) != null
-                    ? portNames.get(port) : Integer.toString(port);
+                        ? portNames.get(port)
+                        : Integer.toString(port);
                 members.add(new SwitchSnapshot.ArsMember(name, group.memberSelections(m), group.memberBytes(m)));
             }
-            into.add(new SwitchSnapshot.ArsGroup(g, members, group.flowletReassignments(), group.newFlowlets(),
-                group.tableFullFallbacks(), group.noMemberDrops(), group.flowletTableOccupancy()));
+            into.add(new SwitchSnapshot.ArsGroup(
+                    g,
+                    members,
+                    group.flowletReassignments(),
+                    group.newFlowlets(),
+                    group.tableFullFallbacks(),
+                    group.noMemberDrops(),
+                    group.flowletTableOccupancy()));
         }
     }
 
-    private static SwitchSnapshot take(final InProcessSwitch sw, final ConfigDb config,
-        final Map<String, Map<String, String>> redisConfig, final Map<String, String> capabilities)
-        throws TimeoutException {
+    private static SwitchSnapshot take(
+            final InProcessSwitch sw,
+            final ConfigDb config,
+            final Map<String, Map<String, String>> redisConfig,
+            final Map<String, String> capabilities)
+            throws TimeoutException {
         final AtomicReference<List<String>> names = new AtomicReference<>();
         final Map<String, Integer> poolIndex = new java.util.concurrent.ConcurrentHashMap<>();
         final List<SwitchSnapshot.ArsGroup> groups = new ArrayList<>();
-        final TmCountersSnapshot tm = trafficManager(sw, names, poolIndex, config.table("BUFFER_POOL").keySet(),
-            groups);
+        final TmCountersSnapshot tm =
+                trafficManager(sw, names, poolIndex, config.table("BUFFER_POOL").keySet(), groups);
         final long now = System.nanoTime();
         final CountersSnapshot pipeline = sw.counters();
         final Map<String, String> states = sw.portStates();
@@ -134,8 +153,13 @@ final class SwitchSnapshots {
                 queues.add(tm.queueFields(p, c));
                 pgs.add(tm.pgFields(p, c));
             }
-            ports.add(new SwitchSnapshot.Port(name, states.getOrDefault(name, "").startsWith("up"),
-                pipeline.ports().getOrDefault(name, Map.of()), queues, pgs, tm.portPfcFields(p)));
+            ports.add(new SwitchSnapshot.Port(
+                    name,
+                    states.getOrDefault(name, "").startsWith("up"),
+                    pipeline.ports().getOrDefault(name, Map.of()),
+                    queues,
+                    pgs,
+                    tm.portPfcFields(p)));
         }
         final Map<String, Map<String, String>> pools = new LinkedHashMap<>();
         for (final String pool : config.table("BUFFER_POOL").keySet()) {
@@ -153,28 +177,33 @@ final class SwitchSnapshots {
      */
     static Map<String, Map<String, String>> redisForm(final ConfigDb config) {
         final Map<String, Map<String, String>> out = new LinkedHashMap<>();
-        config.tables().forEach((table, keys) -> keys.forEach((key, fields) -> {
-            final Map<String, String> hash = new LinkedHashMap<>();
-            fields.forEach((field, value) -> hash.put(config.isList(table, key, field) ? field + "@" : field,
-                value));
-            out.put(table + "|" + key, hash);
-        }));
+        config.tables()
+                .forEach((table, keys) -> keys.forEach((key, fields) -> {
+                    final Map<String, String> hash = new LinkedHashMap<>();
+                    fields.forEach(
+                            (field, value) -> hash.put(config.isList(table, key, field) ? field + "@" : field, value));
+                    out.put(table + "|" + key, hash);
+                }));
         return out;
     }
 
     /** STATE_DB SWITCH_CAPABILITY|switch: the hash fields (RDMA BTH ones included) and algorithms we implement. */
     static Map<String, String> capabilities() {
         final String fields = Arrays.stream(HashField.values()).map(Enum::name).collect(Collectors.joining(","));
-        final String algorithms = Arrays.stream(HashAlgorithm.values()).map(Enum::name)
-            .collect(Collectors.joining(","));
+        final String algorithms =
+                Arrays.stream(HashAlgorithm.values()).map(Enum::name).collect(Collectors.joining(","));
         final Map<String, String> out = new LinkedHashMap<>();
         out.put("ECMP_HASH_CAPABLE", "true");
         out.put("LAG_HASH_CAPABLE", "false");
         out.put("HASH|NATIVE_HASH_FIELD_LIST", fields);
         out.put("ECMP_HASH_ALGORITHM_CAPABLE", "true");
         out.put("ECMP_HASH_ALGORITHM", algorithms);
-        out.put("RDMA_HASH_FIELD_LIST", Arrays.stream(HashField.values()).filter(HashField::rdma).map(Enum::name)
-            .collect(Collectors.joining(",")));
+        out.put(
+                "RDMA_HASH_FIELD_LIST",
+                Arrays.stream(HashField.values())
+                        .filter(HashField::rdma)
+                        .map(Enum::name)
+                        .collect(Collectors.joining(",")));
         return out;
     }
 }

@@ -42,8 +42,8 @@ final class SwitchStatus {
      * @param expectedLinks how many attached data links make the switch ready (≤ 0: all configured ports).
      * @param p4runtime where P4Runtime listens ({@code host:port}) or {@code off}.
      */
-    SwitchStatus(final Path file, final Map<String, String> sonicToLinux, final int expectedLinks,
-        final String p4runtime) {
+    SwitchStatus(
+            final Path file, final Map<String, String> sonicToLinux, final int expectedLinks, final String p4runtime) {
         this.file = file;
         this.sonicToLinux = Map.copyOf(sonicToLinux);
         this.expected = expectedLinks > 0 ? expectedLinks : sonicToLinux.size();
@@ -71,11 +71,17 @@ final class SwitchStatus {
         final boolean ready = attached.size() >= expected;
         if (lastReady == null || lastReady != ready) {
             if (ready) {
-                LOG.info("ready: {} of {} expected data links attached{}", attached.size(), expected,
-                    missing.isEmpty() ? "" : "; down: " + String.join(" ", missing));
+                LOG.info(
+                        "ready: {} of {} expected data links attached{}",
+                        attached.size(),
+                        expected,
+                        missing.isEmpty() ? "" : "; down: " + String.join(" ", missing));
             } else {
-                LOG.info("waiting: {} of {} expected data links attached; missing: {} (forwarding on those present)",
-                    attached.size(), expected, String.join(" ", missing));
+                LOG.info(
+                        "waiting: {} of {} expected data links attached; missing: {} (forwarding on those present)",
+                        attached.size(),
+                        expected,
+                        String.join(" ", missing));
             }
             lastReady = ready;
         }
@@ -83,12 +89,12 @@ final class SwitchStatus {
             return;
         }
         final String text = "pid=" + ProcessHandle.current().pid() + "\n"
-            + "state=" + (ready ? "ready" : "waiting") + "\n"
-            + "expected=" + expected + "\n"
-            + "attached=" + attached.size() + "\n"
-            + "p4runtime=" + p4runtime + "\n"
-            + "attached_ports=" + String.join(" ", attached) + "\n"
-            + "missing_ports=" + String.join(" ", missing) + "\n";
+                + "state=" + (ready ? "ready" : "waiting") + "\n"
+                + "expected=" + expected + "\n"
+                + "attached=" + attached.size() + "\n"
+                + "p4runtime=" + p4runtime + "\n"
+                + "attached_ports=" + String.join(" ", attached) + "\n"
+                + "missing_ports=" + String.join(" ", missing) + "\n";
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
             final Path tmp = file.resolveSibling(file.getFileName() + ".tmp");

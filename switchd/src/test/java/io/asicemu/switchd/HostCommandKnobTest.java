@@ -10,16 +10,30 @@ import org.junit.jupiter.api.Test;
  */
 class HostCommandKnobTest {
     private static HostileInputCliTest.Run host(final String knob) {
-        return HostileInputCliTest.execute("host", "--interface", "does-not-exist0", "--ip", "10.0.0.1", "--peer",
-            "10.0.0.2", "--gateway-mac", "02:00:00:00:00:01", "--dcqcn-knob", knob);
+        return HostileInputCliTest.execute(
+                "host",
+                "--interface",
+                "does-not-exist0",
+                "--ip",
+                "10.0.0.1",
+                "--peer",
+                "10.0.0.2",
+                "--gateway-mac",
+                "02:00:00:00:00:01",
+                "--dcqcn-knob",
+                knob);
     }
 
     @Test
     void refusesAnUnknownKnobNamingIt() {
         final HostileInputCliTest.Run run = host("rpg_time_rest=20000");
         assertThat(run.exit()).isEqualTo(2);
-        assertThat(run.errLines()).singleElement().asString().startsWith("host: ")
-            .contains("unknown knob \"rpg_time_rest\"").contains("rpg_time_reset");
+        assertThat(run.errLines())
+                .singleElement()
+                .asString()
+                .startsWith("host: ")
+                .contains("unknown knob \"rpg_time_rest\"")
+                .contains("rpg_time_reset");
     }
 
     @Test
@@ -33,8 +47,10 @@ class HostCommandKnobTest {
     void refusesAValueThatIsNotANumber() {
         final HostileInputCliTest.Run run = host("rpg_ai_rate=fast");
         assertThat(run.exit()).isEqualTo(2);
-        assertThat(run.errLines()).singleElement().asString()
-            .isEqualTo("host: --dcqcn-knob rpg_ai_rate=fast: the value is not a whole number, true or false");
+        assertThat(run.errLines())
+                .singleElement()
+                .asString()
+                .isEqualTo("host: --dcqcn-knob rpg_ai_rate=fast: the value is not a whole number, true or false");
     }
 
     @Test

@@ -26,8 +26,9 @@ import org.junit.jupiter.api.Timeout;
 class HostCommandNetnsTest {
     @BeforeAll
     static void requireRoot() {
-        assertThat(System.getProperty("user.name")).as("netns tests need root; exclude the tag otherwise")
-            .isEqualTo("root");
+        assertThat(System.getProperty("user.name"))
+                .as("netns tests need root; exclude the tag otherwise")
+                .isEqualTo("root");
         NetnsLab.sweepStale();
     }
 
@@ -60,17 +61,51 @@ class HostCommandNetnsTest {
             final CompletableFuture<Integer> receiver = CompletableFuture.supplyAsync(() -> {
                 final picocli.CommandLine cli = Main.commandLine();
                 cli.setOut(new PrintWriter(receiverOut, true));
-                return cli.execute("host", "--interface", b, "--ip", "10.9.0.2", "--peer", "10.9.0.1",
-                    "--gateway-mac", macText(a), "--qps", "4", "--duration-s", "20", "--report-ms", "500",
-                    "--line-rate-mbps", "200");
+                return cli.execute(
+                        "host",
+                        "--interface",
+                        b,
+                        "--ip",
+                        "10.9.0.2",
+                        "--peer",
+                        "10.9.0.1",
+                        "--gateway-mac",
+                        macText(a),
+                        "--qps",
+                        "4",
+                        "--duration-s",
+                        "20",
+                        "--report-ms",
+                        "500",
+                        "--line-rate-mbps",
+                        "200");
             });
             Thread.sleep(300);
             final StringWriter senderOut = new StringWriter();
             final picocli.CommandLine cli = Main.commandLine();
             cli.setOut(new PrintWriter(senderOut, true));
-            final int exit = cli.execute("host", "--interface", a, "--ip", "10.9.0.1", "--peer", "10.9.0.2",
-                "--gateway-mac", macText(b), "--qps", "4", "--send", "262144", "--messages", "4",
-                "--duration-s", "15", "--report-ms", "500", "--line-rate-mbps", "200");
+            final int exit = cli.execute(
+                    "host",
+                    "--interface",
+                    a,
+                    "--ip",
+                    "10.9.0.1",
+                    "--peer",
+                    "10.9.0.2",
+                    "--gateway-mac",
+                    macText(b),
+                    "--qps",
+                    "4",
+                    "--send",
+                    "262144",
+                    "--messages",
+                    "4",
+                    "--duration-s",
+                    "15",
+                    "--report-ms",
+                    "500",
+                    "--line-rate-mbps",
+                    "200");
             assertThat(exit).as(senderOut.toString()).isZero();
             assertThat(senderOut.toString()).contains("16 of 16 messages acknowledged", "FCT P50");
             receiver.get(30, TimeUnit.SECONDS);

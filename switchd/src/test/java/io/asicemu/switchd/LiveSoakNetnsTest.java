@@ -54,8 +54,9 @@ class LiveSoakNetnsTest {
 
     @BeforeAll
     static void requireRoot() {
-        assertThat(System.getProperty("user.name")).as("netns tests need root; exclude the tag otherwise")
-            .isEqualTo("root");
+        assertThat(System.getProperty("user.name"))
+                .as("netns tests need root; exclude the tag otherwise")
+                .isEqualTo("root");
         NetnsLab.sweepStale();
     }
 
@@ -65,8 +66,7 @@ class LiveSoakNetnsTest {
     }
 
     @Test
-    void shouldKeepDescriptorsAndMemoryFlatThroughSilentConnectionsPortFlapsAndControllerReconnects()
-        throws Exception {
+    void shouldKeepDescriptorsAndMemoryFlatThroughSilentConnectionsPortFlapsAndControllerReconnects() throws Exception {
         final long seconds = Long.getLong("asicemu.soak.seconds", 20);
         try (NetnsLab lab = NetnsLab.create()) {
             final Netns h1 = lab.namespace("h1");
@@ -90,15 +90,31 @@ class LiveSoakNetnsTest {
             final String java = ProcessHandle.current().info().command().orElseThrow();
             final Path jvmOptions = Path.of("jvm.options").toAbsolutePath(); // surefire runs in switchd/
             assertThat(jvmOptions).as("the launcher's JVM flags").exists();
-            final Process process = new ProcessBuilder(java, "@" + jvmOptions, "-XX:NativeMemoryTracking=summary",
-                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run", "--config", config.toString(),
-                "--port-map", "Ethernet0=" + sw1, "--port-map", "Ethernet4=" + sw2, "--p4runtime-port",
-                Integer.toString(p4rt), "--device-id", "7").redirectErrorStream(true).start();
+            final Process process = new ProcessBuilder(
+                            java,
+                            "@" + jvmOptions,
+                            "-XX:NativeMemoryTracking=summary",
+                            "-cp",
+                            System.getProperty("java.class.path"),
+                            Main.class.getName(),
+                            "run",
+                            "--config",
+                            config.toString(),
+                            "--port-map",
+                            "Ethernet0=" + sw1,
+                            "--port-map",
+                            "Ethernet4=" + sw2,
+                            "--p4runtime-port",
+                            Integer.toString(p4rt),
+                            "--device-id",
+                            "7")
+                    .redirectErrorStream(true)
+                    .start();
             final StringBuilder log = new StringBuilder();
             final CompletableFuture<Void> started = new CompletableFuture<>();
             Thread.ofPlatform().daemon().start(() -> {
-                try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8))) {
+                try (BufferedReader r =
+                        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                     for (String line = r.readLine(); line != null; line = r.readLine()) {
                         synchronized (log) {
                             log.append(line).append('\n');
@@ -129,11 +145,16 @@ class LiveSoakNetnsTest {
                     final int fdsHeld = fds(pid);
                     Thread.sleep(14_000);
                     final int fdsAfterTimeout = fds(pid);
-                    System.out.printf("soak: switch descriptors idle %d, with 300 silent connections %d, 15 s later "
-                        + "(handshake timeout 10 s, our sockets still open) %d%n", fdsIdle, fdsHeld, fdsAfterTimeout);
-                    assertThat(fdsHeld).as("descriptors while 300 silent connections are open: the limit's 64")
-                        .isBetween(fdsIdle + 56, fdsIdle + 72);
-                    assertThat(fdsAfterTimeout).as("descriptors after the handshake timeout").isLessThan(fdsIdle + 8);
+                    System.out.printf(
+                            "soak: switch descriptors idle %d, with 300 silent connections %d, 15 s later "
+                                    + "(handshake timeout 10 s, our sockets still open) %d%n",
+                            fdsIdle, fdsHeld, fdsAfterTimeout);
+                    assertThat(fdsHeld)
+                            .as("descriptors while 300 silent connections are open: the limit's 64")
+                            .isBetween(fdsIdle + 56, fdsIdle + 72);
+                    assertThat(fdsAfterTimeout)
+                            .as("descriptors after the handshake timeout")
+                            .isLessThan(fdsIdle + 8);
                 } finally {
                     for (final Socket s : silent) {
                         s.close();
@@ -162,8 +183,9 @@ class LiveSoakNetnsTest {
                     Thread.sleep(200);
                     Commands.runOrFail("ip", "link", "set", sw1, "up");
                     try (P4RuntimeClient controller = new P4RuntimeClient("127.0.0.1", p4rt, 7)) {
-                        assertThat(controller.arbitrate(election++)).as("primary again").isEqualTo(
-                            Code.OK.getNumber());
+                        assertThat(controller.arbitrate(election++))
+                                .as("primary again")
+                                .isEqualTo(Code.OK.getNumber());
                         controller.write(P4RuntimeClient.route(Update.Type.DELETE, ipv4("10.0.2.0"), 24, 0));
                         controller.write(P4RuntimeClient.route(Update.Type.INSERT, ipv4("10.0.2.0"), 24, 12));
                     }
@@ -176,23 +198,39 @@ class LiveSoakNetnsTest {
                 final long heapEndKb = heapAfterGcKb(pid);
                 final String nmt = jcmd(pid, "VM.native_memory", "summary.diff");
                 System.out.println("soak: RSS (KiB) at start " + rssStartKb + ", " + String.join(", ", rssByQuarter)
-                    + ", end " + rssEndKb + "\nsoak: native memory since the start of the soak (NMT):\n" + nmt);
-                System.out.printf("soak: %d s, %d rounds (flap + reconnect + 2 pings), %d of %d pings answered; "
-                    + "descriptors %d -> %d, RSS %d -> %d KiB, heap after a full GC %d -> %d KiB%n", seconds, rounds,
-                    pingsAnswered, 2 * rounds, fdsStart, fdsEnd, rssStartKb, rssEndKb, heapStartKb, heapEndKb);
-                assertThat(heapEndKb - heapStartKb).as("live heap growth after a full GC (KiB)").isLessThan(16 * 1024);
+                        + ", end " + rssEndKb + "\nsoak: native memory since the start of the soak (NMT):\n" + nmt);
+                System.out.printf(
+                        "soak: %d s, %d rounds (flap + reconnect + 2 pings), %d of %d pings answered; "
+                                + "descriptors %d -> %d, RSS %d -> %d KiB, heap after a full GC %d -> %d KiB%n",
+                        seconds,
+                        rounds,
+                        pingsAnswered,
+                        2 * rounds,
+                        fdsStart,
+                        fdsEnd,
+                        rssStartKb,
+                        rssEndKb,
+                        heapStartKb,
+                        heapEndKb);
+                assertThat(heapEndKb - heapStartKb)
+                        .as("live heap growth after a full GC (KiB)")
+                        .isLessThan(16 * 1024);
                 assertThat(rounds).isPositive();
                 assertThat(pingsAnswered).as("pings answered across the switch").isGreaterThanOrEqualTo(rounds);
                 assertThat(fdsEnd).as("descriptors after the soak").isBetween(fdsStart - 8, fdsStart + 8);
                 assertThat(rssEndKb - rssStartKb).as("RSS growth (KiB)").isLessThan(64 * 1024);
                 // warm-up (JIT code, metaspace, heap sizing) happens early; a leak keeps growing in the second half
                 assertThat(rssAtHalfKb).as("RSS sampled at half time").isPositive();
-                assertThat(rssEndKb - rssAtHalfKb).as("RSS growth in the second half (KiB)").isLessThan(16 * 1024);
+                assertThat(rssEndKb - rssAtHalfKb)
+                        .as("RSS growth in the second half (KiB)")
+                        .isLessThan(16 * 1024);
                 assertThat(process.isAlive()).isTrue();
                 synchronized (log) {
-                    assertThat(log.toString()).as("the switch's log").contains("P4Runtime: refused")
-                        .doesNotContain("Exception")
-                        .doesNotContain("loop failed");
+                    assertThat(log.toString())
+                            .as("the switch's log")
+                            .contains("P4Runtime: refused")
+                            .doesNotContain("Exception")
+                            .doesNotContain("loop failed");
                 }
             } finally {
                 process.toHandle().destroy();
@@ -204,19 +242,18 @@ class LiveSoakNetnsTest {
     }
 
     /** Router interfaces, neighbors, next hops and the two /24 routes, as RunCommandNetnsTest programs them. */
-    private static void program(final int p4rt, final long election, final Netns h1, final Netns h2)
-        throws Exception {
+    private static void program(final int p4rt, final long election, final Netns h1, final Netns h2) throws Exception {
         try (P4RuntimeClient controller = new P4RuntimeClient("127.0.0.1", p4rt, 7)) {
             assertThat(controller.arbitrate(election)).as("primary").isEqualTo(Code.OK.getNumber());
             controller.write(
-                P4RuntimeClient.routerInterface(1, 0, mac(RIF1_MAC)),
-                P4RuntimeClient.routerInterface(2, 1, mac(RIF2_MAC)),
-                P4RuntimeClient.neighbor(1, ipv4("10.0.1.1"), mac(h1.mac("eth1"))),
-                P4RuntimeClient.neighbor(2, ipv4("10.0.2.1"), mac(h2.mac("eth1"))),
-                P4RuntimeClient.nextHop(11, 1, ipv4("10.0.1.1")),
-                P4RuntimeClient.nextHop(12, 2, ipv4("10.0.2.1")),
-                P4RuntimeClient.route(Update.Type.INSERT, ipv4("10.0.1.0"), 24, 11),
-                P4RuntimeClient.route(Update.Type.INSERT, ipv4("10.0.2.0"), 24, 12));
+                    P4RuntimeClient.routerInterface(1, 0, mac(RIF1_MAC)),
+                    P4RuntimeClient.routerInterface(2, 1, mac(RIF2_MAC)),
+                    P4RuntimeClient.neighbor(1, ipv4("10.0.1.1"), mac(h1.mac("eth1"))),
+                    P4RuntimeClient.neighbor(2, ipv4("10.0.2.1"), mac(h2.mac("eth1"))),
+                    P4RuntimeClient.nextHop(11, 1, ipv4("10.0.1.1")),
+                    P4RuntimeClient.nextHop(12, 2, ipv4("10.0.2.1")),
+                    P4RuntimeClient.route(Update.Type.INSERT, ipv4("10.0.1.0"), 24, 11),
+                    P4RuntimeClient.route(Update.Type.INSERT, ipv4("10.0.2.0"), 24, 12));
         }
     }
 
@@ -227,7 +264,8 @@ class LiveSoakNetnsTest {
     }
 
     private static String jcmd(final long pid, final String... command) throws Exception {
-        final String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        final String jcmd =
+                Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
         final List<String> args = new ArrayList<>(List.of(jcmd, Long.toString(pid)));
         args.addAll(List.of(command));
         return Commands.runOrFail(args.toArray(String[]::new)).stdout();
@@ -235,10 +273,13 @@ class LiveSoakNetnsTest {
 
     /** Live heap: jcmd GC.run, then the "used" of GC.heap_info. */
     private static long heapAfterGcKb(final long pid) throws Exception {
-        final String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        final String jcmd =
+                Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
         Commands.runOrFail(jcmd, Long.toString(pid), "GC.run");
-        final String info = Commands.runOrFail(jcmd, Long.toString(pid), "GC.heap_info").stdout();
-        final java.util.regex.Matcher m = java.util.regex.Pattern.compile("used (\\d+)K").matcher(info);
+        final String info =
+                Commands.runOrFail(jcmd, Long.toString(pid), "GC.heap_info").stdout();
+        final java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("used (\\d+)K").matcher(info);
         if (!m.find()) {
             throw new IllegalStateException("no heap usage in: " + info);
         }

@@ -60,8 +60,9 @@ class OperatorViewsNetnsTest {
 
     @BeforeAll
     static void requireRoot() {
-        assertThat(System.getProperty("user.name")).as("netns tests need root; exclude the tag otherwise")
-            .isEqualTo("root");
+        assertThat(System.getProperty("user.name"))
+                .as("netns tests need root; exclude the tag otherwise")
+                .isEqualTo("root");
         NetnsLab.sweepStale();
     }
 
@@ -97,12 +98,26 @@ class OperatorViewsNetnsTest {
             final int redisPort = freePort();
             final int metricsPort = freePort();
             final RunCommand run = new RunCommand();
-            new CommandLine(run).parseArgs("--config", config.toString(), "--port-map", "Ethernet0=" + sw1,
-                "--port-map", "Ethernet4=" + sw2, "--p4runtime-port", Integer.toString(p4rtPort),
-                "--p4runtime-address", "127.0.0.1", "--device-id", "7", "--redis-port", Integer.toString(redisPort),
-                "--metrics-port", Integer.toString(metricsPort));
+            new CommandLine(run)
+                    .parseArgs(
+                            "--config",
+                            config.toString(),
+                            "--port-map",
+                            "Ethernet0=" + sw1,
+                            "--port-map",
+                            "Ethernet4=" + sw2,
+                            "--p4runtime-port",
+                            Integer.toString(p4rtPort),
+                            "--p4runtime-address",
+                            "127.0.0.1",
+                            "--device-id",
+                            "7",
+                            "--redis-port",
+                            Integer.toString(redisPort),
+                            "--metrics-port",
+                            Integer.toString(metricsPort));
             try (LiveSwitch sw = run.start();
-                P4RuntimeClient controller = new P4RuntimeClient("127.0.0.1", p4rtPort, 7)) {
+                    P4RuntimeClient controller = new P4RuntimeClient("127.0.0.1", p4rtPort, 7)) {
                 assertThat(sw.redisPort()).isEqualTo(redisPort);
                 sw.dataPlane().awaitPorts(2, Duration.ofSeconds(5));
                 sw.dataPlane().awaitIdleControl();
@@ -110,14 +125,14 @@ class OperatorViewsNetnsTest {
                 final int port0 = sw.dataPlane().portIndex("Ethernet0");
                 final int port4 = sw.dataPlane().portIndex("Ethernet4");
                 controller.write(
-                    P4RuntimeClient.routerInterface(1, port0, mac(RIF1_MAC)),
-                    P4RuntimeClient.routerInterface(2, port4, mac(RIF2_MAC)),
-                    P4RuntimeClient.neighbor(1, ipv4("10.0.1.1"), mac(h1.mac("eth1"))),
-                    P4RuntimeClient.neighbor(2, ipv4("10.0.2.1"), mac(h2.mac("eth1"))),
-                    P4RuntimeClient.nextHop(11, 1, ipv4("10.0.1.1")),
-                    P4RuntimeClient.nextHop(12, 2, ipv4("10.0.2.1")),
-                    P4RuntimeClient.route(Update.Type.INSERT, ipv4("10.0.1.0"), 24, 11),
-                    P4RuntimeClient.route(Update.Type.INSERT, ipv4("10.0.2.0"), 24, 12));
+                        P4RuntimeClient.routerInterface(1, port0, mac(RIF1_MAC)),
+                        P4RuntimeClient.routerInterface(2, port4, mac(RIF2_MAC)),
+                        P4RuntimeClient.neighbor(1, ipv4("10.0.1.1"), mac(h1.mac("eth1"))),
+                        P4RuntimeClient.neighbor(2, ipv4("10.0.2.1"), mac(h2.mac("eth1"))),
+                        P4RuntimeClient.nextHop(11, 1, ipv4("10.0.1.1")),
+                        P4RuntimeClient.nextHop(12, 2, ipv4("10.0.2.1")),
+                        P4RuntimeClient.route(Update.Type.INSERT, ipv4("10.0.1.0"), 24, 11),
+                        P4RuntimeClient.route(Update.Type.INSERT, ipv4("10.0.2.0"), 24, 12));
 
                 final String oid4 = redisCli(redisPort, "-n", "2", "hget", "COUNTERS_PORT_NAME_MAP", "Ethernet4");
                 final String oid0 = redisCli(redisPort, "-n", "2", "hget", "COUNTERS_PORT_NAME_MAP", "Ethernet0");
@@ -125,19 +140,19 @@ class OperatorViewsNetnsTest {
                 // capture on the sending side of a veth is not exact under load: it missed frames in our runs)
                 final Capture toH2 = h2.capture("eth1", "ether src " + RIF2_MAC, 10_000, Duration.ofSeconds(60));
                 final long h1SentBefore = kernelTxPackets(h1);
-                final long txBefore = sum(redisPort, oid4, "SAI_PORT_STAT_IF_OUT_UCAST_PKTS",
-                    "SAI_PORT_STAT_IF_OUT_NON_UCAST_PKTS");
-                final long rxBefore = sum(redisPort, oid0, "SAI_PORT_STAT_IF_IN_UCAST_PKTS",
-                    "SAI_PORT_STAT_IF_IN_NON_UCAST_PKTS");
+                final long txBefore =
+                        sum(redisPort, oid4, "SAI_PORT_STAT_IF_OUT_UCAST_PKTS", "SAI_PORT_STAT_IF_OUT_NON_UCAST_PKTS");
+                final long rxBefore =
+                        sum(redisPort, oid0, "SAI_PORT_STAT_IF_IN_UCAST_PKTS", "SAI_PORT_STAT_IF_IN_NON_UCAST_PKTS");
                 // while the traffic flows, a client floods the Redis port and never reads its replies, and another
                 // starts a 100 MB bulk string: neither touches the data path (every datagram still crosses, counted)
                 try (Socket lazy = new Socket(InetAddress.getLoopbackAddress(), redisPort);
-                    Socket hostile = new Socket(InetAddress.getLoopbackAddress(), redisPort)) {
+                        Socket hostile = new Socket(InetAddress.getLoopbackAddress(), redisPort)) {
                     final Thread flood = Thread.ofPlatform().daemon().start(() -> {
                         final byte[] keys = "*2\r\n$4\r\nKEYS\r\n$1\r\n*\r\n".getBytes(StandardCharsets.US_ASCII);
                         try {
-                            lazy.getOutputStream().write("*2\r\n$6\r\nSELECT\r\n$1\r\n2\r\n"
-                                .getBytes(StandardCharsets.US_ASCII));
+                            lazy.getOutputStream()
+                                    .write("*2\r\n$6\r\nSELECT\r\n$1\r\n2\r\n".getBytes(StandardCharsets.US_ASCII));
                             for (int i = 0; i < 200_000; i++) {
                                 lazy.getOutputStream().write(keys);
                             }
@@ -145,68 +160,88 @@ class OperatorViewsNetnsTest {
                             // closed by the test
                         }
                     });
-                    hostile.getOutputStream().write("*3\r\n$4\r\nHGET\r\n$104857600\r\n"
-                        .getBytes(StandardCharsets.US_ASCII));
+                    hostile.getOutputStream()
+                            .write("*3\r\n$4\r\nHGET\r\n$104857600\r\n".getBytes(StandardCharsets.US_ASCII));
                     h1.python(UDP_SEND, Duration.ofSeconds(30), "10.0.2.1", "7777", Integer.toString(DATAGRAMS));
                     Thread.sleep(1000);
                     assertThat(new String(hostile.getInputStream().readNBytes(20), StandardCharsets.US_ASCII))
-                        .startsWith("-ERR Protocol error");
+                            .startsWith("-ERR Protocol error");
                     lazy.close();
                     flood.join(10_000);
                 }
                 toH2.awaitPackets(DATAGRAMS, Duration.ofSeconds(10)); // a loaded tcpdump reads late
-                final long onWireToH2 = Tshark.fields(toH2.stop(), null, "frame.number").size();
+                final long onWireToH2 =
+                        Tshark.fields(toH2.stop(), null, "frame.number").size();
                 final long h1Sent = kernelTxPackets(h1) - h1SentBefore;
                 Thread.sleep(200); // past the operator views' 100 ms snapshot age
-                final long tx = sum(redisPort, oid4, "SAI_PORT_STAT_IF_OUT_UCAST_PKTS",
-                    "SAI_PORT_STAT_IF_OUT_NON_UCAST_PKTS");
-                final long rx = sum(redisPort, oid0, "SAI_PORT_STAT_IF_IN_UCAST_PKTS",
-                    "SAI_PORT_STAT_IF_IN_NON_UCAST_PKTS");
+                final long tx =
+                        sum(redisPort, oid4, "SAI_PORT_STAT_IF_OUT_UCAST_PKTS", "SAI_PORT_STAT_IF_OUT_NON_UCAST_PKTS");
+                final long rx =
+                        sum(redisPort, oid0, "SAI_PORT_STAT_IF_IN_UCAST_PKTS", "SAI_PORT_STAT_IF_IN_NON_UCAST_PKTS");
                 // for a failure's diagnosis: which side lost frames, and whether the switch counted it
                 System.err.println("after the traffic: h1 sent " + h1Sent + ", tshark at h2 " + onWireToH2
-                    + "\nEthernet0:\n" + nonZeroPairs(redisCli(redisPort, "-n", "2", "hgetall", "COUNTERS:" + oid0))
-                    + "Ethernet4:\n" + nonZeroPairs(redisCli(redisPort, "-n", "2", "hgetall", "COUNTERS:" + oid4)));
+                        + "\nEthernet0:\n" + nonZeroPairs(redisCli(redisPort, "-n", "2", "hgetall", "COUNTERS:" + oid0))
+                        + "Ethernet4:\n" + nonZeroPairs(redisCli(redisPort, "-n", "2", "hgetall", "COUNTERS:" + oid4)));
                 assertThat(onWireToH2).as("datagrams routed to h2").isGreaterThanOrEqualTo(DATAGRAMS);
-                assertThat(tx - txBefore).as("COUNTERS_DB Ethernet4 TX = frames tshark saw reach h2 (%s)",
-                    toH2.log()).isEqualTo(onWireToH2);
-                assertThat(rx - rxBefore).as("COUNTERS_DB Ethernet0 RX = frames h1's kernel sent").isEqualTo(h1Sent);
+                assertThat(tx - txBefore)
+                        .as("COUNTERS_DB Ethernet4 TX = frames tshark saw reach h2 (%s)", toH2.log())
+                        .isEqualTo(onWireToH2);
+                assertThat(rx - rxBefore)
+                        .as("COUNTERS_DB Ethernet0 RX = frames h1's kernel sent")
+                        .isEqualTo(h1Sent);
                 assertThat(h1Sent).as("h1 sent the datagrams").isGreaterThanOrEqualTo(DATAGRAMS);
-                final long txCli = Long.parseLong(redisCli(redisPort, "-n", "2", "hget", "COUNTERS:" + oid4,
-                    "SAI_PORT_STAT_IF_OUT_UCAST_PKTS"));
+                final long txCli = Long.parseLong(
+                        redisCli(redisPort, "-n", "2", "hget", "COUNTERS:" + oid4, "SAI_PORT_STAT_IF_OUT_UCAST_PKTS"));
                 final long txNonUcast = tx - txCli;
 
                 final long[] p4Out = controller.readCounter(PORT_OUT_COUNTER, port4);
                 final long[] p4In = controller.readCounter(PORT_IN_COUNTER, port0);
                 assertThat(p4Out[0]).as("P4Runtime port_out_counter packets").isEqualTo(txCli + txNonUcast);
-                assertThat(p4Out[1]).as("P4Runtime port_out_counter bytes").isEqualTo(Long.parseLong(
-                    redisCli(redisPort, "-n", "2", "hget", "COUNTERS:" + oid4, "SAI_PORT_STAT_IF_OUT_OCTETS")));
+                assertThat(p4Out[1])
+                        .as("P4Runtime port_out_counter bytes")
+                        .isEqualTo(Long.parseLong(redisCli(
+                                redisPort, "-n", "2", "hget", "COUNTERS:" + oid4, "SAI_PORT_STAT_IF_OUT_OCTETS")));
                 assertThat(p4In[0]).as("P4Runtime port_in_counter packets").isEqualTo(rx);
 
-                final String python = OperatorTestTools.run(List.of("/usr/bin/python3", "-c", String.join("\n",
-                    "import redis",
-                    "r = redis.Redis(host='127.0.0.1', port=" + redisPort + ", db=2, decode_responses=True)",
-                    "print(r.hget('COUNTERS:' + r.hget('COUNTERS_PORT_NAME_MAP', 'Ethernet4'),"
-                        + " 'SAI_PORT_STAT_IF_OUT_UCAST_PKTS'))")));
+                final String python = OperatorTestTools.run(List.of(
+                        "/usr/bin/python3",
+                        "-c",
+                        String.join(
+                                "\n",
+                                "import redis",
+                                "r = redis.Redis(host='127.0.0.1', port=" + redisPort
+                                        + ", db=2, decode_responses=True)",
+                                "print(r.hget('COUNTERS:' + r.hget('COUNTERS_PORT_NAME_MAP', 'Ethernet4'),"
+                                        + " 'SAI_PORT_STAT_IF_OUT_UCAST_PKTS'))")));
                 assertThat(python.strip()).as("python3-redis").isEqualTo(Long.toString(txCli));
 
                 final StringWriter out = new StringWriter();
                 final CommandLine cli = Main.commandLine();
                 cli.setOut(new PrintWriter(out));
                 assertThat(cli.execute("show", "interfaces", "counters", "-p", Integer.toString(redisPort)))
-                    .isZero();
-                final String row = out.toString().lines().filter(l -> l.startsWith("Ethernet4")).findFirst()
-                    .orElseThrow();
-                assertThat(row.trim().split(" {2,}")[8]).as("TX_OK of show interfaces counters")
-                    .isEqualTo(String.format(java.util.Locale.US, "%,d", txCli + txNonUcast));
+                        .isZero();
+                final String row = out.toString()
+                        .lines()
+                        .filter(l -> l.startsWith("Ethernet4"))
+                        .findFirst()
+                        .orElseThrow();
+                assertThat(row.trim().split(" {2,}")[8])
+                        .as("TX_OK of show interfaces counters")
+                        .isEqualTo(String.format(java.util.Locale.US, "%,d", txCli + txNonUcast));
 
-                final String metrics = OperatorTestTools.run(List.of("/usr/bin/python3", "-c", String.join("\n",
-                    "import urllib.request",
-                    "from prometheus_client.parser import text_string_to_metric_families",
-                    "text = urllib.request.urlopen('http://127.0.0.1:" + metricsPort + "/metrics').read().decode()",
-                    "for f in text_string_to_metric_families(text):",
-                    "    for s in f.samples:",
-                    "        if s.name == 'asicemu_port_if_out_ucast_pkts_total' and s.labels['port'] == 'Ethernet4':",
-                    "            print(int(s.value))")));
+                final String metrics = OperatorTestTools.run(List.of(
+                        "/usr/bin/python3",
+                        "-c",
+                        String.join(
+                                "\n",
+                                "import urllib.request",
+                                "from prometheus_client.parser import text_string_to_metric_families",
+                                "text = urllib.request.urlopen('http://127.0.0.1:" + metricsPort
+                                        + "/metrics').read().decode()",
+                                "for f in text_string_to_metric_families(text):",
+                                "    for s in f.samples:",
+                                "        if s.name == 'asicemu_port_if_out_ucast_pkts_total' and s.labels['port'] == 'Ethernet4':",
+                                "            print(int(s.value))")));
                 assertThat(metrics.strip()).as("Prometheus").isEqualTo(Long.toString(txCli));
                 assertThat(sw.dataPlane().loop().failure()).isNull();
             }
@@ -233,24 +268,25 @@ class OperatorViewsNetnsTest {
     }
 
     private static long kernelTxPackets(final Netns ns) throws Exception {
-        return Long.parseLong(OperatorTestTools.run(List.of("ip", "netns", "exec", ns.name(), "cat",
-            "/sys/class/net/eth1/statistics/tx_packets")).strip());
+        return Long.parseLong(OperatorTestTools.run(
+                        List.of("ip", "netns", "exec", ns.name(), "cat", "/sys/class/net/eth1/statistics/tx_packets"))
+                .strip());
     }
 
     private static String redisCli(final int port, final String... args) throws Exception {
-        final List<String> command = new ArrayList<>(List.of("redis-cli", "-h", "127.0.0.1", "-p",
-            Integer.toString(port)));
+        final List<String> command =
+                new ArrayList<>(List.of("redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(port)));
         command.addAll(List.of(args));
         return OperatorTestTools.run(command).strip();
     }
 
     /** Runs external clients. */
     static final class OperatorTestTools {
-        private OperatorTestTools() {
-        }
+        private OperatorTestTools() {}
 
         static String run(final List<String> command) throws Exception {
-            final Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            final Process p =
+                    new ProcessBuilder(command).redirectErrorStream(true).start();
             p.getOutputStream().close();
             final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();

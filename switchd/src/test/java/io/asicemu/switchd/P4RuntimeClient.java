@@ -51,20 +51,21 @@ final class P4RuntimeClient implements AutoCloseable {
             }
 
             @Override
-            public void onError(final Throwable t) {
-            }
+            public void onError(final Throwable t) {}
 
             @Override
-            public void onCompleted() {
-            }
+            public void onCompleted() {}
         });
     }
 
     /** @return the arbitration status code the server answered. */
     int arbitrate(final long election) throws InterruptedException {
         this.electionId = election;
-        stream.onNext(StreamMessageRequest.newBuilder().setArbitration(MasterArbitrationUpdate.newBuilder()
-            .setDeviceId(deviceId).setElectionId(Uint128.newBuilder().setLow(election))).build());
+        stream.onNext(StreamMessageRequest.newBuilder()
+                .setArbitration(MasterArbitrationUpdate.newBuilder()
+                        .setDeviceId(deviceId)
+                        .setElectionId(Uint128.newBuilder().setLow(election)))
+                .build());
         while (true) {
             final StreamMessageResponse r = received.poll(10, TimeUnit.SECONDS);
             assertThat(r).as("arbitration answer within 10 s").isNotNull();
@@ -75,9 +76,10 @@ final class P4RuntimeClient implements AutoCloseable {
     }
 
     void write(final Update... updates) {
-        final WriteRequest.Builder w = WriteRequest.newBuilder().setDeviceId(deviceId)
-            .setElectionId(Uint128.newBuilder().setLow(electionId))
-            .setAtomicity(WriteRequest.Atomicity.DATAPLANE_ATOMIC);
+        final WriteRequest.Builder w = WriteRequest.newBuilder()
+                .setDeviceId(deviceId)
+                .setElectionId(Uint128.newBuilder().setLow(electionId))
+                .setAtomicity(WriteRequest.Atomicity.DATAPLANE_ATOMIC);
         for (final Update u : updates) {
             w.addUpdates(u);
         }
@@ -102,8 +104,10 @@ final class P4RuntimeClient implements AutoCloseable {
     }
 
     static FieldMatch exact(final int id, final long value) {
-        return FieldMatch.newBuilder().setFieldId(id).setExact(FieldMatch.Exact.newBuilder().setValue(v(value)))
-            .build();
+        return FieldMatch.newBuilder()
+                .setFieldId(id)
+                .setExact(FieldMatch.Exact.newBuilder().setValue(v(value)))
+                .build();
     }
 
     static TableAction action(final int id, final long... params) {
@@ -115,28 +119,47 @@ final class P4RuntimeClient implements AutoCloseable {
     }
 
     static Update update(final Update.Type type, final TableEntry.Builder e) {
-        return Update.newBuilder().setType(type).setEntity(Entity.newBuilder().setTableEntry(e)).build();
+        return Update.newBuilder()
+                .setType(type)
+                .setEntity(Entity.newBuilder().setTableEntry(e))
+                .build();
     }
 
     static Update routerInterface(final long id, final int port, final long mac) {
-        return update(Update.Type.INSERT, TableEntry.newBuilder().setTableId(RIF_TABLE).addMatch(exact(1, id))
-            .setAction(action(SET_PORT_AND_SRC_MAC, port, mac)));
+        return update(
+                Update.Type.INSERT,
+                TableEntry.newBuilder()
+                        .setTableId(RIF_TABLE)
+                        .addMatch(exact(1, id))
+                        .setAction(action(SET_PORT_AND_SRC_MAC, port, mac)));
     }
 
     static Update neighbor(final long rif, final long ip, final long mac) {
-        return update(Update.Type.INSERT, TableEntry.newBuilder().setTableId(NEIGHBOR_TABLE).addMatch(exact(1, rif))
-            .addMatch(exact(2, ip)).setAction(action(SET_DST_MAC, mac)));
+        return update(
+                Update.Type.INSERT,
+                TableEntry.newBuilder()
+                        .setTableId(NEIGHBOR_TABLE)
+                        .addMatch(exact(1, rif))
+                        .addMatch(exact(2, ip))
+                        .setAction(action(SET_DST_MAC, mac)));
     }
 
     static Update nextHop(final long id, final long rif, final long ip) {
-        return update(Update.Type.INSERT, TableEntry.newBuilder().setTableId(NEXTHOP_TABLE).addMatch(exact(1, id))
-            .setAction(action(SET_IP_NEXTHOP, rif, ip)));
+        return update(
+                Update.Type.INSERT,
+                TableEntry.newBuilder()
+                        .setTableId(NEXTHOP_TABLE)
+                        .addMatch(exact(1, id))
+                        .setAction(action(SET_IP_NEXTHOP, rif, ip)));
     }
 
     static TableEntry.Builder route(final long address, final int length) {
-        return TableEntry.newBuilder().setTableId(IPV4_TABLE).addMatch(exact(1, 0))
-            .addMatch(FieldMatch.newBuilder().setFieldId(2).setLpm(FieldMatch.LPM.newBuilder().setValue(v(address))
-                .setPrefixLen(length)));
+        return TableEntry.newBuilder()
+                .setTableId(IPV4_TABLE)
+                .addMatch(exact(1, 0))
+                .addMatch(FieldMatch.newBuilder()
+                        .setFieldId(2)
+                        .setLpm(FieldMatch.LPM.newBuilder().setValue(v(address)).setPrefixLen(length)));
     }
 
     static Update route(final Update.Type type, final long address, final int length, final long nextHop) {
@@ -153,10 +176,14 @@ final class P4RuntimeClient implements AutoCloseable {
      * @return {packets, bytes} as a P4Runtime Read of the counter entry returns them.
      */
     long[] readCounter(final int counterId, final long index) {
-        final var request = p4.v1.P4RuntimeOuterClass.ReadRequest.newBuilder().setDeviceId(deviceId)
-            .addEntities(Entity.newBuilder().setCounterEntry(p4.v1.P4RuntimeOuterClass.CounterEntry.newBuilder()
-                .setCounterId(counterId).setIndex(p4.v1.P4RuntimeOuterClass.Index.newBuilder().setIndex(index))))
-            .build();
+        final var request = p4.v1.P4RuntimeOuterClass.ReadRequest.newBuilder()
+                .setDeviceId(deviceId)
+                .addEntities(Entity.newBuilder()
+                        .setCounterEntry(p4.v1.P4RuntimeOuterClass.CounterEntry.newBuilder()
+                                .setCounterId(counterId)
+                                .setIndex(p4.v1.P4RuntimeOuterClass.Index.newBuilder()
+                                        .setIndex(index))))
+                .build();
         final var responses = stub.withDeadlineAfter(20, TimeUnit.SECONDS).read(request);
         while (responses.hasNext()) {
             for (final Entity e : responses.next().getEntitiesList()) {

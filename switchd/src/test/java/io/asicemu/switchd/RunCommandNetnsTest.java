@@ -51,8 +51,9 @@ class RunCommandNetnsTest {
 
     @BeforeAll
     static void requireRoot() {
-        assertThat(System.getProperty("user.name")).as("netns tests need root; exclude the tag otherwise")
-            .isEqualTo("root");
+        assertThat(System.getProperty("user.name"))
+                .as("netns tests need root; exclude the tag otherwise")
+                .isEqualTo("root");
         NetnsLab.sweepStale();
     }
 
@@ -86,11 +87,22 @@ class RunCommandNetnsTest {
             Files.writeString(config, CONFIG);
             final int p4rtPort = freePort();
             final RunCommand run = new RunCommand();
-            new CommandLine(run).parseArgs("--config", config.toString(), "--port-map", "Ethernet0=" + sw1,
-                "--port-map", "Ethernet4=" + sw2, "--p4runtime-port", Integer.toString(p4rtPort),
-                "--p4runtime-address", "127.0.0.1", "--device-id", "7");
+            new CommandLine(run)
+                    .parseArgs(
+                            "--config",
+                            config.toString(),
+                            "--port-map",
+                            "Ethernet0=" + sw1,
+                            "--port-map",
+                            "Ethernet4=" + sw2,
+                            "--p4runtime-port",
+                            Integer.toString(p4rtPort),
+                            "--p4runtime-address",
+                            "127.0.0.1",
+                            "--device-id",
+                            "7");
             try (LiveSwitch sw = run.start();
-                P4RuntimeClient controller = new P4RuntimeClient("127.0.0.1", p4rtPort, 7)) {
+                    P4RuntimeClient controller = new P4RuntimeClient("127.0.0.1", p4rtPort, 7)) {
                 assertThat(sw.p4runtimePort()).isEqualTo(p4rtPort);
                 sw.dataPlane().awaitPorts(2, Duration.ofSeconds(5));
                 sw.dataPlane().awaitIdleControl();
@@ -98,14 +110,14 @@ class RunCommandNetnsTest {
                 final int port0 = sw.dataPlane().portIndex("Ethernet0");
                 final int port4 = sw.dataPlane().portIndex("Ethernet4");
                 controller.write(
-                    P4RuntimeClient.routerInterface(1, port0, mac(RIF1_MAC)),
-                    P4RuntimeClient.routerInterface(2, port4, mac(RIF2_MAC)),
-                    P4RuntimeClient.neighbor(1, ipv4("10.0.1.1"), mac(h1.mac("eth1"))),
-                    P4RuntimeClient.neighbor(2, ipv4("10.0.2.1"), mac(h2.mac("eth1"))),
-                    P4RuntimeClient.nextHop(11, 1, ipv4("10.0.1.1")),
-                    P4RuntimeClient.nextHop(12, 2, ipv4("10.0.2.1")),
-                    P4RuntimeClient.route(Update.Type.INSERT, ipv4("10.0.1.0"), 24, 11),
-                    P4RuntimeClient.route(Update.Type.INSERT, ipv4("10.0.2.0"), 24, 12));
+                        P4RuntimeClient.routerInterface(1, port0, mac(RIF1_MAC)),
+                        P4RuntimeClient.routerInterface(2, port4, mac(RIF2_MAC)),
+                        P4RuntimeClient.neighbor(1, ipv4("10.0.1.1"), mac(h1.mac("eth1"))),
+                        P4RuntimeClient.neighbor(2, ipv4("10.0.2.1"), mac(h2.mac("eth1"))),
+                        P4RuntimeClient.nextHop(11, 1, ipv4("10.0.1.1")),
+                        P4RuntimeClient.nextHop(12, 2, ipv4("10.0.2.1")),
+                        P4RuntimeClient.route(Update.Type.INSERT, ipv4("10.0.1.0"), 24, 11),
+                        P4RuntimeClient.route(Update.Type.INSERT, ipv4("10.0.2.0"), 24, 12));
 
                 assertThat(h1.ping("10.0.2.1", 5)).as("h1 → h2 ping replies").isGreaterThanOrEqualTo(4);
                 assertThat(h2.ping("10.0.1.1", 5)).as("h2 → h1 ping replies").isGreaterThanOrEqualTo(4);
@@ -130,18 +142,21 @@ class RunCommandNetnsTest {
                 final List<List<String>> frames = Tshark.fields(pcap, null, "ip.ttl", "eth.src", "data.data");
                 assertThat(frames).allSatisfy(row -> {
                     assertThat(row.get(0)).as("routed: TTL decremented").isEqualTo("63");
-                    assertThat(row.get(1)).as("source MAC of router interface 2").isEqualTo(RIF2_MAC);
+                    assertThat(row.get(1))
+                            .as("source MAC of router interface 2")
+                            .isEqualTo(RIF2_MAC);
                 });
-                assertThat(frames.stream().map(row -> text(row.get(2))).toList()).as("datagrams that crossed the switch")
-                    .containsExactlyElementsOf(expected);
+                assertThat(frames.stream().map(row -> text(row.get(2))).toList())
+                        .as("datagrams that crossed the switch")
+                        .containsExactlyElementsOf(expected);
                 assertThat(sw.dataPlane().loop().failure()).isNull();
             }
         }
     }
 
     private static String text(final String hex) {
-        return new String(java.util.HexFormat.of().parseHex(hex.replace(":", "")),
-            java.nio.charset.StandardCharsets.US_ASCII);
+        return new String(
+                java.util.HexFormat.of().parseHex(hex.replace(":", "")), java.nio.charset.StandardCharsets.US_ASCII);
     }
 
     private static String[] prepend(final String a, final String b, final List<String> rest) {

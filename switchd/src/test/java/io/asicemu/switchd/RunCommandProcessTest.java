@@ -45,15 +45,30 @@ class RunCommandProcessTest {
             port = s.getLocalPort();
         }
         final String java = ProcessHandle.current().info().command().orElseThrow();
-        final Process process = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp",
-            System.getProperty("java.class.path"), Main.class.getName(), "run", "--config", config.toString(),
-            "--port-map", "Ethernet0=aeNoSuch0", "--p4runtime-port", Integer.toString(port), "--p4runtime-address",
-            "127.0.0.1", "--device-id", "3").redirectErrorStream(true).start();
+        final Process process = new ProcessBuilder(
+                        java,
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Main.class.getName(),
+                        "run",
+                        "--config",
+                        config.toString(),
+                        "--port-map",
+                        "Ethernet0=aeNoSuch0",
+                        "--p4runtime-port",
+                        Integer.toString(port),
+                        "--p4runtime-address",
+                        "127.0.0.1",
+                        "--device-id",
+                        "3")
+                .redirectErrorStream(true)
+                .start();
         final StringBuilder log = new StringBuilder();
         final CompletableFuture<Void> started = new CompletableFuture<>();
         final Thread reader = Thread.ofPlatform().daemon().start(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8))) {
+            try (BufferedReader r =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line = r.readLine(); line != null; line = r.readLine()) {
                     synchronized (log) {
                         log.append(line).append('\n');
@@ -68,11 +83,17 @@ class RunCommandProcessTest {
         });
         try {
             started.get(60, TimeUnit.SECONDS);
-            final ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+            final ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", port)
+                    .usePlaintext()
+                    .build();
             try {
-                assertThat(P4RuntimeGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS)
-                    .capabilities(CapabilitiesRequest.newBuilder().setDeviceId(3).build()).getP4RuntimeApiVersion())
-                    .isEqualTo("1.5.0");
+                assertThat(P4RuntimeGrpc.newBlockingStub(channel)
+                                .withDeadlineAfter(10, TimeUnit.SECONDS)
+                                .capabilities(CapabilitiesRequest.newBuilder()
+                                        .setDeviceId(3)
+                                        .build())
+                                .getP4RuntimeApiVersion())
+                        .isEqualTo("1.5.0");
             } finally {
                 channel.shutdownNow();
                 channel.awaitTermination(5, TimeUnit.SECONDS);
@@ -87,13 +108,17 @@ class RunCommandProcessTest {
 
             final long sigtermNs = System.nanoTime();
             process.toHandle().destroy(); // SIGTERM (Process.destroy() would also close our end of its output pipe)
-            assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("exits after SIGTERM").isTrue();
+            assertThat(process.waitFor(30, TimeUnit.SECONDS))
+                    .as("exits after SIGTERM")
+                    .isTrue();
             System.out.printf("run: exited %.1f s after SIGTERM%n", (System.nanoTime() - sigtermNs) / 1e9);
             reader.join(5_000);
             assertThat(process.exitValue()).as("SIGTERM exit status").isEqualTo(143);
             synchronized (log) {
-                assertThat(log.toString()).as("the process's log").contains("asic-emu live: stopped")
-                    .doesNotContain("shutdown failed");
+                assertThat(log.toString())
+                        .as("the process's log")
+                        .contains("asic-emu live: stopped")
+                        .doesNotContain("shutdown failed");
             }
         } finally {
             process.destroyForcibly();
@@ -112,13 +137,15 @@ class RunCommandProcessTest {
         final Path config = dir.resolve("config_db.json");
         Files.writeString(config, CONFIG);
         for (final List<String> args : List.of(
-            List.of("run", "--config", dir.resolve("missing.json").toString()),
-            List.of("run", "--config", config.toString(), "--port-map", "Ethernet99=x", "--p4runtime-port", "0"),
-            List.of("run", "--config", config.toString(), "--device-id", "0", "--p4runtime-port", "0"))) {
+                List.of("run", "--config", dir.resolve("missing.json").toString()),
+                List.of("run", "--config", config.toString(), "--port-map", "Ethernet99=x", "--p4runtime-port", "0"),
+                List.of("run", "--config", config.toString(), "--device-id", "0", "--p4runtime-port", "0"))) {
             final java.io.StringWriter err = new java.io.StringWriter();
             final var cli = Main.commandLine();
             cli.setErr(new java.io.PrintWriter(err));
-            assertThat(cli.execute(args.toArray(String[]::new))).as(String.join(" ", args)).isEqualTo(2);
+            assertThat(cli.execute(args.toArray(String[]::new)))
+                    .as(String.join(" ", args))
+                    .isEqualTo(2);
             assertThat(err.toString()).as("names the problem").startsWith("run: ");
         }
     }

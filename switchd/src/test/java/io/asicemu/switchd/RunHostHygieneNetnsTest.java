@@ -35,8 +35,9 @@ class RunHostHygieneNetnsTest {
 
     @BeforeAll
     static void requireRoot() {
-        assertThat(System.getProperty("user.name")).as("netns tests need root; exclude the tag otherwise")
-            .isEqualTo("root");
+        assertThat(System.getProperty("user.name"))
+                .as("netns tests need root; exclude the tag otherwise")
+                .isEqualTo("root");
         NetnsLab.sweepStale();
     }
 
@@ -50,14 +51,22 @@ class RunHostHygieneNetnsTest {
     }
 
     private static boolean adminUp(final String ifName) throws Exception {
-        final int flags = Integer.decode(Files.readString(Path.of("/sys/class/net", ifName, "flags")).trim());
+        final int flags = Integer.decode(
+                Files.readString(Path.of("/sys/class/net", ifName, "flags")).trim());
         return (flags & 1) != 0;
     }
 
     private static LiveSwitch start(final Path config, final String sw1, final String sw2, final String... extra) {
         final RunCommand run = new RunCommand();
-        final List<String> args = new ArrayList<>(List.of("--config", config.toString(), "--port-map",
-            "Ethernet0=" + sw1, "--port-map", "Ethernet4=" + sw2, "--p4runtime-port", "0"));
+        final List<String> args = new ArrayList<>(List.of(
+                "--config",
+                config.toString(),
+                "--port-map",
+                "Ethernet0=" + sw1,
+                "--port-map",
+                "Ethernet4=" + sw2,
+                "--p4runtime-port",
+                "0"));
         args.addAll(List.of(extra));
         new CommandLine(run).parseArgs(args.toArray(String[]::new));
         try {
@@ -87,22 +96,30 @@ class RunHostHygieneNetnsTest {
                 assertThat(sw.dataPlane().ports()).as("ports taken").containsOnlyKeys(sw1);
                 final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
                 while (!sw.dataPlane().portStates().get("Ethernet4").contains("carries")
-                    && System.nanoTime() < deadline) {
+                        && System.nanoTime() < deadline) {
                     Thread.sleep(50);
                 }
-                assertThat(sw.dataPlane().portStates().get("Ethernet4")).as("the addressed one's state")
-                    .contains("carries addresses [10.99.0.1]").contains("--take-addressed-ports");
+                assertThat(sw.dataPlane().portStates().get("Ethernet4"))
+                        .as("the addressed one's state")
+                        .contains("carries addresses [10.99.0.1]")
+                        .contains("--take-addressed-ports");
                 assertThat(adminUp(sw1)).as("sw1 up while taken").isTrue();
                 assertThat(sysctl(sw1, "disable_ipv6")).isEqualTo("1");
                 assertThat(sysctl(sw1, "addr_gen_mode")).isEqualTo("1");
             }
-            assertThat(adminUp(sw1)).as("sw1 down again after the switch closed").isFalse();
+            assertThat(adminUp(sw1))
+                    .as("sw1 down again after the switch closed")
+                    .isFalse();
             assertThat(sysctl(sw1, "disable_ipv6")).as("disable_ipv6 restored").isEqualTo("0");
-            assertThat(sysctl(sw1, "addr_gen_mode")).as("addr_gen_mode restored").isEqualTo("0");
+            assertThat(sysctl(sw1, "addr_gen_mode"))
+                    .as("addr_gen_mode restored")
+                    .isEqualTo("0");
 
             try (LiveSwitch sw = start(config, sw1, sw2, "--take-addressed-ports")) {
                 sw.dataPlane().awaitPorts(2, Duration.ofSeconds(10));
-                assertThat(sw.dataPlane().ports()).as("ports taken when told to").containsOnlyKeys(sw1, sw2);
+                assertThat(sw.dataPlane().ports())
+                        .as("ports taken when told to")
+                        .containsOnlyKeys(sw1, sw2);
             }
             assertThat(adminUp(sw2)).as("sw2 was up before, stays up").isTrue();
         }

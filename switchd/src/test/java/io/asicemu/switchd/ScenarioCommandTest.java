@@ -14,8 +14,8 @@ import picocli.CommandLine;
 /** {@code asic-emu scenario} on the shipped examples, and its answers to bad input. */
 @Timeout(300)
 class ScenarioCommandTest {
-    private static final Path EXAMPLES = Path.of(System.getProperty("user.dir")).resolveSibling("scenario")
-        .resolve("examples");
+    private static final Path EXAMPLES =
+            Path.of(System.getProperty("user.dir")).resolveSibling("scenario").resolve("examples");
 
     @TempDir
     Path dir;
@@ -32,8 +32,8 @@ class ScenarioCommandTest {
 
     @Test
     void theShippedIncastExampleRunsAndWritesItsReport() throws Exception {
-        final int exit = run("scenario", EXAMPLES.resolve("incast_ecn_before_pfc.json").toString(), "--out-dir",
-            dir.toString());
+        final int exit =
+                run("scenario", EXAMPLES.resolve("incast_ecn_before_pfc.json").toString(), "--out-dir", dir.toString());
         assertThat(exit).as(out + "\n" + err).isZero();
         assertThat(out.toString()).contains("every message acknowledged", "0 PFC frames sent", "report.html");
         assertThat(Files.readString(dir.resolve("report.html"))).contains("<svg");
@@ -42,8 +42,12 @@ class ScenarioCommandTest {
 
     @Test
     void theShippedSweepRunsEveryVariant() {
-        final int exit = run("scenario", "--sweep", EXAMPLES.resolve("sweep_dcqcn_vs_none.json").toString(),
-            "--out-dir", dir.toString());
+        final int exit = run(
+                "scenario",
+                "--sweep",
+                EXAMPLES.resolve("sweep_dcqcn_vs_none.json").toString(),
+                "--out-dir",
+                dir.toString());
         assertThat(exit).as(out + "\n" + err).isZero();
         assertThat(out.toString()).contains("dcqcn-paper", "no-cc", "sweep of 2 runs");
         assertThat(dir.resolve("sweep.html")).exists();
@@ -53,8 +57,12 @@ class ScenarioCommandTest {
     void badInputIsOneLineAndExitTwo() throws Exception {
         final Path bad = dir.resolve("bad.json");
         Files.writeString(bad, "{\"durationUs\": 10, \"flws\": []}");
-        assertThat(run("scenario", bad.toString(), "--out-dir", dir.resolve("o").toString())).isEqualTo(2);
-        assertThat(err.toString().strip()).startsWith("scenario: ").contains("flws").doesNotContain("\n");
+        assertThat(run("scenario", bad.toString(), "--out-dir", dir.resolve("o").toString()))
+                .isEqualTo(2);
+        assertThat(err.toString().strip())
+                .startsWith("scenario: ")
+                .contains("flws")
+                .doesNotContain("\n");
         assertThat(run("scenario", dir.resolve("missing.json").toString())).isEqualTo(2);
     }
 }

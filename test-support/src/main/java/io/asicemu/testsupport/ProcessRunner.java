@@ -14,8 +14,7 @@ import java.util.concurrent.TimeUnit;
  * Not thread safe per call; each call is independent.
  */
 public final class ProcessRunner {
-    private ProcessRunner() {
-    }
+    private ProcessRunner() {}
 
     /** What a finished process left behind. */
     public record Result(List<String> command, int exitCode, String stdout, String stderr) {
@@ -23,7 +22,7 @@ public final class ProcessRunner {
         public Result requireSuccess() {
             if (exitCode != 0) {
                 throw new IllegalStateException("command failed (exit " + exitCode + "): " + String.join(" ", command)
-                    + "\n--- stdout ---\n" + stdout + "\n--- stderr ---\n" + stderr);
+                        + "\n--- stdout ---\n" + stdout + "\n--- stderr ---\n" + stderr);
             }
             return this;
         }
@@ -43,12 +42,13 @@ public final class ProcessRunner {
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
                 process.waitFor(5, TimeUnit.SECONDS);
-                throw new IllegalStateException("command timed out after " + timeout + ": " + String.join(" ", command));
+                throw new IllegalStateException(
+                        "command timed out after " + timeout + ": " + String.join(" ", command));
             }
             return new Result(List.copyOf(command), process.exitValue(), out.join(), err.join());
         } catch (final IOException e) {
-            throw new IllegalStateException("cannot start " + command.getFirst() + " (.ci/run installs the test tools): "
-                + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "cannot start " + command.getFirst() + " (.ci/run installs the test tools): " + e.getMessage(), e);
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while running " + command, e);

@@ -16,11 +16,10 @@ public final class Scapy {
     /**
      * Debian's interpreter, which has python3-scapy; a {@code python3} earlier on the PATH (a pyenv shim, say) may not.
      */
-    public static final String PYTHON = Files.isExecutable(Path.of("/usr/bin/python3"))
-        ? "/usr/bin/python3" : "python3";
+    public static final String PYTHON =
+            Files.isExecutable(Path.of("/usr/bin/python3")) ? "/usr/bin/python3" : "python3";
 
-    private Scapy() {
-    }
+    private Scapy() {}
 
     /** Runs the Python {@code script} text with {@code args}, bounded to 120 s, and returns its stdout. */
     public static String run(final String script, final String... args) {
@@ -30,7 +29,9 @@ public final class Scapy {
                 Files.writeString(file, script, StandardCharsets.UTF_8);
                 final List<String> command = new ArrayList<>(List.of(PYTHON, file.toString()));
                 command.addAll(List.of(args));
-                return ProcessRunner.run(null, Duration.ofSeconds(120), command).requireSuccess().stdout();
+                return ProcessRunner.run(null, Duration.ofSeconds(120), command)
+                        .requireSuccess()
+                        .stdout();
             } finally {
                 Files.deleteIfExists(file);
             }

@@ -11,17 +11,32 @@ import java.util.List;
  * Values come back as tshark prints them with {@code -T fields}; an absent field is an empty string.
  */
 public final class Tshark {
-    private Tshark() {
-    }
+    private Tshark() {}
 
     /**
      * Decodes {@code pcap} and returns, for each frame matching {@code displayFilter} (null: all frames), the values of
      * {@code fields} in order.
      */
     public static List<List<String>> fields(final Path pcap, final String displayFilter, final String... fields) {
-        final List<String> command = new ArrayList<>(List.of("tshark", "-n", "-r", pcap.toString(),
-            "-o", "ip.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE", "-o", "tcp.check_checksum:TRUE",
-            "-T", "fields", "-E", "separator=/t", "-E", "occurrence=a", "-E", "aggregator=,"));
+        final List<String> command = new ArrayList<>(List.of(
+                "tshark",
+                "-n",
+                "-r",
+                pcap.toString(),
+                "-o",
+                "ip.check_checksum:TRUE",
+                "-o",
+                "udp.check_checksum:TRUE",
+                "-o",
+                "tcp.check_checksum:TRUE",
+                "-T",
+                "fields",
+                "-E",
+                "separator=/t",
+                "-E",
+                "occurrence=a",
+                "-E",
+                "aggregator=,"));
         if (displayFilter != null) {
             command.add("-Y");
             command.add(displayFilter);
@@ -30,7 +45,9 @@ public final class Tshark {
             command.add("-e");
             command.add(field);
         }
-        final String out = ProcessRunner.run(null, Duration.ofSeconds(60), command).requireSuccess().stdout();
+        final String out = ProcessRunner.run(null, Duration.ofSeconds(60), command)
+                .requireSuccess()
+                .stdout();
         final List<List<String>> rows = new ArrayList<>();
         for (final String line : out.split("\n", -1)) {
             if (line.isEmpty()) {
@@ -48,6 +65,7 @@ public final class Tshark {
     /** The one-line summaries tshark prints for each frame (for failure messages). */
     public static String summary(final Path pcap) {
         return ProcessRunner.run(null, Duration.ofSeconds(60), List.of("tshark", "-n", "-r", pcap.toString()))
-            .requireSuccess().stdout();
+                .requireSuccess()
+                .stdout();
     }
 }

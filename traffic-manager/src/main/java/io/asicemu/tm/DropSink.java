@@ -6,8 +6,7 @@ package io.asicemu.tm;
  * the handle stays with the caller. Called on the data-plane thread from {@code dequeue}.
  */
 @FunctionalInterface
-public interface DropSink
-{
+public interface DropSink {
     /**
      * @param nowNs  emulated time.
      * @param handle the caller's packet handle given to admit.

@@ -21,7 +21,6 @@ import io.asicemu.tm.scheduler.PortScheduler;
 import io.asicemu.tm.watchdog.PfcWatchdog;
 import io.asicemu.tm.wred.SplitMix64;
 import io.asicemu.tm.wred.WredTable;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -45,8 +44,7 @@ import java.util.List;
  * applied by whoever owns the clock. Not thread safe: every method runs on the data-plane thread; admit, dequeue,
  * nextTransmitNs, onPfcReceived and poll allocate nothing.
  */
-public final class TrafficManager
-{
+public final class TrafficManager {
     /** dequeue found nothing to send. */
     public static final int NO_PACKET = -1;
     /** Admitted; the TM now owns the handle until dequeue returns it or the DropSink gets it. */
@@ -107,16 +105,17 @@ public final class TrafficManager
      * @param startNs  emulated start time (first watchdog poll at start + POLL_INTERVAL).
      */
     public TrafficManager(
-        final TmConfig config, final TmOptions options, final PfcFrameSink pfcSink, final DropSink dropSink,
-        final long startNs)
-    {
+            final TmConfig config,
+            final TmOptions options,
+            final PfcFrameSink pfcSink,
+            final DropSink dropSink,
+            final long startNs) {
         portCount = config.ports().size();
         this.dropSink = dropSink;
         poolNames = new ArrayList<>(config.pools().keySet());
         final long[] poolSizes = new long[poolNames.size()];
         final long[] poolXoffs = new long[poolNames.size()];
-        for (int i = 0; i < poolSizes.length; i++)
-        {
+        for (int i = 0; i < poolSizes.length; i++) {
             final BufferPoolConfig p = config.pools().get(poolNames.get(i));
             poolSizes[i] = p.sizeBytes();
             poolXoffs[i] = p.xoffBytes();
@@ -125,8 +124,8 @@ public final class TrafficManager
         qSlots = counters.queueSlots();
         pgSlots = counters.pgSlots();
         buffers = new BufferAccounting(options.cellBytes(), portCount, poolSizes, poolXoffs, counters);
-        wred = new WredTable(portCount * 8, options.wredDropAboveMax(), new SplitMix64(options.wredSeed()),
-            options.wredWeight());
+        wred = new WredTable(
+                portCount * 8, options.wredDropAboveMax(), new SplitMix64(options.wredSeed()), options.wredWeight());
         wredAtEnqueue = options.wredAtEnqueue();
 
         final long[] speed = new long[portCount];
@@ -140,24 +139,21 @@ public final class TrafficManager
         final PfcWdAction[] wdAction = new PfcWdAction[portCount];
         final int[] wdDetect = new int[portCount];
         final int[] wdRestore = new int[portCount];
-        for (final PortConfig p : config.ports())
-        {
+        for (final PortConfig p : config.ports()) {
             final int port = p.index();
             speed[port] = p.speedMbps();
             honour[port] = p.pfcAsym() ? 0xFF : p.pfcEnableMask();
             prioToQueue[port] = p.pfcPriorityToQueue();
             refresh[port] = options.pfcRefreshNs() > 0
-                ? options.pfcRefreshNs() : Math.max(1, PfcPauseTimers.pauseNs(options.pfcQuanta(), p.speedMbps()) / 2);
-            for (int prio = 0; prio < 8; prio++)
-            {
-                if ((p.pfcEnableMask() & (1 << prio)) != 0)
-                {
+                    ? options.pfcRefreshNs()
+                    : Math.max(1, PfcPauseTimers.pauseNs(options.pfcQuanta(), p.speedMbps()) / 2);
+            for (int prio = 0; prio < 8; prio++) {
+                if ((p.pfcEnableMask() & (1 << prio)) != 0) {
                     pgPrioMask[port * 8 + p.tcToPg()[prio]] |= 1 << prio;
                 }
             }
             configurePort(config, p, pgXon, pgXonOffset);
-            if (null != p.pfcWd())
-            {
+            if (null != p.pfcWd()) {
                 wdMask[port] = p.pfcwdSwEnableMask();
                 wdAction[port] = p.pfcWd().action();
                 wdDetect[port] = p.pfcWd().detectionTimeMs();
@@ -165,41 +161,47 @@ public final class TrafficManager
             }
         }
         buffers.deviceLimitBytes(deviceBufferBytes(buffers));
-        queues = new QueueStore(portCount, (int)Math.min(Integer.MAX_VALUE - 8,
-            buffers.deviceLimitBytes() / options.cellBytes()));
+        queues = new QueueStore(
+                portCount, (int) Math.min(Integer.MAX_VALUE - 8, buffers.deviceLimitBytes() / options.cellBytes()));
         scheduler = new PortScheduler(portCount, queues);
-        for (final PortConfig p : config.ports())
-        {
+        for (final PortConfig p : config.ports()) {
             configureSchedulers(config, options, p);
         }
         clock = new PortClock(speed, options.wireOverheadBytes(), startNs);
-        for (final PortConfig p : config.ports())
-        {
-            if (null != p.shaperScheduler())
-            {
+        for (final PortConfig p : config.ports()) {
+            if (null != p.shaperScheduler()) {
                 final SchedulerConfig s = config.schedulers().get(p.shaperScheduler());
-                if (s.pirBytesPerSec() > 0)
-                {
+                if (s.pirBytesPerSec() > 0) {
                     clock.shaper(p.index(), s.pirBytesPerSec(), s.pbsBytes() > 0 ? s.pbsBytes() : 9216);
                 }
             }
         }
         pause = new PfcPauseTimers(speed, honour, prioToQueue, counters);
-        generator = new PfcGenerator(portCount, pfcSink, clock, options.pfcQuanta(), refresh, pgPrioMask, pgXon,
-            pgXonOffset, counters);
-        watchdog = new PfcWatchdog(portCount, options.stormPredicate(), config.pollIntervalMs(), config.bigRedSwitch(),
-            wdMask, wdAction, wdDetect, wdRestore, startNs, pause, generator, queues, counters);
+        generator = new PfcGenerator(
+                portCount, pfcSink, clock, options.pfcQuanta(), refresh, pgPrioMask, pgXon, pgXonOffset, counters);
+        watchdog = new PfcWatchdog(
+                portCount,
+                options.stormPredicate(),
+                config.pollIntervalMs(),
+                config.bigRedSwitch(),
+                wdMask,
+                wdAction,
+                wdDetect,
+                wdRestore,
+                startNs,
+                pause,
+                generator,
+                queues,
+                counters);
     }
 
     /**
      * The device buffer: the PG and queue rules' own bound when they have one (then it never binds), else the whole
      * configured buffer, else (no BUFFER_POOL at all) {@link #UNCONFIGURED_BUFFER_BYTES}.
      */
-    private static long deviceBufferBytes(final BufferAccounting buffers)
-    {
+    private static long deviceBufferBytes(final BufferAccounting buffers) {
         final long bound = buffers.modelBoundBytes();
-        if (bound != Long.MAX_VALUE)
-        {
+        if (bound != Long.MAX_VALUE) {
             return Math.max(bound, buffers.cellBytes());
         }
         final long configured = buffers.configuredBytes();
@@ -207,49 +209,50 @@ public final class TrafficManager
     }
 
     private void configurePort(
-        final TmConfig config, final PortConfig p, final long[] pgXon, final long[] pgXonOffset)
-    {
+            final TmConfig config, final PortConfig p, final long[] pgXon, final long[] pgXonOffset) {
         final int port = p.index();
-        for (int i = 0; i < 8; i++)
-        {
+        for (int i = 0; i < 8; i++) {
             final int idx = port * 8 + i;
             final String pgProfile = p.pgProfile()[i];
-            if (null != pgProfile)
-            {
+            if (null != pgProfile) {
                 final BufferProfileConfig bp = config.profiles().get(pgProfile);
-                buffers.configurePg(idx, poolNames.indexOf(bp.pool()), bp.sizeBytes(), bp.staticThBytes(),
-                    bp.dynamicTh(), bp.xoffBytes());
+                buffers.configurePg(
+                        idx,
+                        poolNames.indexOf(bp.pool()),
+                        bp.sizeBytes(),
+                        bp.staticThBytes(),
+                        bp.dynamicTh(),
+                        bp.xoffBytes());
                 pgXon[idx] = bp.xonBytes();
                 pgXonOffset[idx] = bp.xonOffsetBytes();
             }
             final String qProfile = p.queueProfile()[i];
-            if (null != qProfile)
-            {
+            if (null != qProfile) {
                 final BufferProfileConfig bp = config.profiles().get(qProfile);
-                buffers.configureQueue(idx, poolNames.indexOf(bp.pool()), bp.sizeBytes(), bp.staticThBytes(),
-                    bp.dynamicTh());
+                buffers.configureQueue(
+                        idx, poolNames.indexOf(bp.pool()), bp.sizeBytes(), bp.staticThBytes(), bp.dynamicTh());
             }
             final String w = p.queueWredProfile()[i];
-            if (null != w)
-            {
+            if (null != w) {
                 final WredProfileConfig wp = config.wredProfiles().get(w);
-                wred.configure(idx, wp.minThresholdBytes(), wp.maxThresholdBytes(), wp.dropProbabilityPercent(),
-                    wp.enabled(), wp.ecnMarkColourMask());
+                wred.configure(
+                        idx,
+                        wp.minThresholdBytes(),
+                        wp.maxThresholdBytes(),
+                        wp.dropProbabilityPercent(),
+                        wp.enabled(),
+                        wp.ecnMarkColourMask());
             }
         }
     }
 
-    private void configureSchedulers(final TmConfig config, final TmOptions options, final PortConfig p)
-    {
+    private void configureSchedulers(final TmConfig config, final TmOptions options, final PortConfig p) {
         final int port = p.index();
-        for (int i = 0; i < 8; i++)
-        {
+        for (int i = 0; i < 8; i++) {
             final String s = p.queueScheduler()[i];
-            if (null != s)
-            {
+            if (null != s) {
                 final SchedulerConfig sc = config.schedulers().get(s);
-                final int type = switch (sc.type())
-                {
+                final int type = switch (sc.type()) {
                     case STRICT -> PortScheduler.STRICT;
                     case DWRR -> PortScheduler.DWRR;
                     case WRR -> PortScheduler.WRR;
@@ -270,9 +273,8 @@ public final class TrafficManager
      * @param maxBytes    Kmax (0 = the maximum buffer size).
      * @param probPercent Pmax 0..100.
      */
-    public void setWred(final int port, final int queue, final long minBytes, final long maxBytes,
-        final int probPercent)
-    {
+    public void setWred(
+            final int port, final int queue, final long minBytes, final long maxBytes, final int probPercent) {
         wred.setThresholds(port * 8 + queue, minBytes, maxBytes, probPercent);
     }
 
@@ -291,9 +293,12 @@ public final class TrafficManager
      * @param probPercent Pmax 0..100.
      */
     public void setWredColour(
-        final int port, final int queue, final int colour, final long minBytes, final long maxBytes,
-        final int probPercent)
-    {
+            final int port,
+            final int queue,
+            final int colour,
+            final long minBytes,
+            final long maxBytes,
+            final int probPercent) {
         wred.setColourThresholds(port * 8 + queue, colour, minBytes, maxBytes, probPercent);
     }
 
@@ -306,8 +311,7 @@ public final class TrafficManager
      * @param colour 0 green, 1 yellow, 2 red.
      * @param out    receives Kmin, Kmax (0 = maximum buffer), Pmax percent, enabled (1/0), ECN marks (1/0).
      */
-    public void wredSettings(final int port, final int queue, final int colour, final long[] out)
-    {
+    public void wredSettings(final int port, final int queue, final int colour, final long[] out) {
         wred.settings(port * 8 + queue, colour, out);
     }
 
@@ -322,8 +326,7 @@ public final class TrafficManager
      * @param xoffBytes headroom bytes.
      * @param xonBytes  XON threshold bytes.
      */
-    public void setPfcThresholds(final int port, final int pg, final long xoffBytes, final long xonBytes)
-    {
+    public void setPfcThresholds(final int port, final int pg, final long xoffBytes, final long xonBytes) {
         buffers.setPgHeadroomLimit(port * 8 + pg, xoffBytes);
         generator.setXon(port * 8 + pg, xonBytes);
     }
@@ -335,8 +338,7 @@ public final class TrafficManager
      * @param detectionMs   detection_time.
      * @param restorationMs restoration_time, -1 = never.
      */
-    public void setWatchdogTimes(final int port, final int detectionMs, final int restorationMs)
-    {
+    public void setWatchdogTimes(final int port, final int detectionMs, final int restorationMs) {
         watchdog.setTimes(port, detectionMs, restorationMs);
     }
 
@@ -353,9 +355,15 @@ public final class TrafficManager
      * @param handle  caller's packet handle.
      * @return {@link #ADMITTED} or a DROP_* reason.
      */
-    public int admit(final long nowNs, final int inPort, final int pg, final int outPort, final int queue,
-        final int bytes, final int ecn, final int handle)
-    {
+    public int admit(
+            final long nowNs,
+            final int inPort,
+            final int pg,
+            final int outPort,
+            final int queue,
+            final int bytes,
+            final int ecn,
+            final int handle) {
         return admit(nowNs, inPort, pg, outPort, queue, bytes, ecn, 0, handle);
     }
 
@@ -373,63 +381,61 @@ public final class TrafficManager
      * @param handle  caller's packet handle.
      * @return {@link #ADMITTED} or a DROP_* reason.
      */
-    public int admit(final long nowNs, final int inPort, final int pg, final int outPort, final int queue,
-        final int bytes, final int ecn, final int colour, final int handle)
-    {
+    public int admit(
+            final long nowNs,
+            final int inPort,
+            final int pg,
+            final int outPort,
+            final int queue,
+            final int bytes,
+            final int ecn,
+            final int colour,
+            final int handle) {
         final int pgi = inPort * 8 + pg;
         final int qi = outPort * 8 + queue;
         final int ps = pgi * PgStat.COUNT;
         final int qs = qi * QueueStat.COUNT;
         pgSlots[ps + TmCounters.PG_PACKETS]++;
         pgSlots[ps + TmCounters.PG_BYTES] += bytes;
-        if ((watchdog.dropMask(inPort) & (1 << pg)) != 0)
-        {
+        if ((watchdog.dropMask(inPort) & (1 << pg)) != 0) {
             pgSlots[ps + TmCounters.PG_DROPPED_PACKETS]++;
             return DROP_PFCWD;
         }
-        if ((watchdog.dropMask(outPort) & (1 << queue)) != 0)
-        {
+        if ((watchdog.dropMask(outPort) & (1 << queue)) != 0) {
             queueDrop(qs, bytes);
             return DROP_PFCWD;
         }
         final int charged = buffers.chargedBytes(bytes);
         final boolean lossless = generator.isLossless(pgi);
         final int inBucket = buffers.ingressBucket(pgi, charged, lossless);
-        if (lossless && inBucket >= BufferAccounting.HEADROOM || lossless && inBucket == BufferAccounting.REJECT)
-        {
+        if (lossless && inBucket >= BufferAccounting.HEADROOM || lossless && inBucket == BufferAccounting.REJECT) {
             generator.onSpill(nowNs, pgi, buffers.pgNonHeadroomOccupancy(pgi));
         }
-        if (inBucket == BufferAccounting.REJECT)
-        {
+        if (inBucket == BufferAccounting.REJECT) {
             pgSlots[ps + TmCounters.PG_DROPPED_PACKETS]++;
             return DROP_INGRESS;
         }
         final int egBucket = buffers.egressBucket(qi, charged);
-        if (egBucket == BufferAccounting.REJECT || !buffers.fitsDevice(charged))
-        {
+        if (egBucket == BufferAccounting.REJECT || !buffers.fitsDevice(charged)) {
             queueDrop(qs, bytes);
             return DROP_EGRESS;
         }
-        if (queues.isFull(qi))
-        {
+        if (queues.isFull(qi)) {
             queueDrop(qs, bytes);
             return DROP_QUEUE_FULL;
         }
         int ecnBits = ecn & 3;
         int markedBit = 0;
-        if (wredAtEnqueue && wred.isActive(qi))
-        {
+        if (wredAtEnqueue && wred.isActive(qi)) {
             final int verdict = wred.decide(qi, queues.queueBytes(qi) + charged, ecnBits, colour);
             lastDepthBytes = queues.queueBytes(qi) + charged;
-            if (verdict == WredTable.DROP)
-            {
+            if (verdict == WredTable.DROP) {
                 qSlots[qs + TmCounters.Q_WRED_DROPPED_PACKETS]++;
                 qSlots[qs + TmCounters.Q_WRED_DROPPED_BYTES] += bytes;
                 queueDrop(qs, bytes);
                 return DROP_WRED;
             }
-            if (verdict == WredTable.MARK)
-            {
+            if (verdict == WredTable.MARK) {
                 ecnBits = WredTable.CE;
                 markedBit = MARKED_BIT;
                 qSlots[qs + TmCounters.Q_ECN_MARKED_PACKETS]++;
@@ -444,8 +450,7 @@ public final class TrafficManager
         return ADMITTED;
     }
 
-    private void queueDrop(final int qs, final int bytes)
-    {
+    private void queueDrop(final int qs, final int bytes) {
         qSlots[qs + TmCounters.Q_DROPPED_PACKETS]++;
         qSlots[qs + TmCounters.Q_DROPPED_BYTES] += bytes;
     }
@@ -458,16 +463,13 @@ public final class TrafficManager
      * @param port  egress port.
      * @return emulated ns.
      */
-    public long nextTransmitNs(final long nowNs, final int port)
-    {
+    public long nextTransmitNs(final long nowNs, final int port) {
         final int nonEmpty = queues.nonEmptyMask(port);
-        if (nonEmpty == 0)
-        {
+        if (nonEmpty == 0) {
             return Long.MAX_VALUE;
         }
         final long t = clock.readyNs(nowNs, port);
-        if ((nonEmpty & ~pause.pausedQueueMask(t, port)) != 0)
-        {
+        if ((nonEmpty & ~pause.pausedQueueMask(t, port)) != 0) {
             return t;
         }
         return clock.readyNs(pause.resumeNs(t, port, nonEmpty), port);
@@ -481,22 +483,17 @@ public final class TrafficManager
      * @param port  egress port.
      * @return the packet handle, or {@link #NO_PACKET}; details via {@link #lastQueue()}, {@link #lastEcn()} ...
      */
-    public int dequeue(final long nowNs, final int port)
-    {
-        for (int attempt = 0; attempt < MAX_DROPS_PER_DEQUEUE; attempt++)
-        {
-            if (clock.readyNs(nowNs, port) > nowNs)
-            {
+    public int dequeue(final long nowNs, final int port) {
+        for (int attempt = 0; attempt < MAX_DROPS_PER_DEQUEUE; attempt++) {
+            if (clock.readyNs(nowNs, port) > nowNs) {
                 return NO_PACKET;
             }
             final int nonEmpty = queues.nonEmptyMask(port);
-            if (nonEmpty == 0)
-            {
+            if (nonEmpty == 0) {
                 return NO_PACKET;
             }
             final int q = scheduler.select(port, nonEmpty & ~pause.pausedQueueMask(nowNs, port));
-            if (q < 0)
-            {
+            if (q < 0) {
                 return NO_PACKET;
             }
             final int qi = port * 8 + q;
@@ -511,27 +508,23 @@ public final class TrafficManager
             final int qs = qi * QueueStat.COUNT;
             lastDepthBytes = depth;
             lastQueue = q;
-            if ((watchdog.dropMask(port) & (1 << q)) != 0)
-            {
+            if ((watchdog.dropMask(port) & (1 << q)) != 0) {
                 queueDrop(qs, bytes);
                 dropSink.onDropped(nowNs, handle, port, q, DROP_PFCWD);
                 continue;
             }
             int ecn = (meta >> 19) & 3;
             boolean marked = (meta & MARKED_BIT) != 0;
-            if (!wredAtEnqueue && wred.isActive(qi))
-            {
+            if (!wredAtEnqueue && wred.isActive(qi)) {
                 final int verdict = wred.decide(qi, depth, ecn, (meta >> 21) & 3);
-                if (verdict == WredTable.DROP)
-                {
+                if (verdict == WredTable.DROP) {
                     qSlots[qs + TmCounters.Q_WRED_DROPPED_PACKETS]++;
                     qSlots[qs + TmCounters.Q_WRED_DROPPED_BYTES] += bytes;
                     queueDrop(qs, bytes);
                     dropSink.onDropped(nowNs, handle, port, q, DROP_WRED);
                     continue;
                 }
-                if (verdict == WredTable.MARK)
-                {
+                if (verdict == WredTable.MARK) {
                     ecn = WredTable.CE;
                     marked = true;
                     qSlots[qs + TmCounters.Q_ECN_MARKED_PACKETS]++;
@@ -550,8 +543,7 @@ public final class TrafficManager
         return NO_PACKET;
     }
 
-    private void release(final long nowNs, final int qi, final int meta, final int charged)
-    {
+    private void release(final long nowNs, final int qi, final int meta, final int charged) {
         final int pgi = (meta & 0xFFFF) * 8 + ((meta >> 16) & 7);
         buffers.releaseIngress(pgi, charged);
         generator.onRelease(nowNs, pgi, buffers.pgOccupancy(pgi));
@@ -569,8 +561,7 @@ public final class TrafficManager
      * @param classEnableVector bit n: quanta[n] valid.
      * @param quanta            8 quanta (read during the call only).
      */
-    public void onPfcReceived(final long nowNs, final int port, final int classEnableVector, final int[] quanta)
-    {
+    public void onPfcReceived(final long nowNs, final int port, final int classEnableVector, final int[] quanta) {
         pause.onPfcReceived(nowNs, port, classEnableVector, quanta);
     }
 
@@ -580,14 +571,12 @@ public final class TrafficManager
      * @param nowNs emulated time.
      * @return work done (frames + polls).
      */
-    public int poll(final long nowNs)
-    {
+    public int poll(final long nowNs) {
         return generator.poll(nowNs) + watchdog.poll(nowNs);
     }
 
     /** @return the earliest timer deadline ({@link #poll} is due then). */
-    public long nextDeadlineNs()
-    {
+    public long nextDeadlineNs() {
         return Math.min(generator.nextDeadlineNs(), watchdog.nextDeadlineNs());
     }
 
@@ -598,14 +587,11 @@ public final class TrafficManager
      * @param nowNs emulated time.
      * @param into  destination (from {@link #newSnapshot()}).
      */
-    public void snapshot(final long nowNs, final TmCountersSnapshot into)
-    {
+    public void snapshot(final long nowNs, final TmCountersSnapshot into) {
         pause.settleAll(nowNs);
-        for (int port = 0; port < portCount; port++)
-        {
+        for (int port = 0; port < portCount; port++) {
             final int paused = pause.pausedQueueMask(nowNs, port);
-            for (int q = 0; q < 8; q++)
-            {
+            for (int q = 0; q < 8; q++) {
                 qSlots[(port * 8 + q) * QueueStat.COUNT + TmCounters.Q_PAUSE_STATUS] = (paused >> q) & 1;
             }
         }
@@ -613,8 +599,7 @@ public final class TrafficManager
     }
 
     /** @return a snapshot sized for this TM. */
-    public TmCountersSnapshot newSnapshot()
-    {
+    public TmCountersSnapshot newSnapshot() {
         return new TmCountersSnapshot(portCount, poolNames.size());
     }
 
@@ -622,14 +607,12 @@ public final class TrafficManager
      * @param poolName BUFFER_POOL name.
      * @return index for {@link TmCountersSnapshot#pool}, or -1.
      */
-    public int poolIndex(final String poolName)
-    {
+    public int poolIndex(final String poolName) {
         return poolNames.indexOf(poolName);
     }
 
     /** @return the cell size every packet is charged and stored in. */
-    public int cellBytes()
-    {
+    public int cellBytes() {
         return buffers.cellBytes();
     }
 
@@ -638,62 +621,52 @@ public final class TrafficManager
      *     store with this many bytes in cells of {@link #cellBytes()} (plus room for the one frame being admitted)
      *     never runs out before the buffer rules refuse a packet.
      */
-    public long bufferBytes()
-    {
+    public long bufferBytes() {
         return buffers.deviceLimitBytes();
     }
 
     /** @return bytes (whole cells) the admitted packets hold now. */
-    public long bufferUsedBytes()
-    {
+    public long bufferUsedBytes() {
         return buffers.deviceUsedBytes();
     }
 
     /** @return heap bytes of the per-packet descriptors (5 ints per packet the buffer can hold). */
-    public long descriptorBytes()
-    {
-        return (long)queues.capacity() * 5 * Integer.BYTES;
+    public long descriptorBytes() {
+        return (long) queues.capacity() * 5 * Integer.BYTES;
     }
 
     /** @return number of ports. */
-    public int portCount()
-    {
+    public int portCount() {
         return portCount;
     }
 
     /** @return queue of the last packet dequeue returned or dropped. */
-    public int lastQueue()
-    {
+    public int lastQueue() {
         return lastQueue;
     }
 
     /** @return frame bytes of the last packet dequeue returned. */
-    public int lastBytes()
-    {
+    public int lastBytes() {
         return lastBytes;
     }
 
     /** @return ECN bits to write into the last returned packet (CE when marked). */
-    public int lastEcn()
-    {
+    public int lastEcn() {
         return lastEcn;
     }
 
     /** @return true when WRED marked the last returned packet CE. */
-    public boolean lastMarked()
-    {
+    public boolean lastMarked() {
         return lastMarked;
     }
 
     /** @return the queue depth (charged bytes, including the packet) at the last WRED decision. */
-    public long lastDepthBytes()
-    {
+    public long lastDepthBytes() {
         return lastDepthBytes;
     }
 
     /** @return when the last returned frame's last bit leaves the port. */
-    public long lastTxEndNs()
-    {
+    public long lastTxEndNs() {
         return lastTxEndNs;
     }
 
@@ -702,8 +675,7 @@ public final class TrafficManager
      * @param queue queue.
      * @return packets queued.
      */
-    public int queuedPackets(final int port, final int queue)
-    {
+    public int queuedPackets(final int port, final int queue) {
         return queues.count(port * 8 + queue);
     }
 
@@ -712,8 +684,7 @@ public final class TrafficManager
      * @param pg   PG.
      * @return true while the PG is in XOFF.
      */
-    public boolean isXoff(final int port, final int pg)
-    {
+    public boolean isXoff(final int port, final int pg) {
         return generator.isXoff(port * 8 + pg);
     }
 
@@ -722,8 +693,7 @@ public final class TrafficManager
      * @param queue queue.
      * @return true while the watchdog has the queue stormed.
      */
-    public boolean isStormed(final int port, final int queue)
-    {
+    public boolean isStormed(final int port, final int queue) {
         return watchdog.isStormed(port, queue);
     }
 }

@@ -1,38 +1,34 @@
 package io.asicemu.tm;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.asicemu.tm.counter.PfcStat;
 import io.asicemu.tm.counter.QueueStat;
 import io.asicemu.tm.counter.TmCountersSnapshot;
 import org.junit.jupiter.api.Test;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-class PfcReceptionTest
-{
+class PfcReceptionTest {
     private static final int FRAME = 1086;
     private static final int[] NO_QUANTA = new int[8];
     private final RecordingSinks sinks = new RecordingSinks();
 
-    private TrafficManager tm(final String pfcAsym)
-    {
-        final Db db = Db.ports(1).put("PORT", "Ethernet0", "pfc_asym", pfcAsym)
-            .put("PORT_QOS_MAP", "Ethernet0", "pfc_enable", "3,4");
+    private TrafficManager tm(final String pfcAsym) {
+        final Db db = Db.ports(1)
+                .put("PORT", "Ethernet0", "pfc_asym", pfcAsym)
+                .put("PORT_QOS_MAP", "Ethernet0", "pfc_enable", "3,4");
         return new TrafficManager(db.parse(), TmOptions.defaults(), sinks, sinks, 0);
     }
 
-    private static int[] quanta(final int prio, final int q)
-    {
+    private static int[] quanta(final int prio, final int q) {
         final int[] a = new int[8];
         a[prio] = q;
         return a;
     }
 
     @Test
-    void shouldSerializeAtPortSpeedWithPreambleIfgAndFcsWhenBackToBack()
-    {
+    void shouldSerializeAtPortSpeedWithPreambleIfgAndFcsWhenBackToBack() {
         final TrafficManager tm = tm("off");
-        for (int i = 0; i < 3; i++)
-        {
+        for (int i = 0; i < 3; i++) {
             assertThat(tm.admit(0, 0, 0, 0, 0, FRAME, 0, i)).isEqualTo(TrafficManager.ADMITTED);
         }
         // (1086 + 8 preamble/SFD + 12 IFG + 4 FCS) * 8 = 8880 bits = 88.8 ns at 100 Gb/s.
@@ -48,11 +44,9 @@ class PfcReceptionTest
     }
 
     @Test
-    void shouldStopQueueAfterFrameInFlightAndResumeAtQuantaTimes512OverSpeed()
-    {
+    void shouldStopQueueAfterFrameInFlightAndResumeAtQuantaTimes512OverSpeed() {
         final TrafficManager tm = tm("off");
-        for (int i = 0; i < 3; i++)
-        {
+        for (int i = 0; i < 3; i++) {
             tm.admit(0, 0, 3, 0, 3, FRAME, 0, i);
         }
         assertThat(tm.dequeue(0, 0)).isEqualTo(0);
@@ -79,8 +73,7 @@ class PfcReceptionTest
     }
 
     @Test
-    void shouldPauseForMaxQuantaRoundedUpToNsWhenQuantaIsFfff()
-    {
+    void shouldPauseForMaxQuantaRoundedUpToNsWhenQuantaIsFfff() {
         final TrafficManager tm = tm("off");
         tm.admit(0, 0, 3, 0, 3, FRAME, 0, 7);
         tm.onPfcReceived(1000, 0, 1 << 3, quanta(3, 0xFFFF));
@@ -96,8 +89,7 @@ class PfcReceptionTest
     }
 
     @Test
-    void shouldReplaceRemainingTimeWhenNewerFrameArrivesAndResumeAtOnceOnQuantaZero()
-    {
+    void shouldReplaceRemainingTimeWhenNewerFrameArrivesAndResumeAtOnceOnQuantaZero() {
         final TrafficManager tm = tm("off");
         tm.admit(0, 0, 3, 0, 3, FRAME, 0, 1);
         tm.admit(0, 0, 3, 0, 3, FRAME, 0, 2);
@@ -124,8 +116,7 @@ class PfcReceptionTest
     }
 
     @Test
-    void shouldOnlyPauseMappedQueueAndHonourOnlyPfcEnableUnlessAsymmetric()
-    {
+    void shouldOnlyPauseMappedQueueAndHonourOnlyPfcEnableUnlessAsymmetric() {
         final TrafficManager sym = tm("off");
         sym.admit(0, 0, 0, 0, 0, FRAME, 0, 10);
         sym.admit(0, 0, 2, 0, 2, FRAME, 0, 12);

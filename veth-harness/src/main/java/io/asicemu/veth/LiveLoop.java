@@ -1,5 +1,7 @@
 package io.asicemu.veth;
 
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
 import io.asicemu.pipeline.port.Port;
 import io.asicemu.pipeline.time.MonotonicClock;
 import io.asicemu.veth.ffm.Libc;
@@ -8,8 +10,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.function.LongSupplier;
 import org.agrona.concurrent.Agent;
-
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * Runs a data-plane agent in real time on its own platform thread: duty cycles back to back while there is work;
@@ -53,8 +53,8 @@ public final class LiveLoop implements AutoCloseable {
      * @param nextDeadlineNs the agent's next timer deadline in emulated ns ({@link Long#MAX_VALUE}: none).
      * @param maxPorts the most ports watched at once.
      */
-    public LiveLoop(final Agent agent, final MonotonicClock clock, final LongSupplier nextDeadlineNs,
-        final int maxPorts) {
+    public LiveLoop(
+            final Agent agent, final MonotonicClock clock, final LongSupplier nextDeadlineNs, final int maxPorts) {
         this(agent, clock, nextDeadlineNs, maxPorts, 0);
     }
 
@@ -66,8 +66,12 @@ public final class LiveLoop implements AutoCloseable {
      * @param busyPollNs how long (real ns) to keep polling after the last cycle with work before sleeping in epoll;
      *                   0: sleep at once (the default mode).
      */
-    public LiveLoop(final Agent agent, final MonotonicClock clock, final LongSupplier nextDeadlineNs,
-        final int maxPorts, final long busyPollNs) {
+    public LiveLoop(
+            final Agent agent,
+            final MonotonicClock clock,
+            final LongSupplier nextDeadlineNs,
+            final int maxPorts,
+            final long busyPollNs) {
         if (busyPollNs < 0) {
             throw new IllegalArgumentException("busyPollNs must be >= 0: " + busyPollNs);
         }
@@ -184,5 +188,4 @@ public final class LiveLoop implements AutoCloseable {
     public Throwable failure() {
         return failure;
     }
-
 }

@@ -54,8 +54,12 @@ class LiveLoopBusyPollTest {
     void shouldPollForTheWindowAfterTheLastWorkThenSleep() throws Exception {
         final long[] window = new long[1];
         final long idleCycles = cyclesWhileIdle(200_000_000L, window);
-        assertThat(window[0]).as("cycles in the first 100 ms of a 200 ms busy-poll window").isGreaterThan(1_000);
-        assertThat(idleCycles).as("cycles in 500 ms after the window: asleep in epoll").isZero();
+        assertThat(window[0])
+                .as("cycles in the first 100 ms of a 200 ms busy-poll window")
+                .isGreaterThan(1_000);
+        assertThat(idleCycles)
+                .as("cycles in 500 ms after the window: asleep in epoll")
+                .isZero();
     }
 
     @Test

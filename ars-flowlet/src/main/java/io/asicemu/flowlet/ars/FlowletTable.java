@@ -13,8 +13,7 @@ import java.lang.invoke.VarHandle;
  * Time". No allocation after construction. Not thread safe: data-plane thread only (except
  * {@link #occupiedSlots()}).
  */
-public final class FlowletTable
-{
+public final class FlowletTable {
     /** Slots probed per lookup. */
     public static final int PROBE_LIMIT = 8;
     /** Returned by {@link #lookup} when the table is full along the probe sequence. */
@@ -25,14 +24,10 @@ public final class FlowletTable
     private static final long VALID = 1L << 32;
     private static final VarHandle OCCUPIED;
 
-    static
-    {
-        try
-        {
+    static {
+        try {
             OCCUPIED = MethodHandles.lookup().findVarHandle(FlowletTable.class, "occupied", int.class);
-        }
-        catch (final ReflectiveOperationException ex)
-        {
+        } catch (final ReflectiveOperationException ex) {
             throw new ExceptionInInitializerError(ex);
         }
     }
@@ -48,10 +43,8 @@ public final class FlowletTable
      * @param capacity   number of flow slots.
      * @param idleTimeNs flowlet idle time.
      */
-    public FlowletTable(final int capacity, final long idleTimeNs)
-    {
-        if (capacity < 1 || idleTimeNs < 1)
-        {
+    public FlowletTable(final int capacity, final long idleTimeNs) {
+        if (capacity < 1 || idleTimeNs < 1) {
             throw new IllegalArgumentException("capacity and idle time must be positive");
         }
         this.tags = new long[capacity];
@@ -68,30 +61,24 @@ public final class FlowletTable
      * @param nowNs    current time.
      * @return slot index, or {@link #TABLE_FULL}.
      */
-    public int lookup(final int flowHash, final long nowNs)
-    {
+    public int lookup(final int flowHash, final long nowNs) {
         final long tag = (flowHash & 0xFFFF_FFFFL) | VALID;
         final int capacity = tags.length;
         final int start = Integer.remainderUnsigned(flowHash, capacity);
         int free = TABLE_FULL;
-        for (int i = 0; i < probes; i++)
-        {
+        for (int i = 0; i < probes; i++) {
             int slot = start + i;
             slot = slot >= capacity ? slot - capacity : slot;
             final long t = tags[slot];
-            if (t == tag)
-            {
+            if (t == tag) {
                 return slot;
             }
-            if (free == TABLE_FULL && (t == 0 || nowNs - lastSeenNs[slot] > idleTimeNs))
-            {
+            if (free == TABLE_FULL && (t == 0 || nowNs - lastSeenNs[slot] > idleTimeNs)) {
                 free = slot;
             }
         }
-        if (free != TABLE_FULL)
-        {
-            if (tags[free] == 0)
-            {
+        if (free != TABLE_FULL) {
+            if (tags[free] == 0) {
                 OCCUPIED.setOpaque(this, occupied + 1);
             }
             tags[free] = tag;
@@ -106,8 +93,7 @@ public final class FlowletTable
      * @param nowNs current time.
      * @return true if the flow's last packet is at most the idle time ago (the packet continues its flowlet).
      */
-    public boolean inFlowlet(final int slot, final long nowNs)
-    {
+    public boolean inFlowlet(final int slot, final long nowNs) {
         return nowNs - lastSeenNs[slot] <= idleTimeNs;
     }
 
@@ -115,8 +101,7 @@ public final class FlowletTable
      * @param slot slot index.
      * @return the member of the flow, or {@link #NO_MEMBER} for a new flow.
      */
-    public int member(final int slot)
-    {
+    public int member(final int slot) {
         return members[slot];
     }
 
@@ -127,8 +112,7 @@ public final class FlowletTable
      * @param member member index.
      * @param nowNs  current time.
      */
-    public void record(final int slot, final int member, final long nowNs)
-    {
+    public void record(final int slot, final int member, final long nowNs) {
         members[slot] = member;
         lastSeenNs[slot] = nowNs;
     }
@@ -136,9 +120,8 @@ public final class FlowletTable
     /**
      * @return slots holding a flow (active or idle, until reused); an opaque read, safe from any thread.
      */
-    public int occupiedSlots()
-    {
-        return (int)OCCUPIED.getOpaque(this);
+    public int occupiedSlots() {
+        return (int) OCCUPIED.getOpaque(this);
     }
 
     /**
@@ -147,13 +130,10 @@ public final class FlowletTable
      * @param nowNs current time.
      * @return number of active flows.
      */
-    public int activeFlows(final long nowNs)
-    {
+    public int activeFlows(final long nowNs) {
         int active = 0;
-        for (int slot = 0; slot < tags.length; slot++)
-        {
-            if (tags[slot] != 0 && nowNs - lastSeenNs[slot] <= idleTimeNs)
-            {
+        for (int slot = 0; slot < tags.length; slot++) {
+            if (tags[slot] != 0 && nowNs - lastSeenNs[slot] <= idleTimeNs) {
                 active++;
             }
         }
@@ -163,8 +143,7 @@ public final class FlowletTable
     /**
      * @return number of slots.
      */
-    public int capacity()
-    {
+    public int capacity() {
         return tags.length;
     }
 
@@ -174,10 +153,8 @@ public final class FlowletTable
      *
      * @param newIdleTimeNs idle time, positive.
      */
-    public void idleTimeNs(final long newIdleTimeNs)
-    {
-        if (newIdleTimeNs < 1)
-        {
+    public void idleTimeNs(final long newIdleTimeNs) {
+        if (newIdleTimeNs < 1) {
             throw new IllegalArgumentException("idle time must be positive");
         }
         this.idleTimeNs = newIdleTimeNs;
@@ -186,8 +163,7 @@ public final class FlowletTable
     /**
      * @return the idle time.
      */
-    public long idleTimeNs()
-    {
+    public long idleTimeNs() {
         return idleTimeNs;
     }
 }

@@ -13,8 +13,7 @@ import java.util.Arrays;
  * <p>
  * No allocation after construction. Not thread safe: called on the data-plane thread only.
  */
-public final class PortQuality
-{
+public final class PortQuality {
     /** Number of quality bands. */
     public static final int BAND_COUNT = 8;
     /** The best band. */
@@ -40,13 +39,12 @@ public final class PortQuality
      * @param portCount number of port indices (0..portCount-1).
      * @param settings  sampling, weights and band ranges.
      */
-    public PortQuality(final int portCount, final QualitySettings settings)
-    {
+    public PortQuality(final int portCount, final QualitySettings settings) {
         this.settings = settings;
         // Mb/s over one interval in bytes: Mbps * 1e6 b/s * intervalNs * 1e-9 s / 8 = Mbps * intervalNs / 8000.
         this.pastMinBytesPerUnit = settings.pastLoadMinMbps() * settings.samplingIntervalNs() / 8000;
-        this.pastMaxBytesPerUnit = Math.max(pastMinBytesPerUnit + 1,
-            settings.pastLoadMaxMbps() * settings.samplingIntervalNs() / 8000);
+        this.pastMaxBytesPerUnit =
+                Math.max(pastMinBytesPerUnit + 1, settings.pastLoadMaxMbps() * settings.samplingIntervalNs() / 8000);
         this.txBytes = new long[portCount];
         this.queueBytes = new long[portCount];
         this.pastEwma = new long[portCount];
@@ -63,10 +61,8 @@ public final class PortQuality
      * @param port   port index.
      * @param factor 1 or more.
      */
-    public void scalingFactor(final int port, final int factor)
-    {
-        if (factor < 1)
-        {
+    public void scalingFactor(final int port, final int factor) {
+        if (factor < 1) {
             throw new IllegalArgumentException("scaling factor must be >= 1");
         }
         scalingFactor[port] = factor;
@@ -78,9 +74,8 @@ public final class PortQuality
      * @param port      port index.
      * @param speedMbps port speed.
      */
-    public void portSpeedMbps(final int port, final long speedMbps)
-    {
-        scalingFactor(port, (int)Math.max(1, speedMbps / 10_000));
+    public void portSpeedMbps(final int port, final long speedMbps) {
+        scalingFactor(port, (int) Math.max(1, speedMbps / 10_000));
     }
 
     /**
@@ -89,8 +84,7 @@ public final class PortQuality
      * @param port  port index.
      * @param bytes bytes put on the wire.
      */
-    public void onTransmit(final int port, final int bytes)
-    {
+    public void onTransmit(final int port, final int bytes) {
         txBytes[port] += bytes;
     }
 
@@ -100,8 +94,7 @@ public final class PortQuality
      * @param port  port index.
      * @param bytes bytes queued.
      */
-    public void queueBytes(final int port, final long bytes)
-    {
+    public void queueBytes(final int port, final long bytes) {
         queueBytes[port] = bytes;
     }
 
@@ -111,23 +104,19 @@ public final class PortQuality
      *
      * @param nowNs current time.
      */
-    public void advance(final long nowNs)
-    {
+    public void advance(final long nowNs) {
         final long interval = settings.samplingIntervalNs();
-        if (!started)
-        {
+        if (!started) {
             started = true;
             nextSampleNs = nowNs + interval;
             return;
         }
-        if (nowNs - nextSampleNs < 0)
-        {
+        if (nowNs - nextSampleNs < 0) {
             return;
         }
         final long due = (nowNs - nextSampleNs) / interval + 1;
         final long replay = Math.min(due, MAX_CATCH_UP_SAMPLES);
-        for (long i = 0; i < replay; i++)
-        {
+        for (long i = 0; i < replay; i++) {
             sampleAll();
         }
         nextSampleNs += due * interval;
@@ -137,8 +126,7 @@ public final class PortQuality
      * @param port port index.
      * @return quality band 0 (worst) .. 7 (best).
      */
-    public int band(final int port)
-    {
+    public int band(final int port) {
         return band[port];
     }
 
@@ -146,8 +134,7 @@ public final class PortQuality
      * @param port port index.
      * @return EWMA of bytes transmitted per sampling interval.
      */
-    public long pastLoadBytes(final int port)
-    {
+    public long pastLoadBytes(final int port) {
         return pastEwma[port] >> EWMA_SHIFT;
     }
 
@@ -155,32 +142,28 @@ public final class PortQuality
      * @param port port index.
      * @return EWMA of bytes queued.
      */
-    public long futureLoadBytes(final int port)
-    {
+    public long futureLoadBytes(final int port) {
         return futureEwma[port] >> EWMA_SHIFT;
     }
 
     /**
      * @return samples taken so far.
      */
-    public long sampleCount()
-    {
+    public long sampleCount() {
         return sampleCount;
     }
 
     /**
      * @return number of ports.
      */
-    public int portCount()
-    {
+    public int portCount() {
         return band.length;
     }
 
     /**
      * @return the settings.
      */
-    public QualitySettings settings()
-    {
+    public QualitySettings settings() {
         return settings;
     }
 
@@ -192,34 +175,29 @@ public final class PortQuality
      * @param max    band-0 bound.
      * @return band 0..7.
      */
-    public static int quantize(final long metric, final long min, final long max)
-    {
-        if (metric <= min)
-        {
+    public static int quantize(final long metric, final long min, final long max) {
+        if (metric <= min) {
             return BEST_BAND;
         }
-        if (metric >= max)
-        {
+        if (metric >= max) {
             return 0;
         }
         final long step = (metric - min) * BAND_COUNT / (max - min);
-        return (int)(BEST_BAND - step);
+        return (int) (BEST_BAND - step);
     }
 
-    private void sampleAll()
-    {
+    private void sampleAll() {
         sampleCount++;
         final int pastWeight = settings.pastLoadWeight();
         final int futureWeight = settings.futureLoadWeight();
-        for (int p = 0; p < band.length; p++)
-        {
+        for (int p = 0; p < band.length; p++) {
             pastEwma[p] += ((txBytes[p] << EWMA_SHIFT) - pastEwma[p]) / pastWeight;
             futureEwma[p] += ((queueBytes[p] << EWMA_SHIFT) - futureEwma[p]) / futureWeight;
             txBytes[p] = 0;
-            final int pastBand = quantize((pastEwma[p] >> EWMA_SHIFT) / scalingFactor[p],
-                pastMinBytesPerUnit, pastMaxBytesPerUnit);
-            final int futureBand = quantize(futureEwma[p] >> EWMA_SHIFT,
-                settings.futureLoadMinBytes(), settings.futureLoadMaxBytes());
+            final int pastBand =
+                    quantize((pastEwma[p] >> EWMA_SHIFT) / scalingFactor[p], pastMinBytesPerUnit, pastMaxBytesPerUnit);
+            final int futureBand =
+                    quantize(futureEwma[p] >> EWMA_SHIFT, settings.futureLoadMinBytes(), settings.futureLoadMaxBytes());
             band[p] = Math.min(pastBand, futureBand);
         }
     }

@@ -18,14 +18,13 @@ package io.asicemu.flowlet.ars;
  * @param futureLoadMaxBytes  at or above this queue depth the future-load band is 0.
  */
 public record QualitySettings(
-    long samplingIntervalNs,
-    int pastLoadWeight,
-    int futureLoadWeight,
-    long pastLoadMinMbps,
-    long pastLoadMaxMbps,
-    long futureLoadMinBytes,
-    long futureLoadMaxBytes)
-{
+        long samplingIntervalNs,
+        int pastLoadWeight,
+        int futureLoadWeight,
+        long pastLoadMinMbps,
+        long pastLoadMaxMbps,
+        long futureLoadMinBytes,
+        long futureLoadMaxBytes) {
     /** SAI ARS_PROFILE.SAMPLING_INTERVAL default. */
     public static final long DEFAULT_SAMPLING_INTERVAL_NS = 16_000;
     /** SAI/HLD default past and future load weight. */
@@ -42,18 +41,14 @@ public record QualitySettings(
     /**
      * Validate.
      */
-    public QualitySettings
-    {
-        if (samplingIntervalNs < 1)
-        {
+    public QualitySettings {
+        if (samplingIntervalNs < 1) {
             throw new IllegalArgumentException("samplingIntervalNs must be positive");
         }
-        if (pastLoadWeight < 1 || futureLoadWeight < 1)
-        {
+        if (pastLoadWeight < 1 || futureLoadWeight < 1) {
             throw new IllegalArgumentException("weights must be >= 1");
         }
-        if (pastLoadMaxMbps <= pastLoadMinMbps || futureLoadMaxBytes <= futureLoadMinBytes)
-        {
+        if (pastLoadMaxMbps <= pastLoadMinMbps || futureLoadMaxBytes <= futureLoadMinBytes) {
             throw new IllegalArgumentException("band max must exceed band min");
         }
     }
@@ -61,10 +56,14 @@ public record QualitySettings(
     /**
      * @return SAI defaults (16 µs, weights 16) with our default band ranges.
      */
-    public static QualitySettings defaults()
-    {
-        return new QualitySettings(DEFAULT_SAMPLING_INTERVAL_NS, DEFAULT_WEIGHT, DEFAULT_WEIGHT,
-            DEFAULT_PAST_LOAD_MIN_MBPS, DEFAULT_PAST_LOAD_MAX_MBPS,
-            DEFAULT_FUTURE_LOAD_MIN_BYTES, DEFAULT_FUTURE_LOAD_MAX_BYTES);
+    public static QualitySettings defaults() {
+        return new QualitySettings(
+                DEFAULT_SAMPLING_INTERVAL_NS,
+                DEFAULT_WEIGHT,
+                DEFAULT_WEIGHT,
+                DEFAULT_PAST_LOAD_MIN_MBPS,
+                DEFAULT_PAST_LOAD_MAX_MBPS,
+                DEFAULT_FUTURE_LOAD_MIN_BYTES,
+                DEFAULT_FUTURE_LOAD_MAX_BYTES);
     }
 }

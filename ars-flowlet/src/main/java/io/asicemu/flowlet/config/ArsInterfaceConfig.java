@@ -8,6 +8,4 @@ package io.asicemu.flowlet.config;
  * @param scalingFactor load scaling factor, 1.. (default 1).
  * @param arsObjName    ARS object the interface belongs to, or null.
  */
-public record ArsInterfaceConfig(String ifName, int scalingFactor, String arsObjName)
-{
-}
+public record ArsInterfaceConfig(String ifName, int scalingFactor, String arsObjName) {}

@@ -14,10 +14,4 @@ import io.asicemu.flowlet.ecmp.LoadBalanceMode;
  * @param resilientBuckets resilient bucket count.
  */
 public record ArsNextHopGroupConfig(
-    String name,
-    String arsObjName,
-    LoadBalanceMode lbMode,
-    boolean resilient,
-    int resilientBuckets)
-{
-}
+        String name, String arsObjName, LoadBalanceMode lbMode, boolean resilient, int resilientBuckets) {}

@@ -15,11 +15,9 @@ import io.asicemu.flowlet.ecmp.LoadBalanceMode;
  * @param alternativePathCost  HLD {@code alternative_path_cost} (default 0; stored).
  */
 public record ArsObjectConfig(
-    String name,
-    LoadBalanceMode assignMode,
-    long flowletIdleTimeUs,
-    int maxFlows,
-    int primaryPathThreshold,
-    int alternativePathCost)
-{
-}
+        String name,
+        LoadBalanceMode assignMode,
+        long flowletIdleTimeUs,
+        int maxFlows,
+        int primaryPathThreshold,
+        int alternativePathCost) {}

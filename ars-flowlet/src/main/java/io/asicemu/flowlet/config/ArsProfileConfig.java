@@ -22,34 +22,32 @@ import io.asicemu.flowlet.ars.QualitySettings;
  * @param randomSeed          SAI ARS_RANDOM_SEED (our field {@code ars_random_seed}).
  */
 public record ArsProfileConfig(
-    String name,
-    long samplingIntervalUs,
-    long pastLoadMinValue,
-    long pastLoadMaxValue,
-    int pastLoadWeight,
-    long futureLoadMinValue,
-    long futureLoadMaxValue,
-    int futureLoadWeight,
-    long maxFlows,
-    String defaultArsObject,
-    boolean ipv4Enable,
-    boolean ipv6Enable,
-    long randomSeed)
-{
+        String name,
+        long samplingIntervalUs,
+        long pastLoadMinValue,
+        long pastLoadMaxValue,
+        int pastLoadWeight,
+        long futureLoadMinValue,
+        long futureLoadMaxValue,
+        int futureLoadWeight,
+        long maxFlows,
+        String defaultArsObject,
+        boolean ipv4Enable,
+        boolean ipv6Enable,
+        long randomSeed) {
     /**
      * @return the concluded path-quality settings.
      */
-    public QualitySettings qualitySettings()
-    {
+    public QualitySettings qualitySettings() {
         final boolean derivePast = pastLoadMinValue == 0 && pastLoadMaxValue == 0;
         final boolean deriveFuture = futureLoadMinValue == 0 && futureLoadMaxValue == 0;
         return new QualitySettings(
-            samplingIntervalUs * 1000,
-            pastLoadWeight,
-            futureLoadWeight,
-            derivePast ? QualitySettings.DEFAULT_PAST_LOAD_MIN_MBPS : pastLoadMinValue,
-            derivePast ? QualitySettings.DEFAULT_PAST_LOAD_MAX_MBPS : pastLoadMaxValue,
-            deriveFuture ? QualitySettings.DEFAULT_FUTURE_LOAD_MIN_BYTES : futureLoadMinValue * 1024,
-            deriveFuture ? QualitySettings.DEFAULT_FUTURE_LOAD_MAX_BYTES : futureLoadMaxValue * 1024);
+                samplingIntervalUs * 1000,
+                pastLoadWeight,
+                futureLoadWeight,
+                derivePast ? QualitySettings.DEFAULT_PAST_LOAD_MIN_MBPS : pastLoadMinValue,
+                derivePast ? QualitySettings.DEFAULT_PAST_LOAD_MAX_MBPS : pastLoadMaxValue,
+                deriveFuture ? QualitySettings.DEFAULT_FUTURE_LOAD_MIN_BYTES : futureLoadMinValue * 1024,
+                deriveFuture ? QualitySettings.DEFAULT_FUTURE_LOAD_MAX_BYTES : futureLoadMaxValue * 1024);
     }
 }

@@ -6,8 +6,7 @@ package io.asicemu.flowlet.config;
  * Spine 25/0, FabricSpine 40/0, UpperSpine 50/0, LowerRegionalHub 60/0, FabricRegionalHub 70/0,
  * UpperRegionalHub 80/0. Immutable.
  */
-public enum DeviceRole
-{
+public enum DeviceRole {
     TOR(0, 0),
     LEAF(10, 10),
     SPINE(25, 0),
@@ -22,8 +21,7 @@ public enum DeviceRole
     private final int hashSeed;
     private final int hashOffset;
 
-    DeviceRole(final int hashSeed, final int hashOffset)
-    {
+    DeviceRole(final int hashSeed, final int hashOffset) {
         this.hashSeed = hashSeed;
         this.hashOffset = hashOffset;
     }
@@ -31,16 +29,14 @@ public enum DeviceRole
     /**
      * @return default hash seed (ECMP and LAG).
      */
-    public int hashSeed()
-    {
+    public int hashSeed() {
         return hashSeed;
     }
 
     /**
      * @return default hash offset (ECMP and LAG).
      */
-    public int hashOffset()
-    {
+    public int hashOffset() {
         return hashOffset;
     }
 
@@ -51,34 +47,26 @@ public enum DeviceRole
      * @param deviceType the type string, may be null.
      * @return the role ({@link #OTHER} for null or unknown).
      */
-    public static DeviceRole fromDeviceType(final String deviceType)
-    {
-        if (deviceType == null)
-        {
+    public static DeviceRole fromDeviceType(final String deviceType) {
+        if (deviceType == null) {
             return OTHER;
         }
-        if (deviceType.contains("ToR"))
-        {
+        if (deviceType.contains("ToR")) {
             return TOR;
         }
-        if (deviceType.contains("LeafRouter"))
-        {
+        if (deviceType.contains("LeafRouter")) {
             return LEAF;
         }
-        if (deviceType.contains("FabricSpine"))
-        {
+        if (deviceType.contains("FabricSpine")) {
             return FABRIC_SPINE;
         }
-        if (deviceType.contains("UpperSpine"))
-        {
+        if (deviceType.contains("UpperSpine")) {
             return UPPER_SPINE;
         }
-        if (deviceType.contains("SpineRouter"))
-        {
+        if (deviceType.contains("SpineRouter")) {
             return SPINE;
         }
-        return switch (deviceType)
-        {
+        return switch (deviceType) {
             case "LowerRegionalHub" -> LOWER_REGIONAL_HUB;
             case "FabricRegionalHub" -> FABRIC_REGIONAL_HUB;
             case "UpperRegionalHub" -> UPPER_REGIONAL_HUB;

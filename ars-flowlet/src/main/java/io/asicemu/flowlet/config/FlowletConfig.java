@@ -4,7 +4,6 @@ import io.asicemu.flowlet.GroupSettings;
 import io.asicemu.flowlet.ars.QualitySettings;
 import io.asicemu.flowlet.ecmp.LoadBalanceMode;
 import io.asicemu.flowlet.hash.SplitMix64;
-
 import java.util.Map;
 
 /**
@@ -20,18 +19,16 @@ import java.util.Map;
  * @param arsGroups    next-hop group bindings by group name.
  */
 public record FlowletConfig(
-    DeviceRole deviceRole,
-    SwitchHashConfig switchHash,
-    ArsProfileConfig arsProfile,
-    Map<String, ArsObjectConfig> arsObjects,
-    Map<String, ArsInterfaceConfig> arsInterfaces,
-    Map<String, ArsNextHopGroupConfig> arsGroups)
-{
+        DeviceRole deviceRole,
+        SwitchHashConfig switchHash,
+        ArsProfileConfig arsProfile,
+        Map<String, ArsObjectConfig> arsObjects,
+        Map<String, ArsInterfaceConfig> arsInterfaces,
+        Map<String, ArsNextHopGroupConfig> arsGroups) {
     /**
      * Copy maps immutably.
      */
-    public FlowletConfig
-    {
+    public FlowletConfig {
         arsObjects = Map.copyOf(arsObjects);
         arsInterfaces = Map.copyOf(arsInterfaces);
         arsGroups = Map.copyOf(arsGroups);
@@ -40,8 +37,7 @@ public record FlowletConfig(
     /**
      * @return path-quality settings of the ARS profile, or the SAI defaults when there is none.
      */
-    public QualitySettings qualitySettings()
-    {
+    public QualitySettings qualitySettings() {
         return arsProfile == null ? QualitySettings.defaults() : arsProfile.qualitySettings();
     }
 
@@ -53,33 +49,26 @@ public record FlowletConfig(
      * @param groupName group name (entries are optional).
      * @return concluded settings.
      */
-    public GroupSettings groupSettings(final String groupName)
-    {
+    public GroupSettings groupSettings(final String groupName) {
         final ArsNextHopGroupConfig group = arsGroups.get(groupName);
         String objectName = group == null ? null : group.arsObjName();
-        if (objectName == null && arsProfile != null)
-        {
+        if (objectName == null && arsProfile != null) {
             objectName = arsProfile.defaultArsObject();
         }
         final ArsObjectConfig object = objectName == null ? null : arsObjects.get(objectName);
         LoadBalanceMode mode = switchHash.ecmpLbMode();
-        if (group != null && group.lbMode() != null)
-        {
+        if (group != null && group.lbMode() != null) {
             mode = group.lbMode();
-        }
-        else if (object != null)
-        {
+        } else if (object != null) {
             mode = object.assignMode();
         }
         final long profileSeed = arsProfile == null ? switchHash.randomSeed() : arsProfile.randomSeed();
-        GroupSettings settings = GroupSettings.of(mode)
-            .withRandomSeed(SplitMix64.mix(profileSeed ^ groupName.hashCode()));
-        if (group != null)
-        {
+        GroupSettings settings =
+                GroupSettings.of(mode).withRandomSeed(SplitMix64.mix(profileSeed ^ groupName.hashCode()));
+        if (group != null) {
             settings = settings.withResilient(group.resilient(), group.resilientBuckets());
         }
-        if (object != null)
-        {
+        if (object != null) {
             settings = settings.withFlowlet(object.maxFlows(), object.flowletIdleTimeUs() * 1000);
         }
         return settings;

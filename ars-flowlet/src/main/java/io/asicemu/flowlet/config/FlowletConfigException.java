@@ -8,8 +8,7 @@ import java.io.Serial;
  * (message {@code "TABLE|key|field: reason"}). Thrown only on the control path, before anything is applied.
  * A {@link ConfigException}: callers catch that one type; this subclass only says the flowlet parser refused.
  */
-public final class FlowletConfigException extends ConfigException
-{
+public final class FlowletConfigException extends ConfigException {
     @Serial
     private static final long serialVersionUID = 1L;
 
@@ -19,8 +18,7 @@ public final class FlowletConfigException extends ConfigException
      * @param field  field name, such as {@code ecmp_hash_algorithm} (may be empty for a whole-entry problem).
      * @param reason what is wrong and what would be accepted.
      */
-    public FlowletConfigException(final String table, final String key, final String field, final String reason)
-    {
+    public FlowletConfigException(final String table, final String key, final String field, final String reason) {
         super(table, key, field, reason);
     }
 }

@@ -4,7 +4,6 @@ import io.asicemu.flowlet.ecmp.LoadBalanceMode;
 import io.asicemu.flowlet.hash.HashAlgorithm;
 import io.asicemu.flowlet.hash.HashEngine;
 import io.asicemu.flowlet.hash.HashField;
-
 import java.util.List;
 
 /**
@@ -28,28 +27,26 @@ import java.util.List;
  * @param randomSeed        seed of the RANDOM algorithm's PRNG.
  */
 public record SwitchHashConfig(
-    List<HashField> ecmpHash,
-    HashAlgorithm ecmpHashAlgorithm,
-    List<HashField> lagHash,
-    HashAlgorithm lagHashAlgorithm,
-    List<HashField> ecmpHashRdma,
-    List<HashField> lagHashRdma,
-    int ecmpHashSeed,
-    int ecmpHashOffset,
-    int lagHashSeed,
-    int lagHashOffset,
-    LoadBalanceMode ecmpLbMode,
-    long randomSeed)
-{
+        List<HashField> ecmpHash,
+        HashAlgorithm ecmpHashAlgorithm,
+        List<HashField> lagHash,
+        HashAlgorithm lagHashAlgorithm,
+        List<HashField> ecmpHashRdma,
+        List<HashField> lagHashRdma,
+        int ecmpHashSeed,
+        int ecmpHashOffset,
+        int lagHashSeed,
+        int lagHashOffset,
+        LoadBalanceMode ecmpLbMode,
+        long randomSeed) {
     /** Default hash object when {@code ecmp_hash}/{@code lag_hash} are absent: the 5-tuple. */
     public static final List<HashField> FIVE_TUPLE = List.of(
-        HashField.SRC_IP, HashField.DST_IP, HashField.L4_SRC_PORT, HashField.L4_DST_PORT, HashField.IP_PROTOCOL);
+            HashField.SRC_IP, HashField.DST_IP, HashField.L4_SRC_PORT, HashField.L4_DST_PORT, HashField.IP_PROTOCOL);
 
     /**
      * Copy lists immutably.
      */
-    public SwitchHashConfig
-    {
+    public SwitchHashConfig {
         ecmpHash = List.copyOf(ecmpHash);
         lagHash = List.copyOf(lagHash);
         ecmpHashRdma = List.copyOf(ecmpHashRdma);
@@ -59,18 +56,26 @@ public record SwitchHashConfig(
     /**
      * @return a new ECMP hash engine (one per data-plane thread).
      */
-    public HashEngine newEcmpHashEngine()
-    {
-        return new HashEngine(ecmpHashAlgorithm, HashField.maskOf(ecmpHash), HashField.maskOf(ecmpHashRdma),
-            ecmpHashSeed, ecmpHashOffset, randomSeed);
+    public HashEngine newEcmpHashEngine() {
+        return new HashEngine(
+                ecmpHashAlgorithm,
+                HashField.maskOf(ecmpHash),
+                HashField.maskOf(ecmpHashRdma),
+                ecmpHashSeed,
+                ecmpHashOffset,
+                randomSeed);
     }
 
     /**
      * @return a new LAG hash engine.
      */
-    public HashEngine newLagHashEngine()
-    {
-        return new HashEngine(lagHashAlgorithm, HashField.maskOf(lagHash), HashField.maskOf(lagHashRdma),
-            lagHashSeed, lagHashOffset, ~randomSeed);
+    public HashEngine newLagHashEngine() {
+        return new HashEngine(
+                lagHashAlgorithm,
+                HashField.maskOf(lagHash),
+                HashField.maskOf(lagHashRdma),
+                lagHashSeed,
+                lagHashOffset,
+                ~randomSeed);
     }
 }

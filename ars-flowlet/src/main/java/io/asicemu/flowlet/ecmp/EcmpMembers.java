@@ -14,8 +14,7 @@ import java.util.Arrays;
  * Arrays are sized at construction; state changes allocate nothing. Not thread safe: the data-plane thread owns it
  * (port-state events reach it there).
  */
-public final class EcmpMembers
-{
+public final class EcmpMembers {
     /** Returned when no member is live. */
     public static final int NO_MEMBER = -1;
 
@@ -29,6 +28,7 @@ public final class EcmpMembers
     private int bucketCount;
     /** ceil(2^64 / bucketCount), for {@link #remainder}: the member pick without a division per packet. */
     private long bucketMagic;
+
     private int liveCount;
 
     /**
@@ -37,23 +37,18 @@ public final class EcmpMembers
      * @param resilient       whether to use resilient hashing.
      * @param resilientBuckets bucket count when resilient (at least the member count); ignored otherwise.
      */
-    public EcmpMembers(final int[] ports, final int[] weights, final boolean resilient, final int resilientBuckets)
-    {
-        if (ports.length == 0 || ports.length != weights.length)
-        {
+    public EcmpMembers(final int[] ports, final int[] weights, final boolean resilient, final int resilientBuckets) {
+        if (ports.length == 0 || ports.length != weights.length) {
             throw new IllegalArgumentException("need one weight per member and at least one member");
         }
         long weightSum = 0;
-        for (final int weight : weights)
-        {
-            if (weight < 1)
-            {
+        for (final int weight : weights) {
+            if (weight < 1) {
                 throw new IllegalArgumentException("weights must be >= 1");
             }
             weightSum += weight;
         }
-        if (resilient && resilientBuckets < ports.length)
-        {
+        if (resilient && resilientBuckets < ports.length) {
             throw new IllegalArgumentException("resilient bucket count below member count");
         }
         this.ports = ports.clone();
@@ -65,13 +60,10 @@ public final class EcmpMembers
         this.buckets = new int[resilient ? resilientBuckets : Math.toIntExact(weightSum)];
         this.bucketsPerMember = new int[ports.length];
         this.targetPerMember = new int[ports.length];
-        if (resilient)
-        {
+        if (resilient) {
             bucketCount(resilientBuckets);
             initialResilientFill();
-        }
-        else
-        {
+        } else {
             rebuildPlain();
         }
     }
@@ -80,10 +72,8 @@ public final class EcmpMembers
      * @param hash a flow hash.
      * @return the member index for the hash, or {@link #NO_MEMBER} when no member is live.
      */
-    public int select(final int hash)
-    {
-        if (liveCount == 0)
-        {
+    public int select(final int hash) {
+        if (liveCount == 0) {
             return NO_MEMBER;
         }
         // Modulo, as ASICs index the member table: it works for 16-bit (CRC_CCITT, CRC_32LO/HI) and 32-bit outputs.
@@ -96,15 +86,12 @@ public final class EcmpMembers
      * @param random32 uniform random bits.
      * @return a live member index or {@link #NO_MEMBER}.
      */
-    public int selectRandom(final int random32)
-    {
-        if (liveCount == 0)
-        {
+    public int selectRandom(final int random32) {
+        if (liveCount == 0) {
             return NO_MEMBER;
         }
-        if (resilient)
-        {
-            return buckets[(int)(((random32 & 0xFFFF_FFFFL) * bucketCount) >>> 32)];
+        if (resilient) {
+            return buckets[(int) (((random32 & 0xFFFF_FFFFL) * bucketCount) >>> 32)];
         }
         return select(random32);
     }
@@ -115,24 +102,17 @@ public final class EcmpMembers
      * @param member member index.
      * @param isUp   new state.
      */
-    public void memberUp(final int member, final boolean isUp)
-    {
-        if (up[member] == isUp)
-        {
+    public void memberUp(final int member, final boolean isUp) {
+        if (up[member] == isUp) {
             return;
         }
         up[member] = isUp;
         liveCount += isUp ? 1 : -1;
-        if (!resilient)
-        {
+        if (!resilient) {
             rebuildPlain();
-        }
-        else if (isUp)
-        {
+        } else if (isUp) {
             resilientReclaim(member);
-        }
-        else
-        {
+        } else {
             resilientRelease(member);
         }
     }
@@ -143,12 +123,9 @@ public final class EcmpMembers
      * @param port port index.
      * @param isUp new state.
      */
-    public void portUp(final int port, final boolean isUp)
-    {
-        for (int m = 0; m < ports.length; m++)
-        {
-            if (ports[m] == port)
-            {
+    public void portUp(final int port, final boolean isUp) {
+        for (int m = 0; m < ports.length; m++) {
+            if (ports[m] == port) {
                 memberUp(m, isUp);
             }
         }
@@ -157,16 +134,14 @@ public final class EcmpMembers
     /**
      * @return number of members (live or not).
      */
-    public int memberCount()
-    {
+    public int memberCount() {
         return ports.length;
     }
 
     /**
      * @return number of live members.
      */
-    public int liveCount()
-    {
+    public int liveCount() {
         return liveCount;
     }
 
@@ -174,8 +149,7 @@ public final class EcmpMembers
      * @param member member index.
      * @return whether it is live.
      */
-    public boolean isUp(final int member)
-    {
+    public boolean isUp(final int member) {
         return up[member];
     }
 
@@ -183,8 +157,7 @@ public final class EcmpMembers
      * @param member member index.
      * @return its port index.
      */
-    public int port(final int member)
-    {
+    public int port(final int member) {
         return ports[member];
     }
 
@@ -192,24 +165,21 @@ public final class EcmpMembers
      * @param member member index.
      * @return its weight.
      */
-    public int weight(final int member)
-    {
+    public int weight(final int member) {
         return weights[member];
     }
 
     /**
      * @return whether resilient hashing is on.
      */
-    public boolean resilient()
-    {
+    public boolean resilient() {
         return resilient;
     }
 
     /**
      * @return number of buckets in use.
      */
-    public int bucketCount()
-    {
+    public int bucketCount() {
         return bucketCount;
     }
 
@@ -217,20 +187,15 @@ public final class EcmpMembers
      * @param bucket bucket index.
      * @return the member the bucket maps to.
      */
-    public int bucketMember(final int bucket)
-    {
+    public int bucketMember(final int bucket) {
         return buckets[bucket];
     }
 
-    private void rebuildPlain()
-    {
+    private void rebuildPlain() {
         int b = 0;
-        for (int m = 0; m < ports.length; m++)
-        {
-            if (up[m])
-            {
-                for (int w = 0; w < weights[m]; w++)
-                {
+        for (int m = 0; m < ports.length; m++) {
+            if (up[m]) {
+                for (int w = 0; w < weights[m]; w++) {
                     buckets[b++] = m;
                 }
             }
@@ -238,8 +203,7 @@ public final class EcmpMembers
         bucketCount(b);
     }
 
-    private void bucketCount(final int count)
-    {
+    private void bucketCount(final int count) {
         bucketCount = count;
         bucketMagic = count == 0 ? 0 : magic(count); // no bucket: select never divides (no member is live)
     }
@@ -249,8 +213,7 @@ public final class EcmpMembers
      * @return ceil(2^64 / divisor) as an unsigned 64-bit value (0 for 1: 2^64 wraps, and {@link #remainder} of
      *     anything by 1 is then 0, as it must be).
      */
-    static long magic(final int divisor)
-    {
+    static long magic(final int divisor) {
         return Long.divideUnsigned(-1L, divisor) + 1;
     }
 
@@ -264,59 +227,47 @@ public final class EcmpMembers
      * @param magic   {@link #magic}(divisor).
      * @return value mod divisor.
      */
-    static int remainder(final int value, final int divisor, final long magic)
-    {
+    static int remainder(final int value, final int divisor, final long magic) {
         final long lowBits = magic * (value & 0xFFFF_FFFFL);
-        return (int)Math.unsignedMultiplyHigh(lowBits, divisor);
+        return (int) Math.unsignedMultiplyHigh(lowBits, divisor);
     }
 
-    private void computeTargets()
-    {
+    private void computeTargets() {
         long liveWeight = 0;
-        for (int m = 0; m < ports.length; m++)
-        {
+        for (int m = 0; m < ports.length; m++) {
             liveWeight += up[m] ? weights[m] : 0;
         }
         int assigned = 0;
-        for (int m = 0; m < ports.length; m++)
-        {
-            targetPerMember[m] = up[m] ? (int)(bucketCount * (long)weights[m] / liveWeight) : 0;
+        for (int m = 0; m < ports.length; m++) {
+            targetPerMember[m] = up[m] ? (int) (bucketCount * (long) weights[m] / liveWeight) : 0;
             assigned += targetPerMember[m];
         }
         // Hand the remainder out one bucket each, in member order, so the targets sum to the bucket count.
-        for (int m = 0; assigned < bucketCount; m = (m + 1) % ports.length)
-        {
-            if (up[m])
-            {
+        for (int m = 0; assigned < bucketCount; m = (m + 1) % ports.length) {
+            if (up[m]) {
                 targetPerMember[m]++;
                 assigned++;
             }
         }
     }
 
-    private void initialResilientFill()
-    {
+    private void initialResilientFill() {
         computeTargets();
         Arrays.fill(bucketsPerMember, 0);
-        for (int b = 0; b < bucketCount; b++)
-        {
+        for (int b = 0; b < bucketCount; b++) {
             final int m = neediestMember();
             buckets[b] = m;
             bucketsPerMember[m]++;
         }
     }
 
-    private void resilientRelease(final int failed)
-    {
-        if (liveCount == 0)
-        {
+    private void resilientRelease(final int failed) {
+        if (liveCount == 0) {
             return;
         }
         computeTargets();
-        for (int b = 0; b < bucketCount; b++)
-        {
-            if (buckets[b] == failed)
-            {
+        for (int b = 0; b < bucketCount; b++) {
+            if (buckets[b] == failed) {
                 final int m = neediestMember();
                 buckets[b] = m;
                 bucketsPerMember[m]++;
@@ -325,21 +276,17 @@ public final class EcmpMembers
         }
     }
 
-    private void resilientReclaim(final int returning)
-    {
+    private void resilientReclaim(final int returning) {
         computeTargets();
-        if (liveCount == 1)
-        {
+        if (liveCount == 1) {
             Arrays.fill(buckets, 0, bucketCount, returning);
             Arrays.fill(bucketsPerMember, 0);
             bucketsPerMember[returning] = bucketCount;
             return;
         }
-        for (int b = 0; b < bucketCount && bucketsPerMember[returning] < targetPerMember[returning]; b++)
-        {
+        for (int b = 0; b < bucketCount && bucketsPerMember[returning] < targetPerMember[returning]; b++) {
             final int owner = buckets[b];
-            if (owner != returning && bucketsPerMember[owner] > targetPerMember[owner])
-            {
+            if (owner != returning && bucketsPerMember[owner] > targetPerMember[owner]) {
                 buckets[b] = returning;
                 bucketsPerMember[owner]--;
                 bucketsPerMember[returning]++;
@@ -347,17 +294,13 @@ public final class EcmpMembers
         }
     }
 
-    private int neediestMember()
-    {
+    private int neediestMember() {
         int best = NO_MEMBER;
         int bestDeficit = Integer.MIN_VALUE;
-        for (int m = 0; m < ports.length; m++)
-        {
-            if (up[m])
-            {
+        for (int m = 0; m < ports.length; m++) {
+            if (up[m]) {
                 final int deficit = targetPerMember[m] - bucketsPerMember[m];
-                if (deficit > bestDeficit)
-                {
+                if (deficit > bestDeficit) {
                     bestDeficit = deficit;
                     best = m;
                 }

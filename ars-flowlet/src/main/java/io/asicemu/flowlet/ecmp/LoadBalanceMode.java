@@ -4,8 +4,7 @@ package io.asicemu.flowlet.ecmp;
  * How a group picks a member for a packet. A switch has a global default; a group may override it.
  * Immutable.
  */
-public enum LoadBalanceMode
-{
+public enum LoadBalanceMode {
     /** Hash over the default hash object (the 5-tuple by default); RoCE packets get no BTH fields. */
     STATIC_HASH("static_hash"),
     /** Enhanced ECMP: RoCEv2 packets are hashed with the RDMA object (5-tuple + BTH destination QP). */
@@ -21,24 +20,21 @@ public enum LoadBalanceMode
 
     private final String configName;
 
-    LoadBalanceMode(final String configName)
-    {
+    LoadBalanceMode(final String configName) {
         this.configName = configName;
     }
 
     /**
      * @return the name used in configuration (our extension field {@code ecmp_lb_mode} and ARS_NEXTHOP_GROUP).
      */
-    public String configName()
-    {
+    public String configName() {
         return configName;
     }
 
     /**
      * @return true for the two modes that keep a flowlet table.
      */
-    public boolean flowlet()
-    {
+    public boolean flowlet() {
         return this == FLOWLET_QUALITY || this == FLOWLET_RANDOM;
     }
 
@@ -46,12 +42,9 @@ public enum LoadBalanceMode
      * @param name configuration name, such as {@code "flowlet_quality"}.
      * @return the mode, or null if unknown.
      */
-    public static LoadBalanceMode fromConfigName(final String name)
-    {
-        for (final LoadBalanceMode mode : VALUES)
-        {
-            if (mode.configName.equals(name))
-            {
+    public static LoadBalanceMode fromConfigName(final String name) {
+        for (final LoadBalanceMode mode : VALUES) {
+            if (mode.configName.equals(name)) {
                 return mode;
             }
         }

@@ -10,37 +10,28 @@ import java.nio.ByteOrder;
  * seeded register. Slicing-by-8: eight 256-entry tables consume 8 bytes per step (independent lookups instead of
  * a chain of eight), then single bytes. Stateless; safe on any thread.
  */
-public final class Crc32
-{
+public final class Crc32 {
     private static final int POLY_REFLECTED = 0xEDB88320;
     private static final int[] TABLE = new int[8 * 256];
-    private static final VarHandle INT_LE =
-        MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
-    static
-    {
-        for (int i = 0; i < 256; i++)
-        {
+    static {
+        for (int i = 0; i < 256; i++) {
             int c = i;
-            for (int k = 0; k < 8; k++)
-            {
+            for (int k = 0; k < 8; k++) {
                 c = (c & 1) != 0 ? (c >>> 1) ^ POLY_REFLECTED : c >>> 1;
             }
             TABLE[i] = c;
         }
-        for (int t = 1; t < 8; t++)
-        {
-            for (int i = 0; i < 256; i++)
-            {
+        for (int t = 1; t < 8; t++) {
+            for (int i = 0; i < 256; i++) {
                 final int previous = TABLE[(t - 1) * 256 + i];
                 TABLE[t * 256 + i] = (previous >>> 8) ^ TABLE[previous & 0xFF];
             }
         }
     }
 
-    private Crc32()
-    {
-    }
+    private Crc32() {}
 
     /**
      * CRC-32 of bytes with the register preset to {@code 0xFFFFFFFF ^ seed}; seed 0 gives the standard CRC-32.
@@ -51,22 +42,23 @@ public final class Crc32
      * @param seed   value XORed into the initial register.
      * @return the CRC (final XOR applied).
      */
-    public static int compute(final byte[] bytes, final int offset, final int length, final int seed)
-    {
+    public static int compute(final byte[] bytes, final int offset, final int length, final int seed) {
         int crc = ~seed;
         int i = offset;
         final int end = offset + length;
-        for (; i + 8 <= end; i += 8)
-        {
-            final int one = (int)INT_LE.get(bytes, i) ^ crc;
-            final int two = (int)INT_LE.get(bytes, i + 4);
-            crc = TABLE[7 * 256 + (one & 0xFF)] ^ TABLE[6 * 256 + ((one >>> 8) & 0xFF)]
-                ^ TABLE[5 * 256 + ((one >>> 16) & 0xFF)] ^ TABLE[4 * 256 + (one >>> 24)]
-                ^ TABLE[3 * 256 + (two & 0xFF)] ^ TABLE[2 * 256 + ((two >>> 8) & 0xFF)]
-                ^ TABLE[256 + ((two >>> 16) & 0xFF)] ^ TABLE[two >>> 24];
+        for (; i + 8 <= end; i += 8) {
+            final int one = (int) INT_LE.get(bytes, i) ^ crc;
+            final int two = (int) INT_LE.get(bytes, i + 4);
+            crc = TABLE[7 * 256 + (one & 0xFF)]
+                    ^ TABLE[6 * 256 + ((one >>> 8) & 0xFF)]
+                    ^ TABLE[5 * 256 + ((one >>> 16) & 0xFF)]
+                    ^ TABLE[4 * 256 + (one >>> 24)]
+                    ^ TABLE[3 * 256 + (two & 0xFF)]
+                    ^ TABLE[2 * 256 + ((two >>> 8) & 0xFF)]
+                    ^ TABLE[256 + ((two >>> 16) & 0xFF)]
+                    ^ TABLE[two >>> 24];
         }
-        for (; i < end; i++)
-        {
+        for (; i < end; i++) {
             crc = TABLE[(crc ^ bytes[i]) & 0xFF] ^ (crc >>> 8);
         }
         return ~crc;

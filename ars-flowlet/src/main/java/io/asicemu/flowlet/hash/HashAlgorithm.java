@@ -12,8 +12,7 @@ package io.asicemu.flowlet.hash;
  * </ul>
  * Immutable.
  */
-public enum HashAlgorithm
-{
+public enum HashAlgorithm {
     CRC(0, 32),
     XOR(1, 32),
     RANDOM(2, 32),
@@ -27,8 +26,7 @@ public enum HashAlgorithm
     private final int saiValue;
     private final int outputBits;
 
-    HashAlgorithm(final int saiValue, final int outputBits)
-    {
+    HashAlgorithm(final int saiValue, final int outputBits) {
         this.saiValue = saiValue;
         this.outputBits = outputBits;
     }
@@ -36,16 +34,14 @@ public enum HashAlgorithm
     /**
      * @return the {@code SAI_HASH_ALGORITHM_*} value.
      */
-    public int saiValue()
-    {
+    public int saiValue() {
         return saiValue;
     }
 
     /**
      * @return width of the hash output in bits (the offset rotates within this width).
      */
-    public int outputBits()
-    {
+    public int outputBits() {
         return outputBits;
     }
 
@@ -53,12 +49,9 @@ public enum HashAlgorithm
      * @param name the SONiC name, such as {@code "CRC_CCITT"}.
      * @return the algorithm, or null if unknown.
      */
-    public static HashAlgorithm fromName(final String name)
-    {
-        for (final HashAlgorithm algorithm : VALUES)
-        {
-            if (algorithm.name().equals(name))
-            {
+    public static HashAlgorithm fromName(final String name) {
+        for (final HashAlgorithm algorithm : VALUES) {
+            if (algorithm.name().equals(name)) {
                 return algorithm;
             }
         }

@@ -16,8 +16,7 @@ import java.nio.ByteOrder;
  * <p>
  * No allocation per call. Not thread safe: owned by the data-plane thread (the scratch array and PRNG are state).
  */
-public final class HashEngine
-{
+public final class HashEngine {
     /** Upper bound of {@link #keyBytes} output for any mask. */
     public static final int MAX_KEY_BYTES = 192;
 
@@ -48,16 +47,22 @@ public final class HashEngine
     private static final long M_RDMA_BTH_DEST_QP = HashField.RDMA_BTH_DEST_QP.mask();
     private static final long M_RDMA_BTH_OPCODE = HashField.RDMA_BTH_OPCODE.mask();
 
-    private static final long INNER_MASK = HashField.INNER_DST_MAC.mask() | HashField.INNER_SRC_MAC.mask()
-        | HashField.INNER_ETHERTYPE.mask() | HashField.INNER_IP_PROTOCOL.mask() | HashField.INNER_DST_IP.mask()
-        | HashField.INNER_DST_IPV4.mask() | HashField.INNER_DST_IPV6.mask() | HashField.INNER_SRC_IP.mask()
-        | HashField.INNER_SRC_IPV4.mask() | HashField.INNER_SRC_IPV6.mask() | HashField.INNER_L4_DST_PORT.mask()
-        | HashField.INNER_L4_SRC_PORT.mask();
+    private static final long INNER_MASK = HashField.INNER_DST_MAC.mask()
+            | HashField.INNER_SRC_MAC.mask()
+            | HashField.INNER_ETHERTYPE.mask()
+            | HashField.INNER_IP_PROTOCOL.mask()
+            | HashField.INNER_DST_IP.mask()
+            | HashField.INNER_DST_IPV4.mask()
+            | HashField.INNER_DST_IPV6.mask()
+            | HashField.INNER_SRC_IP.mask()
+            | HashField.INNER_SRC_IPV4.mask()
+            | HashField.INNER_SRC_IPV6.mask()
+            | HashField.INNER_L4_DST_PORT.mask()
+            | HashField.INNER_L4_SRC_PORT.mask();
 
     private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle INT_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle SHORT_BE =
-        MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle SHORT_BE = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
 
     private final HashAlgorithm algorithm;
     private final long fieldMask;
@@ -76,15 +81,13 @@ public final class HashEngine
      * @param randomSeed    seed of the PRNG used by {@link HashAlgorithm#RANDOM}.
      */
     public HashEngine(
-        final HashAlgorithm algorithm,
-        final long fieldMask,
-        final long rdmaFieldMask,
-        final int seed,
-        final int offset,
-        final long randomSeed)
-    {
-        if (offset < 0 || offset > 255)
-        {
+            final HashAlgorithm algorithm,
+            final long fieldMask,
+            final long rdmaFieldMask,
+            final int seed,
+            final int offset,
+            final long randomSeed) {
+        if (offset < 0 || offset > 255) {
             throw new IllegalArgumentException("offset must be 0..255: " + offset);
         }
         this.algorithm = algorithm;
@@ -102,8 +105,7 @@ public final class HashEngine
      * @param key the packet's fields.
      * @return the hash, in the low {@link HashAlgorithm#outputBits()} bits.
      */
-    public int hash(final HashKey key)
-    {
+    public int hash(final HashKey key) {
         return hashWithMask(key, key.roce() && rdmaFieldMask != 0 ? rdmaFieldMask : fieldMask);
     }
 
@@ -113,8 +115,7 @@ public final class HashEngine
      * @param key the packet's fields.
      * @return the hash.
      */
-    public int hashDefaultObject(final HashKey key)
-    {
+    public int hashDefaultObject(final HashKey key) {
         return hashWithMask(key, fieldMask);
     }
 
@@ -125,8 +126,7 @@ public final class HashEngine
      * @param mask fields to read.
      * @return the hash.
      */
-    public int hashWithMask(final HashKey key, final long mask)
-    {
+    public int hashWithMask(final HashKey key, final long mask) {
         return compute(algorithm, key, mask);
     }
 
@@ -137,25 +137,21 @@ public final class HashEngine
      * @param key the packet's fields.
      * @return the flow hash.
      */
-    public int flowHash(final HashKey key)
-    {
+    public int flowHash(final HashKey key) {
         final long mask = key.roce() && rdmaFieldMask != 0 ? rdmaFieldMask : fieldMask;
         return compute(algorithm == HashAlgorithm.RANDOM ? HashAlgorithm.CRC : algorithm, key, mask);
     }
 
-    private int compute(final HashAlgorithm alg, final HashKey key, final long mask)
-    {
+    private int compute(final HashAlgorithm alg, final HashKey key, final long mask) {
         final int raw;
-        switch (alg)
-        {
+        switch (alg) {
             case RANDOM -> raw = random.nextInt();
             case CRC -> raw = Crc32.compute(scratch, 0, keyBytes(key, mask, scratch), seed);
             case CRC_32LO -> raw = Crc32.compute(scratch, 0, keyBytes(key, mask, scratch), seed) & 0xFFFF;
             case CRC_32HI -> raw = Crc32.compute(scratch, 0, keyBytes(key, mask, scratch), seed) >>> 16;
             case CRC_CCITT -> raw = Crc16Ccitt.compute(scratch, 0, keyBytes(key, mask, scratch), seed);
             case XOR -> raw = xorFold(scratch, keyBytes(key, mask, scratch)) ^ seed;
-            case CRC_XOR ->
-            {
+            case CRC_XOR -> {
                 final int length = keyBytes(key, mask, scratch);
                 raw = Crc32.compute(scratch, 0, length, seed) ^ xorFold(scratch, length);
             }
@@ -167,24 +163,21 @@ public final class HashEngine
     /**
      * @return the algorithm.
      */
-    public HashAlgorithm algorithm()
-    {
+    public HashAlgorithm algorithm() {
         return algorithm;
     }
 
     /**
      * @return mask of the default hash object.
      */
-    public long fieldMask()
-    {
+    public long fieldMask() {
         return fieldMask;
     }
 
     /**
      * @return mask of the RDMA hash object, 0 if none.
      */
-    public long rdmaFieldMask()
-    {
+    public long rdmaFieldMask() {
         return rdmaFieldMask;
     }
 
@@ -194,24 +187,21 @@ public final class HashEngine
      *
      * @param newSeed hash seed (u32 as an int).
      */
-    public void seed(final int newSeed)
-    {
+    public void seed(final int newSeed) {
         this.seed = newSeed;
     }
 
     /**
      * @return the seed.
      */
-    public int seed()
-    {
+    public int seed() {
         return seed;
     }
 
     /**
      * @return the offset (rotate right, bits).
      */
-    public int offset()
-    {
+    public int offset() {
         return offset;
     }
 
@@ -223,10 +213,8 @@ public final class HashEngine
      * @param width  16 or 32.
      * @return rotated value.
      */
-    public static int rotateRight(final int value, final int amount, final int width)
-    {
-        if (width == 32)
-        {
+    public static int rotateRight(final int value, final int amount, final int width) {
+        if (width == 32) {
             return Integer.rotateRight(value, amount);
         }
         final int r = amount % width;
@@ -241,11 +229,9 @@ public final class HashEngine
      * @param length number of bytes from 0.
      * @return the fold.
      */
-    public static int xorFold(final byte[] bytes, final int length)
-    {
+    public static int xorFold(final byte[] bytes, final int length) {
         int h = 0;
-        for (int i = 0; i < length; i++)
-        {
+        for (int i = 0; i < length; i++) {
             h ^= (bytes[i] & 0xFF) << (24 - ((i & 3) << 3));
         }
         return h;
@@ -263,139 +249,106 @@ public final class HashEngine
      * @param out  destination of at least {@link #MAX_KEY_BYTES} bytes.
      * @return number of bytes written.
      */
-    public static int keyBytes(final HashKey key, final long mask, final byte[] out)
-    {
+    public static int keyBytes(final HashKey key, final long mask, final byte[] out) {
         int p = 0;
-        if ((mask & M_IN_PORT) != 0)
-        {
+        if ((mask & M_IN_PORT) != 0) {
             p = put(out, p, key.inPort(), 4);
         }
-        if ((mask & M_DST_MAC) != 0)
-        {
+        if ((mask & M_DST_MAC) != 0) {
             p = put(out, p, key.dstMac(), 6);
         }
-        if ((mask & M_SRC_MAC) != 0)
-        {
+        if ((mask & M_SRC_MAC) != 0) {
             p = put(out, p, key.srcMac(), 6);
         }
-        if ((mask & M_ETHERTYPE) != 0)
-        {
+        if ((mask & M_ETHERTYPE) != 0) {
             p = put(out, p, key.etherType(), 2);
         }
-        if ((mask & M_VLAN_ID) != 0)
-        {
+        if ((mask & M_VLAN_ID) != 0) {
             p = put(out, p, key.vlanId() & 0xFFF, 2);
         }
-        if ((mask & M_IP_PROTOCOL) != 0)
-        {
+        if ((mask & M_IP_PROTOCOL) != 0) {
             p = put(out, p, key.ipProtocol(), 1);
         }
-        if ((mask & M_DST_IP) != 0)
-        {
+        if ((mask & M_DST_IP) != 0) {
             p = putIp(out, p, key.ipv6(), key.dstIpHi(), key.dstIpLo());
         }
-        if ((mask & M_SRC_IP) != 0)
-        {
+        if ((mask & M_SRC_IP) != 0) {
             p = putIp(out, p, key.ipv6(), key.srcIpHi(), key.srcIpLo());
         }
-        if ((mask & M_L4_DST_PORT) != 0)
-        {
+        if ((mask & M_L4_DST_PORT) != 0) {
             p = put(out, p, key.l4DstPort(), 2);
         }
-        if ((mask & M_L4_SRC_PORT) != 0)
-        {
+        if ((mask & M_L4_SRC_PORT) != 0) {
             p = put(out, p, key.l4SrcPort(), 2);
         }
-        if ((mask & INNER_MASK) != 0 && key.inner())
-        {
+        if ((mask & INNER_MASK) != 0 && key.inner()) {
             p = innerKeyBytes(key, mask, out, p);
         }
-        if ((mask & M_IPV6_FLOW_LABEL) != 0)
-        {
+        if ((mask & M_IPV6_FLOW_LABEL) != 0) {
             p = put(out, p, key.ipv6FlowLabel() & 0xF_FFFF, 3);
         }
-        if (key.roce())
-        {
-            if ((mask & M_RDMA_BTH_DEST_QP) != 0)
-            {
+        if (key.roce()) {
+            if ((mask & M_RDMA_BTH_DEST_QP) != 0) {
                 p = put(out, p, key.bthDestQp() & 0xFF_FFFF, 3);
             }
-            if ((mask & M_RDMA_BTH_OPCODE) != 0)
-            {
+            if ((mask & M_RDMA_BTH_OPCODE) != 0) {
                 p = put(out, p, key.bthOpcode(), 1);
             }
         }
         return p;
     }
 
-    private static int innerKeyBytes(final HashKey key, final long mask, final byte[] out, final int start)
-    {
+    private static int innerKeyBytes(final HashKey key, final long mask, final byte[] out, final int start) {
         int p = start;
         final boolean v6 = key.innerIpv6();
-        if ((mask & M_INNER_DST_MAC) != 0)
-        {
+        if ((mask & M_INNER_DST_MAC) != 0) {
             p = put(out, p, key.innerDstMac(), 6);
         }
-        if ((mask & M_INNER_SRC_MAC) != 0)
-        {
+        if ((mask & M_INNER_SRC_MAC) != 0) {
             p = put(out, p, key.innerSrcMac(), 6);
         }
-        if ((mask & M_INNER_ETHERTYPE) != 0)
-        {
+        if ((mask & M_INNER_ETHERTYPE) != 0) {
             p = put(out, p, key.innerEtherType(), 2);
         }
-        if ((mask & M_INNER_IP_PROTOCOL) != 0)
-        {
+        if ((mask & M_INNER_IP_PROTOCOL) != 0) {
             p = put(out, p, key.innerIpProtocol(), 1);
         }
-        if ((mask & M_INNER_DST_IP) != 0
-            || (mask & (v6 ? M_INNER_DST_IPV6 : M_INNER_DST_IPV4)) != 0)
-        {
+        if ((mask & M_INNER_DST_IP) != 0 || (mask & (v6 ? M_INNER_DST_IPV6 : M_INNER_DST_IPV4)) != 0) {
             p = putIp(out, p, v6, key.innerDstIpHi(), key.innerDstIpLo());
         }
-        if ((mask & M_INNER_SRC_IP) != 0
-            || (mask & (v6 ? M_INNER_SRC_IPV6 : M_INNER_SRC_IPV4)) != 0)
-        {
+        if ((mask & M_INNER_SRC_IP) != 0 || (mask & (v6 ? M_INNER_SRC_IPV6 : M_INNER_SRC_IPV4)) != 0) {
             p = putIp(out, p, v6, key.innerSrcIpHi(), key.innerSrcIpLo());
         }
-        if ((mask & M_INNER_L4_DST_PORT) != 0)
-        {
+        if ((mask & M_INNER_L4_DST_PORT) != 0) {
             p = put(out, p, key.innerL4DstPort(), 2);
         }
-        if ((mask & M_INNER_L4_SRC_PORT) != 0)
-        {
+        if ((mask & M_INNER_L4_SRC_PORT) != 0) {
             p = put(out, p, key.innerL4SrcPort(), 2);
         }
         return p;
     }
 
-    private static int putIp(final byte[] out, final int p, final boolean v6, final long hi, final long lo)
-    {
-        if (v6)
-        {
+    private static int putIp(final byte[] out, final int p, final boolean v6, final long hi, final long lo) {
+        if (v6) {
             return put(out, put(out, p, hi, 8), lo, 8);
         }
         return put(out, p, lo, 4);
     }
 
-    private static int put(final byte[] out, final int p, final long value, final int byteCount)
-    {
-        switch (byteCount)
-        {
+    private static int put(final byte[] out, final int p, final long value, final int byteCount) {
+        switch (byteCount) {
             case 8 -> LONG_BE.set(out, p, value);
-            case 6 ->
-            {
-                SHORT_BE.set(out, p, (short)(value >>> 32));
-                INT_BE.set(out, p + 2, (int)value);
+            case 6 -> {
+                SHORT_BE.set(out, p, (short) (value >>> 32));
+                INT_BE.set(out, p + 2, (int) value);
             }
-            case 4 -> INT_BE.set(out, p, (int)value);
-            case 3 ->
-            {
-                SHORT_BE.set(out, p, (short)(value >>> 8));
-                out[p + 2] = (byte)value;
+            case 4 -> INT_BE.set(out, p, (int) value);
+            case 3 -> {
+                SHORT_BE.set(out, p, (short) (value >>> 8));
+                out[p + 2] = (byte) value;
             }
-            case 2 -> SHORT_BE.set(out, p, (short)value);
-            default -> out[p] = (byte)value;
+            case 2 -> SHORT_BE.set(out, p, (short) value);
+            default -> out[p] = (byte) value;
         }
         return p + byteCount;
     }

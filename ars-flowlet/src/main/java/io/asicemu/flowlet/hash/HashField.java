@@ -7,8 +7,7 @@ package io.asicemu.flowlet.hash;
  * Each field has a bit in a {@code long} field mask ({@link #mask()}) so that a hash object is a mask, not a list,
  * on the data path. Immutable; safe on any thread.
  */
-public enum HashField
-{
+public enum HashField {
     IN_PORT(false),
     DST_MAC(false),
     SRC_MAC(false),
@@ -39,24 +38,21 @@ public enum HashField
 
     private final boolean rdma;
 
-    HashField(final boolean rdma)
-    {
+    HashField(final boolean rdma) {
         this.rdma = rdma;
     }
 
     /**
      * @return the bit of this field in a field mask.
      */
-    public long mask()
-    {
+    public long mask() {
         return 1L << ordinal();
     }
 
     /**
      * @return true for the RDMA BTH fields, which only SAI's RDMA hash objects carry (SONiC's YANG has none).
      */
-    public boolean rdma()
-    {
+    public boolean rdma() {
         return rdma;
     }
 
@@ -66,12 +62,9 @@ public enum HashField
      * @param name such as {@code "L4_SRC_PORT"} (exact, upper case).
      * @return the field, or null if no field has that name.
      */
-    public static HashField fromName(final String name)
-    {
-        for (final HashField field : VALUES)
-        {
-            if (field.name().equals(name))
-            {
+    public static HashField fromName(final String name) {
+        for (final HashField field : VALUES) {
+            if (field.name().equals(name)) {
                 return field;
             }
         }
@@ -82,11 +75,9 @@ public enum HashField
      * @param fields the fields of a hash object.
      * @return their mask.
      */
-    public static long maskOf(final Iterable<HashField> fields)
-    {
+    public static long maskOf(final Iterable<HashField> fields) {
         long mask = 0;
-        for (final HashField field : fields)
-        {
+        for (final HashField field : fields) {
             mask |= field.mask();
         }
         return mask;
@@ -97,8 +88,7 @@ public enum HashField
      *
      * @return its mask.
      */
-    public static long fiveTupleMask()
-    {
+    public static long fiveTupleMask() {
         return SRC_IP.mask() | DST_IP.mask() | L4_SRC_PORT.mask() | L4_DST_PORT.mask() | IP_PROTOCOL.mask();
     }
 }

@@ -9,10 +9,10 @@ package io.asicemu.flowlet.hash;
  * <p>
  * Not thread safe: owned by the data-plane thread.
  */
-public final class HashKey
-{
+public final class HashKey {
     /** UDP destination port of RoCEv2. */
     public static final int ROCE_V2_UDP_PORT = 4791;
+
     private int inPort;
     private long dstMac;
     private long srcMac;
@@ -48,8 +48,7 @@ public final class HashKey
      *
      * @return this key.
      */
-    public HashKey clear()
-    {
+    public HashKey clear() {
         inPort = 0;
         dstMac = 0;
         srcMac = 0;
@@ -88,8 +87,7 @@ public final class HashKey
      * @param other source.
      * @return this key.
      */
-    public HashKey copyFrom(final HashKey other)
-    {
+    public HashKey copyFrom(final HashKey other) {
         inPort = other.inPort;
         dstMac = other.dstMac;
         srcMac = other.srcMac;
@@ -128,8 +126,7 @@ public final class HashKey
      * @param address IPv4 address as a big-endian int.
      * @return this key.
      */
-    public HashKey srcIpv4(final int address)
-    {
+    public HashKey srcIpv4(final int address) {
         ipv6 = false;
         srcIpHi = 0;
         srcIpLo = address & 0xFFFF_FFFFL;
@@ -142,8 +139,7 @@ public final class HashKey
      * @param address IPv4 address as a big-endian int.
      * @return this key.
      */
-    public HashKey dstIpv4(final int address)
-    {
+    public HashKey dstIpv4(final int address) {
         ipv6 = false;
         dstIpHi = 0;
         dstIpLo = address & 0xFFFF_FFFFL;
@@ -157,8 +153,7 @@ public final class HashKey
      * @param lo lower 64 bits.
      * @return this key.
      */
-    public HashKey srcIpv6(final long hi, final long lo)
-    {
+    public HashKey srcIpv6(final long hi, final long lo) {
         ipv6 = true;
         srcIpHi = hi;
         srcIpLo = lo;
@@ -172,8 +167,7 @@ public final class HashKey
      * @param lo lower 64 bits.
      * @return this key.
      */
-    public HashKey dstIpv6(final long hi, final long lo)
-    {
+    public HashKey dstIpv6(final long hi, final long lo) {
         ipv6 = true;
         dstIpHi = hi;
         dstIpLo = lo;
@@ -191,8 +185,7 @@ public final class HashKey
      * @return this key.
      */
     public HashKey ipv4FiveTuple(
-        final int srcIp, final int dstIp, final int protocol, final int srcPort, final int dstPort)
-    {
+            final int srcIp, final int dstIp, final int protocol, final int srcPort, final int dstPort) {
         srcIpv4(srcIp);
         dstIpv4(dstIp);
         ipProtocol = protocol;
@@ -204,8 +197,7 @@ public final class HashKey
     /**
      * @return ingress port index.
      */
-    public int inPort()
-    {
+    public int inPort() {
         return inPort;
     }
 
@@ -213,8 +205,7 @@ public final class HashKey
      * @param value ingress port index.
      * @return this key.
      */
-    public HashKey inPort(final int value)
-    {
+    public HashKey inPort(final int value) {
         inPort = value;
         return this;
     }
@@ -222,8 +213,7 @@ public final class HashKey
     /**
      * @return destination MAC in the low 48 bits.
      */
-    public long dstMac()
-    {
+    public long dstMac() {
         return dstMac;
     }
 
@@ -231,8 +221,7 @@ public final class HashKey
      * @param value destination MAC in the low 48 bits.
      * @return this key.
      */
-    public HashKey dstMac(final long value)
-    {
+    public HashKey dstMac(final long value) {
         dstMac = value;
         return this;
     }
@@ -240,8 +229,7 @@ public final class HashKey
     /**
      * @return source MAC in the low 48 bits.
      */
-    public long srcMac()
-    {
+    public long srcMac() {
         return srcMac;
     }
 
@@ -249,8 +237,7 @@ public final class HashKey
      * @param value source MAC in the low 48 bits.
      * @return this key.
      */
-    public HashKey srcMac(final long value)
-    {
+    public HashKey srcMac(final long value) {
         srcMac = value;
         return this;
     }
@@ -258,8 +245,7 @@ public final class HashKey
     /**
      * @return EtherType of the outer frame (after VLAN tags).
      */
-    public int etherType()
-    {
+    public int etherType() {
         return etherType;
     }
 
@@ -267,8 +253,7 @@ public final class HashKey
      * @param value EtherType of the outer frame (after VLAN tags).
      * @return this key.
      */
-    public HashKey etherType(final int value)
-    {
+    public HashKey etherType(final int value) {
         etherType = value;
         return this;
     }
@@ -276,8 +261,7 @@ public final class HashKey
     /**
      * @return VLAN id (12 bits), 0 when untagged.
      */
-    public int vlanId()
-    {
+    public int vlanId() {
         return vlanId;
     }
 
@@ -285,8 +269,7 @@ public final class HashKey
      * @param value VLAN id (12 bits), 0 when untagged.
      * @return this key.
      */
-    public HashKey vlanId(final int value)
-    {
+    public HashKey vlanId(final int value) {
         vlanId = value;
         return this;
     }
@@ -294,8 +277,7 @@ public final class HashKey
     /**
      * @return true when the outer IP header is IPv6 (addresses use all 128 bits).
      */
-    public boolean ipv6()
-    {
+    public boolean ipv6() {
         return ipv6;
     }
 
@@ -303,8 +285,7 @@ public final class HashKey
      * @param value true when the outer IP header is IPv6 (addresses use all 128 bits).
      * @return this key.
      */
-    public HashKey ipv6(final boolean value)
-    {
+    public HashKey ipv6(final boolean value) {
         ipv6 = value;
         return this;
     }
@@ -312,8 +293,7 @@ public final class HashKey
     /**
      * @return upper 64 bits of the source IPv6 address, 0 for IPv4.
      */
-    public long srcIpHi()
-    {
+    public long srcIpHi() {
         return srcIpHi;
     }
 
@@ -321,8 +301,7 @@ public final class HashKey
      * @param value upper 64 bits of the source IPv6 address, 0 for IPv4.
      * @return this key.
      */
-    public HashKey srcIpHi(final long value)
-    {
+    public HashKey srcIpHi(final long value) {
         srcIpHi = value;
         return this;
     }
@@ -330,8 +309,7 @@ public final class HashKey
     /**
      * @return lower 64 bits of the source IPv6 address, or the IPv4 address in the low 32 bits.
      */
-    public long srcIpLo()
-    {
+    public long srcIpLo() {
         return srcIpLo;
     }
 
@@ -339,8 +317,7 @@ public final class HashKey
      * @param value lower 64 bits of the source IPv6 address, or the IPv4 address in the low 32 bits.
      * @return this key.
      */
-    public HashKey srcIpLo(final long value)
-    {
+    public HashKey srcIpLo(final long value) {
         srcIpLo = value;
         return this;
     }
@@ -348,8 +325,7 @@ public final class HashKey
     /**
      * @return upper 64 bits of the destination IPv6 address, 0 for IPv4.
      */
-    public long dstIpHi()
-    {
+    public long dstIpHi() {
         return dstIpHi;
     }
 
@@ -357,8 +333,7 @@ public final class HashKey
      * @param value upper 64 bits of the destination IPv6 address, 0 for IPv4.
      * @return this key.
      */
-    public HashKey dstIpHi(final long value)
-    {
+    public HashKey dstIpHi(final long value) {
         dstIpHi = value;
         return this;
     }
@@ -366,8 +341,7 @@ public final class HashKey
     /**
      * @return lower 64 bits of the destination IPv6 address, or the IPv4 address in the low 32 bits.
      */
-    public long dstIpLo()
-    {
+    public long dstIpLo() {
         return dstIpLo;
     }
 
@@ -375,8 +349,7 @@ public final class HashKey
      * @param value lower 64 bits of the destination IPv6 address, or the IPv4 address in the low 32 bits.
      * @return this key.
      */
-    public HashKey dstIpLo(final long value)
-    {
+    public HashKey dstIpLo(final long value) {
         dstIpLo = value;
         return this;
     }
@@ -384,8 +357,7 @@ public final class HashKey
     /**
      * @return IPv4 protocol or IPv6 next header.
      */
-    public int ipProtocol()
-    {
+    public int ipProtocol() {
         return ipProtocol;
     }
 
@@ -393,8 +365,7 @@ public final class HashKey
      * @param value IPv4 protocol or IPv6 next header.
      * @return this key.
      */
-    public HashKey ipProtocol(final int value)
-    {
+    public HashKey ipProtocol(final int value) {
         ipProtocol = value;
         return this;
     }
@@ -402,8 +373,7 @@ public final class HashKey
     /**
      * @return TCP/UDP source port.
      */
-    public int l4SrcPort()
-    {
+    public int l4SrcPort() {
         return l4SrcPort;
     }
 
@@ -411,8 +381,7 @@ public final class HashKey
      * @param value TCP/UDP source port.
      * @return this key.
      */
-    public HashKey l4SrcPort(final int value)
-    {
+    public HashKey l4SrcPort(final int value) {
         l4SrcPort = value;
         return this;
     }
@@ -420,8 +389,7 @@ public final class HashKey
     /**
      * @return TCP/UDP destination port.
      */
-    public int l4DstPort()
-    {
+    public int l4DstPort() {
         return l4DstPort;
     }
 
@@ -429,8 +397,7 @@ public final class HashKey
      * @param value TCP/UDP destination port.
      * @return this key.
      */
-    public HashKey l4DstPort(final int value)
-    {
+    public HashKey l4DstPort(final int value) {
         l4DstPort = value;
         return this;
     }
@@ -438,8 +405,7 @@ public final class HashKey
     /**
      * @return IPv6 flow label (20 bits).
      */
-    public int ipv6FlowLabel()
-    {
+    public int ipv6FlowLabel() {
         return ipv6FlowLabel;
     }
 
@@ -447,8 +413,7 @@ public final class HashKey
      * @param value IPv6 flow label (20 bits).
      * @return this key.
      */
-    public HashKey ipv6FlowLabel(final int value)
-    {
+    public HashKey ipv6FlowLabel(final int value) {
         ipv6FlowLabel = value;
         return this;
     }
@@ -456,8 +421,7 @@ public final class HashKey
     /**
      * @return true when an inner (tunnelled) header was parsed; INNER_* fields are read only then.
      */
-    public boolean inner()
-    {
+    public boolean inner() {
         return inner;
     }
 
@@ -465,8 +429,7 @@ public final class HashKey
      * @param value true when an inner (tunnelled) header was parsed; INNER_* fields are read only then.
      * @return this key.
      */
-    public HashKey inner(final boolean value)
-    {
+    public HashKey inner(final boolean value) {
         inner = value;
         return this;
     }
@@ -474,8 +437,7 @@ public final class HashKey
     /**
      * @return inner destination MAC.
      */
-    public long innerDstMac()
-    {
+    public long innerDstMac() {
         return innerDstMac;
     }
 
@@ -483,8 +445,7 @@ public final class HashKey
      * @param value inner destination MAC.
      * @return this key.
      */
-    public HashKey innerDstMac(final long value)
-    {
+    public HashKey innerDstMac(final long value) {
         innerDstMac = value;
         return this;
     }
@@ -492,8 +453,7 @@ public final class HashKey
     /**
      * @return inner source MAC.
      */
-    public long innerSrcMac()
-    {
+    public long innerSrcMac() {
         return innerSrcMac;
     }
 
@@ -501,8 +461,7 @@ public final class HashKey
      * @param value inner source MAC.
      * @return this key.
      */
-    public HashKey innerSrcMac(final long value)
-    {
+    public HashKey innerSrcMac(final long value) {
         innerSrcMac = value;
         return this;
     }
@@ -510,8 +469,7 @@ public final class HashKey
     /**
      * @return inner EtherType.
      */
-    public int innerEtherType()
-    {
+    public int innerEtherType() {
         return innerEtherType;
     }
 
@@ -519,8 +477,7 @@ public final class HashKey
      * @param value inner EtherType.
      * @return this key.
      */
-    public HashKey innerEtherType(final int value)
-    {
+    public HashKey innerEtherType(final int value) {
         innerEtherType = value;
         return this;
     }
@@ -528,8 +485,7 @@ public final class HashKey
     /**
      * @return true when the inner IP header is IPv6.
      */
-    public boolean innerIpv6()
-    {
+    public boolean innerIpv6() {
         return innerIpv6;
     }
 
@@ -537,8 +493,7 @@ public final class HashKey
      * @param value true when the inner IP header is IPv6.
      * @return this key.
      */
-    public HashKey innerIpv6(final boolean value)
-    {
+    public HashKey innerIpv6(final boolean value) {
         innerIpv6 = value;
         return this;
     }
@@ -546,8 +501,7 @@ public final class HashKey
     /**
      * @return upper 64 bits of the inner source IPv6 address.
      */
-    public long innerSrcIpHi()
-    {
+    public long innerSrcIpHi() {
         return innerSrcIpHi;
     }
 
@@ -555,8 +509,7 @@ public final class HashKey
      * @param value upper 64 bits of the inner source IPv6 address.
      * @return this key.
      */
-    public HashKey innerSrcIpHi(final long value)
-    {
+    public HashKey innerSrcIpHi(final long value) {
         innerSrcIpHi = value;
         return this;
     }
@@ -564,8 +517,7 @@ public final class HashKey
     /**
      * @return lower 64 bits of the inner source address (IPv4 in the low 32 bits).
      */
-    public long innerSrcIpLo()
-    {
+    public long innerSrcIpLo() {
         return innerSrcIpLo;
     }
 
@@ -573,8 +525,7 @@ public final class HashKey
      * @param value lower 64 bits of the inner source address (IPv4 in the low 32 bits).
      * @return this key.
      */
-    public HashKey innerSrcIpLo(final long value)
-    {
+    public HashKey innerSrcIpLo(final long value) {
         innerSrcIpLo = value;
         return this;
     }
@@ -582,8 +533,7 @@ public final class HashKey
     /**
      * @return upper 64 bits of the inner destination IPv6 address.
      */
-    public long innerDstIpHi()
-    {
+    public long innerDstIpHi() {
         return innerDstIpHi;
     }
 
@@ -591,8 +541,7 @@ public final class HashKey
      * @param value upper 64 bits of the inner destination IPv6 address.
      * @return this key.
      */
-    public HashKey innerDstIpHi(final long value)
-    {
+    public HashKey innerDstIpHi(final long value) {
         innerDstIpHi = value;
         return this;
     }
@@ -600,8 +549,7 @@ public final class HashKey
     /**
      * @return lower 64 bits of the inner destination address (IPv4 in the low 32 bits).
      */
-    public long innerDstIpLo()
-    {
+    public long innerDstIpLo() {
         return innerDstIpLo;
     }
 
@@ -609,8 +557,7 @@ public final class HashKey
      * @param value lower 64 bits of the inner destination address (IPv4 in the low 32 bits).
      * @return this key.
      */
-    public HashKey innerDstIpLo(final long value)
-    {
+    public HashKey innerDstIpLo(final long value) {
         innerDstIpLo = value;
         return this;
     }
@@ -618,8 +565,7 @@ public final class HashKey
     /**
      * @return inner IP protocol.
      */
-    public int innerIpProtocol()
-    {
+    public int innerIpProtocol() {
         return innerIpProtocol;
     }
 
@@ -627,8 +573,7 @@ public final class HashKey
      * @param value inner IP protocol.
      * @return this key.
      */
-    public HashKey innerIpProtocol(final int value)
-    {
+    public HashKey innerIpProtocol(final int value) {
         innerIpProtocol = value;
         return this;
     }
@@ -636,8 +581,7 @@ public final class HashKey
     /**
      * @return inner L4 source port.
      */
-    public int innerL4SrcPort()
-    {
+    public int innerL4SrcPort() {
         return innerL4SrcPort;
     }
 
@@ -645,8 +589,7 @@ public final class HashKey
      * @param value inner L4 source port.
      * @return this key.
      */
-    public HashKey innerL4SrcPort(final int value)
-    {
+    public HashKey innerL4SrcPort(final int value) {
         innerL4SrcPort = value;
         return this;
     }
@@ -654,8 +597,7 @@ public final class HashKey
     /**
      * @return inner L4 destination port.
      */
-    public int innerL4DstPort()
-    {
+    public int innerL4DstPort() {
         return innerL4DstPort;
     }
 
@@ -663,8 +605,7 @@ public final class HashKey
      * @param value inner L4 destination port.
      * @return this key.
      */
-    public HashKey innerL4DstPort(final int value)
-    {
+    public HashKey innerL4DstPort(final int value) {
         innerL4DstPort = value;
         return this;
     }
@@ -672,8 +613,7 @@ public final class HashKey
     /**
      * @return true for RoCEv2 (UDP destination port 4791 with a parsed BTH): selects the RDMA hash object.
      */
-    public boolean roce()
-    {
+    public boolean roce() {
         return roce;
     }
 
@@ -681,8 +621,7 @@ public final class HashKey
      * @param value true for RoCEv2 (UDP destination port 4791 with a parsed BTH): selects the RDMA hash object.
      * @return this key.
      */
-    public HashKey roce(final boolean value)
-    {
+    public HashKey roce(final boolean value) {
         roce = value;
         return this;
     }
@@ -690,8 +629,7 @@ public final class HashKey
     /**
      * @return BTH destination QP (24 bits, BTH bytes 5-7).
      */
-    public int bthDestQp()
-    {
+    public int bthDestQp() {
         return bthDestQp;
     }
 
@@ -699,8 +637,7 @@ public final class HashKey
      * @param value BTH destination QP (24 bits, BTH bytes 5-7).
      * @return this key.
      */
-    public HashKey bthDestQp(final int value)
-    {
+    public HashKey bthDestQp(final int value) {
         bthDestQp = value;
         return this;
     }
@@ -708,8 +645,7 @@ public final class HashKey
     /**
      * @return BTH opcode (BTH byte 0).
      */
-    public int bthOpcode()
-    {
+    public int bthOpcode() {
         return bthOpcode;
     }
 
@@ -717,8 +653,7 @@ public final class HashKey
      * @param value BTH opcode (BTH byte 0).
      * @return this key.
      */
-    public HashKey bthOpcode(final int value)
-    {
+    public HashKey bthOpcode(final int value) {
         bthOpcode = value;
         return this;
     }

@@ -1,14 +1,12 @@
 package io.asicemu.flowlet.ars;
 
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
-class PortQualityTest
-{
+import org.junit.jupiter.api.Test;
+
+class PortQualityTest {
     @Test
-    void shouldQuantizeLinearlyIntoEightBandsBetweenMinAndMax()
-    {
+    void shouldQuantizeLinearlyIntoEightBandsBetweenMinAndMax() {
         assertThat(PortQuality.quantize(0, 100, 900)).isEqualTo(7);
         assertThat(PortQuality.quantize(100, 100, 900)).isEqualTo(7);
         assertThat(PortQuality.quantize(199, 100, 900)).isEqualTo(7);
@@ -18,8 +16,7 @@ class PortQualityTest
     }
 
     @Test
-    void shouldSampleOnlyAtIntervalBoundariesWhenTimeAdvances()
-    {
+    void shouldSampleOnlyAtIntervalBoundariesWhenTimeAdvances() {
         final PortQuality quality = new PortQuality(1, QualitySettings.defaults());
         quality.advance(5_000);
         quality.advance(5_000 + 16_000 - 1);
@@ -32,8 +29,7 @@ class PortQualityTest
     }
 
     @Test
-    void shouldWeighTheInstantaneousSampleByOneOverWeightWhenAveraging()
-    {
+    void shouldWeighTheInstantaneousSampleByOneOverWeightWhenAveraging() {
         final PortQuality quality = new PortQuality(1, QualitySettings.defaults());
         quality.advance(0);
         quality.onTransmit(0, 160_000);
@@ -47,12 +43,10 @@ class PortQualityTest
     }
 
     @Test
-    void shouldRateAHalfLoadedHundredGigPortInTheMiddleBandWhenScaled()
-    {
+    void shouldRateAHalfLoadedHundredGigPortInTheMiddleBandWhenScaled() {
         // 100G port (scaling 10) sending 50 Gb/s: 50e9 / 8 * 16e-6 = 100000 bytes per 16 us interval.
         // Per 10G unit 5000 Mb/s; bands 2000..8000 Mb/s: 7 - floor((5000 - 2000) * 8 / 6000) = 3.
-        final PortQuality quality = new PortQuality(2, new QualitySettings(16_000, 1, 1, 2_000, 8_000, 8_192,
-            262_144));
+        final PortQuality quality = new PortQuality(2, new QualitySettings(16_000, 1, 1, 2_000, 8_000, 8_192, 262_144));
         quality.portSpeedMbps(0, 100_000);
         quality.advance(0);
         quality.onTransmit(0, 100_000);

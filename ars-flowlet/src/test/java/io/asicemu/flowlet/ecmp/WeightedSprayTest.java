@@ -1,5 +1,7 @@
 package io.asicemu.flowlet.ecmp;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.asicemu.flowlet.GroupSettings;
 import io.asicemu.flowlet.LoadBalanceGroup;
 import io.asicemu.flowlet.hash.HashAlgorithm;
@@ -9,19 +11,18 @@ import io.asicemu.flowlet.hash.HashKey;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-class WeightedSprayTest
-{
+class WeightedSprayTest {
     @Test
-    void shouldSprayInProportionToWeightsAndSkipDownPortsWhenPerPacket()
-    {
+    void shouldSprayInProportionToWeightsAndSkipDownPortsWhenPerPacket() {
         final HashEngine engine = new HashEngine(HashAlgorithm.CRC, HashField.fiveTupleMask(), 0, 0, 0, 1);
-        final LoadBalanceGroup group = new LoadBalanceGroup(GroupSettings.of(LoadBalanceMode.PER_PACKET_SPRAY)
-            .withRandomSeed(9), new int[] {4, 5, 6}, new int[] {1, 3, 4}, engine, null);
+        final LoadBalanceGroup group = new LoadBalanceGroup(
+                GroupSettings.of(LoadBalanceMode.PER_PACKET_SPRAY).withRandomSeed(9),
+                new int[] {4, 5, 6},
+                new int[] {1, 3, 4},
+                engine,
+                null);
         final HashKey key = new HashKey().ipv4FiveTuple(1, 2, 6, 3, 4);
-        for (int i = 0; i < 80_000; i++)
-        {
+        for (int i = 0; i < 80_000; i++) {
             group.select(key, 100, i);
         }
 
@@ -31,8 +32,7 @@ class WeightedSprayTest
         assertThat(group.memberBytes(2)).isEqualTo(group.memberSelections(2) * 100);
 
         group.portUp(6, false);
-        for (int i = 0; i < 1000; i++)
-        {
+        for (int i = 0; i < 1000; i++) {
             assertThat(group.memberPort(group.select(key, 100, i))).isNotEqualTo(6);
         }
         group.portUp(4, false);

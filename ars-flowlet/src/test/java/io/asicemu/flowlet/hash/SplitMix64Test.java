@@ -1,14 +1,12 @@
 package io.asicemu.flowlet.hash;
 
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
-class SplitMix64Test
-{
+import org.junit.jupiter.api.Test;
+
+class SplitMix64Test {
     @Test
-    void shouldMatchTheReferenceSequenceWhenSeededWithZero()
-    {
+    void shouldMatchTheReferenceSequenceWhenSeededWithZero() {
         // First outputs of Vigna's splitmix64.c (prng.di.unimi.it) with state 0.
         final SplitMix64 random = new SplitMix64(0);
 
@@ -18,8 +16,7 @@ class SplitMix64Test
     }
 
     @Test
-    void shouldRepeatTheSameDrawsWhenReseeded()
-    {
+    void shouldRepeatTheSameDrawsWhenReseeded() {
         final SplitMix64 random = new SplitMix64(42);
         final long first = random.nextLong();
         final int bounded = random.nextInt(7);

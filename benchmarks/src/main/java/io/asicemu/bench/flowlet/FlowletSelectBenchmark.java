@@ -10,6 +10,7 @@ import io.asicemu.flowlet.hash.HashEngine;
 import io.asicemu.flowlet.hash.HashField;
 import io.asicemu.flowlet.hash.HashKey;
 import io.asicemu.flowlet.hash.SplitMix64;
+import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -24,8 +25,6 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
-import java.util.concurrent.TimeUnit;
-
 /**
  * Hash + member selection per packet, for each load-balance mode: what the pipeline's forward stage pays per packet
  * in ars-flowlet. A batch of 256 packets of mixed shapes (IPv4 TCP, IPv4 RoCEv2 with many QPs, IPv6 UDP, IPv6
@@ -36,11 +35,12 @@ import java.util.concurrent.TimeUnit;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-public class FlowletSelectBenchmark
-{
+public class FlowletSelectBenchmark {
     private static final int BATCH = 256;
     private static final int SHAPES = 4096;
     private static final int MEMBERS = 16;
@@ -71,11 +71,9 @@ public class FlowletSelectBenchmark
      * Build the frames' fields and the group.
      */
     @Setup
-    public void setup()
-    {
+    public void setup() {
         final SplitMix64 random = new SplitMix64(2026);
-        for (int i = 0; i < SHAPES; i++)
-        {
+        for (int i = 0; i < SHAPES; i++) {
             final int shape = i & 3;
             ipv6[i] = shape >= 2;
             roce[i] = shape == 1 || shape == 3;
@@ -88,13 +86,17 @@ public class FlowletSelectBenchmark
             dstPort[i] = roce[i] ? HashKey.ROCE_V2_UDP_PORT : random.nextInt(65_536);
             destQp[i] = roce[i] ? random.nextInt(1 << 24) : 0;
         }
-        final HashEngine engine = new HashEngine(algorithm, HashField.fiveTupleMask(),
-            HashField.fiveTupleMask() | HashField.RDMA_BTH_DEST_QP.mask(), 25, 0, 1);
+        final HashEngine engine = new HashEngine(
+                algorithm,
+                HashField.fiveTupleMask(),
+                HashField.fiveTupleMask() | HashField.RDMA_BTH_DEST_QP.mask(),
+                25,
+                0,
+                1);
         quality = new PortQuality(MEMBERS, QualitySettings.defaults());
         final int[] ports = new int[MEMBERS];
         final int[] weights = new int[MEMBERS];
-        for (int m = 0; m < MEMBERS; m++)
-        {
+        for (int m = 0; m < MEMBERS; m++) {
             ports[m] = m;
             weights[m] = 1 + (m & 1);
         }
@@ -108,23 +110,21 @@ public class FlowletSelectBenchmark
      */
     @Benchmark
     @OperationsPerInvocation(BATCH)
-    public void hashAndSelect(final Blackhole blackhole)
-    {
+    public void hashAndSelect(final Blackhole blackhole) {
         int c = cursor;
         long t = nowNs;
-        for (int i = 0; i < BATCH; i++)
-        {
+        for (int i = 0; i < BATCH; i++) {
             t += 200;
             key.clear()
-                .ipProtocol(protocol[c]).l4SrcPort(srcPort[c]).l4DstPort(dstPort[c])
-                .roce(roce[c]).bthDestQp(destQp[c]);
-            if (ipv6[c])
-            {
+                    .ipProtocol(protocol[c])
+                    .l4SrcPort(srcPort[c])
+                    .l4DstPort(dstPort[c])
+                    .roce(roce[c])
+                    .bthDestQp(destQp[c]);
+            if (ipv6[c]) {
                 key.srcIpv6(srcHi[c], srcLo[c]).dstIpv6(dstHi[c], dstLo[c]);
-            }
-            else
-            {
-                key.srcIpv4((int)srcLo[c]).dstIpv4((int)dstLo[c]);
+            } else {
+                key.srcIpv4((int) srcLo[c]).dstIpv4((int) dstLo[c]);
             }
             final int member = group.select(key, 1024, t);
             quality.onTransmit(member, 1024);

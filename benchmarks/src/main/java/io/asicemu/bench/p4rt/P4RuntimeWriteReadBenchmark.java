@@ -1,25 +1,6 @@
 package io.asicemu.bench.p4rt;
 
-import java.math.BigInteger;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.util.Iterator;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-
-import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
-
 import com.google.protobuf.ByteString;
-
 import io.asicemu.p4rt.adapter.PipelineTableBackend;
 import io.asicemu.p4rt.backend.P4Backend;
 import io.asicemu.p4rt.info.FixedPipelineInfo;
@@ -34,6 +15,22 @@ import io.asicemu.pipeline.time.MonotonicClock;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
+import java.math.BigInteger;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.Iterator;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import p4.v1.P4RuntimeGrpc;
 import p4.v1.P4RuntimeOuterClass.Entity;
 import p4.v1.P4RuntimeOuterClass.FieldMatch;
@@ -59,8 +56,7 @@ import p4.v1.P4RuntimeOuterClass.WriteRequest;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-public class P4RuntimeWriteReadBenchmark
-{
+public class P4RuntimeWriteReadBenchmark {
     private static final int IPV4 = 0x02000003;
     private static final int SET_NEXTHOP = 0x01000005;
     private static final long DEVICE = 1;
@@ -73,7 +69,7 @@ public class P4RuntimeWriteReadBenchmark
     private static final int SET_DST_MAC = 0x01000008;
     private static final int SET_IP_NEXTHOP = 0x01000009;
     private static final String CONFIG = "{\"DEVICE_METADATA\": {\"localhost\": {\"mac\": \"02:00:00:00:00:01\"}}, "
-        + "\"PORT\": {\"Ethernet0\": {\"speed\": \"100000\", \"admin_status\": \"up\"}}}";
+            + "\"PORT\": {\"Ethernet0\": {\"speed\": \"100000\", \"admin_status\": \"up\"}}}";
 
     @Param({"1", "100", "1000"})
     int batchSize;
@@ -92,126 +88,143 @@ public class P4RuntimeWriteReadBenchmark
     private WriteRequest insert;
     private WriteRequest delete;
     private boolean inserted;
-    private final ReadRequest readAll = ReadRequest.newBuilder().setDeviceId(DEVICE).addEntities(Entity.newBuilder()
-        .setTableEntry(TableEntry.newBuilder().setTableId(IPV4))).build();
+    private final ReadRequest readAll = ReadRequest.newBuilder()
+            .setDeviceId(DEVICE)
+            .addEntities(
+                    Entity.newBuilder().setTableEntry(TableEntry.newBuilder().setTableId(IPV4)))
+            .build();
 
-    private static ByteString canonical(final long v)
-    {
+    private static ByteString canonical(final long v) {
         final byte[] raw = BigInteger.valueOf(v).toByteArray();
         return raw.length > 1 && raw[0] == 0 ? ByteString.copyFrom(raw, 1, raw.length - 1) : ByteString.copyFrom(raw);
     }
 
-    private static Update route(final Update.Type type, final int index)
-    {
-        final long prefix = 0x0A000000L + ((long)index << 8);
-        return Update.newBuilder().setType(type).setEntity(Entity.newBuilder().setTableEntry(TableEntry.newBuilder()
-            .setTableId(IPV4)
-            .addMatch(FieldMatch.newBuilder().setFieldId(1).setExact(FieldMatch.Exact.newBuilder()
-                .setValue(canonical(0))))
-            .addMatch(FieldMatch.newBuilder().setFieldId(2).setLpm(FieldMatch.LPM.newBuilder()
-                .setValue(canonical(prefix)).setPrefixLen(24)))
-            .setAction(TableAction.newBuilder().setAction(p4.v1.P4RuntimeOuterClass.Action.newBuilder()
-                .setActionId(SET_NEXTHOP).addParams(p4.v1.P4RuntimeOuterClass.Action.Param.newBuilder()
-                    .setParamId(1).setValue(canonical(1))))))).build();
+    private static Update route(final Update.Type type, final int index) {
+        final long prefix = 0x0A000000L + ((long) index << 8);
+        return Update.newBuilder()
+                .setType(type)
+                .setEntity(Entity.newBuilder()
+                        .setTableEntry(TableEntry.newBuilder()
+                                .setTableId(IPV4)
+                                .addMatch(FieldMatch.newBuilder()
+                                        .setFieldId(1)
+                                        .setExact(FieldMatch.Exact.newBuilder().setValue(canonical(0))))
+                                .addMatch(FieldMatch.newBuilder()
+                                        .setFieldId(2)
+                                        .setLpm(FieldMatch.LPM
+                                                .newBuilder()
+                                                .setValue(canonical(prefix))
+                                                .setPrefixLen(24)))
+                                .setAction(TableAction.newBuilder()
+                                        .setAction(p4.v1.P4RuntimeOuterClass.Action.newBuilder()
+                                                .setActionId(SET_NEXTHOP)
+                                                .addParams(p4.v1.P4RuntimeOuterClass.Action.Param.newBuilder()
+                                                        .setParamId(1)
+                                                        .setValue(canonical(1)))))))
+                .build();
     }
 
-    private static Update entry(final int table, final long key, final int action, final long... params)
-    {
-        final p4.v1.P4RuntimeOuterClass.Action.Builder a = p4.v1.P4RuntimeOuterClass.Action.newBuilder()
-            .setActionId(action);
-        for (int i = 0; i < params.length; i++)
-        {
-            a.addParams(p4.v1.P4RuntimeOuterClass.Action.Param.newBuilder().setParamId(i + 1)
-                .setValue(canonical(params[i])));
+    private static Update entry(final int table, final long key, final int action, final long... params) {
+        final p4.v1.P4RuntimeOuterClass.Action.Builder a =
+                p4.v1.P4RuntimeOuterClass.Action.newBuilder().setActionId(action);
+        for (int i = 0; i < params.length; i++) {
+            a.addParams(p4.v1.P4RuntimeOuterClass.Action.Param.newBuilder()
+                    .setParamId(i + 1)
+                    .setValue(canonical(params[i])));
         }
-        final TableEntry.Builder e = TableEntry.newBuilder().setTableId(table).addMatch(FieldMatch.newBuilder()
-            .setFieldId(1).setExact(FieldMatch.Exact.newBuilder().setValue(canonical(key))));
-        if (table == NEIGHBOR_TABLE)
-        {
-            e.addMatch(FieldMatch.newBuilder().setFieldId(2).setExact(FieldMatch.Exact.newBuilder()
-                .setValue(canonical(0x0A0A0A02L))));
+        final TableEntry.Builder e = TableEntry.newBuilder()
+                .setTableId(table)
+                .addMatch(FieldMatch.newBuilder()
+                        .setFieldId(1)
+                        .setExact(FieldMatch.Exact.newBuilder().setValue(canonical(key))));
+        if (table == NEIGHBOR_TABLE) {
+            e.addMatch(FieldMatch.newBuilder()
+                    .setFieldId(2)
+                    .setExact(FieldMatch.Exact.newBuilder().setValue(canonical(0x0A0A0A02L))));
         }
-        return Update.newBuilder().setType(Update.Type.INSERT).setEntity(Entity.newBuilder().setTableEntry(e
-            .setAction(TableAction.newBuilder().setAction(a)))).build();
+        return Update.newBuilder()
+                .setType(Update.Type.INSERT)
+                .setEntity(Entity.newBuilder()
+                        .setTableEntry(e.setAction(TableAction.newBuilder().setAction(a))))
+                .build();
     }
 
     /** The device's backend: the store alone, or the production backend over a pipeline run on its own thread. */
-    private P4Backend newBackend()
-    {
-        if (backend.equals("store"))
-        {
-            return new InProcessTableStore(FixedPipelineInfo.model(), 64, (p, q, r) -> { });
+    private P4Backend newBackend() {
+        if (backend.equals("store")) {
+            return new InProcessTableStore(FixedPipelineInfo.model(), 64, (p, q, r) -> {});
         }
         pipeline = Pipeline.create(new MonotonicClock(), PipelineSizing.defaults(), java.util.Map.of());
         pipeline.control().applyConfig(ConfigDb.parse(CONFIG));
-        dataPlane = Thread.ofPlatform().name("data-plane").unstarted(() ->
-        {
-            while (running)
-            {
-                if (pipeline.agent().doWork() == 0)
-                {
+        dataPlane = Thread.ofPlatform().name("data-plane").unstarted(() -> {
+            while (running) {
+                if (pipeline.agent().doWork() == 0) {
                     java.util.concurrent.locks.LockSupport.park();
                 }
             }
         });
         pipeline.agent().wakeUp(() -> java.util.concurrent.locks.LockSupport.unpark(dataPlane));
         dataPlane.start();
-        return new PipelineTableBackend(new InProcessTableStore(FixedPipelineInfo.model(),
-            pipeline.control().portNames().size(), (p, q, r) -> { }), pipeline.control(), FixedPipelineInfo.model(),
-            java.time.Duration.ofSeconds(30));
+        return new PipelineTableBackend(
+                new InProcessTableStore(
+                        FixedPipelineInfo.model(),
+                        pipeline.control().portNames().size(),
+                        (p, q, r) -> {}),
+                pipeline.control(),
+                FixedPipelineInfo.model(),
+                java.time.Duration.ofSeconds(30));
     }
 
-    private WriteRequest batch(final Update.Type type, final int from, final int count)
-    {
-        final WriteRequest.Builder b = WriteRequest.newBuilder().setDeviceId(DEVICE)
-            .setElectionId(Uint128.newBuilder().setLow(1));
-        for (int i = from; i < from + count; i++)
-        {
+    private WriteRequest batch(final Update.Type type, final int from, final int count) {
+        final WriteRequest.Builder b = WriteRequest.newBuilder()
+                .setDeviceId(DEVICE)
+                .setElectionId(Uint128.newBuilder().setLow(1));
+        for (int i = from; i < from + count; i++) {
             b.addUpdates(route(type, i));
         }
         return b.build();
     }
 
     @Setup(Level.Trial)
-    public void start() throws Exception
-    {
+    public void start() throws Exception {
         final P4RuntimeService service = new P4RuntimeService();
         service.addDevice(new Device(DEVICE, newBackend()));
         server = new P4RuntimeServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), service).start();
-        channel = NettyChannelBuilder.forAddress(InetAddress.getLoopbackAddress().getHostAddress(), server.port())
-            .usePlaintext().maxInboundMessageSize(P4RuntimeServer.MAX_INBOUND_BYTES).build();
+        channel = NettyChannelBuilder.forAddress(
+                        InetAddress.getLoopbackAddress().getHostAddress(), server.port())
+                .usePlaintext()
+                .maxInboundMessageSize(P4RuntimeServer.MAX_INBOUND_BYTES)
+                .build();
         stub = P4RuntimeGrpc.newBlockingStub(channel);
         final LinkedBlockingQueue<StreamMessageResponse> arbitration = new LinkedBlockingQueue<>();
-        stream = P4RuntimeGrpc.newStub(channel).streamChannel(new StreamObserver<>()
-        {
+        stream = P4RuntimeGrpc.newStub(channel).streamChannel(new StreamObserver<>() {
             @Override
-            public void onNext(final StreamMessageResponse value)
-            {
+            public void onNext(final StreamMessageResponse value) {
                 arbitration.add(value);
             }
 
             @Override
-            public void onError(final Throwable t)
-            {
-            }
+            public void onError(final Throwable t) {}
 
             @Override
-            public void onCompleted()
-            {
-            }
+            public void onCompleted() {}
         });
-        stream.onNext(StreamMessageRequest.newBuilder().setArbitration(MasterArbitrationUpdate.newBuilder()
-            .setDeviceId(DEVICE).setElectionId(Uint128.newBuilder().setLow(1))).build());
-        if (arbitration.poll(10, TimeUnit.SECONDS) == null)
-        {
+        stream.onNext(StreamMessageRequest.newBuilder()
+                .setArbitration(MasterArbitrationUpdate.newBuilder()
+                        .setDeviceId(DEVICE)
+                        .setElectionId(Uint128.newBuilder().setLow(1)))
+                .build());
+        if (arbitration.poll(10, TimeUnit.SECONDS) == null) {
             throw new IllegalStateException("no arbitration answer");
         }
-        stub.write(WriteRequest.newBuilder().setDeviceId(DEVICE).setElectionId(Uint128.newBuilder().setLow(1))
-            .addUpdates(entry(RIF_TABLE, 1, SET_PORT_AND_SRC_MAC, 0, 0x020000000101L))
-            .addUpdates(entry(NEIGHBOR_TABLE, 1, SET_DST_MAC, 0x020000000202L))
-            .addUpdates(entry(NEXTHOP_TABLE, 1, SET_IP_NEXTHOP, 1, 0x0A0A0A02L)).build());
-        for (int i = 0; i < READ_ENTRIES; i += 1000)
-        {
+        stub.write(WriteRequest.newBuilder()
+                .setDeviceId(DEVICE)
+                .setElectionId(Uint128.newBuilder().setLow(1))
+                .addUpdates(entry(RIF_TABLE, 1, SET_PORT_AND_SRC_MAC, 0, 0x020000000101L))
+                .addUpdates(entry(NEIGHBOR_TABLE, 1, SET_DST_MAC, 0x020000000202L))
+                .addUpdates(entry(NEXTHOP_TABLE, 1, SET_IP_NEXTHOP, 1, 0x0A0A0A02L))
+                .build());
+        for (int i = 0; i < READ_ENTRIES; i += 1000) {
             stub.write(batch(Update.Type.INSERT, i, 1000));
         }
         insert = batch(Update.Type.INSERT, READ_ENTRIES, batchSize);
@@ -219,14 +232,12 @@ public class P4RuntimeWriteReadBenchmark
     }
 
     @TearDown(Level.Trial)
-    public void stop() throws Exception
-    {
+    public void stop() throws Exception {
         stream.onCompleted();
         channel.shutdownNow();
         channel.awaitTermination(5, TimeUnit.SECONDS);
         server.close();
-        if (pipeline != null)
-        {
+        if (pipeline != null) {
             running = false;
             java.util.concurrent.locks.LockSupport.unpark(dataPlane);
             dataPlane.join(5_000);
@@ -236,8 +247,7 @@ public class P4RuntimeWriteReadBenchmark
 
     /** One op = {@code 2 × batchSize} entries written (insert then delete). */
     @Benchmark
-    public Object writeBatch()
-    {
+    public Object writeBatch() {
         stub.write(insert);
         return stub.write(delete);
     }
@@ -249,8 +259,7 @@ public class P4RuntimeWriteReadBenchmark
     @Benchmark
     @BenchmarkMode(Mode.SampleTime)
     @OutputTimeUnit(TimeUnit.MICROSECONDS)
-    public Object writeLatency()
-    {
+    public Object writeLatency() {
         final WriteRequest request = inserted ? delete : insert;
         inserted = !inserted;
         return stub.write(request);
@@ -258,19 +267,15 @@ public class P4RuntimeWriteReadBenchmark
 
     /** One op = a wildcard Read returning 100 000 entries (run with {@code -p batchSize=1}). */
     @Benchmark
-    public int read100k()
-    {
+    public int read100k() {
         int n = 0;
         final Iterator<ReadResponse> it = stub.read(readAll);
-        while (it.hasNext())
-        {
+        while (it.hasNext()) {
             n += it.next().getEntitiesCount();
         }
-        if (n != READ_ENTRIES)
-        {
+        if (n != READ_ENTRIES) {
             throw new IllegalStateException("read " + n + " entries");
         }
         return n;
     }
-
 }

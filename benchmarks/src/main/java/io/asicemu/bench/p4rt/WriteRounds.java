@@ -44,8 +44,7 @@ public final class WriteRounds {
     private static final long DEVICE = 1;
     private static final int BATCH = 1000;
 
-    private WriteRounds() {
-    }
+    private WriteRounds() {}
 
     /**
      * @param args host, port, the switch's pid, rounds, entries per round, the router interface's port index, keep.
@@ -59,33 +58,40 @@ public final class WriteRounds {
         final int entries = args.length > 4 ? Integer.parseInt(args[4]) : 100_000;
         final int rifPort = args.length > 5 ? Integer.parseInt(args[5]) : 0;
         final boolean keepLast = args.length > 6 && args[6].equals("keep");
-        final ManagedChannel channel = NettyChannelBuilder.forAddress(host, port).usePlaintext().build();
+        final ManagedChannel channel =
+                NettyChannelBuilder.forAddress(host, port).usePlaintext().build();
         final P4RuntimeGrpc.P4RuntimeBlockingStub stub = P4RuntimeGrpc.newBlockingStub(channel);
         final LinkedBlockingQueue<StreamMessageResponse> arbitration = new LinkedBlockingQueue<>();
-        final StreamObserver<StreamMessageRequest> stream = P4RuntimeGrpc.newStub(channel).streamChannel(
-            new StreamObserver<>() {
-                @Override
-                public void onNext(final StreamMessageResponse value) {
-                    arbitration.add(value);
-                }
+        final StreamObserver<StreamMessageRequest> stream = P4RuntimeGrpc.newStub(channel)
+                .streamChannel(new StreamObserver<>() {
+                    @Override
+                    public void onNext(final StreamMessageResponse value) {
+                        arbitration.add(value);
+                    }
 
-                @Override
-                public void onError(final Throwable t) {
-                    System.err.println("stream: " + t);
-                }
+                    @Override
+                    public void onError(final Throwable t) {
+                        System.err.println("stream: " + t);
+                    }
 
-                @Override
-                public void onCompleted() {
-                }
-            });
-        stream.onNext(StreamMessageRequest.newBuilder().setArbitration(MasterArbitrationUpdate.newBuilder()
-            .setDeviceId(DEVICE).setElectionId(Uint128.newBuilder().setLow(1))).build());
+                    @Override
+                    public void onCompleted() {}
+                });
+        stream.onNext(StreamMessageRequest.newBuilder()
+                .setArbitration(MasterArbitrationUpdate.newBuilder()
+                        .setDeviceId(DEVICE)
+                        .setElectionId(Uint128.newBuilder().setLow(1)))
+                .build());
         if (arbitration.poll(10, TimeUnit.SECONDS) == null) {
             throw new IllegalStateException("no arbitration answer");
         }
-        write(stub, request().addUpdates(entry(RIF_TABLE, 1, SET_PORT_AND_SRC_MAC, rifPort, 0x020000000101L))
-            .addUpdates(entry(NEIGHBOR_TABLE, 1, SET_DST_MAC, 0x020000000202L))
-            .addUpdates(entry(NEXTHOP_TABLE, 1, SET_IP_NEXTHOP, 1, 0x0A0A0A02L)).build());
+        write(
+                stub,
+                request()
+                        .addUpdates(entry(RIF_TABLE, 1, SET_PORT_AND_SRC_MAC, rifPort, 0x020000000101L))
+                        .addUpdates(entry(NEIGHBOR_TABLE, 1, SET_DST_MAC, 0x020000000202L))
+                        .addUpdates(entry(NEXTHOP_TABLE, 1, SET_IP_NEXTHOP, 1, 0x0A0A0A02L))
+                        .build());
         System.out.println("before: " + memory(pid));
         for (int round = 1; round <= rounds; round++) {
             final long start = System.nanoTime();
@@ -93,16 +99,17 @@ public final class WriteRounds {
                 write(stub, batch(Update.Type.INSERT, i, Math.min(BATCH, entries - i)));
             }
             final long inserted = System.nanoTime();
-            System.out.printf("round %d: %d inserted in %.1f s, %s%n", round, entries, (inserted - start) / 1e9,
-                memory(pid));
+            System.out.printf(
+                    "round %d: %d inserted in %.1f s, %s%n", round, entries, (inserted - start) / 1e9, memory(pid));
             if (keepLast && round == rounds) {
                 break;
             }
             for (int i = 0; i < entries; i += BATCH) {
                 write(stub, batch(Update.Type.DELETE, i, Math.min(BATCH, entries - i)));
             }
-            System.out.printf("round %d: %d deleted in %.1f s, %s%n", round, entries,
-                (System.nanoTime() - inserted) / 1e9, memory(pid));
+            System.out.printf(
+                    "round %d: %d deleted in %.1f s, %s%n",
+                    round, entries, (System.nanoTime() - inserted) / 1e9, memory(pid));
         }
         stream.onCompleted();
         channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
@@ -117,11 +124,11 @@ public final class WriteRounds {
             if (status != null) {
                 for (final com.google.protobuf.Any detail : status.getDetailsList()) {
                     try {
-                        final p4.v1.P4RuntimeOuterClass.Error error = detail.unpack(
-                            p4.v1.P4RuntimeOuterClass.Error.class);
+                        final p4.v1.P4RuntimeOuterClass.Error error =
+                                detail.unpack(p4.v1.P4RuntimeOuterClass.Error.class);
                         if (error.getCanonicalCode() != 0) {
-                            throw new IllegalStateException("refused: " + error.getCanonicalCode() + " "
-                                + error.getMessage(), e);
+                            throw new IllegalStateException(
+                                    "refused: " + error.getCanonicalCode() + " " + error.getMessage(), e);
                         }
                     } catch (final com.google.protobuf.InvalidProtocolBufferException notAnError) {
                         break;
@@ -143,21 +150,36 @@ public final class WriteRounds {
     }
 
     private static WriteRequest.Builder request() {
-        return WriteRequest.newBuilder().setDeviceId(DEVICE).setElectionId(Uint128.newBuilder().setLow(1));
+        return WriteRequest.newBuilder()
+                .setDeviceId(DEVICE)
+                .setElectionId(Uint128.newBuilder().setLow(1));
     }
 
     private static WriteRequest batch(final Update.Type type, final int from, final int count) {
         final WriteRequest.Builder b = request();
         for (int i = from; i < from + count; i++) {
             final long prefix = 0x0B000000L + ((long) i << 8);
-            b.addUpdates(Update.newBuilder().setType(type).setEntity(Entity.newBuilder().setTableEntry(
-                TableEntry.newBuilder().setTableId(IPV4)
-                    .addMatch(FieldMatch.newBuilder().setFieldId(1).setExact(FieldMatch.Exact.newBuilder()
-                        .setValue(canonical(0))))
-                    .addMatch(FieldMatch.newBuilder().setFieldId(2).setLpm(FieldMatch.LPM.newBuilder()
-                        .setValue(canonical(prefix)).setPrefixLen(24)))
-                    .setAction(TableAction.newBuilder().setAction(Action.newBuilder().setActionId(SET_NEXTHOP)
-                        .addParams(Action.Param.newBuilder().setParamId(1).setValue(canonical(1))))))));
+            b.addUpdates(Update.newBuilder()
+                    .setType(type)
+                    .setEntity(Entity.newBuilder()
+                            .setTableEntry(TableEntry.newBuilder()
+                                    .setTableId(IPV4)
+                                    .addMatch(FieldMatch.newBuilder()
+                                            .setFieldId(1)
+                                            .setExact(FieldMatch.Exact.newBuilder()
+                                                    .setValue(canonical(0))))
+                                    .addMatch(FieldMatch.newBuilder()
+                                            .setFieldId(2)
+                                            .setLpm(FieldMatch.LPM
+                                                    .newBuilder()
+                                                    .setValue(canonical(prefix))
+                                                    .setPrefixLen(24)))
+                                    .setAction(TableAction.newBuilder()
+                                            .setAction(Action.newBuilder()
+                                                    .setActionId(SET_NEXTHOP)
+                                                    .addParams(Action.Param.newBuilder()
+                                                            .setParamId(1)
+                                                            .setValue(canonical(1))))))));
         }
         return b.build();
     }
@@ -167,14 +189,21 @@ public final class WriteRounds {
         for (int i = 0; i < params.length; i++) {
             a.addParams(Action.Param.newBuilder().setParamId(i + 1).setValue(canonical(params[i])));
         }
-        final TableEntry.Builder e = TableEntry.newBuilder().setTableId(table).addMatch(FieldMatch.newBuilder()
-            .setFieldId(1).setExact(FieldMatch.Exact.newBuilder().setValue(canonical(key))));
+        final TableEntry.Builder e = TableEntry.newBuilder()
+                .setTableId(table)
+                .addMatch(FieldMatch.newBuilder()
+                        .setFieldId(1)
+                        .setExact(FieldMatch.Exact.newBuilder().setValue(canonical(key))));
         if (table == NEIGHBOR_TABLE) {
-            e.addMatch(FieldMatch.newBuilder().setFieldId(2).setExact(FieldMatch.Exact.newBuilder()
-                .setValue(canonical(0x0A0A0A02L))));
+            e.addMatch(FieldMatch.newBuilder()
+                    .setFieldId(2)
+                    .setExact(FieldMatch.Exact.newBuilder().setValue(canonical(0x0A0A0A02L))));
         }
-        return Update.newBuilder().setType(Update.Type.INSERT).setEntity(Entity.newBuilder().setTableEntry(e
-            .setAction(TableAction.newBuilder().setAction(a)))).build();
+        return Update.newBuilder()
+                .setType(Update.Type.INSERT)
+                .setEntity(Entity.newBuilder()
+                        .setTableEntry(e.setAction(TableAction.newBuilder().setAction(a))))
+                .build();
     }
 
     private static ByteString canonical(final long v) {

@@ -35,7 +35,9 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
 @State(Scope.Thread)
 public class ParserBenchmark {
     static final int RING = 1024;
@@ -54,11 +56,14 @@ public class ParserBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         arena = Arena.ofShared();
-        ring = arena.allocate((long)RING * SLOT, 64);
+        ring = arena.allocate((long) RING * SLOT, 64);
         lengths = SampleFrames.fillMixedRing(ring, RING, SLOT);
         single = arena.allocate(SLOT, 64);
-        singleLength = new FrameBuilder().dscp(26).ecn(Ipv4Flyweight.ECN_ECT0)
-            .bth(RoceOpcode.RC_SEND_ONLY, 0x123, 100).buildRoce(single, 0, 2);
+        singleLength = new FrameBuilder()
+                .dscp(26)
+                .ecn(Ipv4Flyweight.ECN_ECT0)
+                .bth(RoceOpcode.RC_SEND_ONLY, 0x123, 100)
+                .buildRoce(single, 0, 2);
         if (singleLength != 60 || parser.parse(single, 0, singleLength, result) != ParseReason.OK) {
             throw new IllegalStateException("bad benchmark frame");
         }
@@ -75,8 +80,9 @@ public class ParserBenchmark {
     @OperationsPerInvocation(RING)
     public void parseMixedRing(final Blackhole blackhole) {
         for (int slot = 0; slot < RING; slot++) {
-            parser.parse(ring, (long)slot * SLOT, lengths[slot], result);
-            blackhole.consume(result.bthDestQp() ^ result.l4Offset() ^ result.reason().index());
+            parser.parse(ring, (long) slot * SLOT, lengths[slot], result);
+            blackhole.consume(
+                    result.bthDestQp() ^ result.l4Offset() ^ result.reason().index());
         }
     }
 
@@ -85,7 +91,7 @@ public class ParserBenchmark {
     @OperationsPerInvocation(RING)
     public void parseAndRewriteMixedRing(final Blackhole blackhole) {
         for (int slot = 0; slot < RING; slot++) {
-            parser.parse(ring, (long)slot * SLOT, lengths[slot], result);
+            parser.parse(ring, (long) slot * SLOT, lengths[slot], result);
             if (result.ipVersion() != 0) {
                 // Rewrite the TTL to itself minus one, then back, so the ring stays the same across invocations.
                 FrameRewriter.decrementTtl(result);

@@ -35,7 +35,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
 @State(Scope.Thread)
 public class AclPipelineBenchmark {
     /** Which ACL features are on. */
@@ -54,14 +56,21 @@ public class AclPipelineBenchmark {
             for (int r = 0; r < 63; r++) {
                 ingress.add(new AclRule("b|miss" + r, 100 + r).ipProtocol(6).l4DstPort(1000 + r, 1000 + r));
             }
-            ingress.add(new AclRule("b|meter", 1).dstIpv4(0xac10_0000, 12)
-                .meter(new AclMeterConfig(1_000_000_000_000L, 1_000_000_000L, 2_000_000_000_000L, 2_000_000_000L)));
+            ingress.add(new AclRule("b|meter", 1)
+                    .dstIpv4(0xac10_0000, 12)
+                    .meter(new AclMeterConfig(1_000_000_000_000L, 1_000_000_000L, 2_000_000_000_000L, 2_000_000_000L)));
             final List<AclEgressRule> egress = new ArrayList<>();
             for (int r = 0; r < 31; r++) {
-                egress.add(new AclEgressRule("e|miss" + r, 100 + r).dscp(r + 1, 0x3f).drop(true));
+                egress.add(new AclEgressRule("e|miss" + r, 100 + r)
+                        .dscp(r + 1, 0x3f)
+                        .drop(true));
             }
             egress.add(new AclEgressRule("e|udp", 1).ipProtocol(17, 0xff));
-            pipeline.control().batch().replaceAcl(ingress).replaceEgressAcl(egress).commit();
+            pipeline.control()
+                    .batch()
+                    .replaceAcl(ingress)
+                    .replaceEgressAcl(egress)
+                    .commit();
             pipeline.agent().doWork();
         } else if (features.equals("acl1000")) {
             pipeline.control().batch().replaceAcl(thousandRules()).commit();
@@ -69,7 +78,8 @@ public class AclPipelineBenchmark {
         }
         rig.warmUp();
         if (!features.equals("none")) {
-            final long metered = pipeline.control().counters().aclRules().get("b|meter").get("Packets");
+            final long metered =
+                    pipeline.control().counters().aclRules().get("b|meter").get("Packets");
             if (metered != 64L * RoceForwardingRig.BATCH) {
                 throw new IllegalStateException("a higher rule than the metered one caught packets: " + metered);
             }
@@ -114,8 +124,9 @@ public class AclPipelineBenchmark {
             }
             rules.add(rule);
         }
-        rules.add(new AclRule("b|meter", 0).dstIpv4(0xac10_0000, 12)
-            .meter(new AclMeterConfig(1_000_000_000_000L, 1_000_000_000L, 2_000_000_000_000L, 2_000_000_000L)));
+        rules.add(new AclRule("b|meter", 0)
+                .dstIpv4(0xac10_0000, 12)
+                .meter(new AclMeterConfig(1_000_000_000_000L, 1_000_000_000L, 2_000_000_000_000L, 2_000_000_000L)));
         return rules;
     }
 

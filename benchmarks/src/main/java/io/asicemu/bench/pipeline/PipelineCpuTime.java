@@ -12,8 +12,7 @@ import java.util.Arrays;
  * Prints, per round, CPU ns per packet and the equivalent Mpps of one core, then the median and best round.
  */
 public final class PipelineCpuTime {
-    private PipelineCpuTime() {
-    }
+    private PipelineCpuTime() {}
 
     /**
      * The batch's steps timed apart with {@link System#nanoTime} around each (wall clock, but per 32-frame batch: the
@@ -50,10 +49,16 @@ public final class PipelineCpuTime {
         }
         final double per = RoceForwardingRig.BATCH;
         final double read = median[4];
-        System.out.printf("split (median ns per packet of a batch, %.0f ns per clock read subtracted): inject %.1f,"
-            + " cycle 1 (RX, parse, ingress, egress, admit, first TX) %.1f, cycle 2 (dequeue, TX) %.1f,"
-            + " collect %.1f (%d packets)%n", read, (median[0] - read) / per, (median[1] - read) / per,
-            (median[2] - read) / per, (median[3] - read) / per, sink);
+        System.out.printf(
+                "split (median ns per packet of a batch, %.0f ns per clock read subtracted): inject %.1f,"
+                        + " cycle 1 (RX, parse, ingress, egress, admit, first TX) %.1f, cycle 2 (dequeue, TX) %.1f,"
+                        + " collect %.1f (%d packets)%n",
+                read,
+                (median[0] - read) / per,
+                (median[1] - read) / per,
+                (median[2] - read) / per,
+                (median[3] - read) / per,
+                sink);
     }
 
     /**
@@ -81,8 +86,9 @@ public final class PipelineCpuTime {
             final long wall = System.nanoTime() - wall0;
             final double packets = (double) batches * RoceForwardingRig.BATCH;
             nsPerPacket[r] = cpu / packets;
-            System.out.printf("round %2d: %6.1f CPU ns/packet = %5.2f Mpps per core (wall %6.1f ns/packet)%n", r + 1,
-                nsPerPacket[r], 1_000.0 / nsPerPacket[r], wall / packets);
+            System.out.printf(
+                    "round %2d: %6.1f CPU ns/packet = %5.2f Mpps per core (wall %6.1f ns/packet)%n",
+                    r + 1, nsPerPacket[r], 1_000.0 / nsPerPacket[r], wall / packets);
         }
         if (args.length > 2 && "split".equals(args[2])) {
             split(benchmark, batches);
@@ -90,8 +96,9 @@ public final class PipelineCpuTime {
         final double[] sorted = nsPerPacket.clone();
         Arrays.sort(sorted);
         final double median = sorted[rounds / 2];
-        System.out.printf("median %.1f CPU ns/packet = %.2f Mpps per core; best %.1f = %.2f Mpps (%d packets)%n",
-            median, 1_000.0 / median, sorted[0], 1_000.0 / sorted[0], sink);
+        System.out.printf(
+                "median %.1f CPU ns/packet = %.2f Mpps per core; best %.1f = %.2f Mpps (%d packets)%n",
+                median, 1_000.0 / median, sorted[0], 1_000.0 / sorted[0], sink);
         benchmark.tearDown();
     }
 }

@@ -57,8 +57,10 @@ final class RoceForwardingRig implements AutoCloseable {
         int length = 0;
         for (int f = 0; f < FLOWS; f++) {
             length = b.macs(0x02aa_bbcc_ddeeL, 0x0200_0000_0102L)
-                .ipv4(0x0a00_0102, 0xac10_0000 | (f * 37 & 0xffff)).udpPorts(49152 + f, 4791)
-                .bth(4, 0x100 + f, f).buildRoce(frames, f * 64L, 0);
+                    .ipv4(0x0a00_0102, 0xac10_0000 | (f * 37 & 0xffff))
+                    .udpPorts(49152 + f, 4791)
+                    .bth(4, 0x100 + f, f)
+                    .buildRoce(frames, f * 64L, 0);
         }
         frameLength = length;
     }

@@ -1,13 +1,11 @@
 package io.asicemu.bench.tm;
 
-import io.asicemu.tm.TrafficManager;
 import io.asicemu.tm.TmOptions;
+import io.asicemu.tm.TrafficManager;
 import io.asicemu.tm.config.TmConfigParser;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -31,10 +29,11 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
 @State(Scope.Thread)
-public class TrafficManagerBenchmark
-{
+public class TrafficManagerBenchmark {
     private static final int[] QUANTA = {0, 0, 0, 200, 0, 0, 0, 0};
 
     private TrafficManager tm;
@@ -44,19 +43,43 @@ public class TrafficManagerBenchmark
 
     /** Builds the TM once, outside the measurement. */
     @Setup(Level.Trial)
-    public void setUp()
-    {
+    public void setUp() {
         final Map<String, Map<String, Map<String, String>>> db = new LinkedHashMap<>();
         final Map<String, Integer> ports = new LinkedHashMap<>();
         put(db, "BUFFER_POOL", "ing", "type", "ingress", "mode", "dynamic", "size", "4000000");
-        put(db, "BUFFER_PROFILE", "lossless", "pool", "ing", "size", "1248", "dynamic_th", "-2", "xoff", "100352",
-            "xon", "2288", "xon_offset", "2288");
-        put(db, "WRED_PROFILE", "W", "wred_green_enable", "true", "green_min_threshold", "50000",
-            "green_max_threshold", "300000", "green_drop_probability", "20", "ecn", "ecn_all");
+        put(
+                db,
+                "BUFFER_PROFILE",
+                "lossless",
+                "pool",
+                "ing",
+                "size",
+                "1248",
+                "dynamic_th",
+                "-2",
+                "xoff",
+                "100352",
+                "xon",
+                "2288",
+                "xon_offset",
+                "2288");
+        put(
+                db,
+                "WRED_PROFILE",
+                "W",
+                "wred_green_enable",
+                "true",
+                "green_min_threshold",
+                "50000",
+                "green_max_threshold",
+                "300000",
+                "green_drop_probability",
+                "20",
+                "ecn",
+                "ecn_all");
         put(db, "SCHEDULER", "s0", "type", "DWRR", "weight", "14");
         put(db, "SCHEDULER", "s1", "type", "DWRR", "weight", "15");
-        for (int p = 0; p < 3; p++)
-        {
+        for (int p = 0; p < 3; p++) {
             final String name = "Ethernet" + p * 4;
             ports.put(name, p);
             put(db, "PORT", name, "speed", "100000");
@@ -65,18 +88,18 @@ public class TrafficManagerBenchmark
             put(db, "QUEUE", name + "|3-4", "scheduler", "s1", "wred_profile", "W");
             put(db, "QUEUE", name + "|0-2", "scheduler", "s0");
         }
-        tm = new TrafficManager(TmConfigParser.parse(db, ports), TmOptions.defaults(),
-            (n, p, v, q) -> { }, (n, h, p, q, r) -> { }, 0);
+        tm = new TrafficManager(
+                TmConfigParser.parse(db, ports), TmOptions.defaults(), (n, p, v, q) -> {}, (n, h, p, q, r) -> {}, 0);
     }
 
     private static void put(
-        final Map<String, Map<String, Map<String, String>>> db, final String table, final String key,
-        final String... kv)
-    {
-        final Map<String, String> f = db.computeIfAbsent(table, t -> new LinkedHashMap<>())
-            .computeIfAbsent(key, k -> new LinkedHashMap<>());
-        for (int i = 0; i < kv.length; i += 2)
-        {
+            final Map<String, Map<String, Map<String, String>>> db,
+            final String table,
+            final String key,
+            final String... kv) {
+        final Map<String, String> f =
+                db.computeIfAbsent(table, t -> new LinkedHashMap<>()).computeIfAbsent(key, k -> new LinkedHashMap<>());
+        for (int i = 0; i < kv.length; i += 2) {
             f.put(kv[i], kv[i + 1]);
         }
     }
@@ -87,27 +110,22 @@ public class TrafficManagerBenchmark
      * @return the last handle dequeued (consumed by JMH).
      */
     @Benchmark
-    public int admitAndDequeueWithWredAndPfc()
-    {
+    public int admitAndDequeueWithWredAndPfc() {
         nowNs += (phase++ / 4000 & 1) == 0 ? 40 : 200;
         final int h = handle++;
         tm.admit(nowNs, h & 1, 3, 2, 3, 1086, 2, h);
         int last = TrafficManager.NO_PACKET;
-        while (tm.nextTransmitNs(nowNs, 2) <= nowNs)
-        {
+        while (tm.nextTransmitNs(nowNs, 2) <= nowNs) {
             final int out = tm.dequeue(nowNs, 2);
-            if (out == TrafficManager.NO_PACKET)
-            {
+            if (out == TrafficManager.NO_PACKET) {
                 break;
             }
             last = out;
         }
-        if (tm.nextDeadlineNs() <= nowNs)
-        {
+        if (tm.nextDeadlineNs() <= nowNs) {
             tm.poll(nowNs);
         }
-        if ((h & 1023) == 0)
-        {
+        if ((h & 1023) == 0) {
             tm.onPfcReceived(nowNs, 2, 1 << 3, QUANTA);
         }
         return last;

@@ -15,45 +15,41 @@ import io.asicemu.pipeline.table.AclEgressRule;
  * destination, IP protocol and DSCP with any mask, the egress port as an optional match, action
  * {@code acl_egress_drop}. Stateless.
  */
-final class AclEgressCompiler
-{
+final class AclEgressCompiler {
     private static final String DROP = "egress.acl_egress.acl_egress_drop";
 
-    private AclEgressCompiler()
-    {
-    }
+    private AclEgressCompiler() {}
 
-    static AclEgressRule rule(final String name, final P4Entity.TableEntry entry, final P4InfoModel model,
-        final PipelineControl control)
-    {
+    static AclEgressRule rule(
+            final String name,
+            final P4Entity.TableEntry entry,
+            final P4InfoModel model,
+            final PipelineControl control) {
         final AclEgressRule rule = new AclEgressRule(name, entry.key().priority());
         final TableInfo table = model.table(entry.key().tableId());
-        for (final FieldMatchValue m : entry.key().matches())
-        {
+        for (final FieldMatchValue m : entry.key().matches()) {
             final String field = table.field(m.fieldId()).name();
-            switch (field)
-            {
-                case "ether_type" -> rule.etherType(m.value().intValue(), m.mask().intValue());
+            switch (field) {
+                case "ether_type" ->
+                    rule.etherType(m.value().intValue(), m.mask().intValue());
                 case "dst_ip" -> rule.dstIpv4(m.value().intValue(), m.mask().intValue());
-                case "ip_protocol" -> rule.ipProtocol(m.value().intValue(), m.mask().intValue());
+                case "ip_protocol" ->
+                    rule.ipProtocol(m.value().intValue(), m.mask().intValue());
                 case "dscp" -> rule.dscp(m.value().intValue(), m.mask().intValue());
-                case "out_port" ->
-                {
+                case "out_port" -> {
                     final int port = m.value().intValue();
-                    if (port >= control.portNames().size())
-                    {
+                    if (port >= control.portNames().size()) {
                         throw new Refusal(UpdateStatus.INVALID_ARGUMENT, "no port " + port);
                     }
                     rule.outPorts(port);
                 }
-                default -> throw new Refusal(UpdateStatus.UNIMPLEMENTED, "the pipeline's egress ACL has no field "
-                    + field);
+                default ->
+                    throw new Refusal(UpdateStatus.UNIMPLEMENTED, "the pipeline's egress ACL has no field " + field);
             }
         }
         final ActionCall call = PipelineTableBackend.direct(entry).call();
         final String action = model.action(call.actionId()).name();
-        if (!DROP.equals(action))
-        {
+        if (!DROP.equals(action)) {
             throw new Refusal(UpdateStatus.UNIMPLEMENTED, "the pipeline has no egress ACL action " + action);
         }
         return rule.drop(true);

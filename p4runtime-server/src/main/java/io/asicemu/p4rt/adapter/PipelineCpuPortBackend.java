@@ -1,11 +1,5 @@
 package io.asicemu.p4rt.adapter;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.math.BigInteger;
-import java.util.List;
-import java.util.concurrent.locks.LockSupport;
-
 import io.asicemu.p4rt.backend.CpuPortListener;
 import io.asicemu.p4rt.backend.EntryKey;
 import io.asicemu.p4rt.backend.P4Backend;
@@ -13,12 +7,17 @@ import io.asicemu.p4rt.backend.P4Entity;
 import io.asicemu.p4rt.backend.ReadFilter;
 import io.asicemu.p4rt.backend.UpdateOutcome;
 import io.asicemu.p4rt.backend.WriteOp;
-import io.asicemu.pipeline.control.PipelineControl;
 import io.asicemu.p4rt.info.DigestInfo;
 import io.asicemu.p4rt.info.FixedPipelineInfo;
+import io.asicemu.pipeline.control.PipelineControl;
 import io.asicemu.pipeline.cpu.CpuPort;
 import io.asicemu.pipeline.cpu.LearnRing;
 import io.asicemu.pipeline.cpu.PacketInHandler;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.math.BigInteger;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Connects P4Runtime packet I/O to the real pipeline's CPU port: PacketOut goes to {@link CpuPort#packetOut} (or
@@ -31,8 +30,7 @@ import io.asicemu.pipeline.cpu.PacketInHandler;
  * CPU port and of the learn ring); everything else may run
  * on gRPC threads.
  */
-public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler, LearnRing.Handler
-{
+public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler, LearnRing.Handler {
     /** The digest the FDB's learn events feed. */
     static final String LEARN_DIGEST = "ingress.l2.l2_learn_digest";
     /** How often the poller checks idle timeouts (the finest idle-timeout resolution it gives). */
@@ -44,29 +42,25 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler,
     private volatile CpuPortListener listener;
     /** Set by the first written entry with an idle timeout: until then the poller has no timer to wake it. */
     private volatile boolean idleTimeoutsInUse;
+
     private volatile Thread poller;
 
-    public PipelineCpuPortBackend(final P4Backend tables, final PipelineControl control)
-    {
+    public PipelineCpuPortBackend(final P4Backend tables, final PipelineControl control) {
         this.tables = tables;
         this.control = control;
     }
 
     @Override
-    public List<UpdateOutcome> write(final List<WriteOp> ops, final boolean allOrNothing)
-    {
+    public List<UpdateOutcome> write(final List<WriteOp> ops, final boolean allOrNothing) {
         final List<UpdateOutcome> outcomes = tables.write(ops, allOrNothing);
-        if (!idleTimeoutsInUse)
-        {
-            for (int i = 0; i < ops.size(); i++)
-            {
-                if (outcomes.get(i).ok() && ops.get(i).entity() instanceof P4Entity.TableEntry e
-                    && e.idleTimeoutNs() > 0)
-                {
+        if (!idleTimeoutsInUse) {
+            for (int i = 0; i < ops.size(); i++) {
+                if (outcomes.get(i).ok()
+                        && ops.get(i).entity() instanceof P4Entity.TableEntry e
+                        && e.idleTimeoutNs() > 0) {
                     idleTimeoutsInUse = true; // from now on the poller checks idle timers every IDLE_CHECK_NS
                     final Thread p = poller;
-                    if (p != null)
-                    {
+                    if (p != null) {
                         LockSupport.unpark(p);
                     }
                     break;
@@ -77,52 +71,45 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler,
     }
 
     @Override
-    public List<P4Entity> read(final ReadFilter filter)
-    {
+    public List<P4Entity> read(final ReadFilter filter) {
         return tables.read(filter);
     }
 
     @Override
-    public void reset()
-    {
+    public void reset() {
         tables.reset();
     }
 
     @Override
-    public boolean packetOut(final byte[] payload, final int egressPort, final boolean submitToIngress)
-    {
-        return submitToIngress ? control.cpuPort().packetOutThroughIngress(payload, egressPort)
-            : control.cpuPort().packetOut(payload, egressPort);
+    public boolean packetOut(final byte[] payload, final int egressPort, final boolean submitToIngress) {
+        return submitToIngress
+                ? control.cpuPort().packetOutThroughIngress(payload, egressPort)
+                : control.cpuPort().packetOut(payload, egressPort);
     }
 
     @Override
-    public void cpuPortListener(final CpuPortListener listener)
-    {
+    public void cpuPortListener(final CpuPortListener listener) {
         this.listener = listener;
         tables.cpuPortListener(listener);
     }
 
     @Override
-    public void entryHit(final EntryKey key)
-    {
+    public void entryHit(final EntryKey key) {
         tables.entryHit(key);
     }
 
     @Override
-    public int checkIdleTimeouts()
-    {
+    public int checkIdleTimeouts() {
         return tables.checkIdleTimeouts();
     }
 
     @Override
-    public boolean portExists(final int port)
-    {
+    public boolean portExists(final int port) {
         return port >= 0 && port < control.portNames().size();
     }
 
     @Override
-    public int portMtu(final int port)
-    {
+    public int portMtu(final int port) {
         return control.portMtu(port);
     }
 
@@ -131,11 +118,9 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler,
      *
      * @return how many packets were handed over.
      */
-    public int pollPacketIns(final int limit)
-    {
+    public int pollPacketIns(final int limit) {
         final CpuPortListener l = listener;
-        if (l != null && !l.readyForPacketIns())
-        {
+        if (l != null && !l.readyForPacketIns()) {
             return 0; // the controller does not read: leave them queued; a full queue is counted by the data path
         }
         return control.cpuPort().poll(this, limit);
@@ -144,12 +129,9 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler,
     /** How long the poller waits before asking a controller that did not read its stream again. */
     static final long NOT_READY_RETRY_NS = 1_000_000L;
 
-    private static int learnDigestId()
-    {
-        for (final DigestInfo d : FixedPipelineInfo.model().digests())
-        {
-            if (d.name().equals(LEARN_DIGEST))
-            {
+    private static int learnDigestId() {
+        for (final DigestInfo d : FixedPipelineInfo.model().digests()) {
+            if (d.name().equals(LEARN_DIGEST)) {
                 return d.id();
             }
         }
@@ -162,19 +144,17 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler,
      *
      * @return how many events were handed over.
      */
-    public int pollLearnEvents(final int limit)
-    {
+    public int pollLearnEvents(final int limit) {
         return control.cpuPort().learnEvents().poll(this, limit);
     }
 
     @Override
-    public void onLearn(final int vlanId, final long mac, final int port, final long timestampNs)
-    {
+    public void onLearn(final int vlanId, final long mac, final int port, final long timestampNs) {
         final CpuPortListener l = listener;
-        if (l != null)
-        {
-            l.onDigest(learnDigestId, List.of(BigInteger.valueOf(vlanId), BigInteger.valueOf(mac),
-                BigInteger.valueOf(port)));
+        if (l != null) {
+            l.onDigest(
+                    learnDigestId,
+                    List.of(BigInteger.valueOf(vlanId), BigInteger.valueOf(mac), BigInteger.valueOf(port)));
         }
     }
 
@@ -185,60 +165,55 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler,
      *
      * @return closing it stops the thread (and waits for it).
      */
-    public AutoCloseable startPacketInPoller()
-    {
+    public AutoCloseable startPacketInPoller() {
         final CpuPort cpu = control.cpuPort();
-        final Thread thread = Thread.ofPlatform().daemon().name("p4rt-packet-in").unstarted(() ->
-        {
-            cpu.consumer(Thread.currentThread());
-            poller = Thread.currentThread();
-            long nextIdleCheckNs = System.nanoTime() + IDLE_CHECK_NS;
-            while (!Thread.currentThread().isInterrupted())
-            {
-                final int handed = pollPacketIns(64) + pollLearnEvents(64);
-                final long now = System.nanoTime();
-                final boolean timers = idleTimeoutsInUse;
-                if (timers && now - nextIdleCheckNs >= 0)
-                {
-                    checkIdleTimeouts();
-                    nextIdleCheckNs = now + IDLE_CHECK_NS;
-                }
-                else if (handed == 0 && listener != null && !listener.readyForPacketIns())
-                {
-                    // a full CPU queue wakes nobody: look again soon, the controller may have caught up
-                    LockSupport.parkNanos(this, NOT_READY_RETRY_NS);
-                }
-                else if (handed == 0 && cpu.prepareToWait())
-                {
-                    if (timers)
-                    {
-                        LockSupport.parkNanos(this, nextIdleCheckNs - now);
+        final Thread thread = Thread.ofPlatform()
+                .daemon()
+                .name("p4rt-packet-in")
+                .unstarted(() -> {
+                    cpu.consumer(Thread.currentThread());
+                    poller = Thread.currentThread();
+                    long nextIdleCheckNs = System.nanoTime() + IDLE_CHECK_NS;
+                    while (!Thread.currentThread().isInterrupted()) {
+                        final int handed = pollPacketIns(64) + pollLearnEvents(64);
+                        final long now = System.nanoTime();
+                        final boolean timers = idleTimeoutsInUse;
+                        if (timers && now - nextIdleCheckNs >= 0) {
+                            checkIdleTimeouts();
+                            nextIdleCheckNs = now + IDLE_CHECK_NS;
+                        } else if (handed == 0 && listener != null && !listener.readyForPacketIns()) {
+                            // a full CPU queue wakes nobody: look again soon, the controller may have caught up
+                            LockSupport.parkNanos(this, NOT_READY_RETRY_NS);
+                        } else if (handed == 0 && cpu.prepareToWait()) {
+                            if (timers) {
+                                LockSupport.parkNanos(this, nextIdleCheckNs - now);
+                            } else {
+                                LockSupport.park(
+                                        this); // a punt, a learn event or the first idle-timeout entry wakes it
+                            }
+                            cpu.doneWaiting();
+                        }
                     }
-                    else
-                    {
-                        LockSupport.park(this); // a punt, a learn event or the first idle-timeout entry wakes it
-                    }
-                    cpu.doneWaiting();
-                }
-            }
-            poller = null;
-            cpu.consumer(null);
-        });
+                    poller = null;
+                    cpu.consumer(null);
+                });
         thread.start();
-        return () ->
-        {
+        return () -> {
             thread.interrupt();
             thread.join(5_000);
         };
     }
 
     @Override
-    public void onPacket(final MemorySegment segment, final long offset, final int length, final int ingressPort,
-        final int reason, final long timestampNs)
-    {
+    public void onPacket(
+            final MemorySegment segment,
+            final long offset,
+            final int length,
+            final int ingressPort,
+            final int reason,
+            final long timestampNs) {
         final CpuPortListener l = listener;
-        if (l != null)
-        {
+        if (l != null) {
             final byte[] frame = new byte[length];
             MemorySegment.copy(segment, ValueLayout.JAVA_BYTE, offset, frame, 0, length);
             l.onPacketIn(frame, ingressPort, 0, reason);

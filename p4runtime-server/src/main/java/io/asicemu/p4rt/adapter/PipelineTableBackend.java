@@ -1,16 +1,5 @@
 package io.asicemu.p4rt.adapter;
 
-import java.math.BigInteger;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-
 import io.asicemu.p4rt.backend.CounterValue;
 import io.asicemu.p4rt.backend.CpuPortListener;
 import io.asicemu.p4rt.backend.DataPlaneTimeoutException;
@@ -37,6 +26,16 @@ import io.asicemu.pipeline.table.AclEgressRule;
 import io.asicemu.pipeline.table.AclRule;
 import io.asicemu.pipeline.table.FdbTable;
 import io.asicemu.pipeline.table.ForwardingTables;
+import java.math.BigInteger;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Makes P4Runtime writes program the real pipeline: every batch is validated against the pipeline's control model
@@ -51,8 +50,7 @@ import io.asicemu.pipeline.table.ForwardingTables;
  * write with {@link DataPlaneTimeoutException} (the batch stays queued and recorded: it will still be applied). Without
  * one (tests that step the agent on their own thread) the command is queued and applied at the next duty cycle.
  */
-public final class PipelineTableBackend implements P4Backend
-{
+public final class PipelineTableBackend implements P4Backend {
     private static final BigInteger IPV4_LIMIT = BigInteger.ONE.shiftLeft(32);
     private static final long MASK_64 = -1L;
     private static final String ACL_RULE_PREFIX = "P4RT|acl_ingress_table|";
@@ -68,6 +66,7 @@ public final class PipelineTableBackend implements P4Backend
     private long lastCommit = -1;
     /** The pipeline's last-hit stamp of each watched static FDB entry at the previous idle check. */
     private final Map<Long, Long> lastFdbHits = new HashMap<>();
+
     private static final long HIT_READ_TIMEOUT_MS = 1_000;
 
     /**
@@ -75,8 +74,7 @@ public final class PipelineTableBackend implements P4Backend
      * @param control the pipeline's control API (configuration applied before the first write).
      * @param model   the P4Info in force.
      */
-    public PipelineTableBackend(final P4Backend store, final PipelineControl control, final P4InfoModel model)
-    {
+    public PipelineTableBackend(final P4Backend store, final PipelineControl control, final P4InfoModel model) {
         this(store, control, model, null);
     }
 
@@ -87,9 +85,11 @@ public final class PipelineTableBackend implements P4Backend
      * @param applyTimeout how long a write waits for the data plane to apply its batch (the agent must run on its
      *                     own thread), or null not to wait.
      */
-    public PipelineTableBackend(final P4Backend store, final PipelineControl control, final P4InfoModel model,
-        final Duration applyTimeout)
-    {
+    public PipelineTableBackend(
+            final P4Backend store,
+            final PipelineControl control,
+            final P4InfoModel model,
+            final Duration applyTimeout) {
         this.store = store;
         this.control = control;
         this.ids = new Ids(model);
@@ -97,16 +97,12 @@ public final class PipelineTableBackend implements P4Backend
     }
 
     @Override
-    public synchronized List<UpdateOutcome> write(final List<WriteOp> ops, final boolean allOrNothing)
-    {
+    public synchronized List<UpdateOutcome> write(final List<WriteOp> ops, final boolean allOrNothing) {
         lastCommit = -1;
         final List<UpdateOutcome> out;
-        if (allOrNothing)
-        {
+        if (allOrNothing) {
             out = writeAtomically(ops);
-        }
-        else
-        {
+        } else {
             out = writeEach(ops);
         }
         awaitDataPlane();
@@ -119,30 +115,23 @@ public final class PipelineTableBackend implements P4Backend
      * data-plane command instead of one per update); if any update fails nothing was applied, and the updates are
      * then applied one by one, each atomic on its own.
      */
-    private List<UpdateOutcome> writeEach(final List<WriteOp> ops)
-    {
-        if (ops.size() > 1)
-        {
+    private List<UpdateOutcome> writeEach(final List<WriteOp> ops) {
+        if (ops.size() > 1) {
             final List<UpdateOutcome> whole = writeAtomically(ops);
-            if (allOk(whole))
-            {
+            if (allOk(whole)) {
                 return whole;
             }
         }
         final List<UpdateOutcome> out = new ArrayList<>(ops.size());
-        for (final WriteOp op : ops)
-        {
+        for (final WriteOp op : ops) {
             out.add(writeAtomically(List.of(op)).get(0));
         }
         return out;
     }
 
-    private static boolean allOk(final List<UpdateOutcome> outcomes)
-    {
-        for (final UpdateOutcome o : outcomes)
-        {
-            if (!o.ok())
-            {
+    private static boolean allOk(final List<UpdateOutcome> outcomes) {
+        for (final UpdateOutcome o : outcomes) {
+            if (!o.ok()) {
                 return false;
             }
         }
@@ -150,111 +139,88 @@ public final class PipelineTableBackend implements P4Backend
     }
 
     /** Waits until the data plane applied the last batch committed by this write (one wait per write). */
-    private void awaitDataPlane()
-    {
-        if (applyTimeout == null || lastCommit < 0)
-        {
+    private void awaitDataPlane() {
+        if (applyTimeout == null || lastCommit < 0) {
             return;
         }
-        try
-        {
+        try {
             control.awaitApplied(lastCommit, applyTimeout);
-        }
-        catch (final TimeoutException e)
-        {
-            throw new DataPlaneTimeoutException("the data plane did not apply the write within " + applyTimeout
-                + "; it stays queued and recorded and will be applied", e);
+        } catch (final TimeoutException e) {
+            throw new DataPlaneTimeoutException(
+                    "the data plane did not apply the write within " + applyTimeout
+                            + "; it stays queued and recorded and will be applied",
+                    e);
         }
     }
 
     /** Validates and compiles the whole batch into the pipeline, then records it in the store; all or nothing. */
-    private List<UpdateOutcome> writeAtomically(final List<WriteOp> ops)
-    {
-        final PipelineCompiler compiler = new PipelineCompiler(control, ids, new PipelineCompiler.Model(
-            readAclEntries(ids.aclIngress), readAclEntries(ids.aclEgress), readCoppMeters(), readCloneSessions(),
-            readAclEntries(ids.l3Admit)), store);
+    private List<UpdateOutcome> writeAtomically(final List<WriteOp> ops) {
+        final PipelineCompiler compiler = new PipelineCompiler(
+                control,
+                ids,
+                new PipelineCompiler.Model(
+                        readAclEntries(ids.aclIngress),
+                        readAclEntries(ids.aclEgress),
+                        readCoppMeters(),
+                        readCloneSessions(),
+                        readAclEntries(ids.l3Admit)),
+                store);
         final TableBatch batch;
-        try
-        {
+        try {
             batch = control.batch();
-        }
-        catch (final TableException e)
-        {
+        } catch (final TableException e) {
             return refuseAll(ops.size(), 0, status(e.code()), e.getMessage());
         }
-        for (int i = 0; i < ops.size(); i++)
-        {
-            try
-            {
+        for (int i = 0; i < ops.size(); i++) {
+            try {
                 compiler.compile(ops.get(i), batch);
-            }
-            catch (final TableException e)
-            {
+            } catch (final TableException e) {
                 return refuseAll(ops.size(), i, status(e.code()), "pipeline: " + e.getMessage());
-            }
-            catch (final Refusal e)
-            {
+            } catch (final Refusal e) {
                 return refuseAll(ops.size(), i, e.status, "pipeline: " + e.getMessage());
             }
         }
-        try
-        {
+        try {
             compiler.stageL3Admit(batch);
-        }
-        catch (final TableException e)
-        {
+        } catch (final TableException e) {
             return refuseAll(ops.size(), ops.size() - 1, status(e.code()), "pipeline: " + e.getMessage());
         }
         final Map<EntryKey, String> names = new HashMap<>(aclRuleNames);
         long sequence = aclRuleSequence;
-        if (compiler.aclChanged())
-        {
+        if (compiler.aclChanged()) {
             final List<AclRule> rules = new ArrayList<>();
             names.keySet().retainAll(compiler.aclEntries().keySet());
-            for (final P4Entity.TableEntry e : compiler.aclEntries().values())
-            {
+            for (final P4Entity.TableEntry e : compiler.aclEntries().values()) {
                 String name = names.get(e.key());
-                if (name == null)
-                {
+                if (name == null) {
                     name = ACL_RULE_PREFIX + ++sequence;
                     names.put(e.key(), name);
                 }
                 rules.add(AclCompiler.rule(name, e, ids.model, control));
             }
-            try
-            {
+            try {
                 batch.replaceAcl(rules);
-            }
-            catch (final TableException e)
-            {
+            } catch (final TableException e) {
                 return refuseAll(ops.size(), ops.size() - 1, status(e.code()), "pipeline: " + e.getMessage());
             }
         }
         final Map<EntryKey, String> egressNames = new HashMap<>(egressAclRuleNames);
-        try
-        {
-            if (compiler.egressAclChanged())
-            {
+        try {
+            if (compiler.egressAclChanged()) {
                 sequence = egressAcl(compiler, batch, egressNames, sequence);
             }
-            if (compiler.coppMeters() != null)
-            {
+            if (compiler.coppMeters() != null) {
                 batch.coppMeters(compiler.coppMeters());
             }
-            if (compiler.mirrorSessions() != null)
-            {
+            if (compiler.mirrorSessions() != null) {
                 batch.replaceMirrorSessions(compiler.mirrorSessions());
             }
-        }
-        catch (final TableException e)
-        {
+        } catch (final TableException e) {
             return refuseAll(ops.size(), ops.size() - 1, status(e.code()), "pipeline: " + e.getMessage());
         }
         final List<UpdateOutcome> outcomes = store.write(ops, true);
-        for (final UpdateOutcome o : outcomes)
-        {
-            if (!o.ok())
-            {
+        for (final UpdateOutcome o : outcomes) {
+            if (!o.ok()) {
                 return outcomes;
             }
         }
@@ -269,17 +235,17 @@ public final class PipelineTableBackend implements P4Backend
     }
 
     /** Stages the whole egress ACL after the batch; returns the rule name sequence. */
-    private long egressAcl(final PipelineCompiler compiler, final TableBatch batch, final Map<EntryKey, String> names,
-        final long sequenceBefore)
-    {
+    private long egressAcl(
+            final PipelineCompiler compiler,
+            final TableBatch batch,
+            final Map<EntryKey, String> names,
+            final long sequenceBefore) {
         long sequence = sequenceBefore;
         final List<AclEgressRule> rules = new ArrayList<>();
         names.keySet().retainAll(compiler.egressAclEntries().keySet());
-        for (final P4Entity.TableEntry e : compiler.egressAclEntries().values())
-        {
+        for (final P4Entity.TableEntry e : compiler.egressAclEntries().values()) {
             String name = names.get(e.key());
-            if (name == null)
-            {
+            if (name == null) {
                 name = EGRESS_ACL_RULE_PREFIX + ++sequence;
                 names.put(e.key(), name);
             }
@@ -290,62 +256,52 @@ public final class PipelineTableBackend implements P4Backend
     }
 
     /** The entries of an ACL table in the model, with their direct meters. */
-    private Map<EntryKey, P4Entity.TableEntry> readAclEntries(final int tableId)
-    {
+    private Map<EntryKey, P4Entity.TableEntry> readAclEntries(final int tableId) {
         final Map<EntryKey, P4Entity.TableEntry> acl = new LinkedHashMap<>();
-        for (final P4Entity e : store.read(new ReadFilter.Tables(tableId, null, false, false, true)))
-        {
-            if (e instanceof P4Entity.TableEntry t && !t.isDefault())
-            {
+        for (final P4Entity e : store.read(new ReadFilter.Tables(tableId, null, false, false, true))) {
+            if (e instanceof P4Entity.TableEntry t && !t.isDefault()) {
                 acl.put(t.key(), t);
             }
         }
         return acl;
     }
 
-    private MeterSettings[] readCoppMeters()
-    {
+    private MeterSettings[] readCoppMeters() {
         final MeterSettings[] cells = new MeterSettings[ForwardingTables.CPU_QUEUES];
-        for (final P4Entity e : store.read(new ReadFilter.Meters(ids.cpuQueueMeter, -1)))
-        {
-            if (e instanceof P4Entity.MeterCell m && m.index() < cells.length)
-            {
-                cells[(int)m.index()] = m.settings();
+        for (final P4Entity e : store.read(new ReadFilter.Meters(ids.cpuQueueMeter, -1))) {
+            if (e instanceof P4Entity.MeterCell m && m.index() < cells.length) {
+                cells[(int) m.index()] = m.settings();
             }
         }
         return cells;
     }
 
-    private Map<Integer, P4Entity.CloneSession> readCloneSessions()
-    {
+    private Map<Integer, P4Entity.CloneSession> readCloneSessions() {
         final Map<Integer, P4Entity.CloneSession> sessions = new HashMap<>();
-        for (final P4Entity e : store.read(new ReadFilter.CloneSessions(0)))
-        {
-            if (e instanceof P4Entity.CloneSession c)
-            {
+        for (final P4Entity e : store.read(new ReadFilter.CloneSessions(0))) {
+            if (e instanceof P4Entity.CloneSession c) {
                 sessions.put(c.sessionId(), c);
             }
         }
         return sessions;
     }
 
-    private static List<UpdateOutcome> refuseAll(final int count, final int failed, final UpdateStatus status,
-        final String message)
-    {
+    private static List<UpdateOutcome> refuseAll(
+            final int count, final int failed, final UpdateStatus status, final String message) {
         final List<UpdateOutcome> out = new ArrayList<>(count);
-        for (int i = 0; i < count; i++)
-        {
-            out.add(i == failed ? new UpdateOutcome(status, message)
-                : new UpdateOutcome(UpdateStatus.ABORTED, "not applied: update " + failed + " of the batch failed"));
+        for (int i = 0; i < count; i++) {
+            out.add(
+                    i == failed
+                            ? new UpdateOutcome(status, message)
+                            : new UpdateOutcome(
+                                    UpdateStatus.ABORTED, "not applied: update " + failed + " of the batch failed"));
         }
         return out;
     }
 
     /** The one mapping of the pipeline's outcome codes to P4Runtime's. */
-    static UpdateStatus status(final TableException.Code code)
-    {
-        return switch (code)
-        {
+    static UpdateStatus status(final TableException.Code code) {
+        return switch (code) {
             case INVALID_ARGUMENT -> UpdateStatus.INVALID_ARGUMENT;
             case NOT_FOUND -> UpdateStatus.NOT_FOUND;
             case ALREADY_EXISTS -> UpdateStatus.ALREADY_EXISTS;
@@ -355,116 +311,109 @@ public final class PipelineTableBackend implements P4Backend
     }
 
     @Override
-    public synchronized List<P4Entity> read(final ReadFilter filter)
-    {
+    public synchronized List<P4Entity> read(final ReadFilter filter) {
         final List<P4Entity> entities = store.read(filter);
-        if (filter instanceof ReadFilter.Registers && control.compiled() != null)
-        {
+        if (filter instanceof ReadFilter.Registers && control.compiled() != null) {
             final RuntimeKnobs knobs = control.runtimeKnobs();
             final List<P4Entity> out = new ArrayList<>(entities.size());
-            for (final P4Entity e : entities)
-            {
+            for (final P4Entity e : entities) {
                 out.add(e instanceof P4Entity.RegisterCell r ? register(r, knobs) : e);
             }
             return out;
         }
-        if (!(filter instanceof ReadFilter.Counters || filter instanceof ReadFilter.Tables
-            || filter instanceof ReadFilter.DirectCounters))
-        {
+        if (!(filter instanceof ReadFilter.Counters
+                || filter instanceof ReadFilter.Tables
+                || filter instanceof ReadFilter.DirectCounters)) {
             return entities;
         }
         final CountersSnapshot counters = control.counters();
         final List<P4Entity> out = new ArrayList<>(entities.size());
-        for (final P4Entity e : entities)
-        {
+        for (final P4Entity e : entities) {
             out.add(fromPipeline(e, counters));
         }
         return out;
     }
 
     /** A register the pipeline backs reads the value in force there (CONFIG_DB's until a write changes it). */
-    private P4Entity register(final P4Entity.RegisterCell r, final RuntimeKnobs knobs)
-    {
+    private P4Entity register(final P4Entity.RegisterCell r, final RuntimeKnobs knobs) {
         final RuntimeKnob knob = ids.registerKnobs.get(r.registerId());
-        int index = (int)r.index();
-        if (knob == RuntimeKnob.GROUP_SELECTION_MODE)
-        {
+        int index = (int) r.index();
+        if (knob == RuntimeKnob.GROUP_SELECTION_MODE) {
             final Integer group = ids.group.get(index);
-            if (group == null)
-            {
+            if (group == null) {
                 return r;
             }
             index = group;
         }
-        if (knob == null || index >= knobs.size(knob))
-        {
+        if (knob == null || index >= knobs.size(knob)) {
             return r;
         }
         return new P4Entity.RegisterCell(r.registerId(), r.index(), BigInteger.valueOf(knobs.value(knob, index)));
     }
 
     /** Replaces counter values the pipeline owns by its own. */
-    private P4Entity fromPipeline(final P4Entity e, final CountersSnapshot counters)
-    {
-        if (e instanceof P4Entity.CounterCell c && ids.isPipelineCounter(c.counterId()))
-        {
+    private P4Entity fromPipeline(final P4Entity e, final CountersSnapshot counters) {
+        if (e instanceof P4Entity.CounterCell c && ids.isPipelineCounter(c.counterId())) {
             return new P4Entity.CounterCell(c.counterId(), c.index(), counterCell(c.counterId(), c.index(), counters));
         }
-        if (e instanceof P4Entity.TableEntry t && isAcl(t.key().tableId()) && t.counter() != null && !t.isDefault())
-        {
-            return new P4Entity.TableEntry(t.key(), t.action(), t.isDefault(), t.idleTimeoutNs(), t.metadata(),
-                t.meter(), aclCounter(t.key(), counters), t.sinceLastHitNs());
+        if (e instanceof P4Entity.TableEntry t && isAcl(t.key().tableId()) && t.counter() != null && !t.isDefault()) {
+            return new P4Entity.TableEntry(
+                    t.key(),
+                    t.action(),
+                    t.isDefault(),
+                    t.idleTimeoutNs(),
+                    t.metadata(),
+                    t.meter(),
+                    aclCounter(t.key(), counters),
+                    t.sinceLastHitNs());
         }
-        if (e instanceof P4Entity.DirectCounterCell d && isAcl(d.key().tableId()))
-        {
+        if (e instanceof P4Entity.DirectCounterCell d && isAcl(d.key().tableId())) {
             return new P4Entity.DirectCounterCell(d.key(), aclCounter(d.key(), counters));
         }
         return e;
     }
 
-    private boolean isAcl(final int tableId)
-    {
+    private boolean isAcl(final int tableId) {
         return tableId == ids.aclIngress || tableId == ids.aclEgress;
     }
 
-    private CounterValue aclCounter(final EntryKey key, final CountersSnapshot counters)
-    {
+    private CounterValue aclCounter(final EntryKey key, final CountersSnapshot counters) {
         final String name = (key.tableId() == ids.aclEgress ? egressAclRuleNames : aclRuleNames).get(key);
-        final Map<String, Long> stats = name == null ? null : counters.aclRules().get(name);
+        final Map<String, Long> stats =
+                name == null ? null : counters.aclRules().get(name);
         return stats == null ? CounterValue.ZERO : new CounterValue(stats.get("Bytes"), stats.get("Packets"));
     }
 
-    private CounterValue counterCell(final int counterId, final long index, final CountersSnapshot counters)
-    {
-        if (counterId == ids.dropReasonCounter)
-        {
+    private CounterValue counterCell(final int counterId, final long index, final CountersSnapshot counters) {
+        if (counterId == ids.dropReasonCounter) {
             return index < DropReason.count()
-                ? new CounterValue(0, counters.drops().getOrDefault(DropReason.of((int)index).counterName(), 0L))
-                : CounterValue.ZERO;
+                    ? new CounterValue(
+                            0,
+                            counters.drops()
+                                    .getOrDefault(DropReason.of((int) index).counterName(), 0L))
+                    : CounterValue.ZERO;
         }
         final List<String> ports = control.portNames();
-        if (index >= ports.size() || ports.get((int)index) == null)
-        {
+        if (index >= ports.size() || ports.get((int) index) == null) {
             return CounterValue.ZERO;
         }
-        final String port = ports.get((int)index);
-        if (counterId == ids.portInCounter)
-        {
-            return new CounterValue(counters.port(port, "SAI_PORT_STAT_IF_IN_OCTETS"),
-                counters.port(port, "SAI_PORT_STAT_IF_IN_UCAST_PKTS")
-                    + counters.port(port, "SAI_PORT_STAT_IF_IN_NON_UCAST_PKTS"));
+        final String port = ports.get((int) index);
+        if (counterId == ids.portInCounter) {
+            return new CounterValue(
+                    counters.port(port, "SAI_PORT_STAT_IF_IN_OCTETS"),
+                    counters.port(port, "SAI_PORT_STAT_IF_IN_UCAST_PKTS")
+                            + counters.port(port, "SAI_PORT_STAT_IF_IN_NON_UCAST_PKTS"));
         }
-        return new CounterValue(counters.port(port, "SAI_PORT_STAT_IF_OUT_OCTETS"),
-            counters.port(port, "SAI_PORT_STAT_IF_OUT_UCAST_PKTS")
-                + counters.port(port, "SAI_PORT_STAT_IF_OUT_NON_UCAST_PKTS"));
+        return new CounterValue(
+                counters.port(port, "SAI_PORT_STAT_IF_OUT_OCTETS"),
+                counters.port(port, "SAI_PORT_STAT_IF_OUT_UCAST_PKTS")
+                        + counters.port(port, "SAI_PORT_STAT_IF_OUT_NON_UCAST_PKTS"));
     }
 
     @Override
-    public synchronized void reset()
-    {
+    public synchronized void reset() {
         store.reset();
-        if (control.compiled() != null)
-        {
+        if (control.compiled() != null) {
             control.applyConfig(control.config());
         }
         ids.clear();
@@ -473,33 +422,29 @@ public final class PipelineTableBackend implements P4Backend
     }
 
     @Override
-    public boolean packetOut(final byte[] payload, final int egressPort, final boolean submitToIngress)
-    {
-        return submitToIngress ? control.cpuPort().packetOutThroughIngress(payload, egressPort)
-            : control.cpuPort().packetOut(payload, egressPort);
+    public boolean packetOut(final byte[] payload, final int egressPort, final boolean submitToIngress) {
+        return submitToIngress
+                ? control.cpuPort().packetOutThroughIngress(payload, egressPort)
+                : control.cpuPort().packetOut(payload, egressPort);
     }
 
     @Override
-    public void cpuPortListener(final CpuPortListener listener)
-    {
+    public void cpuPortListener(final CpuPortListener listener) {
         store.cpuPortListener(listener);
     }
 
     @Override
-    public boolean portExists(final int port)
-    {
+    public boolean portExists(final int port) {
         return port >= 0 && port < control.portNames().size();
     }
 
     @Override
-    public int portMtu(final int port)
-    {
+    public int portMtu(final int port) {
         return control.portMtu(port);
     }
 
     @Override
-    public void entryHit(final EntryKey key)
-    {
+    public void entryHit(final EntryKey key) {
         store.entryHit(key);
     }
 
@@ -510,42 +455,29 @@ public final class PipelineTableBackend implements P4Backend
      * by the packet-in poller, never on the data path.
      */
     @Override
-    public int checkIdleTimeouts()
-    {
+    public int checkIdleTimeouts() {
         final Map<Long, EntryKey> watched = new HashMap<>();
-        synchronized (this)
-        {
-            for (final P4Entity e : store.read(new ReadFilter.Tables(ids.l2Fdb, null, false, false, false)))
-            {
-                if (e instanceof P4Entity.TableEntry t && !t.isDefault() && t.idleTimeoutNs() > 0)
-                {
+        synchronized (this) {
+            for (final P4Entity e : store.read(new ReadFilter.Tables(ids.l2Fdb, null, false, false, false))) {
+                if (e instanceof P4Entity.TableEntry t && !t.isDefault() && t.idleTimeoutNs() > 0) {
                     watched.put(L2Compiler.fdbKey(t.key()), t.key());
                 }
             }
         }
-        if (!watched.isEmpty())
-        {
+        if (!watched.isEmpty()) {
             final Map<Long, Long> hits;
-            try
-            {
+            try {
                 hits = control.staticFdbHits().get(HIT_READ_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-            }
-            catch (final TimeoutException | ExecutionException e)
-            {
+            } catch (final TimeoutException | ExecutionException e) {
                 return 0; // the data plane is not running (or is stepped by hand): nothing new to learn
-            }
-            catch (final InterruptedException e)
-            {
+            } catch (final InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return 0;
             }
-            synchronized (this)
-            {
-                watched.forEach((fdbKey, key) ->
-                {
+            synchronized (this) {
+                watched.forEach((fdbKey, key) -> {
                     final Long hit = hits.get(fdbKey);
-                    if (hit != null && hit != FdbTable.NEVER_HIT && !hit.equals(lastFdbHits.put(fdbKey, hit)))
-                    {
+                    if (hit != null && hit != FdbTable.NEVER_HIT && !hit.equals(lastFdbHits.put(fdbKey, hit))) {
                         store.entryHit(key);
                     }
                 });
@@ -556,21 +488,18 @@ public final class PipelineTableBackend implements P4Backend
     }
 
     /** A refusal the pipeline's control API has no code for (P4Runtime-only outcomes). */
-    static final class Refusal extends RuntimeException
-    {
+    static final class Refusal extends RuntimeException {
         private static final long serialVersionUID = 1L;
         final UpdateStatus status;
 
-        Refusal(final UpdateStatus status, final String message)
-        {
+        Refusal(final UpdateStatus status, final String message) {
             super(message);
             this.status = status;
         }
     }
 
     /** P4 object ids → pipeline ids, and the P4Info ids this adapter translates. */
-    static final class Ids
-    {
+    static final class Ids {
         final int ipv4;
         final int ipv6;
         final int routerInterfaces;
@@ -598,8 +527,7 @@ public final class PipelineTableBackend implements P4Backend
         /** QoS map table id → the pipeline's runtime setting its entries set. */
         final Map<Integer, RuntimeKnob> qosTables = new HashMap<>();
 
-        Ids(final P4InfoModel model)
-        {
+        Ids(final P4InfoModel model) {
             this.model = model;
             ipv4 = table(model, "ingress.routing_lookup.ipv4_table");
             ipv6 = table(model, "ingress.routing_lookup.ipv6_table");
@@ -619,27 +547,25 @@ public final class PipelineTableBackend implements P4Backend
             portOutCounter = counter(model, "egress.port_out_counter");
             dropReasonCounter = counter(model, "ingress.drop_reason_counter");
             final Map<String, RuntimeKnob> registers = Map.ofEntries(
-                Map.entry("tm.ecn_min_threshold_bytes", RuntimeKnob.ECN_MIN_THRESHOLD_BYTES),
-                Map.entry("tm.ecn_max_threshold_bytes", RuntimeKnob.ECN_MAX_THRESHOLD_BYTES),
-                Map.entry("tm.ecn_max_probability_percent", RuntimeKnob.ECN_MAX_PROBABILITY_PERCENT),
-                Map.entry("tm.ecn_yellow_min_threshold_bytes", RuntimeKnob.ECN_YELLOW_MIN_THRESHOLD_BYTES),
-                Map.entry("tm.ecn_yellow_max_threshold_bytes", RuntimeKnob.ECN_YELLOW_MAX_THRESHOLD_BYTES),
-                Map.entry("tm.ecn_yellow_max_probability_percent", RuntimeKnob.ECN_YELLOW_MAX_PROBABILITY_PERCENT),
-                Map.entry("tm.ecn_red_min_threshold_bytes", RuntimeKnob.ECN_RED_MIN_THRESHOLD_BYTES),
-                Map.entry("tm.ecn_red_max_threshold_bytes", RuntimeKnob.ECN_RED_MAX_THRESHOLD_BYTES),
-                Map.entry("tm.ecn_red_max_probability_percent", RuntimeKnob.ECN_RED_MAX_PROBABILITY_PERCENT),
-                Map.entry("tm.pfc_xoff_bytes", RuntimeKnob.PFC_XOFF_BYTES),
-                Map.entry("tm.pfc_xon_bytes", RuntimeKnob.PFC_XON_BYTES),
-                Map.entry("tm.pfc_watchdog_detection_time_ms", RuntimeKnob.PFC_WATCHDOG_DETECTION_MS),
-                Map.entry("tm.pfc_watchdog_restoration_time_ms", RuntimeKnob.PFC_WATCHDOG_RESTORATION_MS),
-                Map.entry("ars.flowlet_idle_time_ns", RuntimeKnob.FLOWLET_IDLE_TIME_NS),
-                Map.entry("ars.hash_seed", RuntimeKnob.HASH_SEED),
-                Map.entry("ars.group_selection_mode", RuntimeKnob.GROUP_SELECTION_MODE));
-            for (final IndexedResourceInfo r : model.registers())
-            {
+                    Map.entry("tm.ecn_min_threshold_bytes", RuntimeKnob.ECN_MIN_THRESHOLD_BYTES),
+                    Map.entry("tm.ecn_max_threshold_bytes", RuntimeKnob.ECN_MAX_THRESHOLD_BYTES),
+                    Map.entry("tm.ecn_max_probability_percent", RuntimeKnob.ECN_MAX_PROBABILITY_PERCENT),
+                    Map.entry("tm.ecn_yellow_min_threshold_bytes", RuntimeKnob.ECN_YELLOW_MIN_THRESHOLD_BYTES),
+                    Map.entry("tm.ecn_yellow_max_threshold_bytes", RuntimeKnob.ECN_YELLOW_MAX_THRESHOLD_BYTES),
+                    Map.entry("tm.ecn_yellow_max_probability_percent", RuntimeKnob.ECN_YELLOW_MAX_PROBABILITY_PERCENT),
+                    Map.entry("tm.ecn_red_min_threshold_bytes", RuntimeKnob.ECN_RED_MIN_THRESHOLD_BYTES),
+                    Map.entry("tm.ecn_red_max_threshold_bytes", RuntimeKnob.ECN_RED_MAX_THRESHOLD_BYTES),
+                    Map.entry("tm.ecn_red_max_probability_percent", RuntimeKnob.ECN_RED_MAX_PROBABILITY_PERCENT),
+                    Map.entry("tm.pfc_xoff_bytes", RuntimeKnob.PFC_XOFF_BYTES),
+                    Map.entry("tm.pfc_xon_bytes", RuntimeKnob.PFC_XON_BYTES),
+                    Map.entry("tm.pfc_watchdog_detection_time_ms", RuntimeKnob.PFC_WATCHDOG_DETECTION_MS),
+                    Map.entry("tm.pfc_watchdog_restoration_time_ms", RuntimeKnob.PFC_WATCHDOG_RESTORATION_MS),
+                    Map.entry("ars.flowlet_idle_time_ns", RuntimeKnob.FLOWLET_IDLE_TIME_NS),
+                    Map.entry("ars.hash_seed", RuntimeKnob.HASH_SEED),
+                    Map.entry("ars.group_selection_mode", RuntimeKnob.GROUP_SELECTION_MODE));
+            for (final IndexedResourceInfo r : model.registers()) {
                 final RuntimeKnob knob = registers.get(r.name());
-                if (knob != null)
-                {
+                if (knob != null) {
                     registerKnobs.put(r.id(), knob);
                 }
             }
@@ -649,61 +575,47 @@ public final class PipelineTableBackend implements P4Backend
             qosTables.put(table(model, "ingress.qos.tc_to_pg_table"), RuntimeKnob.TC_TO_PG);
         }
 
-        private static int table(final P4InfoModel model, final String name)
-        {
-            for (final TableInfo t : model.tables())
-            {
-                if (t.name().equals(name))
-                {
+        private static int table(final P4InfoModel model, final String name) {
+            for (final TableInfo t : model.tables()) {
+                if (t.name().equals(name)) {
                     return t.id();
                 }
             }
             throw new IllegalArgumentException("P4Info has no table " + name);
         }
 
-        private static int profile(final P4InfoModel model, final int tableId)
-        {
-            for (final io.asicemu.p4rt.info.ActionProfileInfo p : model.actionProfiles())
-            {
-                if (p.tableIds().contains(tableId))
-                {
+        private static int profile(final P4InfoModel model, final int tableId) {
+            for (final io.asicemu.p4rt.info.ActionProfileInfo p : model.actionProfiles()) {
+                if (p.tableIds().contains(tableId)) {
                     return p.id();
                 }
             }
             throw new IllegalArgumentException("P4Info has no action profile for table " + tableId);
         }
 
-        private static int counter(final P4InfoModel model, final String name)
-        {
-            for (final IndexedResourceInfo c : model.counters())
-            {
-                if (c.name().equals(name))
-                {
+        private static int counter(final P4InfoModel model, final String name) {
+            for (final IndexedResourceInfo c : model.counters()) {
+                if (c.name().equals(name)) {
                     return c.id();
                 }
             }
             throw new IllegalArgumentException("P4Info has no counter " + name);
         }
 
-        private static int meter(final P4InfoModel model, final String name)
-        {
-            for (final IndexedResourceInfo m : model.meters())
-            {
-                if (m.name().equals(name))
-                {
+        private static int meter(final P4InfoModel model, final String name) {
+            for (final IndexedResourceInfo m : model.meters()) {
+                if (m.name().equals(name)) {
                     return m.id();
                 }
             }
             throw new IllegalArgumentException("P4Info has no meter " + name);
         }
 
-        boolean isPipelineCounter(final int counterId)
-        {
+        boolean isPipelineCounter(final int counterId) {
             return counterId == portInCounter || counterId == portOutCounter || counterId == dropReasonCounter;
         }
 
-        void clear()
-        {
+        void clear() {
             rif.clear();
             nextHop.clear();
             group.clear();
@@ -711,23 +623,20 @@ public final class PipelineTableBackend implements P4Backend
         }
     }
 
-    static long lowBits(final BigInteger value)
-    {
+    static long lowBits(final BigInteger value) {
         return value.longValue() & MASK_64;
     }
 
-    static boolean isIpv4(final BigInteger address)
-    {
+    static boolean isIpv4(final BigInteger address) {
         return address.compareTo(IPV4_LIMIT) < 0;
     }
 
-    static EntryAction.Direct direct(final P4Entity.TableEntry entry)
-    {
-        if (entry.action() instanceof EntryAction.Direct d)
-        {
+    static EntryAction.Direct direct(final P4Entity.TableEntry entry) {
+        if (entry.action() instanceof EntryAction.Direct d) {
             return d;
         }
-        throw new Refusal(UpdateStatus.UNIMPLEMENTED, "table " + entry.key().tableId()
-            + " takes direct actions only in the pipeline");
+        throw new Refusal(
+                UpdateStatus.UNIMPLEMENTED,
+                "table " + entry.key().tableId() + " takes direct actions only in the pipeline");
     }
 }

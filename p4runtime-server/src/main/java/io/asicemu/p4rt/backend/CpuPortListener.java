@@ -7,8 +7,7 @@ import java.util.List;
  * Receives what the pipeline sends to the controller: punted packets and digest data. Called on the backend's
  * thread; implementations must not block (the service only enqueues onto gRPC streams).
  */
-public interface CpuPortListener
-{
+public interface CpuPortListener {
     /**
      * A packet punted to the CPU port.
      *
@@ -24,8 +23,7 @@ public interface CpuPortListener
      *
      * @return false while a receiving controller's stream is not ready.
      */
-    default boolean readyForPacketIns()
-    {
+    default boolean readyForPacketIns() {
         return true;
     }
 

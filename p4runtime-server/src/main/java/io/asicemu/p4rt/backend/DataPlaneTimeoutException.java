@@ -5,12 +5,10 @@ package io.asicemu.p4rt.backend;
  * service ends the RPC with DEADLINE_EXCEEDED: gRPC's code for "the deadline passed; the operation may have
  * completed", since retrying the same INSERT would be refused as ALREADY_EXISTS.
  */
-public final class DataPlaneTimeoutException extends RuntimeException
-{
+public final class DataPlaneTimeoutException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    public DataPlaneTimeoutException(final String message, final Throwable cause)
-    {
+    public DataPlaneTimeoutException(final String message, final Throwable cause) {
         super(message, cause);
     }
 }

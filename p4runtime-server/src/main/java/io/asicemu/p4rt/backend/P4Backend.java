@@ -8,8 +8,7 @@ import java.util.List;
  * API). Implementations are thread safe: the service may call from several gRPC threads; each call is atomic
  * with respect to the others.
  */
-public interface P4Backend
-{
+public interface P4Backend {
     /**
      * Applies a batch in order. Each update is checked against the state left by the updates before it
      * (existence, capacity, references); a failed update changes nothing. With {@code allOrNothing}, the first failure
@@ -44,8 +43,7 @@ public interface P4Backend
      * @param port a port number.
      * @return the port's MTU as its link reports it, or -1 if unknown (then PacketOut sizes are not checked here).
      */
-    default int portMtu(final int port)
-    {
+    default int portMtu(final int port) {
         return -1;
     }
 

@@ -1,7 +1,8 @@
 package io.asicemu.p4rt.backend;
 
 /** The kind of one update of a write batch. */
-public enum UpdateKind
-{
-    INSERT, MODIFY, DELETE
+public enum UpdateKind {
+    INSERT,
+    MODIFY,
+    DELETE
 }

@@ -1,52 +1,42 @@
 package io.asicemu.p4rt.codec;
 
-import java.math.BigInteger;
-
 import com.google.protobuf.ByteString;
-
 import io.asicemu.p4rt.backend.UpdateStatus;
+import java.math.BigInteger;
 
 /**
  * P4Runtime canonical byte strings (spec "Bytestrings"): accept any length whose value fits the width and whose
  * padding is zero, reject empty strings, and always send the shortest big-endian form (0 is one zero byte).
  * Stateless.
  */
-public final class ByteStrings
-{
-    private ByteStrings()
-    {
-    }
+public final class ByteStrings {
+    private ByteStrings() {}
 
     /** Decodes an unsigned {@code bit<width>} value. */
-    public static BigInteger decode(final ByteString bytes, final int width, final String what) throws CodecException
-    {
-        if (bytes.isEmpty())
-        {
+    public static BigInteger decode(final ByteString bytes, final int width, final String what) throws CodecException {
+        if (bytes.isEmpty()) {
             throw new CodecException(UpdateStatus.INVALID_ARGUMENT, what + ": empty byte string");
         }
         final BigInteger value = new BigInteger(1, bytes.toByteArray());
-        if (value.bitLength() > width)
-        {
-            throw new CodecException(UpdateStatus.INVALID_ARGUMENT,
-                what + ": value 0x" + value.toString(16) + " does not fit in bit<" + width + ">");
+        if (value.bitLength() > width) {
+            throw new CodecException(
+                    UpdateStatus.INVALID_ARGUMENT,
+                    what + ": value 0x" + value.toString(16) + " does not fit in bit<" + width + ">");
         }
         return value;
     }
 
     /** @return the canonical (shortest) encoding of a non-negative value. */
-    public static ByteString encode(final BigInteger value)
-    {
+    public static ByteString encode(final BigInteger value) {
         final byte[] raw = value.toByteArray();
-        if (raw.length > 1 && raw[0] == 0)
-        {
+        if (raw.length > 1 && raw[0] == 0) {
             return ByteString.copyFrom(raw, 1, raw.length - 1);
         }
         return ByteString.copyFrom(raw);
     }
 
     /** @return the canonical encoding of a non-negative long. */
-    public static ByteString encode(final long value)
-    {
+    public static ByteString encode(final long value) {
         return encode(BigInteger.valueOf(value));
     }
 }

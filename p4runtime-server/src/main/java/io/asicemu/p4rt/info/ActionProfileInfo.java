@@ -8,11 +8,15 @@ import java.util.List;
  * each weight. Immutable.
  */
 public record ActionProfileInfo(
-    int id, String name, List<Integer> tableIds, boolean withSelector, long size, int maxGroupSize,
-    boolean sumOfWeights, int maxMemberWeight)
-{
-    public ActionProfileInfo
-    {
+        int id,
+        String name,
+        List<Integer> tableIds,
+        boolean withSelector,
+        long size,
+        int maxGroupSize,
+        boolean sumOfWeights,
+        int maxMemberWeight) {
+    public ActionProfileInfo {
         tableIds = List.copyOf(tableIds);
     }
 }

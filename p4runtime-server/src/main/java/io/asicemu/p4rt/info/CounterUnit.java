@@ -1,7 +1,8 @@
 package io.asicemu.p4rt.info;
 
 /** What a counter counts. */
-public enum CounterUnit
-{
-    BYTES, PACKETS, BOTH
+public enum CounterUnit {
+    BYTES,
+    PACKETS,
+    BOTH
 }

@@ -13,33 +13,28 @@ import java.util.Map;
  * @param directMeterId        0 when the table has no direct meter.
  */
 public record TableInfo(
-    int id,
-    String name,
-    String alias,
-    List<MatchFieldInfo> fields,
-    Map<Integer, ActionScope> actionRefs,
-    int constDefaultActionId,
-    int implementationId,
-    int directCounterId,
-    int directMeterId,
-    long size,
-    boolean idleTimeout,
-    boolean isConst,
-    boolean oneShotOnly)
-{
-    public TableInfo
-    {
+        int id,
+        String name,
+        String alias,
+        List<MatchFieldInfo> fields,
+        Map<Integer, ActionScope> actionRefs,
+        int constDefaultActionId,
+        int implementationId,
+        int directCounterId,
+        int directMeterId,
+        long size,
+        boolean idleTimeout,
+        boolean isConst,
+        boolean oneShotOnly) {
+    public TableInfo {
         fields = List.copyOf(fields);
         actionRefs = Map.copyOf(actionRefs);
     }
 
     /** @return the field with this id, or null. */
-    public MatchFieldInfo field(final int fieldId)
-    {
-        for (final MatchFieldInfo f : fields)
-        {
-            if (f.id() == fieldId)
-            {
+    public MatchFieldInfo field(final int fieldId) {
+        for (final MatchFieldInfo f : fields) {
+            if (f.id() == fieldId) {
                 return f;
             }
         }
@@ -47,12 +42,9 @@ public record TableInfo(
     }
 
     /** @return true when entries of this table carry a priority. */
-    public boolean needsPriority()
-    {
-        for (final MatchFieldInfo f : fields)
-        {
-            if (f.kind().needsPriority())
-            {
+    public boolean needsPriority() {
+        for (final MatchFieldInfo f : fields) {
+            if (f.kind().needsPriority()) {
                 return true;
             }
         }

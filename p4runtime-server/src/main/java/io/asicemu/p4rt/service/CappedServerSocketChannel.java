@@ -1,11 +1,10 @@
 package io.asicemu.p4rt.service;
 
+import io.grpc.netty.shaded.io.netty.channel.Channel;
+import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-
-import io.grpc.netty.shaded.io.netty.channel.Channel;
-import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioServerSocketChannel;
 
 /**
  * A listening socket that accepts at most {@code limit} connections at once: one more is closed as soon as it is
@@ -16,8 +15,7 @@ import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioServerSocketChannel;
  * Threading: {@link #doReadMessages} runs on the boss event loop; the count goes down on whichever loop closes a
  * child; {@link #open} and {@link #refused} may be read from any thread.
  */
-final class CappedServerSocketChannel extends NioServerSocketChannel
-{
+final class CappedServerSocketChannel extends NioServerSocketChannel {
     private final int limit;
     private final AtomicInteger open;
     private final AtomicLong refused;
@@ -29,9 +27,8 @@ final class CappedServerSocketChannel extends NioServerSocketChannel
      * @param refused the count of connections closed because of the limit.
      * @param onRefused called on the boss loop after each refusal (logging, rate-limited by the caller).
      */
-    CappedServerSocketChannel(final int limit, final AtomicInteger open, final AtomicLong refused,
-        final Runnable onRefused)
-    {
+    CappedServerSocketChannel(
+            final int limit, final AtomicInteger open, final AtomicLong refused, final Runnable onRefused) {
         this.limit = limit;
         this.open = open;
         this.refused = refused;
@@ -39,16 +36,13 @@ final class CappedServerSocketChannel extends NioServerSocketChannel
     }
 
     @Override
-    protected int doReadMessages(final List<Object> buf) throws Exception
-    {
+    protected int doReadMessages(final List<Object> buf) throws Exception {
         final int accepted = super.doReadMessages(buf);
-        if (accepted != 1)
-        {
+        if (accepted != 1) {
             return accepted;
         }
-        final Channel child = (Channel)buf.get(buf.size() - 1);
-        if (open.incrementAndGet() > limit)
-        {
+        final Channel child = (Channel) buf.get(buf.size() - 1);
+        if (open.incrementAndGet() > limit) {
             open.decrementAndGet();
             buf.remove(buf.size() - 1);
             child.unsafe().closeForcibly();

@@ -1,32 +1,29 @@
 package io.asicemu.p4rt.service;
 
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.nio.NioIoHandler;
-import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
 import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
+import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The P4Runtime server: one gRPC (Netty) listener, default port {@value #DEFAULT_PORT}, inbound messages up to
  * {@value #MAX_INBOUND_BYTES} bytes, serving every device added to its {@link P4RuntimeService}; TLS (optionally
  * mutual) and connection limits from {@link ServerOptions}. Thread safe.
  */
-public final class P4RuntimeServer implements AutoCloseable
-{
+public final class P4RuntimeServer implements AutoCloseable {
     /** IANA port of P4Runtime. */
     public static final int DEFAULT_PORT = 9559;
     /** Inbound message limit (the spec asks servers to raise gRPC's 4 MB default). */
@@ -46,8 +43,7 @@ public final class P4RuntimeServer implements AutoCloseable
     private long lastRefusalLogNs;
 
     /** A plaintext server with {@link ServerOptions#defaults()}. */
-    public P4RuntimeServer(final InetSocketAddress address, final P4RuntimeService service)
-    {
+    public P4RuntimeServer(final InetSocketAddress address, final P4RuntimeService service) {
         this(address, service, ServerOptions.defaults());
     }
 
@@ -57,83 +53,79 @@ public final class P4RuntimeServer implements AutoCloseable
      * @param options TLS and connection limits.
      * @throws IllegalArgumentException if the TLS files cannot be read as a certificate chain and key.
      */
-    public P4RuntimeServer(final InetSocketAddress address, final P4RuntimeService service,
-        final ServerOptions options)
-    {
+    public P4RuntimeServer(
+            final InetSocketAddress address, final P4RuntimeService service, final ServerOptions options) {
         this.service = service;
         this.maxConnections = options.maxConnections();
         final SslContext ssl = options.tls() == null ? null : sslContext(options.tls()); // before threads exist
         // our own loops so the listener can be ours (gRPC cannot cap connections): one acceptor, few I/O threads
-        this.boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("p4rt-accept", true),
-            NioIoHandler.newFactory());
-        this.workers = new MultiThreadIoEventLoopGroup(Math.min(4, Runtime.getRuntime().availableProcessors()),
-            new DefaultThreadFactory("p4rt-io", true), NioIoHandler.newFactory());
+        this.boss = new MultiThreadIoEventLoopGroup(
+                1, new DefaultThreadFactory("p4rt-accept", true), NioIoHandler.newFactory());
+        this.workers = new MultiThreadIoEventLoopGroup(
+                Math.min(4, Runtime.getRuntime().availableProcessors()),
+                new DefaultThreadFactory("p4rt-io", true),
+                NioIoHandler.newFactory());
         final NettyServerBuilder builder = NettyServerBuilder.forAddress(address)
-            .bossEventLoopGroup(boss).workerEventLoopGroup(workers)
-            .channelFactory(() -> new CappedServerSocketChannel(maxConnections, openConnections, refusedConnections,
-                this::logRefusal))
-            .maxInboundMessageSize(MAX_INBOUND_BYTES).maxInboundMetadataSize(1024 * 1024)
-            .handshakeTimeout(options.handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS)
-            .keepAliveTime(options.keepAliveTime().toMillis(), TimeUnit.MILLISECONDS)
-            .keepAliveTimeout(options.keepAliveTimeout().toMillis(), TimeUnit.MILLISECONDS)
-            .permitKeepAliveTime(options.permitKeepAliveTime().toMillis(), TimeUnit.MILLISECONDS)
-            .permitKeepAliveWithoutCalls(true)
-            .maxConnectionIdle(options.maxConnectionIdle().toMillis(), TimeUnit.MILLISECONDS)
-            .maxConcurrentCallsPerConnection(options.maxConcurrentCallsPerConnection());
-        if (!options.maxConnectionAge().isZero())
-        {
+                .bossEventLoopGroup(boss)
+                .workerEventLoopGroup(workers)
+                .channelFactory(() -> new CappedServerSocketChannel(
+                        maxConnections, openConnections, refusedConnections, this::logRefusal))
+                .maxInboundMessageSize(MAX_INBOUND_BYTES)
+                .maxInboundMetadataSize(1024 * 1024)
+                .handshakeTimeout(options.handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .keepAliveTime(options.keepAliveTime().toMillis(), TimeUnit.MILLISECONDS)
+                .keepAliveTimeout(options.keepAliveTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .permitKeepAliveTime(options.permitKeepAliveTime().toMillis(), TimeUnit.MILLISECONDS)
+                .permitKeepAliveWithoutCalls(true)
+                .maxConnectionIdle(options.maxConnectionIdle().toMillis(), TimeUnit.MILLISECONDS)
+                .maxConcurrentCallsPerConnection(options.maxConcurrentCallsPerConnection());
+        if (!options.maxConnectionAge().isZero()) {
             builder.maxConnectionAge(options.maxConnectionAge().toMillis(), TimeUnit.MILLISECONDS)
-                .maxConnectionAgeGrace(options.maxConnectionAgeGrace().toMillis(), TimeUnit.MILLISECONDS);
+                    .maxConnectionAgeGrace(options.maxConnectionAgeGrace().toMillis(), TimeUnit.MILLISECONDS);
         }
-        if (ssl != null)
-        {
+        if (ssl != null) {
             builder.sslContext(ssl);
         }
         this.server = builder.addService(service).build();
     }
 
     /** Boss loop only: one line for the first refusal, then at most one per interval with the count since. */
-    private void logRefusal()
-    {
+    private void logRefusal() {
         final long now = System.nanoTime();
-        if (refusalsLogged == 0 || now - lastRefusalLogNs >= REFUSAL_LOG_INTERVAL_NS)
-        {
+        if (refusalsLogged == 0 || now - lastRefusalLogNs >= REFUSAL_LOG_INTERVAL_NS) {
             final long total = refusedConnections.get();
-            LOG.warn("P4Runtime: refused {} connection(s): {} are open, the limit (--p4runtime-max-connections)",
-                total - refusalsLogged, maxConnections);
+            LOG.warn(
+                    "P4Runtime: refused {} connection(s): {} are open, the limit (--p4runtime-max-connections)",
+                    total - refusalsLogged,
+                    maxConnections);
             refusalsLogged = total;
             lastRefusalLogNs = now;
         }
     }
 
     /** @return connections open now. */
-    public int openConnections()
-    {
+    public int openConnections() {
         return openConnections.get();
     }
 
     /** @return connections closed at accept because {@link ServerOptions#maxConnections()} were open. */
-    public long refusedConnections()
-    {
+    public long refusedConnections() {
         return refusedConnections.get();
     }
 
-    private static SslContext sslContext(final ServerOptions.Tls tls)
-    {
-        try
-        {
-            final SslContextBuilder ssl = GrpcSslContexts.forServer(tls.certChain().toFile(),
-                tls.privateKey().toFile());
-            if (tls.clientCa() != null)
-            {
+    private static SslContext sslContext(final ServerOptions.Tls tls) {
+        try {
+            final SslContextBuilder ssl = GrpcSslContexts.forServer(
+                    tls.certChain().toFile(), tls.privateKey().toFile());
+            if (tls.clientCa() != null) {
                 ssl.trustManager(tls.clientCa().toFile()).clientAuth(ClientAuth.REQUIRE);
             }
             return ssl.build();
-        }
-        catch (final javax.net.ssl.SSLException | IllegalArgumentException e)
-        {
-            throw new IllegalArgumentException("cannot use the TLS files " + tls.certChain() + ", " + tls.privateKey()
-                + (tls.clientCa() == null ? "" : ", " + tls.clientCa()) + ": " + e.getMessage(), e);
+        } catch (final javax.net.ssl.SSLException | IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "cannot use the TLS files " + tls.certChain() + ", " + tls.privateKey()
+                            + (tls.clientCa() == null ? "" : ", " + tls.clientCa()) + ": " + e.getMessage(),
+                    e);
         }
     }
 
@@ -142,19 +134,14 @@ public final class P4RuntimeServer implements AutoCloseable
      *
      * @param port the TCP port ({@link #DEFAULT_PORT} unless configured otherwise).
      */
-    public static P4RuntimeServer onPort(final int port, final P4RuntimeService service)
-    {
+    public static P4RuntimeServer onPort(final int port, final P4RuntimeService service) {
         return new P4RuntimeServer(new InetSocketAddress(port), service);
     }
 
-    public P4RuntimeServer start() throws IOException
-    {
-        try
-        {
+    public P4RuntimeServer start() throws IOException {
+        try {
             server.start();
-        }
-        catch (final IOException | RuntimeException e)
-        {
+        } catch (final IOException | RuntimeException e) {
             boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw e;
@@ -163,26 +150,20 @@ public final class P4RuntimeServer implements AutoCloseable
     }
 
     /** @return the bound port (useful when started on port 0). */
-    public int port()
-    {
+    public int port() {
         return server.getPort();
     }
 
-    public P4RuntimeService service()
-    {
+    public P4RuntimeService service() {
         return service;
     }
 
     @Override
-    public void close()
-    {
+    public void close() {
         server.shutdownNow();
-        try
-        {
+        try {
             server.awaitTermination(5, TimeUnit.SECONDS);
-        }
-        catch (final InterruptedException e)
-        {
+        } catch (final InterruptedException e) {
             Thread.currentThread().interrupt(); // the caller's interrupt stays visible; the loops still shut down
         }
         boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);

@@ -1,15 +1,8 @@
 package io.asicemu.p4rt.service;
 
-import java.math.BigInteger;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-
 import com.google.protobuf.Any;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.rpc.Code;
-
 import io.asicemu.p4rt.backend.EntryKey;
 import io.asicemu.p4rt.backend.P4Entity;
 import io.asicemu.p4rt.backend.ReadFilter;
@@ -25,6 +18,11 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
 import io.grpc.stub.StreamObserver;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import p4.v1.P4RuntimeGrpc;
 import p4.v1.P4RuntimeOuterClass;
 import p4.v1.P4RuntimeOuterClass.CapabilitiesRequest;
@@ -47,174 +45,152 @@ import p4.v1.P4RuntimeOuterClass.WriteResponse;
  * Write/Read through the codec and the backend, and StreamChannel packet I/O and digests. Threading: called on gRPC
  * executor threads (never on Netty event loops); device state is guarded per device.
  */
-public final class P4RuntimeService extends P4RuntimeGrpc.P4RuntimeImplBase
-{
+public final class P4RuntimeService extends P4RuntimeGrpc.P4RuntimeImplBase {
     /** The P4Runtime version this server implements. */
     public static final String API_VERSION = "1.5.0";
+
     private static final int READ_CHUNK = 1000;
 
     private final Map<Long, Device> devices = new ConcurrentHashMap<>();
 
     /** Adds a device (one per emulated switch). */
-    public void addDevice(final Device device)
-    {
-        if (devices.putIfAbsent(device.deviceId(), device) != null)
-        {
+    public void addDevice(final Device device) {
+        if (devices.putIfAbsent(device.deviceId(), device) != null) {
             throw new IllegalArgumentException("device " + device.deviceId() + " exists already");
         }
     }
 
-    private static StatusRuntimeException error(final Code code, final String message)
-    {
-        return StatusProto.toStatusRuntimeException(
-            com.google.rpc.Status.newBuilder().setCode(code.getNumber()).setMessage(message).build());
+    private static StatusRuntimeException error(final Code code, final String message) {
+        return StatusProto.toStatusRuntimeException(com.google.rpc.Status.newBuilder()
+                .setCode(code.getNumber())
+                .setMessage(message)
+                .build());
     }
 
-    private Device device(final long deviceId)
-    {
-        if (deviceId == 0)
-        {
+    private Device device(final long deviceId) {
+        if (deviceId == 0) {
             throw error(Code.INVALID_ARGUMENT, "device_id 0 is invalid");
         }
         final Device d = devices.get(deviceId);
-        if (d == null)
-        {
+        if (d == null) {
             throw error(Code.NOT_FOUND, "device " + deviceId + " does not exist");
         }
         return d;
     }
 
-    private static void requirePrimary(final Device d, final String role, final P4RuntimeOuterClass.Uint128 id,
-        final boolean hasId)
-    {
-        if (!d.arbitration().knows(role))
-        {
+    private static void requirePrimary(
+            final Device d, final String role, final P4RuntimeOuterClass.Uint128 id, final boolean hasId) {
+        if (!d.arbitration().knows(role)) {
             throw error(Code.NOT_FOUND, "role '" + role + "' is unknown on device " + d.deviceId());
         }
-        if (!d.arbitration().isPrimary(role, hasId ? ElectionId.of(id) : null))
-        {
-            throw error(Code.PERMISSION_DENIED,
-                "not the primary of role '" + role + "' on device " + d.deviceId() + " for this election id");
+        if (!d.arbitration().isPrimary(role, hasId ? ElectionId.of(id) : null)) {
+            throw error(
+                    Code.PERMISSION_DENIED,
+                    "not the primary of role '" + role + "' on device " + d.deviceId() + " for this election id");
         }
     }
 
     @Override
-    public void capabilities(final CapabilitiesRequest request, final StreamObserver<CapabilitiesResponse> out)
-    {
-        if (request.getDeviceId() != 0 && !devices.containsKey(request.getDeviceId()))
-        {
+    public void capabilities(final CapabilitiesRequest request, final StreamObserver<CapabilitiesResponse> out) {
+        if (request.getDeviceId() != 0 && !devices.containsKey(request.getDeviceId())) {
             out.onError(error(Code.NOT_FOUND, "device " + request.getDeviceId() + " does not exist"));
             return;
         }
-        out.onNext(CapabilitiesResponse.newBuilder().setP4RuntimeApiVersion(API_VERSION).build());
+        out.onNext(CapabilitiesResponse.newBuilder()
+                .setP4RuntimeApiVersion(API_VERSION)
+                .build());
         out.onCompleted();
     }
 
     // ---- Pipeline config -----------------------------------------------------------------------------------------
 
     @Override
-    public void getForwardingPipelineConfig(final GetForwardingPipelineConfigRequest request,
-        final StreamObserver<GetForwardingPipelineConfigResponse> out)
-    {
-        try
-        {
+    public void getForwardingPipelineConfig(
+            final GetForwardingPipelineConfigRequest request,
+            final StreamObserver<GetForwardingPipelineConfigResponse> out) {
+        try {
             final ForwardingPipelineConfig c = device(request.getDeviceId()).committed();
             final ForwardingPipelineConfig.Builder b = ForwardingPipelineConfig.newBuilder();
-            if (c.hasCookie())
-            {
+            if (c.hasCookie()) {
                 b.setCookie(c.getCookie());
             }
-            switch (request.getResponseType())
-            {
+            switch (request.getResponseType()) {
                 case ALL -> b.setP4Info(c.getP4Info()).setP4DeviceConfig(c.getP4DeviceConfig());
                 case P4INFO_AND_COOKIE -> b.setP4Info(c.getP4Info());
                 case DEVICE_CONFIG_AND_COOKIE -> b.setP4DeviceConfig(c.getP4DeviceConfig());
-                case COOKIE_ONLY ->
-                {
-                }
+                case COOKIE_ONLY -> {}
                 default -> throw error(Code.INVALID_ARGUMENT, "unknown response_type " + request.getResponseType());
             }
-            out.onNext(GetForwardingPipelineConfigResponse.newBuilder().setConfig(b).build());
+            out.onNext(GetForwardingPipelineConfigResponse.newBuilder()
+                    .setConfig(b)
+                    .build());
             out.onCompleted();
-        }
-        catch (final StatusRuntimeException ex)
-        {
+        } catch (final StatusRuntimeException ex) {
             out.onError(ex);
         }
     }
 
     @Override
-    public void setForwardingPipelineConfig(final SetForwardingPipelineConfigRequest request,
-        final StreamObserver<SetForwardingPipelineConfigResponse> out)
-    {
-        try
-        {
+    public void setForwardingPipelineConfig(
+            final SetForwardingPipelineConfigRequest request,
+            final StreamObserver<SetForwardingPipelineConfigResponse> out) {
+        try {
             final Device d = device(request.getDeviceId());
             requirePrimary(d, request.getRole(), request.getElectionId(), request.hasElectionId());
             final Controller primary = d.arbitration().primary(request.getRole());
-            if (primary != null && !RoleConfigs.canPushPipeline(primary.roleConfig))
-            {
+            if (primary != null && !RoleConfigs.canPushPipeline(primary.roleConfig)) {
                 throw error(Code.PERMISSION_DENIED, "role '" + request.getRole() + "' may not push the pipeline");
             }
-            synchronized (d)
-            {
+            synchronized (d) {
                 applyPipelineConfig(d, request);
             }
             out.onNext(SetForwardingPipelineConfigResponse.getDefaultInstance());
             out.onCompleted();
-        }
-        catch (final StatusRuntimeException ex)
-        {
+        } catch (final StatusRuntimeException ex) {
             out.onError(ex);
         }
     }
 
-    private static P4InfoModel verify(final SetForwardingPipelineConfigRequest request)
-    {
-        if (!request.hasConfig() || !request.getConfig().hasP4Info())
-        {
+    private static P4InfoModel verify(final SetForwardingPipelineConfigRequest request) {
+        if (!request.hasConfig() || !request.getConfig().hasP4Info()) {
             throw error(Code.INVALID_ARGUMENT, request.getAction() + " needs a config with a P4Info");
         }
         final P4InfoModel offered = P4InfoModel.of(request.getConfig().getP4Info());
         final List<String> diff = P4InfoCompatibility.differences(FixedPipelineInfo.model(), offered);
-        if (!diff.isEmpty())
-        {
-            throw error(Code.INVALID_ARGUMENT, "the P4Info does not fit asic-emu's fixed pipeline: "
-                + String.join("; ", diff));
+        if (!diff.isEmpty()) {
+            throw error(
+                    Code.INVALID_ARGUMENT,
+                    "the P4Info does not fit asic-emu's fixed pipeline: " + String.join("; ", diff));
         }
         return offered;
     }
 
-    private static void applyPipelineConfig(final Device d, final SetForwardingPipelineConfigRequest request)
-    {
-        switch (request.getAction())
-        {
+    private static void applyPipelineConfig(final Device d, final SetForwardingPipelineConfigRequest request) {
+        switch (request.getAction()) {
             case VERIFY -> verify(request);
             case VERIFY_AND_SAVE -> d.save(request.getConfig(), verify(request));
             case VERIFY_AND_COMMIT -> d.commit(request.getConfig(), verify(request), true);
-            case COMMIT ->
-            {
-                if (request.hasConfig())
-                {
+            case COMMIT -> {
+                if (request.hasConfig()) {
                     throw error(Code.INVALID_ARGUMENT, "COMMIT takes no config: it realizes the saved one");
                 }
                 final ForwardingPipelineConfig saved = d.saved();
-                if (saved == null)
-                {
+                if (saved == null) {
                     throw error(Code.NOT_FOUND, "COMMIT: no config was saved with VERIFY_AND_SAVE");
                 }
                 d.commit(saved, P4InfoModel.of(saved.getP4Info()), false);
             }
-            case RECONCILE_AND_COMMIT ->
-            {
+            case RECONCILE_AND_COMMIT -> {
                 final P4InfoModel model = verify(request);
-                for (final P4Entity e : d.backend().read(new ReadFilter.Tables(0, null, false, false, false)))
-                {
-                    final EntryKey key = ((P4Entity.TableEntry)e).key();
-                    if (model.table(key.tableId()) == null)
-                    {
-                        throw error(Code.INVALID_ARGUMENT, String.format("forwarding state cannot be preserved: "
-                            + "table 0x%08x has entries but is not in the new P4Info", key.tableId()));
+                for (final P4Entity e : d.backend().read(new ReadFilter.Tables(0, null, false, false, false))) {
+                    final EntryKey key = ((P4Entity.TableEntry) e).key();
+                    if (model.table(key.tableId()) == null) {
+                        throw error(
+                                Code.INVALID_ARGUMENT,
+                                String.format(
+                                        "forwarding state cannot be preserved: "
+                                                + "table 0x%08x has entries but is not in the new P4Info",
+                                        key.tableId()));
                     }
                 }
                 d.commit(request.getConfig(), model, false);
@@ -226,16 +202,13 @@ public final class P4RuntimeService extends P4RuntimeGrpc.P4RuntimeImplBase
     // ---- Write ---------------------------------------------------------------------------------------------------
 
     @Override
-    public void write(final WriteRequest request, final StreamObserver<WriteResponse> out)
-    {
-        try
-        {
+    public void write(final WriteRequest request, final StreamObserver<WriteResponse> out) {
+        try {
             final Device d = device(request.getDeviceId());
             requirePrimary(d, request.getRole(), request.getElectionId(), request.hasElectionId());
             final Controller primary = d.arbitration().primary(request.getRole());
             final Any roleConfig = primary == null ? null : primary.roleConfig;
-            final boolean allOrNothing = switch (request.getAtomicity())
-            {
+            final boolean allOrNothing = switch (request.getAtomicity()) {
                 case CONTINUE_ON_ERROR -> false;
                 case ROLLBACK_ON_ERROR, DATAPLANE_ATOMIC -> true;
                 default -> throw error(Code.INVALID_ARGUMENT, "unknown atomicity " + request.getAtomicity());
@@ -246,61 +219,46 @@ public final class P4RuntimeService extends P4RuntimeGrpc.P4RuntimeImplBase
             final List<WriteOp> ops = new ArrayList<>(n);
             final List<Integer> opIndex = new ArrayList<>(n);
             boolean invalid = false;
-            for (int i = 0; i < n; i++)
-            {
-                try
-                {
+            for (int i = 0; i < n; i++) {
+                try {
                     final P4RuntimeOuterClass.Update u = request.getUpdates(i);
-                    if (!RoleConfigs.allows(roleConfig, p4IdOf(u.getEntity())))
-                    {
-                        throw new CodecException(UpdateStatus.PERMISSION_DENIED,
-                            "role '" + request.getRole() + "' may not write this P4 object");
+                    if (!RoleConfigs.allows(roleConfig, p4IdOf(u.getEntity()))) {
+                        throw new CodecException(
+                                UpdateStatus.PERMISSION_DENIED,
+                                "role '" + request.getRole() + "' may not write this P4 object");
                     }
                     ops.add(codec.decodeUpdate(u));
                     opIndex.add(i);
-                }
-                catch (final CodecException ex)
-                {
+                } catch (final CodecException ex) {
                     outcomes[i] = new UpdateOutcome(ex.status(), ex.getMessage());
                     invalid = true;
                 }
             }
-            if (invalid && allOrNothing)
-            {
-                for (final int i : opIndex)
-                {
+            if (invalid && allOrNothing) {
+                for (final int i : opIndex) {
                     outcomes[i] = new UpdateOutcome(UpdateStatus.ABORTED, "not applied: another update is invalid");
                 }
-            }
-            else
-            {
+            } else {
                 final List<UpdateOutcome> applied = d.backend().write(ops, allOrNothing);
-                for (int k = 0; k < applied.size(); k++)
-                {
+                for (int k = 0; k < applied.size(); k++) {
                     outcomes[opIndex.get(k)] = applied.get(k);
                 }
             }
             reply(out, outcomes);
-        }
-        catch (final StatusRuntimeException ex)
-        {
+        } catch (final StatusRuntimeException ex) {
             out.onError(ex);
-        }
-        catch (final io.asicemu.p4rt.backend.DataPlaneTimeoutException ex)
-        {
-            out.onError(Status.DEADLINE_EXCEEDED.withDescription(ex.getMessage()).asRuntimeException());
+        } catch (final io.asicemu.p4rt.backend.DataPlaneTimeoutException ex) {
+            out.onError(
+                    Status.DEADLINE_EXCEEDED.withDescription(ex.getMessage()).asRuntimeException());
         }
     }
 
-    private static void reply(final StreamObserver<WriteResponse> out, final UpdateOutcome[] outcomes)
-    {
+    private static void reply(final StreamObserver<WriteResponse> out, final UpdateOutcome[] outcomes) {
         boolean allOk = true;
-        for (final UpdateOutcome o : outcomes)
-        {
+        for (final UpdateOutcome o : outcomes) {
             allOk &= o.ok();
         }
-        if (allOk)
-        {
+        if (allOk) {
             out.onNext(WriteResponse.getDefaultInstance());
             out.onCompleted();
             return;
@@ -308,33 +266,33 @@ public final class P4RuntimeService extends P4RuntimeGrpc.P4RuntimeImplBase
         out.onError(StatusProto.toStatusRuntimeException(errorStatus(outcomes, "write")));
     }
 
-    private static com.google.rpc.Status errorStatus(final UpdateOutcome[] outcomes, final String what)
-    {
-        final com.google.rpc.Status.Builder s = com.google.rpc.Status.newBuilder().setCode(Code.UNKNOWN.getNumber());
+    private static com.google.rpc.Status errorStatus(final UpdateOutcome[] outcomes, final String what) {
+        final com.google.rpc.Status.Builder s =
+                com.google.rpc.Status.newBuilder().setCode(Code.UNKNOWN.getNumber());
         int failed = 0;
-        for (final UpdateOutcome o : outcomes)
-        {
-            if (!o.ok())
-            {
+        for (final UpdateOutcome o : outcomes) {
+            if (!o.ok()) {
                 failed++;
             }
             s.addDetails(Any.pack(P4RuntimeOuterClass.Error.newBuilder()
-                .setCanonicalCode(StatusCodes.of(o.status()).getNumber()).setMessage(o.message()).build()));
+                    .setCanonicalCode(StatusCodes.of(o.status()).getNumber())
+                    .setMessage(o.message())
+                    .build()));
         }
-        return s.setMessage(failed + " of " + outcomes.length + " " + what + " updates failed").build();
+        return s.setMessage(failed + " of " + outcomes.length + " " + what + " updates failed")
+                .build();
     }
 
-    private static int p4IdOf(final Entity e)
-    {
-        return switch (e.getEntityCase())
-        {
+    private static int p4IdOf(final Entity e) {
+        return switch (e.getEntityCase()) {
             case TABLE_ENTRY -> e.getTableEntry().getTableId();
             case ACTION_PROFILE_MEMBER -> e.getActionProfileMember().getActionProfileId();
             case ACTION_PROFILE_GROUP -> e.getActionProfileGroup().getActionProfileId();
             case COUNTER_ENTRY -> e.getCounterEntry().getCounterId();
             case METER_ENTRY -> e.getMeterEntry().getMeterId();
             case REGISTER_ENTRY -> e.getRegisterEntry().getRegisterId();
-            case DIRECT_COUNTER_ENTRY -> e.getDirectCounterEntry().getTableEntry().getTableId();
+            case DIRECT_COUNTER_ENTRY ->
+                e.getDirectCounterEntry().getTableEntry().getTableId();
             case DIRECT_METER_ENTRY -> e.getDirectMeterEntry().getTableEntry().getTableId();
             case DIGEST_ENTRY -> e.getDigestEntry().getDigestId();
             default -> 0;
@@ -344,10 +302,8 @@ public final class P4RuntimeService extends P4RuntimeGrpc.P4RuntimeImplBase
     // ---- Read ----------------------------------------------------------------------------------------------------
 
     @Override
-    public void read(final ReadRequest request, final StreamObserver<ReadResponse> out)
-    {
-        try
-        {
+    public void read(final ReadRequest request, final StreamObserver<ReadResponse> out) {
+        try {
             final Device d = device(request.getDeviceId());
             final Controller rolePrimary = d.arbitration().primary(request.getRole());
             final Any roleConfig = rolePrimary == null ? null : rolePrimary.roleConfig;
@@ -355,48 +311,35 @@ public final class P4RuntimeService extends P4RuntimeGrpc.P4RuntimeImplBase
             final UpdateOutcome[] outcomes = new UpdateOutcome[request.getEntitiesCount()];
             boolean failed = false;
             ReadResponse.Builder chunk = ReadResponse.newBuilder();
-            for (int i = 0; i < request.getEntitiesCount(); i++)
-            {
-                try
-                {
+            for (int i = 0; i < request.getEntitiesCount(); i++) {
+                try {
                     final ReadFilter filter = codec.decodeRead(request.getEntities(i));
-                    for (final P4Entity e : d.backend().read(filter))
-                    {
+                    for (final P4Entity e : d.backend().read(filter)) {
                         final Entity encoded = codec.encode(e);
-                        if (!RoleConfigs.allows(roleConfig, p4IdOf(encoded)))
-                        {
+                        if (!RoleConfigs.allows(roleConfig, p4IdOf(encoded))) {
                             continue;
                         }
                         chunk.addEntities(encoded);
-                        if (chunk.getEntitiesCount() >= READ_CHUNK)
-                        {
+                        if (chunk.getEntitiesCount() >= READ_CHUNK) {
                             out.onNext(chunk.build());
                             chunk = ReadResponse.newBuilder();
                         }
                     }
                     outcomes[i] = UpdateOutcome.OK;
-                }
-                catch (final CodecException ex)
-                {
+                } catch (final CodecException ex) {
                     outcomes[i] = new UpdateOutcome(ex.status(), ex.getMessage());
                     failed = true;
                 }
             }
-            if (chunk.getEntitiesCount() > 0 || !failed)
-            {
+            if (chunk.getEntitiesCount() > 0 || !failed) {
                 out.onNext(chunk.build());
             }
-            if (failed)
-            {
+            if (failed) {
                 out.onError(StatusProto.toStatusRuntimeException(errorStatus(outcomes, "read")));
-            }
-            else
-            {
+            } else {
                 out.onCompleted();
             }
-        }
-        catch (final StatusRuntimeException ex)
-        {
+        } catch (final StatusRuntimeException ex) {
             out.onError(ex);
         }
     }
@@ -404,99 +347,86 @@ public final class P4RuntimeService extends P4RuntimeGrpc.P4RuntimeImplBase
     // ---- StreamChannel -------------------------------------------------------------------------------------------
 
     @Override
-    public StreamObserver<StreamMessageRequest> streamChannel(final StreamObserver<StreamMessageResponse> out)
-    {
+    public StreamObserver<StreamMessageRequest> streamChannel(final StreamObserver<StreamMessageResponse> out) {
         final Controller c = new Controller(out);
-        return new StreamObserver<>()
-        {
+        return new StreamObserver<>() {
             @Override
-            public void onNext(final StreamMessageRequest message)
-            {
+            public void onNext(final StreamMessageRequest message) {
                 onStreamMessage(c, message);
             }
 
             @Override
-            public void onError(final Throwable t)
-            {
+            public void onError(final Throwable t) {
                 leave(c);
                 c.markClosed();
             }
 
             @Override
-            public void onCompleted()
-            {
+            public void onCompleted() {
                 leave(c);
                 c.complete();
             }
         };
     }
 
-    private static void leave(final Controller c)
-    {
-        if (c.device != null)
-        {
+    private static void leave(final Controller c) {
+        if (c.device != null) {
             c.device.arbitration().leave(c);
         }
     }
 
-    private void onStreamMessage(final Controller c, final StreamMessageRequest message)
-    {
-        switch (message.getUpdateCase())
-        {
+    private void onStreamMessage(final Controller c, final StreamMessageRequest message) {
+        switch (message.getUpdateCase()) {
             case ARBITRATION -> arbitrate(c, message.getArbitration());
             case PACKET -> PacketIo.packetOut(c, message.getPacket());
             case DIGEST_ACK -> PacketIo.digestAck(c, message.getDigestAck());
-            default -> PacketIo.streamError(c, Code.UNIMPLEMENTED, "unsupported stream message",
-                P4RuntimeOuterClass.StreamError.newBuilder().setOther(P4RuntimeOuterClass.StreamOtherError
-                    .newBuilder().setOther(message.getOther())));
+            default ->
+                PacketIo.streamError(
+                        c,
+                        Code.UNIMPLEMENTED,
+                        "unsupported stream message",
+                        P4RuntimeOuterClass.StreamError.newBuilder()
+                                .setOther(P4RuntimeOuterClass.StreamOtherError.newBuilder()
+                                        .setOther(message.getOther())));
         }
     }
 
-    private void arbitrate(final Controller c, final P4RuntimeOuterClass.MasterArbitrationUpdate u)
-    {
+    private void arbitrate(final Controller c, final P4RuntimeOuterClass.MasterArbitrationUpdate u) {
         final boolean first = c.device == null;
         final Device d;
-        if (first)
-        {
+        if (first) {
             d = u.getDeviceId() == 0 ? null : devices.get(u.getDeviceId());
-            if (d == null)
-            {
-                endStream(c, u.getDeviceId() == 0 ? Status.INVALID_ARGUMENT : Status.NOT_FOUND,
-                    "device " + u.getDeviceId() + (u.getDeviceId() == 0 ? " is invalid" : " does not exist"));
+            if (d == null) {
+                endStream(
+                        c,
+                        u.getDeviceId() == 0 ? Status.INVALID_ARGUMENT : Status.NOT_FOUND,
+                        "device " + u.getDeviceId() + (u.getDeviceId() == 0 ? " is invalid" : " does not exist"));
                 return;
             }
-        }
-        else
-        {
+        } else {
             d = c.device;
-            if (u.getDeviceId() != d.deviceId())
-            {
+            if (u.getDeviceId() != d.deviceId()) {
                 endStream(c, Status.FAILED_PRECONDITION, "a stream cannot change its device");
                 return;
             }
         }
         final Any config = u.hasRole() && u.getRole().hasConfig() ? u.getRole().getConfig() : null;
-        try
-        {
+        try {
             RoleConfigs.parse(config);
-        }
-        catch (final InvalidProtocolBufferException ex)
-        {
+        } catch (final InvalidProtocolBufferException ex) {
             endStream(c, Status.INVALID_ARGUMENT, ex.getMessage());
             return;
         }
         final BigInteger electionId = u.hasElectionId() ? ElectionId.of(u.getElectionId()) : null;
         final String[] failure = d.arbitration().update(c, u.getRole().getName(), config, electionId, first);
-        if (failure != null)
-        {
+        if (failure != null) {
             endStream(c, Status.fromCode(Status.Code.valueOf(failure[0])), failure[1]);
             return;
         }
         c.device = d;
     }
 
-    private static void endStream(final Controller c, final Status status, final String message)
-    {
+    private static void endStream(final Controller c, final Status status, final String message) {
         leave(c);
         c.fail(status.withDescription(message).asRuntimeException());
     }

@@ -25,33 +25,43 @@ import java.time.Duration;
  *     told is answered RST_STREAM for each stream beyond it.
  * @param maxConnections connections the listener holds at once; one more is closed as soon as it is accepted.
  */
-public record ServerOptions(Tls tls, Duration handshakeTimeout, Duration keepAliveTime, Duration keepAliveTimeout,
-    Duration permitKeepAliveTime, Duration maxConnectionIdle, Duration maxConnectionAge,
-    Duration maxConnectionAgeGrace, int maxConcurrentCallsPerConnection, int maxConnections)
-{
+public record ServerOptions(
+        Tls tls,
+        Duration handshakeTimeout,
+        Duration keepAliveTime,
+        Duration keepAliveTimeout,
+        Duration permitKeepAliveTime,
+        Duration maxConnectionIdle,
+        Duration maxConnectionAge,
+        Duration maxConnectionAgeGrace,
+        int maxConcurrentCallsPerConnection,
+        int maxConnections) {
     /** Validates. */
-    public ServerOptions
-    {
-        for (final Duration d : new Duration[] {handshakeTimeout, keepAliveTime, keepAliveTimeout, permitKeepAliveTime,
-            maxConnectionIdle, maxConnectionAge, maxConnectionAgeGrace})
-        {
-            if (d == null || d.isNegative())
-            {
+    public ServerOptions {
+        for (final Duration d : new Duration[] {
+            handshakeTimeout,
+            keepAliveTime,
+            keepAliveTimeout,
+            permitKeepAliveTime,
+            maxConnectionIdle,
+            maxConnectionAge,
+            maxConnectionAgeGrace
+        }) {
+            if (d == null || d.isNegative()) {
                 throw new IllegalArgumentException("P4Runtime server durations must be >= 0, not " + d);
             }
         }
-        if (handshakeTimeout.isZero() || keepAliveTime.isZero() || keepAliveTimeout.isZero()
-            || maxConnectionIdle.isZero())
-        {
+        if (handshakeTimeout.isZero()
+                || keepAliveTime.isZero()
+                || keepAliveTimeout.isZero()
+                || maxConnectionIdle.isZero()) {
             throw new IllegalArgumentException("the P4Runtime handshake timeout, keepalive and idle limit must be > 0");
         }
-        if (maxConcurrentCallsPerConnection < 1)
-        {
-            throw new IllegalArgumentException("concurrent calls per connection must be >= 1, not "
-                + maxConcurrentCallsPerConnection);
+        if (maxConcurrentCallsPerConnection < 1) {
+            throw new IllegalArgumentException(
+                    "concurrent calls per connection must be >= 1, not " + maxConcurrentCallsPerConnection);
         }
-        if (maxConnections < 1)
-        {
+        if (maxConnections < 1) {
             throw new IllegalArgumentException("P4Runtime connections must be >= 1, not " + maxConnections);
         }
     }
@@ -62,52 +72,108 @@ public record ServerOptions(Tls tls, Duration handshakeTimeout, Duration keepAli
      *
      * @return the defaults.
      */
-    public static ServerOptions defaults()
-    {
-        return new ServerOptions(null, Duration.ofSeconds(10), Duration.ofSeconds(60), Duration.ofSeconds(20),
-            Duration.ofSeconds(10), Duration.ofMinutes(5), Duration.ZERO, Duration.ofSeconds(30), 32, 64);
+    public static ServerOptions defaults() {
+        return new ServerOptions(
+                null,
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(60),
+                Duration.ofSeconds(20),
+                Duration.ofSeconds(10),
+                Duration.ofMinutes(5),
+                Duration.ZERO,
+                Duration.ofSeconds(30),
+                32,
+                64);
     }
 
     /** @param value TLS files. @return these options with TLS. */
-    public ServerOptions withTls(final Tls value)
-    {
-        return new ServerOptions(value, handshakeTimeout, keepAliveTime, keepAliveTimeout, permitKeepAliveTime,
-            maxConnectionIdle, maxConnectionAge, maxConnectionAgeGrace, maxConcurrentCallsPerConnection, maxConnections);
+    public ServerOptions withTls(final Tls value) {
+        return new ServerOptions(
+                value,
+                handshakeTimeout,
+                keepAliveTime,
+                keepAliveTimeout,
+                permitKeepAliveTime,
+                maxConnectionIdle,
+                maxConnectionAge,
+                maxConnectionAgeGrace,
+                maxConcurrentCallsPerConnection,
+                maxConnections);
     }
 
     /** @param value the handshake timeout. @return these options with it. */
-    public ServerOptions withHandshakeTimeout(final Duration value)
-    {
-        return new ServerOptions(tls, value, keepAliveTime, keepAliveTimeout, permitKeepAliveTime,
-            maxConnectionIdle, maxConnectionAge, maxConnectionAgeGrace, maxConcurrentCallsPerConnection, maxConnections);
+    public ServerOptions withHandshakeTimeout(final Duration value) {
+        return new ServerOptions(
+                tls,
+                value,
+                keepAliveTime,
+                keepAliveTimeout,
+                permitKeepAliveTime,
+                maxConnectionIdle,
+                maxConnectionAge,
+                maxConnectionAgeGrace,
+                maxConcurrentCallsPerConnection,
+                maxConnections);
     }
 
     /** @param value the idle limit. @return these options with it. */
-    public ServerOptions withMaxConnectionIdle(final Duration value)
-    {
-        return new ServerOptions(tls, handshakeTimeout, keepAliveTime, keepAliveTimeout, permitKeepAliveTime,
-            value, maxConnectionAge, maxConnectionAgeGrace, maxConcurrentCallsPerConnection, maxConnections);
+    public ServerOptions withMaxConnectionIdle(final Duration value) {
+        return new ServerOptions(
+                tls,
+                handshakeTimeout,
+                keepAliveTime,
+                keepAliveTimeout,
+                permitKeepAliveTime,
+                value,
+                maxConnectionAge,
+                maxConnectionAgeGrace,
+                maxConcurrentCallsPerConnection,
+                maxConnections);
     }
 
     /** @param value the age limit (ZERO = none). @return these options with it. */
-    public ServerOptions withMaxConnectionAge(final Duration value)
-    {
-        return new ServerOptions(tls, handshakeTimeout, keepAliveTime, keepAliveTimeout, permitKeepAliveTime,
-            maxConnectionIdle, value, maxConnectionAgeGrace, maxConcurrentCallsPerConnection, maxConnections);
+    public ServerOptions withMaxConnectionAge(final Duration value) {
+        return new ServerOptions(
+                tls,
+                handshakeTimeout,
+                keepAliveTime,
+                keepAliveTimeout,
+                permitKeepAliveTime,
+                maxConnectionIdle,
+                value,
+                maxConnectionAgeGrace,
+                maxConcurrentCallsPerConnection,
+                maxConnections);
     }
 
     /** @param value calls per connection. @return these options with it. */
-    public ServerOptions withMaxConcurrentCallsPerConnection(final int value)
-    {
-        return new ServerOptions(tls, handshakeTimeout, keepAliveTime, keepAliveTimeout, permitKeepAliveTime,
-            maxConnectionIdle, maxConnectionAge, maxConnectionAgeGrace, value, maxConnections);
+    public ServerOptions withMaxConcurrentCallsPerConnection(final int value) {
+        return new ServerOptions(
+                tls,
+                handshakeTimeout,
+                keepAliveTime,
+                keepAliveTimeout,
+                permitKeepAliveTime,
+                maxConnectionIdle,
+                maxConnectionAge,
+                maxConnectionAgeGrace,
+                value,
+                maxConnections);
     }
 
     /** @param value connections held at once. @return these options with it. */
-    public ServerOptions withMaxConnections(final int value)
-    {
-        return new ServerOptions(tls, handshakeTimeout, keepAliveTime, keepAliveTimeout, permitKeepAliveTime,
-            maxConnectionIdle, maxConnectionAge, maxConnectionAgeGrace, maxConcurrentCallsPerConnection, value);
+    public ServerOptions withMaxConnections(final int value) {
+        return new ServerOptions(
+                tls,
+                handshakeTimeout,
+                keepAliveTime,
+                keepAliveTimeout,
+                permitKeepAliveTime,
+                maxConnectionIdle,
+                maxConnectionAge,
+                maxConnectionAgeGrace,
+                maxConcurrentCallsPerConnection,
+                value);
     }
 
     /**
@@ -118,20 +184,15 @@ public record ServerOptions(Tls tls, Duration handshakeTimeout, Duration keepAli
      * @param clientCa if not null, the CA certificates a client certificate must chain to; clients without one are
      *     refused in the handshake (mutual TLS).
      */
-    public record Tls(Path certChain, Path privateKey, Path clientCa)
-    {
+    public record Tls(Path certChain, Path privateKey, Path clientCa) {
         /** Checks that the files are readable (a clear error at start, not at the first connection). */
-        public Tls
-        {
-            for (final Path p : new Path[] {certChain, privateKey, clientCa})
-            {
-                if (p != null && !Files.isReadable(p))
-                {
+        public Tls {
+            for (final Path p : new Path[] {certChain, privateKey, clientCa}) {
+                if (p != null && !Files.isReadable(p)) {
                     throw new IllegalArgumentException("TLS file " + p + " is missing or not readable");
                 }
             }
-            if (certChain == null || privateKey == null)
-            {
+            if (certChain == null || privateKey == null) {
                 throw new IllegalArgumentException("TLS needs both a certificate chain and a private key");
             }
         }

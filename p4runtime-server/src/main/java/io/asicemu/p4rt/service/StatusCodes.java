@@ -1,20 +1,14 @@
 package io.asicemu.p4rt.service;
 
 import com.google.rpc.Code;
-
 import io.asicemu.p4rt.backend.UpdateStatus;
 
 /** The one place where update outcomes become gRPC canonical codes. Stateless. */
-final class StatusCodes
-{
-    private StatusCodes()
-    {
-    }
+final class StatusCodes {
+    private StatusCodes() {}
 
-    static Code of(final UpdateStatus status)
-    {
-        return switch (status)
-        {
+    static Code of(final UpdateStatus status) {
+        return switch (status) {
             case OK -> Code.OK;
             case ALREADY_EXISTS -> Code.ALREADY_EXISTS;
             case NOT_FOUND -> Code.NOT_FOUND;

@@ -1,17 +1,5 @@
 package io.asicemu.p4rt.store;
 
-import java.math.BigInteger;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.function.Consumer;
-import java.util.function.LongSupplier;
-
 import io.asicemu.p4rt.backend.ActionCall;
 import io.asicemu.p4rt.backend.CounterValue;
 import io.asicemu.p4rt.backend.CpuPortListener;
@@ -42,6 +30,17 @@ import io.asicemu.p4rt.info.ActionProfileInfo;
 import io.asicemu.p4rt.info.IndexedResourceInfo;
 import io.asicemu.p4rt.info.P4InfoModel;
 import io.asicemu.p4rt.info.TableInfo;
+import java.math.BigInteger;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * A complete in-process table store behind {@link P4Backend}: tables with their real sizes, default entries,
@@ -50,8 +49,7 @@ import io.asicemu.p4rt.info.TableInfo;
  * packet is forwarded by it). Thread safe: every call holds the store's monitor; a batch is applied whole, and an
  * all-or-nothing batch is undone whole on its first failure.
  */
-public final class InProcessTableStore implements P4Backend
-{
+public final class InProcessTableStore implements P4Backend {
     /** Clone (mirror) sessions the emulated chip offers. */
     public static final int CLONE_SESSION_COUNT = 16;
 
@@ -76,22 +74,22 @@ public final class InProcessTableStore implements P4Backend
     private CpuPortListener listener;
 
     /** Receives packets the controller sends out of the CPU port. */
-    public interface PacketOutSink
-    {
+    public interface PacketOutSink {
         void onPacketOut(byte[] payload, int egressPort, boolean submitToIngress);
     }
 
-    public InProcessTableStore(final P4InfoModel model, final int portCount, final PacketOutSink packetOutSink)
-    {
+    public InProcessTableStore(final P4InfoModel model, final int portCount, final PacketOutSink packetOutSink) {
         this(model, portCount, packetOutSink, System::nanoTime);
     }
 
     /**
      * @param clockNs the time source of idle timeouts (a manual clock in tests).
      */
-    public InProcessTableStore(final P4InfoModel model, final int portCount, final PacketOutSink packetOutSink,
-        final LongSupplier clockNs)
-    {
+    public InProcessTableStore(
+            final P4InfoModel model,
+            final int portCount,
+            final PacketOutSink packetOutSink,
+            final LongSupplier clockNs) {
         this.clockNs = clockNs;
         this.model = model;
         this.portCount = portCount;
@@ -100,8 +98,7 @@ public final class InProcessTableStore implements P4Backend
     }
 
     @Override
-    public synchronized void reset()
-    {
+    public synchronized void reset() {
         tables.clear();
         defaults.clear();
         directCounters.clear();
@@ -115,62 +112,59 @@ public final class InProcessTableStore implements P4Backend
         cloneSessions.clear();
         digestConfigs.clear();
         lastHitNs.clear();
-        for (final TableInfo t : model.tables())
-        {
+        for (final TableInfo t : model.tables()) {
             tables.put(t.id(), new LinkedHashMap<>());
             defaults.put(t.id(), initialDefault(t));
         }
-        for (final IndexedResourceInfo c : model.counters())
-        {
-            counters.put(c.id(), new long[2][(int)c.size()]);
+        for (final IndexedResourceInfo c : model.counters()) {
+            counters.put(c.id(), new long[2][(int) c.size()]);
         }
-        for (final IndexedResourceInfo m : model.meters())
-        {
-            meters.put(m.id(), new MeterSettings[(int)m.size()]);
+        for (final IndexedResourceInfo m : model.meters()) {
+            meters.put(m.id(), new MeterSettings[(int) m.size()]);
         }
-        for (final IndexedResourceInfo r : model.registers())
-        {
-            final BigInteger[] cells = new BigInteger[(int)r.size()];
+        for (final IndexedResourceInfo r : model.registers()) {
+            final BigInteger[] cells = new BigInteger[(int) r.size()];
             java.util.Arrays.fill(cells, BigInteger.ZERO);
             registers.put(r.id(), cells);
         }
     }
 
-    private TableEntry initialDefault(final TableInfo t)
-    {
+    private TableEntry initialDefault(final TableInfo t) {
         int actionId = t.constDefaultActionId();
-        if (actionId == 0)
-        {
-            for (final var ref : t.actionRefs().entrySet())
-            {
+        if (actionId == 0) {
+            for (final var ref : t.actionRefs().entrySet()) {
                 final ActionInfo a = model.action(ref.getKey());
-                if (ref.getValue().allowsDefault() && a.params().isEmpty() && (actionId == 0 || a.name().equals("NoAction")))
-                {
+                if (ref.getValue().allowsDefault()
+                        && a.params().isEmpty()
+                        && (actionId == 0 || a.name().equals("NoAction"))) {
                     actionId = a.id();
                 }
             }
         }
-        if (actionId == 0)
-        {
-            final ActionInfo a = model.action(t.actionRefs().keySet().stream().sorted().findFirst().orElseThrow());
+        if (actionId == 0) {
+            final ActionInfo a = model.action(
+                    t.actionRefs().keySet().stream().sorted().findFirst().orElseThrow());
             actionId = a.id();
         }
         final List<BigInteger> zeros = new ArrayList<>();
         model.action(actionId).params().forEach(p -> zeros.add(BigInteger.ZERO));
-        return new TableEntry(new EntryKey(t.id(), List.of(), 0),
-            new EntryAction.Direct(new ActionCall(actionId, zeros)), true, 0, new byte[0], null, null);
+        return new TableEntry(
+                new EntryKey(t.id(), List.of(), 0),
+                new EntryAction.Direct(new ActionCall(actionId, zeros)),
+                true,
+                0,
+                new byte[0],
+                null,
+                null);
     }
 
     @Override
-    public synchronized List<UpdateOutcome> write(final List<WriteOp> ops, final boolean allOrNothing)
-    {
+    public synchronized List<UpdateOutcome> write(final List<WriteOp> ops, final boolean allOrNothing) {
         final List<UpdateOutcome> out = new ArrayList<>(ops.size());
         undo.clear();
         boolean failed = false;
-        for (final WriteOp op : ops)
-        {
-            if (failed && allOrNothing)
-            {
+        for (final WriteOp op : ops) {
+            if (failed && allOrNothing) {
                 out.add(new UpdateOutcome(UpdateStatus.ABORTED, "not applied: an earlier update of the batch failed"));
                 continue;
             }
@@ -178,17 +172,15 @@ public final class InProcessTableStore implements P4Backend
             failed |= !o.ok();
             out.add(o);
         }
-        if (failed && allOrNothing)
-        {
-            while (!undo.isEmpty())
-            {
+        if (failed && allOrNothing) {
+            while (!undo.isEmpty()) {
                 undo.pop().run();
             }
-            for (int i = 0; i < out.size(); i++)
-            {
-                if (out.get(i).ok())
-                {
-                    out.set(i, new UpdateOutcome(UpdateStatus.ABORTED, "rolled back: another update of the batch failed"));
+            for (int i = 0; i < out.size(); i++) {
+                if (out.get(i).ok()) {
+                    out.set(
+                            i,
+                            new UpdateOutcome(UpdateStatus.ABORTED, "rolled back: another update of the batch failed"));
                 }
             }
         }
@@ -196,10 +188,8 @@ public final class InProcessTableStore implements P4Backend
         return out;
     }
 
-    private UpdateOutcome apply(final WriteOp op)
-    {
-        return switch (op.entity())
-        {
+    private UpdateOutcome apply(final WriteOp op) {
+        return switch (op.entity()) {
             case TableEntry e -> e.isDefault() ? writeDefault(op.kind(), e) : writeEntry(op.kind(), e);
             case ProfileMember m -> writeMember(op.kind(), m);
             case ProfileGroup g -> writeGroup(op.kind(), g);
@@ -214,20 +204,16 @@ public final class InProcessTableStore implements P4Backend
         };
     }
 
-    private static UpdateOutcome fail(final UpdateStatus status, final String fmt, final Object... args)
-    {
+    private static UpdateOutcome fail(final UpdateStatus status, final String fmt, final Object... args) {
         return new UpdateOutcome(status, String.format(fmt, args));
     }
 
-    private UpdateOutcome writeDefault(final UpdateKind kind, final TableEntry e)
-    {
+    private UpdateOutcome writeDefault(final UpdateKind kind, final TableEntry e) {
         final TableInfo t = model.table(e.key().tableId());
-        if (kind != UpdateKind.MODIFY)
-        {
+        if (kind != UpdateKind.MODIFY) {
             return fail(UpdateStatus.INVALID_ARGUMENT, "the default entry of '%s' can only be modified", t.name());
         }
-        if (t.constDefaultActionId() != 0)
-        {
+        if (t.constDefaultActionId() != 0) {
             return fail(UpdateStatus.PERMISSION_DENIED, "the default action of '%s' is const", t.name());
         }
         final TableEntry old = defaults.put(t.id(), e);
@@ -235,189 +221,152 @@ public final class InProcessTableStore implements P4Backend
         return UpdateOutcome.OK;
     }
 
-    private UpdateOutcome writeEntry(final UpdateKind kind, final TableEntry e)
-    {
+    private UpdateOutcome writeEntry(final UpdateKind kind, final TableEntry e) {
         final TableInfo t = model.table(e.key().tableId());
         final LinkedHashMap<EntryKey, TableEntry> entries = tables.get(t.id());
         final TableEntry old = entries.get(e.key());
-        if (kind == UpdateKind.DELETE)
-        {
-            if (old == null)
-            {
+        if (kind == UpdateKind.DELETE) {
+            if (old == null) {
                 return fail(UpdateStatus.NOT_FOUND, "no such entry in '%s'", t.name());
             }
             final CounterValue oldCounter = directCounters.remove(e.key());
             final MeterSettings oldMeter = directMeters.remove(e.key());
             final long[] oldHit = lastHitNs.remove(e.key());
             entries.remove(e.key());
-            undo.push(() ->
-            {
+            undo.push(() -> {
                 restoreEntry(entries, old, oldCounter, oldMeter);
-                if (oldHit != null)
-                {
+                if (oldHit != null) {
                     lastHitNs.put(e.key(), oldHit);
                 }
             });
             return UpdateOutcome.OK;
         }
-        if (kind == UpdateKind.INSERT && old != null)
-        {
+        if (kind == UpdateKind.INSERT && old != null) {
             return fail(UpdateStatus.ALREADY_EXISTS, "entry already exists in '%s'", t.name());
         }
-        if (kind == UpdateKind.MODIFY && old == null)
-        {
+        if (kind == UpdateKind.MODIFY && old == null) {
             return fail(UpdateStatus.NOT_FOUND, "no such entry in '%s'", t.name());
         }
-        if (kind == UpdateKind.INSERT && entries.size() >= t.size())
-        {
+        if (kind == UpdateKind.INSERT && entries.size() >= t.size()) {
             return fail(UpdateStatus.RESOURCE_EXHAUSTED, "table '%s' is full (%d entries)", t.name(), t.size());
         }
         final UpdateOutcome refs = checkActionRefs(t, e.action(), old);
-        if (!refs.ok())
-        {
+        if (!refs.ok()) {
             return refs;
         }
         final CounterValue oldCounter = directCounters.get(e.key());
         final MeterSettings oldMeter = directMeters.get(e.key());
         entries.put(e.key(), stripped(e));
         final long[] oldHit = lastHitNs.remove(e.key());
-        if (t.idleTimeout() && e.idleTimeoutNs() > 0)
-        {
+        if (t.idleTimeout() && e.idleTimeoutNs() > 0) {
             lastHitNs.put(e.key(), new long[] {clockNs.getAsLong()});
         }
-        if (t.directCounterId() != 0)
-        {
-            if (e.counter() != null)
-            {
+        if (t.directCounterId() != 0) {
+            if (e.counter() != null) {
                 directCounters.put(e.key(), e.counter());
-            }
-            else if (kind == UpdateKind.INSERT)
-            {
+            } else if (kind == UpdateKind.INSERT) {
                 directCounters.put(e.key(), CounterValue.ZERO);
             }
         }
-        if (t.directMeterId() != 0)
-        {
-            if (e.meter() != null)
-            {
+        if (t.directMeterId() != 0) {
+            if (e.meter() != null) {
                 directMeters.put(e.key(), e.meter());
-            }
-            else
-            {
+            } else {
                 directMeters.remove(e.key());
             }
         }
-        undo.push(() ->
-        {
+        undo.push(() -> {
             entries.remove(e.key());
             directCounters.remove(e.key());
             directMeters.remove(e.key());
             lastHitNs.remove(e.key());
-            if (old != null)
-            {
+            if (old != null) {
                 restoreEntry(entries, old, oldCounter, oldMeter);
             }
-            if (oldHit != null)
-            {
+            if (oldHit != null) {
                 lastHitNs.put(e.key(), oldHit);
             }
         });
         return UpdateOutcome.OK;
     }
 
-    private static TableEntry stripped(final TableEntry e)
-    {
+    private static TableEntry stripped(final TableEntry e) {
         return new TableEntry(e.key(), e.action(), false, e.idleTimeoutNs(), e.metadata(), null, null);
     }
 
-    private void restoreEntry(final Map<EntryKey, TableEntry> entries, final TableEntry old, final CounterValue c,
-        final MeterSettings m)
-    {
+    private void restoreEntry(
+            final Map<EntryKey, TableEntry> entries,
+            final TableEntry old,
+            final CounterValue c,
+            final MeterSettings m) {
         entries.put(old.key(), old);
-        if (c != null)
-        {
+        if (c != null) {
             directCounters.put(old.key(), c);
         }
-        if (m != null)
-        {
+        if (m != null) {
             directMeters.put(old.key(), m);
         }
     }
 
-    private UpdateOutcome checkActionRefs(final TableInfo t, final EntryAction action, final TableEntry old)
-    {
+    private UpdateOutcome checkActionRefs(final TableInfo t, final EntryAction action, final TableEntry old) {
         final ActionProfileInfo profile = model.actionProfile(t.implementationId());
-        switch (action)
-        {
-            case EntryAction.Member m ->
-            {
-                if (!members.getOrDefault(profile.id(), new TreeMap<>()).containsKey(m.memberId()))
-                {
-                    return fail(UpdateStatus.NOT_FOUND, "member %d does not exist in '%s'", m.memberId(), profile.name());
+        switch (action) {
+            case EntryAction.Member m -> {
+                if (!members.getOrDefault(profile.id(), new TreeMap<>()).containsKey(m.memberId())) {
+                    return fail(
+                            UpdateStatus.NOT_FOUND, "member %d does not exist in '%s'", m.memberId(), profile.name());
                 }
             }
-            case EntryAction.Group g ->
-            {
-                if (!groups.getOrDefault(profile.id(), new TreeMap<>()).containsKey(g.groupId()))
-                {
+            case EntryAction.Group g -> {
+                if (!groups.getOrDefault(profile.id(), new TreeMap<>()).containsKey(g.groupId())) {
                     return fail(UpdateStatus.NOT_FOUND, "group %d does not exist in '%s'", g.groupId(), profile.name());
                 }
             }
-            case EntryAction.OneShot s ->
-            {
+            case EntryAction.OneShot s -> {
                 if (!members.getOrDefault(profile.id(), new TreeMap<>()).isEmpty()
-                    || !groups.getOrDefault(profile.id(), new TreeMap<>()).isEmpty())
-                {
-                    return fail(UpdateStatus.INVALID_ARGUMENT,
-                        "'%s' is programmed with members/groups: one-shot and member/group styles cannot be mixed",
-                        profile.name());
+                        || !groups.getOrDefault(profile.id(), new TreeMap<>()).isEmpty()) {
+                    return fail(
+                            UpdateStatus.INVALID_ARGUMENT,
+                            "'%s' is programmed with members/groups: one-shot and member/group styles cannot be mixed",
+                            profile.name());
                 }
                 long total = weightOf(s);
-                for (final TableEntry other : tables.get(t.id()).values())
-                {
-                    if (other != old && other.action() instanceof EntryAction.OneShot o)
-                    {
+                for (final TableEntry other : tables.get(t.id()).values()) {
+                    if (other != old && other.action() instanceof EntryAction.OneShot o) {
                         total += weightOf(o);
                     }
                 }
-                if (total > profile.size())
-                {
-                    return fail(UpdateStatus.RESOURCE_EXHAUSTED, "selector '%s' would hold %d weights, more than %d",
-                        profile.name(), total, profile.size());
+                if (total > profile.size()) {
+                    return fail(
+                            UpdateStatus.RESOURCE_EXHAUSTED,
+                            "selector '%s' would hold %d weights, more than %d",
+                            profile.name(),
+                            total,
+                            profile.size());
                 }
-                for (final EntryAction.WeightedAction w : s.actions())
-                {
-                    if (w.watchPort() >= 0 && !portExists(w.watchPort()))
-                    {
+                for (final EntryAction.WeightedAction w : s.actions()) {
+                    if (w.watchPort() >= 0 && !portExists(w.watchPort())) {
                         return fail(UpdateStatus.INVALID_ARGUMENT, "watch_port %d does not exist", w.watchPort());
                     }
                 }
             }
-            case EntryAction.Direct d ->
-            {
-            }
+            case EntryAction.Direct d -> {}
         }
         return UpdateOutcome.OK;
     }
 
-    private static long weightOf(final EntryAction.OneShot s)
-    {
+    private static long weightOf(final EntryAction.OneShot s) {
         long sum = 0;
-        for (final EntryAction.WeightedAction w : s.actions())
-        {
+        for (final EntryAction.WeightedAction w : s.actions()) {
             sum += w.weight();
         }
         return sum;
     }
 
-    private boolean profileHasOneShots(final int profileId)
-    {
-        for (final int tableId : model.actionProfile(profileId).tableIds())
-        {
-            for (final TableEntry e : tables.get(tableId).values())
-            {
-                if (e.action() instanceof EntryAction.OneShot)
-                {
+    private boolean profileHasOneShots(final int profileId) {
+        for (final int tableId : model.actionProfile(profileId).tableIds()) {
+            for (final TableEntry e : tables.get(tableId).values()) {
+                if (e.action() instanceof EntryAction.OneShot) {
                     return true;
                 }
             }
@@ -425,73 +374,57 @@ public final class InProcessTableStore implements P4Backend
         return false;
     }
 
-    private UpdateOutcome writeMember(final UpdateKind kind, final ProfileMember m)
-    {
+    private UpdateOutcome writeMember(final UpdateKind kind, final ProfileMember m) {
         final ActionProfileInfo p = model.actionProfile(m.profileId());
-        if (profileHasOneShots(p.id()))
-        {
-            return fail(UpdateStatus.INVALID_ARGUMENT,
-                "'%s' is programmed with one-shot sets: member/group programming cannot be mixed in", p.name());
+        if (profileHasOneShots(p.id())) {
+            return fail(
+                    UpdateStatus.INVALID_ARGUMENT,
+                    "'%s' is programmed with one-shot sets: member/group programming cannot be mixed in",
+                    p.name());
         }
         final TreeMap<Integer, ProfileMember> map = members.computeIfAbsent(p.id(), k -> new TreeMap<>());
         final ProfileMember old = map.get(m.memberId());
-        if (kind == UpdateKind.INSERT && old != null)
-        {
+        if (kind == UpdateKind.INSERT && old != null) {
             return fail(UpdateStatus.ALREADY_EXISTS, "member %d already exists", m.memberId());
         }
-        if (kind != UpdateKind.INSERT && old == null)
-        {
+        if (kind != UpdateKind.INSERT && old == null) {
             return fail(UpdateStatus.NOT_FOUND, "member %d does not exist", m.memberId());
         }
-        if (kind == UpdateKind.INSERT && map.size() >= p.size())
-        {
+        if (kind == UpdateKind.INSERT && map.size() >= p.size()) {
             return fail(UpdateStatus.RESOURCE_EXHAUSTED, "'%s' holds %d members already", p.name(), p.size());
         }
-        if (kind == UpdateKind.DELETE)
-        {
-            if (memberInUse(p, m.memberId()))
-            {
-                return fail(UpdateStatus.FAILED_PRECONDITION, "member %d is used by a group or a table entry",
-                    m.memberId());
+        if (kind == UpdateKind.DELETE) {
+            if (memberInUse(p, m.memberId())) {
+                return fail(
+                        UpdateStatus.FAILED_PRECONDITION,
+                        "member %d is used by a group or a table entry",
+                        m.memberId());
             }
             map.remove(m.memberId());
-        }
-        else
-        {
+        } else {
             map.put(m.memberId(), m);
         }
-        undo.push(() ->
-        {
-            if (old == null)
-            {
+        undo.push(() -> {
+            if (old == null) {
                 map.remove(m.memberId());
-            }
-            else
-            {
+            } else {
                 map.put(old.memberId(), old);
             }
         });
         return UpdateOutcome.OK;
     }
 
-    private boolean memberInUse(final ActionProfileInfo p, final int memberId)
-    {
-        for (final ProfileGroup g : groups.getOrDefault(p.id(), new TreeMap<>()).values())
-        {
-            for (final GroupMember gm : g.members())
-            {
-                if (gm.memberId() == memberId)
-                {
+    private boolean memberInUse(final ActionProfileInfo p, final int memberId) {
+        for (final ProfileGroup g : groups.getOrDefault(p.id(), new TreeMap<>()).values()) {
+            for (final GroupMember gm : g.members()) {
+                if (gm.memberId() == memberId) {
                     return true;
                 }
             }
         }
-        for (final int tableId : p.tableIds())
-        {
-            for (final TableEntry e : tables.get(tableId).values())
-            {
-                if (e.action() instanceof EntryAction.Member em && em.memberId() == memberId)
-                {
+        for (final int tableId : p.tableIds()) {
+            for (final TableEntry e : tables.get(tableId).values()) {
+                if (e.action() instanceof EntryAction.Member em && em.memberId() == memberId) {
                     return true;
                 }
             }
@@ -499,132 +432,106 @@ public final class InProcessTableStore implements P4Backend
         return false;
     }
 
-    private UpdateOutcome writeGroup(final UpdateKind kind, final ProfileGroup g)
-    {
+    private UpdateOutcome writeGroup(final UpdateKind kind, final ProfileGroup g) {
         final ActionProfileInfo p = model.actionProfile(g.profileId());
-        if (profileHasOneShots(p.id()))
-        {
-            return fail(UpdateStatus.INVALID_ARGUMENT,
-                "'%s' is programmed with one-shot sets: member/group programming cannot be mixed in", p.name());
+        if (profileHasOneShots(p.id())) {
+            return fail(
+                    UpdateStatus.INVALID_ARGUMENT,
+                    "'%s' is programmed with one-shot sets: member/group programming cannot be mixed in",
+                    p.name());
         }
         final TreeMap<Integer, ProfileGroup> map = groups.computeIfAbsent(p.id(), k -> new TreeMap<>());
         final ProfileGroup old = map.get(g.groupId());
-        if (kind == UpdateKind.INSERT && old != null)
-        {
+        if (kind == UpdateKind.INSERT && old != null) {
             return fail(UpdateStatus.ALREADY_EXISTS, "group %d already exists", g.groupId());
         }
-        if (kind != UpdateKind.INSERT && old == null)
-        {
+        if (kind != UpdateKind.INSERT && old == null) {
             return fail(UpdateStatus.NOT_FOUND, "group %d does not exist", g.groupId());
         }
-        if (kind == UpdateKind.DELETE)
-        {
-            for (final int tableId : p.tableIds())
-            {
-                for (final TableEntry e : tables.get(tableId).values())
-                {
-                    if (e.action() instanceof EntryAction.Group eg && eg.groupId() == g.groupId())
-                    {
+        if (kind == UpdateKind.DELETE) {
+            for (final int tableId : p.tableIds()) {
+                for (final TableEntry e : tables.get(tableId).values()) {
+                    if (e.action() instanceof EntryAction.Group eg && eg.groupId() == g.groupId()) {
                         return fail(UpdateStatus.FAILED_PRECONDITION, "group %d is used by a table entry", g.groupId());
                     }
                 }
             }
             map.remove(g.groupId());
-        }
-        else
-        {
-            if (kind == UpdateKind.MODIFY && g.maxSize() != 0 && g.maxSize() != old.maxSize())
-            {
+        } else {
+            if (kind == UpdateKind.MODIFY && g.maxSize() != 0 && g.maxSize() != old.maxSize()) {
                 return fail(UpdateStatus.INVALID_ARGUMENT, "max_size of group %d cannot change", g.groupId());
             }
             final TreeMap<Integer, ProfileMember> ms = members.getOrDefault(p.id(), new TreeMap<>());
-            for (final GroupMember gm : g.members())
-            {
-                if (!ms.containsKey(gm.memberId()))
-                {
+            for (final GroupMember gm : g.members()) {
+                if (!ms.containsKey(gm.memberId())) {
                     return fail(UpdateStatus.NOT_FOUND, "member %d does not exist", gm.memberId());
                 }
-                if (gm.watchPort() >= 0 && !portExists(gm.watchPort()))
-                {
+                if (gm.watchPort() >= 0 && !portExists(gm.watchPort())) {
                     return fail(UpdateStatus.INVALID_ARGUMENT, "watch_port %d does not exist", gm.watchPort());
                 }
             }
-            if (kind == UpdateKind.INSERT && map.size() >= model.table(p.tableIds().get(0)).size())
-            {
+            if (kind == UpdateKind.INSERT
+                    && map.size() >= model.table(p.tableIds().get(0)).size()) {
                 return fail(UpdateStatus.RESOURCE_EXHAUSTED, "'%s' holds its maximum of groups", p.name());
             }
-            map.put(g.groupId(), kind == UpdateKind.MODIFY && g.maxSize() == 0 ?
-                new ProfileGroup(g.profileId(), g.groupId(), g.members(), old.maxSize()) : g);
+            map.put(
+                    g.groupId(),
+                    kind == UpdateKind.MODIFY && g.maxSize() == 0
+                            ? new ProfileGroup(g.profileId(), g.groupId(), g.members(), old.maxSize())
+                            : g);
         }
-        undo.push(() ->
-        {
-            if (old == null)
-            {
+        undo.push(() -> {
+            if (old == null) {
                 map.remove(g.groupId());
-            }
-            else
-            {
+            } else {
                 map.put(old.groupId(), old);
             }
         });
         return UpdateOutcome.OK;
     }
 
-    private UpdateOutcome writeCounter(final CounterCell c)
-    {
+    private UpdateOutcome writeCounter(final CounterCell c) {
         final long[][] cells = counters.get(c.counterId());
         final long from = c.index() < 0 ? 0 : c.index();
         final long to = c.index() < 0 ? cells[0].length : c.index() + 1;
         final long[][] saved = {cells[0].clone(), cells[1].clone()};
-        for (long i = from; i < to; i++)
-        {
-            cells[0][(int)i] = c.value().bytes();
-            cells[1][(int)i] = c.value().packets();
+        for (long i = from; i < to; i++) {
+            cells[0][(int) i] = c.value().bytes();
+            cells[1][(int) i] = c.value().packets();
         }
-        undo.push(() ->
-        {
+        undo.push(() -> {
             System.arraycopy(saved[0], 0, cells[0], 0, saved[0].length);
             System.arraycopy(saved[1], 0, cells[1], 0, saved[1].length);
         });
         return UpdateOutcome.OK;
     }
 
-    private UpdateOutcome writeMeter(final MeterCell m)
-    {
+    private UpdateOutcome writeMeter(final MeterCell m) {
         final MeterSettings[] cells = meters.get(m.meterId());
         final MeterSettings[] saved = cells.clone();
-        if (m.index() < 0)
-        {
+        if (m.index() < 0) {
             java.util.Arrays.fill(cells, m.settings());
-        }
-        else
-        {
-            cells[(int)m.index()] = m.settings();
+        } else {
+            cells[(int) m.index()] = m.settings();
         }
         undo.push(() -> System.arraycopy(saved, 0, cells, 0, saved.length));
         return UpdateOutcome.OK;
     }
 
-    private UpdateOutcome writeRegister(final RegisterCell r)
-    {
+    private UpdateOutcome writeRegister(final RegisterCell r) {
         final BigInteger[] cells = registers.get(r.registerId());
         final BigInteger[] saved = cells.clone();
-        if (r.index() < 0)
-        {
+        if (r.index() < 0) {
             java.util.Arrays.fill(cells, r.value());
-        }
-        else
-        {
-            cells[(int)r.index()] = r.value();
+        } else {
+            cells[(int) r.index()] = r.value();
         }
         undo.push(() -> System.arraycopy(saved, 0, cells, 0, saved.length));
         return UpdateOutcome.OK;
     }
 
-    private UpdateOutcome writeDirectCounter(final DirectCounterCell c)
-    {
-        if (!tables.get(c.key().tableId()).containsKey(c.key()))
-        {
+    private UpdateOutcome writeDirectCounter(final DirectCounterCell c) {
+        if (!tables.get(c.key().tableId()).containsKey(c.key())) {
             return fail(UpdateStatus.NOT_FOUND, "no such entry for the direct counter");
         }
         final CounterValue old = directCounters.put(c.key(), c.value());
@@ -632,165 +539,160 @@ public final class InProcessTableStore implements P4Backend
         return UpdateOutcome.OK;
     }
 
-    private UpdateOutcome writeDirectMeter(final DirectMeterCell m)
-    {
-        if (!tables.get(m.key().tableId()).containsKey(m.key()))
-        {
+    private UpdateOutcome writeDirectMeter(final DirectMeterCell m) {
+        if (!tables.get(m.key().tableId()).containsKey(m.key())) {
             return fail(UpdateStatus.NOT_FOUND, "no such entry for the direct meter");
         }
-        final MeterSettings old = m.settings() == null ? directMeters.remove(m.key()) :
-            directMeters.put(m.key(), m.settings());
-        undo.push(() ->
-        {
-            if (old == null)
-            {
+        final MeterSettings old =
+                m.settings() == null ? directMeters.remove(m.key()) : directMeters.put(m.key(), m.settings());
+        undo.push(() -> {
+            if (old == null) {
                 directMeters.remove(m.key());
-            }
-            else
-            {
+            } else {
                 directMeters.put(m.key(), old);
             }
         });
         return UpdateOutcome.OK;
     }
 
-    private <T> UpdateOutcome writeKeyed(final TreeMap<Integer, T> map, final UpdateKind kind, final int id,
-        final T value, final int capacity, final String what)
-    {
+    private <T> UpdateOutcome writeKeyed(
+            final TreeMap<Integer, T> map,
+            final UpdateKind kind,
+            final int id,
+            final T value,
+            final int capacity,
+            final String what) {
         final T old = map.get(id);
-        if (kind == UpdateKind.INSERT && old != null)
-        {
+        if (kind == UpdateKind.INSERT && old != null) {
             return fail(UpdateStatus.ALREADY_EXISTS, "%s %d already exists", what, id);
         }
-        if (kind != UpdateKind.INSERT && old == null)
-        {
+        if (kind != UpdateKind.INSERT && old == null) {
             return fail(UpdateStatus.NOT_FOUND, "%s %d does not exist", what, id);
         }
-        if (kind == UpdateKind.INSERT && map.size() >= capacity)
-        {
+        if (kind == UpdateKind.INSERT && map.size() >= capacity) {
             return fail(UpdateStatus.RESOURCE_EXHAUSTED, "all %d %ss are in use", capacity, what);
         }
-        final Consumer<TreeMap<Integer, T>> restore = m ->
-        {
-            if (old == null)
-            {
+        final Consumer<TreeMap<Integer, T>> restore = m -> {
+            if (old == null) {
                 m.remove(id);
-            }
-            else
-            {
+            } else {
                 m.put(id, old);
             }
         };
-        if (kind == UpdateKind.DELETE)
-        {
+        if (kind == UpdateKind.DELETE) {
             map.remove(id);
-        }
-        else
-        {
+        } else {
             map.put(id, value);
         }
         undo.push(() -> restore.accept(map));
         return UpdateOutcome.OK;
     }
 
-    private UpdateOutcome writeMulticast(final UpdateKind kind, final MulticastGroup g)
-    {
-        for (final P4Entity.Replica r : g.replicas())
-        {
-            if (!portExists(r.port()))
-            {
+    private UpdateOutcome writeMulticast(final UpdateKind kind, final MulticastGroup g) {
+        for (final P4Entity.Replica r : g.replicas()) {
+            if (!portExists(r.port())) {
                 return fail(UpdateStatus.INVALID_ARGUMENT, "replica port %d does not exist", r.port());
             }
         }
         return writeKeyed(multicastGroups, kind, g.groupId(), g, model.multicastGroupCount(), "multicast group");
     }
 
-    private UpdateOutcome writeClone(final UpdateKind kind, final CloneSession s)
-    {
-        for (final P4Entity.Replica r : s.replicas())
-        {
-            if (!portExists(r.port()))
-            {
+    private UpdateOutcome writeClone(final UpdateKind kind, final CloneSession s) {
+        for (final P4Entity.Replica r : s.replicas()) {
+            if (!portExists(r.port())) {
                 return fail(UpdateStatus.INVALID_ARGUMENT, "replica port %d does not exist", r.port());
             }
         }
         return writeKeyed(cloneSessions, kind, s.sessionId(), s, CLONE_SESSION_COUNT, "clone session");
     }
 
-    private UpdateOutcome writeDigest(final UpdateKind kind, final DigestConfig d)
-    {
+    private UpdateOutcome writeDigest(final UpdateKind kind, final DigestConfig d) {
         return writeKeyed(digestConfigs, kind, d.digestId(), d, Integer.MAX_VALUE, "digest config");
     }
 
     @Override
-    public synchronized List<P4Entity> read(final ReadFilter filter)
-    {
+    public synchronized List<P4Entity> read(final ReadFilter filter) {
         final List<P4Entity> out = new ArrayList<>();
-        switch (filter)
-        {
+        switch (filter) {
             case ReadFilter.Tables f -> readTables(f, out);
-            case ReadFilter.Members f -> members.entrySet().stream()
-                .filter(e -> f.profileId() == 0 || e.getKey() == f.profileId())
-                .forEach(e -> e.getValue().values().stream()
-                    .filter(m -> f.memberId() == 0 || m.memberId() == f.memberId()).forEach(out::add));
-            case ReadFilter.Groups f -> groups.entrySet().stream()
-                .filter(e -> f.profileId() == 0 || e.getKey() == f.profileId())
-                .forEach(e -> e.getValue().values().stream()
-                    .filter(g -> f.groupId() == 0 || g.groupId() == f.groupId()).forEach(out::add));
-            case ReadFilter.Counters f -> model.counters().stream()
-                .filter(c -> f.counterId() == 0 || c.id() == f.counterId())
-                .forEach(c -> cells(c, f.index(), i -> out.add(new CounterCell(c.id(), i,
-                    new CounterValue(counters.get(c.id())[0][(int)i], counters.get(c.id())[1][(int)i])))));
-            case ReadFilter.Meters f -> model.meters().stream()
-                .filter(c -> f.meterId() == 0 || c.id() == f.meterId())
-                .forEach(c -> cells(c, f.index(), i -> out.add(new MeterCell(c.id(), i, meters.get(c.id())[(int)i]))));
-            case ReadFilter.Registers f -> model.registers().stream()
-                .filter(c -> f.registerId() == 0 || c.id() == f.registerId())
-                .forEach(c -> cells(c, f.index(),
-                    i -> out.add(new RegisterCell(c.id(), i, registers.get(c.id())[(int)i]))));
-            case ReadFilter.DirectCounters f -> directEntries(f.tableId(), f.key()).forEach(
-                k -> out.add(new DirectCounterCell(k, directCounters.getOrDefault(k, CounterValue.ZERO))));
-            case ReadFilter.DirectMeters f -> directEntries(f.tableId(), f.key()).forEach(
-                k -> out.add(new DirectMeterCell(k, directMeters.get(k))));
-            case ReadFilter.MulticastGroups f -> multicastGroups.values().stream()
-                .filter(g -> f.groupId() == 0 || g.groupId() == f.groupId()).forEach(out::add);
-            case ReadFilter.CloneSessions f -> cloneSessions.values().stream()
-                .filter(g -> f.sessionId() == 0 || g.sessionId() == f.sessionId()).forEach(out::add);
-            case ReadFilter.Digests f -> digestConfigs.values().stream()
-                .filter(g -> f.digestId() == 0 || g.digestId() == f.digestId()).forEach(out::add);
+            case ReadFilter.Members f ->
+                members.entrySet().stream()
+                        .filter(e -> f.profileId() == 0 || e.getKey() == f.profileId())
+                        .forEach(e -> e.getValue().values().stream()
+                                .filter(m -> f.memberId() == 0 || m.memberId() == f.memberId())
+                                .forEach(out::add));
+            case ReadFilter.Groups f ->
+                groups.entrySet().stream()
+                        .filter(e -> f.profileId() == 0 || e.getKey() == f.profileId())
+                        .forEach(e -> e.getValue().values().stream()
+                                .filter(g -> f.groupId() == 0 || g.groupId() == f.groupId())
+                                .forEach(out::add));
+            case ReadFilter.Counters f ->
+                model.counters().stream()
+                        .filter(c -> f.counterId() == 0 || c.id() == f.counterId())
+                        .forEach(c -> cells(
+                                c,
+                                f.index(),
+                                i -> out.add(new CounterCell(
+                                        c.id(),
+                                        i,
+                                        new CounterValue(
+                                                counters.get(c.id())[0][(int) i], counters.get(c.id())[1][(int) i])))));
+            case ReadFilter.Meters f ->
+                model.meters().stream()
+                        .filter(c -> f.meterId() == 0 || c.id() == f.meterId())
+                        .forEach(c -> cells(
+                                c, f.index(), i -> out.add(new MeterCell(c.id(), i, meters.get(c.id())[(int) i]))));
+            case ReadFilter.Registers f ->
+                model.registers().stream()
+                        .filter(c -> f.registerId() == 0 || c.id() == f.registerId())
+                        .forEach(c -> cells(
+                                c,
+                                f.index(),
+                                i -> out.add(
+                                        new RegisterCell(c.id(), i, registers.get(c.id())[(int) i]))));
+            case ReadFilter.DirectCounters f ->
+                directEntries(f.tableId(), f.key())
+                        .forEach(k ->
+                                out.add(new DirectCounterCell(k, directCounters.getOrDefault(k, CounterValue.ZERO))));
+            case ReadFilter.DirectMeters f ->
+                directEntries(f.tableId(), f.key()).forEach(k -> out.add(new DirectMeterCell(k, directMeters.get(k))));
+            case ReadFilter.MulticastGroups f ->
+                multicastGroups.values().stream()
+                        .filter(g -> f.groupId() == 0 || g.groupId() == f.groupId())
+                        .forEach(out::add);
+            case ReadFilter.CloneSessions f ->
+                cloneSessions.values().stream()
+                        .filter(g -> f.sessionId() == 0 || g.sessionId() == f.sessionId())
+                        .forEach(out::add);
+            case ReadFilter.Digests f ->
+                digestConfigs.values().stream()
+                        .filter(g -> f.digestId() == 0 || g.digestId() == f.digestId())
+                        .forEach(out::add);
         }
         return out;
     }
 
-    private static void cells(final IndexedResourceInfo r, final long index, final java.util.function.LongConsumer c)
-    {
-        if (index >= 0)
-        {
-            if (index < r.size())
-            {
+    private static void cells(final IndexedResourceInfo r, final long index, final java.util.function.LongConsumer c) {
+        if (index >= 0) {
+            if (index < r.size()) {
                 c.accept(index);
             }
             return;
         }
-        for (long i = 0; i < r.size(); i++)
-        {
+        for (long i = 0; i < r.size(); i++) {
             c.accept(i);
         }
     }
 
-    private List<EntryKey> directEntries(final int tableId, final EntryKey key)
-    {
+    private List<EntryKey> directEntries(final int tableId, final EntryKey key) {
         final List<EntryKey> keys = new ArrayList<>();
-        for (final TableInfo t : model.tables())
-        {
-            if (tableId != 0 && t.id() != tableId)
-            {
+        for (final TableInfo t : model.tables()) {
+            if (tableId != 0 && t.id() != tableId) {
                 continue;
             }
-            for (final EntryKey k : tables.get(t.id()).keySet())
-            {
-                if (key == null || key.equals(k))
-                {
+            for (final EntryKey k : tables.get(t.id()).keySet()) {
+                if (key == null || key.equals(k)) {
                     keys.add(k);
                 }
             }
@@ -798,96 +700,83 @@ public final class InProcessTableStore implements P4Backend
         return keys;
     }
 
-    private void readTables(final ReadFilter.Tables f, final List<P4Entity> out)
-    {
-        for (final TableInfo t : model.tables())
-        {
-            if (f.tableId() != 0 && t.id() != f.tableId())
-            {
+    private void readTables(final ReadFilter.Tables f, final List<P4Entity> out) {
+        for (final TableInfo t : model.tables()) {
+            if (f.tableId() != 0 && t.id() != f.tableId()) {
                 continue;
             }
-            if (f.defaultEntry())
-            {
+            if (f.defaultEntry()) {
                 out.add(defaults.get(t.id()));
                 continue;
             }
-            for (final TableEntry e : tables.get(t.id()).values())
-            {
-                if (f.key() == null || matchesPattern(f.key(), e.key()))
-                {
+            for (final TableEntry e : tables.get(t.id()).values()) {
+                if (f.key() == null || matchesPattern(f.key(), e.key())) {
                     final long[] hit = lastHitNs.get(e.key());
-                    out.add(new TableEntry(e.key(), e.action(), false, e.idleTimeoutNs(), e.metadata(),
-                        f.withMeter() ? directMeters.get(e.key()) : null,
-                        f.withCounter() && t.directCounterId() != 0 ?
-                            directCounters.getOrDefault(e.key(), CounterValue.ZERO) : null,
-                        f.withIdle() ? (hit == null ? 0 : clockNs.getAsLong() - hit[0]) : -1));
+                    out.add(new TableEntry(
+                            e.key(),
+                            e.action(),
+                            false,
+                            e.idleTimeoutNs(),
+                            e.metadata(),
+                            f.withMeter() ? directMeters.get(e.key()) : null,
+                            f.withCounter() && t.directCounterId() != 0
+                                    ? directCounters.getOrDefault(e.key(), CounterValue.ZERO)
+                                    : null,
+                            f.withIdle() ? (hit == null ? 0 : clockNs.getAsLong() - hit[0]) : -1));
                 }
             }
         }
     }
 
-    private static boolean matchesPattern(final EntryKey pattern, final EntryKey key)
-    {
-        if (pattern.priority() != 0 && pattern.priority() != key.priority())
-        {
+    private static boolean matchesPattern(final EntryKey pattern, final EntryKey key) {
+        if (pattern.priority() != 0 && pattern.priority() != key.priority()) {
             return false;
         }
         return key.matches().containsAll(pattern.matches());
     }
 
     @Override
-    public boolean packetOut(final byte[] payload, final int egressPort, final boolean submitToIngress)
-    {
+    public boolean packetOut(final byte[] payload, final int egressPort, final boolean submitToIngress) {
         packetOutSink.onPacketOut(payload, egressPort, submitToIngress);
         return true;
     }
 
     @Override
-    public synchronized void cpuPortListener(final CpuPortListener listener)
-    {
+    public synchronized void cpuPortListener(final CpuPortListener listener) {
         this.listener = listener;
     }
 
     @Override
-    public boolean portExists(final int port)
-    {
+    public boolean portExists(final int port) {
         return port >= 0 && port < portCount;
     }
 
     /** Punts a packet to the controller, as the pipeline's CPU port does (used by tests and the standalone mode). */
-    public void punt(final byte[] payload, final int ingressPort, final int targetEgressPort, final int puntReason)
-    {
+    public void punt(final byte[] payload, final int ingressPort, final int targetEgressPort, final int puntReason) {
         final CpuPortListener l;
-        synchronized (this)
-        {
+        synchronized (this) {
             l = listener;
         }
-        if (l != null)
-        {
+        if (l != null) {
             l.onPacketIn(payload, ingressPort, targetEgressPort, puntReason);
         }
     }
 
     /** Emits a digest message, as the pipeline's learning stage does. */
-    public void digest(final int digestId, final List<BigInteger> members)
-    {
+    public void digest(final int digestId, final List<BigInteger> members) {
         final CpuPortListener l;
-        synchronized (this)
-        {
+        synchronized (this) {
             l = listener;
         }
-        if (l != null)
-        {
+        if (l != null) {
             l.onDigest(digestId, members);
         }
     }
 
     @Override
-    public synchronized void entryHit(final EntryKey key)
-    {
+    public synchronized void entryHit(final EntryKey key) {
         final long[] last = lastHitNs.get(key);
-        if (last != null)
-        {
+        if (last != null) {
             last[0] = clockNs.getAsLong();
         }
     }
@@ -898,34 +787,28 @@ public final class InProcessTableStore implements P4Backend
      * @return how many entries were reported.
      */
     @Override
-    public int checkIdleTimeouts()
-    {
+    public int checkIdleTimeouts() {
         final List<TableEntry> idle = new ArrayList<>();
         final CpuPortListener l;
-        synchronized (this)
-        {
+        synchronized (this) {
             final long nowNs = clockNs.getAsLong();
-            for (final var e : lastHitNs.entrySet())
-            {
+            for (final var e : lastHitNs.entrySet()) {
                 final TableEntry entry = tables.get(e.getKey().tableId()).get(e.getKey());
-                if (nowNs - e.getValue()[0] >= entry.idleTimeoutNs())
-                {
+                if (nowNs - e.getValue()[0] >= entry.idleTimeoutNs()) {
                     idle.add(entry);
                     e.getValue()[0] = nowNs;
                 }
             }
             l = listener;
         }
-        if (l != null && !idle.isEmpty())
-        {
+        if (l != null && !idle.isEmpty()) {
             l.onIdleTimeout(idle);
         }
         return idle.size();
     }
 
     /** Counts traffic on a cell of an indirect counter, as the data path does. */
-    public synchronized void count(final int counterId, final int index, final long bytes)
-    {
+    public synchronized void count(final int counterId, final int index, final long bytes) {
         final long[][] cells = counters.get(counterId);
         cells[0][index] += bytes;
         cells[1][index]++;

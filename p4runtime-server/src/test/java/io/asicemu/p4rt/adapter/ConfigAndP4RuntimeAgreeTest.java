@@ -40,55 +40,46 @@ import net.jqwik.api.Provide;
  * resolves the same egress port, next-hop address and destination MAC. (Read differs by design: config objects are
  * not P4Runtime entries, see the module README.)
  */
-class ConfigAndP4RuntimeAgreeTest
-{
+class ConfigAndP4RuntimeAgreeTest {
     private static final String PORTS = "\"PORT\": {\"Ethernet0\": {\"speed\": \"10000\", \"admin_status\": \"up\"},"
-        + " \"Ethernet4\": {\"speed\": \"10000\", \"admin_status\": \"up\"}}";
+            + " \"Ethernet4\": {\"speed\": \"10000\", \"admin_status\": \"up\"}}";
     private static final int HOPS = 3;
     private static final long ROUTER_MAC = 0x0200_0000_0001L;
 
-    record Route(long address, int length, int hop)
-    {
-        long prefix()
-        {
+    record Route(long address, int length, int hop) {
+        long prefix() {
             return length == 0 ? 0 : address & (0xFFFF_FFFFL << (32 - length)) & 0xFFFF_FFFFL;
         }
     }
 
     @Provide
-    Arbitrary<List<Route>> routes()
-    {
+    Arbitrary<List<Route>> routes() {
         final Arbitrary<Route> route = Combinators.combine(
-            Arbitraries.longs().between(0x1400_0000L, 0x14FF_FFFFL),
-            Arbitraries.integers().between(8, 32),
-            Arbitraries.integers().between(0, HOPS - 1)).as(Route::new);
+                        Arbitraries.longs().between(0x1400_0000L, 0x14FF_FFFFL),
+                        Arbitraries.integers().between(8, 32),
+                        Arbitraries.integers().between(0, HOPS - 1))
+                .as(Route::new);
         return route.list().ofMinSize(1).ofMaxSize(24).uniqueElements(Route::prefix);
     }
 
-    private static String ip(final long v)
-    {
+    private static String ip(final long v) {
         return (v >>> 24 & 0xff) + "." + (v >>> 16 & 0xff) + "." + (v >>> 8 & 0xff) + "." + (v & 0xff);
     }
 
-    private static long hopIp(final int hop)
-    {
+    private static long hopIp(final int hop) {
         return 0x0A00_0102L + hop;
     }
 
-    private static long hopMac(final int hop)
-    {
+    private static long hopMac(final int hop) {
         return 0x0200_0000_0A00L + hop;
     }
 
     /** Per route: egress port, next-hop address and destination MAC the data plane resolves, or "none". */
-    private static List<String> forwarding(final ForwardingTables t, final List<Route> routes)
-    {
+    private static List<String> forwarding(final ForwardingTables t, final List<Route> routes) {
         final List<String> out = new ArrayList<>();
-        for (final Route r : routes)
-        {
+        for (final Route r : routes) {
             final int target = t.routeTargetFor(false, 0, r.prefix());
-            if (RouteTarget.kind(target) != RouteTarget.NEXT_HOP)
-            {
+            if (RouteTarget.kind(target) != RouteTarget.NEXT_HOP) {
                 out.add("kind " + RouteTarget.kind(target));
                 continue;
             }
@@ -101,81 +92,92 @@ class ConfigAndP4RuntimeAgreeTest
         return out;
     }
 
-    private static List<String> throughConfig(final List<Route> routes)
-    {
+    private static List<String> throughConfig(final List<Route> routes) {
         final StringJoiner neigh = new StringJoiner(", ");
-        for (int h = 0; h < HOPS; h++)
-        {
+        for (int h = 0; h < HOPS; h++) {
             neigh.add("\"Ethernet0|" + ip(hopIp(h)) + "\": {\"neigh\": \"" + mac(hopMac(h)) + "\"}");
         }
         final StringJoiner statics = new StringJoiner(", ");
-        routes.forEach(r -> statics.add("\"" + ip(r.prefix()) + "/" + r.length() + "\": {\"nexthop\": \""
-            + ip(hopIp(r.hop())) + "\"}"));
+        routes.forEach(r -> statics.add(
+                "\"" + ip(r.prefix()) + "/" + r.length() + "\": {\"nexthop\": \"" + ip(hopIp(r.hop())) + "\"}"));
         final String json = "{" + PORTS + ", \"INTERFACE\": {\"Ethernet0\": {}, \"Ethernet0|10.0.1.1/24\": {}},"
-            + " \"NEIGH\": {" + neigh + "}, \"STATIC_ROUTE\": {" + statics + "}}";
-        try (Pipeline p = Pipeline.create(new ManualClock(0), PipelineSizing.defaults(), Map.of()))
-        {
+                + " \"NEIGH\": {" + neigh + "}, \"STATIC_ROUTE\": {" + statics + "}}";
+        try (Pipeline p = Pipeline.create(new ManualClock(0), PipelineSizing.defaults(), Map.of())) {
             p.control().applyConfig(ConfigDb.parse(json));
             p.agent().doWork();
             return forwarding(p.agent().tables(), routes);
         }
     }
 
-    private static String mac(final long v)
-    {
+    private static String mac(final long v) {
         final StringJoiner j = new StringJoiner(":");
-        for (int shift = 40; shift >= 0; shift -= 8)
-        {
+        for (int shift = 40; shift >= 0; shift -= 8) {
             j.add(String.format("%02x", v >>> shift & 0xff));
         }
         return j.toString();
     }
 
-    private static WriteOp op(final int table, final List<FieldMatchValue> key, final int actionId,
-        final long... params)
-    {
-        final List<BigInteger> values = java.util.Arrays.stream(params).mapToObj(BigInteger::valueOf).toList();
-        return new WriteOp(UpdateKind.INSERT, new P4Entity.TableEntry(new EntryKey(table, key, 0),
-            new EntryAction.Direct(new ActionCall(actionId, values)), false, 0, new byte[0], null, null));
+    private static WriteOp op(
+            final int table, final List<FieldMatchValue> key, final int actionId, final long... params) {
+        final List<BigInteger> values =
+                java.util.Arrays.stream(params).mapToObj(BigInteger::valueOf).toList();
+        return new WriteOp(
+                UpdateKind.INSERT,
+                new P4Entity.TableEntry(
+                        new EntryKey(table, key, 0),
+                        new EntryAction.Direct(new ActionCall(actionId, values)),
+                        false,
+                        0,
+                        new byte[0],
+                        null,
+                        null));
     }
 
-    private static FieldMatchValue exact(final int id, final long v)
-    {
+    private static FieldMatchValue exact(final int id, final long v) {
         return FieldMatchValue.exact(id, BigInteger.valueOf(v));
     }
 
-    private static List<String> throughP4Runtime(final List<Route> routes)
-    {
-        try (Pipeline p = Pipeline.create(new ManualClock(0), PipelineSizing.defaults(), Map.of()))
-        {
+    private static List<String> throughP4Runtime(final List<Route> routes) {
+        try (Pipeline p = Pipeline.create(new ManualClock(0), PipelineSizing.defaults(), Map.of())) {
             p.control().applyConfig(ConfigDb.parse("{" + PORTS + "}"));
             p.agent().doWork();
-            final PipelineTableBackend backend = new PipelineTableBackend(new InProcessTableStore(
-                FixedPipelineInfo.model(), 2, (a, b, c) -> { }), p.control(), FixedPipelineInfo.model());
+            final PipelineTableBackend backend = new PipelineTableBackend(
+                    new InProcessTableStore(FixedPipelineInfo.model(), 2, (a, b, c) -> {}),
+                    p.control(),
+                    FixedPipelineInfo.model());
             final List<WriteOp> ops = new ArrayList<>();
             ops.add(op(0x02000005, List.of(exact(1, 1)), 0x01000007, 0, ROUTER_MAC));
-            for (int h = 0; h < HOPS; h++)
-            {
+            for (int h = 0; h < HOPS; h++) {
                 ops.add(op(0x02000006, List.of(exact(1, 1), exact(2, hopIp(h))), 0x01000008, hopMac(h)));
                 ops.add(op(0x02000007, List.of(exact(1, 10 + h)), 0x01000009, 1, hopIp(h)));
             }
             final Map<Long, Route> byPrefix = new LinkedHashMap<>();
             routes.forEach(r -> byPrefix.put(r.prefix() << 6 | r.length(), r));
-            for (final Route r : byPrefix.values())
-            {
-                ops.add(op(0x02000003, List.of(exact(1, 0), new FieldMatchValue(2, MatchKind.LPM,
-                    BigInteger.valueOf(r.prefix()), BigInteger.ZERO, r.length(), BigInteger.ZERO)), 0x01000005,
-                    10 + r.hop()));
+            for (final Route r : byPrefix.values()) {
+                ops.add(op(
+                        0x02000003,
+                        List.of(
+                                exact(1, 0),
+                                new FieldMatchValue(
+                                        2,
+                                        MatchKind.LPM,
+                                        BigInteger.valueOf(r.prefix()),
+                                        BigInteger.ZERO,
+                                        r.length(),
+                                        BigInteger.ZERO)),
+                        0x01000005,
+                        10 + r.hop()));
             }
-            assertThat(backend.write(ops, true)).extracting(UpdateOutcome::status).containsOnly(UpdateStatus.OK);
+            assertThat(backend.write(ops, true))
+                    .extracting(UpdateOutcome::status)
+                    .containsOnly(UpdateStatus.OK);
             p.agent().doWork();
             return forwarding(p.agent().tables(), routes);
         }
     }
 
     @Property(tries = 40)
-    void shouldForwardAlikeWhenTheSameRoutesComeFromConfigOrP4Runtime(@ForAll("routes") final List<Route> routes)
-    {
+    void shouldForwardAlikeWhenTheSameRoutesComeFromConfigOrP4Runtime(@ForAll("routes") final List<Route> routes) {
         final List<String> config = throughConfig(routes);
         assertThat(config).allSatisfy(line -> assertThat(line).startsWith("port 0 via 10.0.1."));
         assertThat(throughP4Runtime(routes)).isEqualTo(config);

@@ -2,10 +2,19 @@ package io.asicemu.p4rt.adapter;
 
 import static io.asicemu.p4rt.adapter.LoopbackRig.exact;
 import static io.asicemu.p4rt.adapter.LoopbackRig.v;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import com.google.protobuf.ByteString;
+import com.google.rpc.Code;
+import io.asicemu.parser.FrameBuilder;
+import io.asicemu.pipeline.Pipeline;
+import io.asicemu.pipeline.counter.PuntReason;
+import io.asicemu.pipeline.port.InMemoryPort;
+import io.asicemu.pipeline.time.ManualClock;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.protobuf.StatusProto;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -15,23 +24,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-
-import com.google.protobuf.ByteString;
-import com.google.rpc.Code;
-
-import io.asicemu.parser.FrameBuilder;
-import io.asicemu.pipeline.Pipeline;
-import io.asicemu.pipeline.counter.PuntReason;
-import io.asicemu.pipeline.port.InMemoryPort;
-import io.asicemu.pipeline.time.ManualClock;
-import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
-import io.grpc.protobuf.StatusProto;
 import p4.v1.P4RuntimeGrpc;
 import p4.v1.P4RuntimeOuterClass.Action;
 import p4.v1.P4RuntimeOuterClass.ActionProfileAction;
@@ -62,8 +58,7 @@ import p4.v1.P4RuntimeOuterClass.WriteRequest;
  * until it re-arbitrates higher, and then B's write reaches the data path.
  */
 @Timeout(60)
-class ControllerScenarioTest
-{
+class ControllerScenarioTest {
     private static final String CONFIG = """
         {"DEVICE_METADATA": {"localhost": {"standalone": "false", "mac": "02:00:00:00:00:01"}},
          "PORT": {"Ethernet0": {"speed": "10000", "admin_status": "up"},
@@ -101,65 +96,73 @@ class ControllerScenarioTest
     private P4RuntimeGrpc.P4RuntimeBlockingStub stub;
 
     /** ARP request who-has 10.0.1.1 tell 10.0.1.2, from the host (60 bytes). */
-    private static byte[] arpRequest()
-    {
-        final int[] f = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 0, 0, 0, 0x01, 0x02, 0x08, 0x06,
-            0x00, 0x01, 0x08, 0x00, 6, 4, 0x00, 0x01, 0x02, 0, 0, 0, 0x01, 0x02, 10, 0, 1, 2,
-            0, 0, 0, 0, 0, 0, 10, 0, 1, 1};
+    private static byte[] arpRequest() {
+        final int[] f = {
+            0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 0, 0, 0, 0x01, 0x02, 0x08, 0x06, 0x00, 0x01, 0x08, 0x00, 6, 4,
+            0x00, 0x01, 0x02, 0, 0, 0, 0x01, 0x02, 10, 0, 1, 2, 0, 0, 0, 0, 0, 0, 10, 0, 1, 1
+        };
         final byte[] frame = new byte[60];
-        for (int i = 0; i < f.length; i++)
-        {
-            frame[i] = (byte)f[i];
+        for (int i = 0; i < f.length; i++) {
+            frame[i] = (byte) f[i];
         }
         return frame;
     }
 
     /** RoCEv2 RC SEND-only of flow i: 10.0.1.(2 + i % 200) → 192.168.(i / 8).(1 + i % 8), own UDP source and QP. */
-    private static byte[] roce(final Arena arena, final int flow)
-    {
+    private static byte[] roce(final Arena arena, final int flow) {
         final MemorySegment s = arena.allocate(256);
-        final int length = new FrameBuilder().reset().macs(HOST_RIF_MAC, HOST_MAC)
-            .ipv4(0x0A000102 + flow % 200, 0xC0A80001 + ((flow / 8) << 8) + flow % 8).ttl(64)
-            .udpPorts(49152 + flow, 4791).bth(0x04, 0x100 + flow, flow).buildRoce(s, 0, 64);
+        final int length = new FrameBuilder()
+                .reset()
+                .macs(HOST_RIF_MAC, HOST_MAC)
+                .ipv4(0x0A000102 + flow % 200, 0xC0A80001 + ((flow / 8) << 8) + flow % 8)
+                .ttl(64)
+                .udpPorts(49152 + flow, 4791)
+                .bth(0x04, 0x100 + flow, flow)
+                .buildRoce(s, 0, 64);
         return s.asSlice(0, length).toArray(ValueLayout.JAVA_BYTE);
     }
 
-    private static Action action(final int id, final long... params)
-    {
+    private static Action action(final int id, final long... params) {
         final Action.Builder b = Action.newBuilder().setActionId(id);
-        for (int i = 0; i < params.length; i++)
-        {
+        for (int i = 0; i < params.length; i++) {
             b.addParamsBuilder().setParamId(i + 1).setValue(v(params[i]));
         }
         return b.build();
     }
 
-    private static Update update(final Update.Type type, final TableEntry.Builder e)
-    {
-        return Update.newBuilder().setType(type).setEntity(Entity.newBuilder().setTableEntry(e)).build();
+    private static Update update(final Update.Type type, final TableEntry.Builder e) {
+        return Update.newBuilder()
+                .setType(type)
+                .setEntity(Entity.newBuilder().setTableEntry(e))
+                .build();
     }
 
-    private static TableAction direct(final Action a)
-    {
+    private static TableAction direct(final Action a) {
         return TableAction.newBuilder().setAction(a).build();
     }
 
-    private static TableEntry.Builder route(final long address, final int length)
-    {
-        return TableEntry.newBuilder().setTableId(IPV4_TABLE).addMatch(exact(1, 0))
-            .addMatch(FieldMatch.newBuilder().setFieldId(2).setLpm(FieldMatch.LPM.newBuilder().setValue(v(address))
-                .setPrefixLen(length)));
+    private static TableEntry.Builder route(final long address, final int length) {
+        return TableEntry.newBuilder()
+                .setTableId(IPV4_TABLE)
+                .addMatch(exact(1, 0))
+                .addMatch(FieldMatch.newBuilder()
+                        .setFieldId(2)
+                        .setLpm(FieldMatch.LPM.newBuilder().setValue(v(address)).setPrefixLen(length)));
     }
 
-    private static TableEntry.Builder arpTrapKey()
-    {
-        return TableEntry.newBuilder().setTableId(ACL_IN).setPriority(10).addMatch(FieldMatch.newBuilder()
-            .setFieldId(3).setTernary(FieldMatch.Ternary.newBuilder().setValue(v(0x0806)).setMask(v(0xffff))));
+    private static TableEntry.Builder arpTrapKey() {
+        return TableEntry.newBuilder()
+                .setTableId(ACL_IN)
+                .setPriority(10)
+                .addMatch(FieldMatch.newBuilder()
+                        .setFieldId(3)
+                        .setTernary(FieldMatch.Ternary.newBuilder()
+                                .setValue(v(0x0806))
+                                .setMask(v(0xffff))));
     }
 
     @BeforeEach
-    void start() throws Exception
-    {
+    void start() throws Exception {
         rig = new LoopbackRig(CONFIG, true);
         clock = rig.clock;
         pipeline = rig.pipeline;
@@ -170,62 +173,94 @@ class ControllerScenarioTest
     }
 
     @AfterEach
-    void stop() throws Exception
-    {
+    void stop() throws Exception {
         rig.close();
     }
 
-    private int port(final String name)
-    {
+    private int port(final String name) {
         return pipeline.control().portIndex(name);
     }
 
     /** Router interfaces on all three ports, two neighbors and next hops, WCMP 3:1, a /16 through it, ARP trap. */
-    private WriteRequest program(final long electionId)
-    {
-        return WriteRequest.newBuilder().setDeviceId(1).setElectionId(Uint128.newBuilder().setLow(electionId))
-            .setAtomicity(WriteRequest.Atomicity.DATAPLANE_ATOMIC)
-            .addUpdates(update(Update.Type.INSERT, TableEntry.newBuilder().setTableId(RIF_TABLE).addMatch(exact(1, 1))
-                .setAction(direct(action(SET_PORT_AND_SRC_MAC, port("Ethernet0"), HOST_RIF_MAC)))))
-            .addUpdates(update(Update.Type.INSERT, TableEntry.newBuilder().setTableId(RIF_TABLE).addMatch(exact(1, 2))
-                .setAction(direct(action(SET_PORT_AND_SRC_MAC, port("Ethernet4"), UPLINK4_MAC)))))
-            .addUpdates(update(Update.Type.INSERT, TableEntry.newBuilder().setTableId(RIF_TABLE).addMatch(exact(1, 3))
-                .setAction(direct(action(SET_PORT_AND_SRC_MAC, port("Ethernet8"), UPLINK8_MAC)))))
-            .addUpdates(update(Update.Type.INSERT, TableEntry.newBuilder().setTableId(NEIGHBOR_TABLE)
-                .addMatch(exact(1, 2)).addMatch(exact(2, 0x0A000202L))
-                .setAction(direct(action(SET_DST_MAC, PEER4_MAC)))))
-            .addUpdates(update(Update.Type.INSERT, TableEntry.newBuilder().setTableId(NEIGHBOR_TABLE)
-                .addMatch(exact(1, 3)).addMatch(exact(2, 0x0A000302L))
-                .setAction(direct(action(SET_DST_MAC, PEER8_MAC)))))
-            .addUpdates(update(Update.Type.INSERT, TableEntry.newBuilder().setTableId(NEXTHOP_TABLE)
-                .addMatch(exact(1, 10)).setAction(direct(action(SET_IP_NEXTHOP, 2, 0x0A000202L)))))
-            .addUpdates(update(Update.Type.INSERT, TableEntry.newBuilder().setTableId(NEXTHOP_TABLE)
-                .addMatch(exact(1, 11)).setAction(direct(action(SET_IP_NEXTHOP, 3, 0x0A000302L)))))
-            .addUpdates(update(Update.Type.INSERT, TableEntry.newBuilder().setTableId(WCMP_TABLE).addMatch(exact(1, 1))
-                .setAction(TableAction.newBuilder().setActionProfileActionSet(ActionProfileActionSet.newBuilder()
-                    .addActionProfileActions(ActionProfileAction.newBuilder().setAction(action(WCMP_SET_NEXTHOP_ID, 10))
-                        .setWeight(3).setWatchPort(v(port("Ethernet4"))))
-                    .addActionProfileActions(ActionProfileAction.newBuilder().setAction(action(WCMP_SET_NEXTHOP_ID, 11))
-                        .setWeight(1).setWatchPort(v(port("Ethernet8"))))))))
-            .addUpdates(update(Update.Type.INSERT, route(0xC0A80000L, 16)
-                .setAction(direct(action(SET_WCMP_GROUP_ID, 1)))))
-            .addUpdates(update(Update.Type.INSERT, arpTrapKey().setAction(direct(action(ACL_TRAP, 0, 1)))))
-            .build();
+    private WriteRequest program(final long electionId) {
+        return WriteRequest.newBuilder()
+                .setDeviceId(1)
+                .setElectionId(Uint128.newBuilder().setLow(electionId))
+                .setAtomicity(WriteRequest.Atomicity.DATAPLANE_ATOMIC)
+                .addUpdates(update(
+                        Update.Type.INSERT,
+                        TableEntry.newBuilder()
+                                .setTableId(RIF_TABLE)
+                                .addMatch(exact(1, 1))
+                                .setAction(direct(action(SET_PORT_AND_SRC_MAC, port("Ethernet0"), HOST_RIF_MAC)))))
+                .addUpdates(update(
+                        Update.Type.INSERT,
+                        TableEntry.newBuilder()
+                                .setTableId(RIF_TABLE)
+                                .addMatch(exact(1, 2))
+                                .setAction(direct(action(SET_PORT_AND_SRC_MAC, port("Ethernet4"), UPLINK4_MAC)))))
+                .addUpdates(update(
+                        Update.Type.INSERT,
+                        TableEntry.newBuilder()
+                                .setTableId(RIF_TABLE)
+                                .addMatch(exact(1, 3))
+                                .setAction(direct(action(SET_PORT_AND_SRC_MAC, port("Ethernet8"), UPLINK8_MAC)))))
+                .addUpdates(update(
+                        Update.Type.INSERT,
+                        TableEntry.newBuilder()
+                                .setTableId(NEIGHBOR_TABLE)
+                                .addMatch(exact(1, 2))
+                                .addMatch(exact(2, 0x0A000202L))
+                                .setAction(direct(action(SET_DST_MAC, PEER4_MAC)))))
+                .addUpdates(update(
+                        Update.Type.INSERT,
+                        TableEntry.newBuilder()
+                                .setTableId(NEIGHBOR_TABLE)
+                                .addMatch(exact(1, 3))
+                                .addMatch(exact(2, 0x0A000302L))
+                                .setAction(direct(action(SET_DST_MAC, PEER8_MAC)))))
+                .addUpdates(update(
+                        Update.Type.INSERT,
+                        TableEntry.newBuilder()
+                                .setTableId(NEXTHOP_TABLE)
+                                .addMatch(exact(1, 10))
+                                .setAction(direct(action(SET_IP_NEXTHOP, 2, 0x0A000202L)))))
+                .addUpdates(update(
+                        Update.Type.INSERT,
+                        TableEntry.newBuilder()
+                                .setTableId(NEXTHOP_TABLE)
+                                .addMatch(exact(1, 11))
+                                .setAction(direct(action(SET_IP_NEXTHOP, 3, 0x0A000302L)))))
+                .addUpdates(update(
+                        Update.Type.INSERT,
+                        TableEntry.newBuilder()
+                                .setTableId(WCMP_TABLE)
+                                .addMatch(exact(1, 1))
+                                .setAction(TableAction.newBuilder()
+                                        .setActionProfileActionSet(ActionProfileActionSet.newBuilder()
+                                                .addActionProfileActions(ActionProfileAction.newBuilder()
+                                                        .setAction(action(WCMP_SET_NEXTHOP_ID, 10))
+                                                        .setWeight(3)
+                                                        .setWatchPort(v(port("Ethernet4"))))
+                                                .addActionProfileActions(ActionProfileAction.newBuilder()
+                                                        .setAction(action(WCMP_SET_NEXTHOP_ID, 11))
+                                                        .setWeight(1)
+                                                        .setWatchPort(v(port("Ethernet8"))))))))
+                .addUpdates(update(
+                        Update.Type.INSERT, route(0xC0A80000L, 16).setAction(direct(action(SET_WCMP_GROUP_ID, 1)))))
+                .addUpdates(update(Update.Type.INSERT, arpTrapKey().setAction(direct(action(ACL_TRAP, 0, 1)))))
+                .build();
     }
 
     /** Steps the data plane, jumping the clock to each deadline, until all frames left (bounded). */
-    private void run()
-    {
-        for (int i = 0; i < 100_000; i++)
-        {
+    private void run() {
+        for (int i = 0; i < 100_000; i++) {
             pipeline.agent().doWork();
-            if (eth0.pendingRx() == 0 && !pipeline.agent().hasQueuedPackets())
-            {
+            if (eth0.pendingRx() == 0 && !pipeline.agent().hasQueuedPackets()) {
                 return;
             }
             final long next = pipeline.agent().nextDeadlineNs();
-            if (next != Long.MAX_VALUE && next > clock.nowNs())
-            {
+            if (next != Long.MAX_VALUE && next > clock.nowNs()) {
                 clock.nowNs(next);
             }
         }
@@ -233,13 +268,10 @@ class ControllerScenarioTest
     }
 
     /** Replays one round of every flow; returns flow → egress port name (checks the L3 rewrite of every frame). */
-    private Map<Integer, String> replayRound(final Arena arena)
-    {
+    private Map<Integer, String> replayRound(final Arena arena) {
         final Map<Integer, String> egress = new HashMap<>();
-        for (int flow = 0; flow < FLOWS; flow += 32)
-        {
-            for (int f = flow; f < flow + 32; f++)
-            {
+        for (int flow = 0; flow < FLOWS; flow += 32) {
+            for (int f = flow; f < flow + 32; f++) {
                 assertThat(eth0.inject(roce(arena, f), clock.nowNs())).isTrue();
             }
             run();
@@ -249,62 +281,72 @@ class ControllerScenarioTest
         return egress;
     }
 
-    private static void collect(final InMemoryPort port, final String name, final long dstMac, final long srcMac,
-        final Map<Integer, String> egress)
-    {
-        for (int i = 0; i < port.transmittedCount(); i++)
-        {
+    private static void collect(
+            final InMemoryPort port,
+            final String name,
+            final long dstMac,
+            final long srcMac,
+            final Map<Integer, String> egress) {
+        for (int i = 0; i < port.transmittedCount(); i++) {
             final byte[] f = port.transmitted(i);
             final ByteString frame = ByteString.copyFrom(f);
-            assertThat(frame.substring(0, 6)).isEqualTo(ByteString.copyFrom(BigInteger.valueOf(dstMac)
-                .toByteArray(), 0, 6));
-            assertThat(new BigInteger(1, f, 6, 6).longValue()).as("source MAC of the router interface")
-                .isEqualTo(srcMac);
+            assertThat(frame.substring(0, 6))
+                    .isEqualTo(ByteString.copyFrom(BigInteger.valueOf(dstMac).toByteArray(), 0, 6));
+            assertThat(new BigInteger(1, f, 6, 6).longValue())
+                    .as("source MAC of the router interface")
+                    .isEqualTo(srcMac);
             assertThat(f[22] & 0xff).as("TTL decremented").isEqualTo(63);
-            final int qp = ((f[14 + 20 + 8 + 5] & 0xff) << 16) | ((f[14 + 20 + 8 + 6] & 0xff) << 8)
-                | (f[14 + 20 + 8 + 7] & 0xff);
+            final int qp = ((f[14 + 20 + 8 + 5] & 0xff) << 16)
+                    | ((f[14 + 20 + 8 + 6] & 0xff) << 8)
+                    | (f[14 + 20 + 8 + 7] & 0xff);
             assertThat(egress.put(qp - 0x100, name)).as("one copy per flow").isNull();
         }
         port.clearTransmitted();
     }
 
-    private long[] counter(final int counterId, final int index)
-    {
+    private long[] counter(final int counterId, final int index) {
         final List<Entity> out = new ArrayList<>();
-        stub.read(ReadRequest.newBuilder().setDeviceId(1).addEntities(Entity.newBuilder().setCounterEntry(
-            CounterEntry.newBuilder().setCounterId(counterId).setIndex(Index.newBuilder().setIndex(index)))).build())
-            .forEachRemaining(r -> out.addAll(r.getEntitiesList()));
+        stub.read(ReadRequest.newBuilder()
+                        .setDeviceId(1)
+                        .addEntities(Entity.newBuilder()
+                                .setCounterEntry(CounterEntry.newBuilder()
+                                        .setCounterId(counterId)
+                                        .setIndex(Index.newBuilder().setIndex(index))))
+                        .build())
+                .forEachRemaining(r -> out.addAll(r.getEntitiesList()));
         assertThat(out).hasSize(1);
         final CounterData d = out.get(0).getCounterEntry().getData();
         return new long[] {d.getPacketCount(), d.getByteCount()};
     }
 
     @Test
-    void shouldForwardOverWcmpPuntArpAndArbitrateWhenControllersProgramThePipeline() throws Exception
-    {
+    void shouldForwardOverWcmpPuntArpAndArbitrateWhenControllersProgramThePipeline() throws Exception {
         final LoopbackRig.Controller a = rig.stream();
         assertThat(a.arbitrate(10)).isEqualTo(Code.OK.getNumber());
         final LoopbackRig.Controller b = rig.stream();
         assertThat(b.arbitrate(5)).isEqualTo(Code.ALREADY_EXISTS.getNumber());
 
-        final WriteRequest bad = program(10).toBuilder().addUpdates(update(Update.Type.INSERT,
-            route(0xAC100000L, 12).setAction(direct(action(SET_WCMP_GROUP_ID, 99))))).build();
+        final WriteRequest bad = program(10).toBuilder()
+                .addUpdates(update(
+                        Update.Type.INSERT, route(0xAC100000L, 12).setAction(direct(action(SET_WCMP_GROUP_ID, 99)))))
+                .build();
         final var refusedBatch = catchThrowableOfType(StatusRuntimeException.class, () -> stub.write(bad));
         final com.google.rpc.Status status = StatusProto.fromThrowable(refusedBatch);
         assertThat(status.getCode()).isEqualTo(Code.UNKNOWN.getNumber());
         final List<Integer> codes = new ArrayList<>();
-        for (final com.google.protobuf.Any any : status.getDetailsList())
-        {
+        for (final com.google.protobuf.Any any : status.getDetailsList()) {
             codes.add(any.unpack(p4.v1.P4RuntimeOuterClass.Error.class).getCanonicalCode());
         }
-        assertThat(codes).as("route to a missing group: nothing of the batch applied").hasSize(bad.getUpdatesCount())
-            .endsWith(Code.NOT_FOUND.getNumber()).containsOnly(Code.ABORTED.getNumber(), Code.NOT_FOUND.getNumber());
+        assertThat(codes)
+                .as("route to a missing group: nothing of the batch applied")
+                .hasSize(bad.getUpdatesCount())
+                .endsWith(Code.NOT_FOUND.getNumber())
+                .containsOnly(Code.ABORTED.getNumber(), Code.NOT_FOUND.getNumber());
         stub.write(program(10));
 
         final Map<Integer, String> round1;
         final Map<Integer, String> round2;
-        try (Arena arena = Arena.ofConfined())
-        {
+        try (Arena arena = Arena.ofConfined()) {
             round1 = replayRound(arena);
             round2 = replayRound(arena);
         }
@@ -314,8 +356,8 @@ class ControllerScenarioTest
         final long toEth8 = FLOWS - toEth4;
         // weights 3:1 → 384 : 128 expected; 4 standard deviations of a binomial(512, 3/4) is 39 (sqrt(96) = 9.8)
         assertThat(toEth4).isBetween(384L - 39, 384L + 39);
-        System.out.printf("WCMP 3:1 over %d RoCEv2 flows x 2 rounds: Ethernet4 %d, Ethernet8 %d%n", FLOWS, toEth4,
-            toEth8);
+        System.out.printf(
+                "WCMP 3:1 over %d RoCEv2 flows x 2 rounds: Ethernet4 %d, Ethernet8 %d%n", FLOWS, toEth4, toEth8);
 
         final byte[] arp = arpRequest();
         assertThat(eth0.inject(arp, clock.nowNs())).isTrue();
@@ -324,15 +366,20 @@ class ControllerScenarioTest
         assertThat(in.getPacket().getPayload().toByteArray()).isEqualTo(arp);
         assertThat(in.getPacket().getMetadata(0).getValue()).isEqualTo(v(port("Ethernet0")));
         assertThat(in.getPacket().getMetadata(2).getValue()).isEqualTo(v(PuntReason.ACL_TRAP.index()));
-        assertThat(b.received.poll(200, TimeUnit.MILLISECONDS)).as("the backup gets no PacketIn").isNull();
+        assertThat(b.received.poll(200, TimeUnit.MILLISECONDS))
+                .as("the backup gets no PacketIn")
+                .isNull();
 
-        a.out.onNext(StreamMessageRequest.newBuilder().setPacket(PacketOut.newBuilder()
-            .setPayload(ByteString.copyFrom(arp))
-            .addMetadata(PacketMetadata.newBuilder().setMetadataId(1).setValue(v(port("Ethernet8"))))
-            .addMetadata(PacketMetadata.newBuilder().setMetadataId(2).setValue(v(0)))).build());
+        a.out.onNext(StreamMessageRequest.newBuilder()
+                .setPacket(PacketOut.newBuilder()
+                        .setPayload(ByteString.copyFrom(arp))
+                        .addMetadata(
+                                PacketMetadata.newBuilder().setMetadataId(1).setValue(v(port("Ethernet8"))))
+                        .addMetadata(
+                                PacketMetadata.newBuilder().setMetadataId(2).setValue(v(0))))
+                .build());
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (eth8.transmittedCount() == 0 && System.nanoTime() < deadline)
-        {
+        while (eth8.transmittedCount() == 0 && System.nanoTime() < deadline) {
             pipeline.agent().doWork();
             Thread.onSpinWait();
         }
@@ -343,47 +390,62 @@ class ControllerScenarioTest
 
         final int roceLength = roce(Arena.global(), 0).length;
         assertThat(counter(PORT_IN_COUNTER, port("Ethernet0")))
-            .containsExactly(2L * FLOWS + 1, 2L * FLOWS * roceLength + arp.length);
+                .containsExactly(2L * FLOWS + 1, 2L * FLOWS * roceLength + arp.length);
         assertThat(counter(PORT_OUT_COUNTER, port("Ethernet4"))).containsExactly(2 * toEth4, 2 * toEth4 * roceLength);
         assertThat(counter(PORT_OUT_COUNTER, port("Ethernet8")))
-            .containsExactly(2 * toEth8 + 1, 2 * toEth8 * roceLength + arp.length);
-        System.out.printf("counters: port_in[Ethernet0] %s, port_out[Ethernet4] %s, port_out[Ethernet8] %s%n",
-            java.util.Arrays.toString(counter(PORT_IN_COUNTER, port("Ethernet0"))),
-            java.util.Arrays.toString(counter(PORT_OUT_COUNTER, port("Ethernet4"))),
-            java.util.Arrays.toString(counter(PORT_OUT_COUNTER, port("Ethernet8"))));
+                .containsExactly(2 * toEth8 + 1, 2 * toEth8 * roceLength + arp.length);
+        System.out.printf(
+                "counters: port_in[Ethernet0] %s, port_out[Ethernet4] %s, port_out[Ethernet8] %s%n",
+                java.util.Arrays.toString(counter(PORT_IN_COUNTER, port("Ethernet0"))),
+                java.util.Arrays.toString(counter(PORT_OUT_COUNTER, port("Ethernet4"))),
+                java.util.Arrays.toString(counter(PORT_OUT_COUNTER, port("Ethernet8"))));
         final List<Entity> acl = new ArrayList<>();
-        stub.read(ReadRequest.newBuilder().setDeviceId(1).addEntities(Entity.newBuilder().setDirectCounterEntry(
-            DirectCounterEntry.newBuilder().setTableEntry(arpTrapKey()))).build())
-            .forEachRemaining(r -> acl.addAll(r.getEntitiesList()));
+        stub.read(ReadRequest.newBuilder()
+                        .setDeviceId(1)
+                        .addEntities(Entity.newBuilder()
+                                .setDirectCounterEntry(
+                                        DirectCounterEntry.newBuilder().setTableEntry(arpTrapKey())))
+                        .build())
+                .forEachRemaining(r -> acl.addAll(r.getEntitiesList()));
         assertThat(acl).hasSize(1);
-        assertThat(acl.get(0).getDirectCounterEntry().getData().getPacketCount()).isEqualTo(1);
+        assertThat(acl.get(0).getDirectCounterEntry().getData().getPacketCount())
+                .isEqualTo(1);
 
         final TableEntry wcmp = program(10).getUpdates(7).getEntity().getTableEntry();
         final List<Entity> readBack = new ArrayList<>();
-        stub.read(ReadRequest.newBuilder().setDeviceId(1).addEntities(Entity.newBuilder().setTableEntry(
-            TableEntry.newBuilder().setTableId(WCMP_TABLE))).build())
-            .forEachRemaining(r -> readBack.addAll(r.getEntitiesList()));
+        stub.read(ReadRequest.newBuilder()
+                        .setDeviceId(1)
+                        .addEntities(Entity.newBuilder()
+                                .setTableEntry(TableEntry.newBuilder().setTableId(WCMP_TABLE)))
+                        .build())
+                .forEachRemaining(r -> readBack.addAll(r.getEntitiesList()));
         assertThat(readBack).extracting(Entity::getTableEntry).containsExactly(wcmp);
 
         final ActionProfileActionSet.Builder even = wcmp.getAction().getActionProfileActionSet().toBuilder();
         even.getActionProfileActionsBuilder(0).setWeight(1);
-        stub.write(WriteRequest.newBuilder().setDeviceId(1).setElectionId(Uint128.newBuilder().setLow(10))
-            .addUpdates(update(Update.Type.MODIFY, wcmp.toBuilder().setAction(TableAction.newBuilder()
-                .setActionProfileActionSet(even)))).build());
+        stub.write(WriteRequest.newBuilder()
+                .setDeviceId(1)
+                .setElectionId(Uint128.newBuilder().setLow(10))
+                .addUpdates(update(
+                        Update.Type.MODIFY,
+                        wcmp.toBuilder().setAction(TableAction.newBuilder().setActionProfileActionSet(even))))
+                .build());
         final Map<Integer, String> evenRound;
-        try (Arena arena = Arena.ofConfined())
-        {
+        try (Arena arena = Arena.ofConfined()) {
             evenRound = replayRound(arena);
         }
-        final long evenToEth4 = evenRound.values().stream().filter("Ethernet4"::equals).count();
+        final long evenToEth4 =
+                evenRound.values().stream().filter("Ethernet4"::equals).count();
         // weights 1:1 → 256 expected; 4 standard deviations of a binomial(512, 1/2) is 45
         assertThat(evenRound).hasSize(FLOWS);
         assertThat(evenToEth4).isBetween(256L - 45, 256L + 45);
         System.out.printf("after MODIFY to 1:1: Ethernet4 %d, Ethernet8 %d%n", evenToEth4, FLOWS - evenToEth4);
 
-        final WriteRequest byB = WriteRequest.newBuilder().setDeviceId(1)
-            .setElectionId(Uint128.newBuilder().setLow(5))
-            .addUpdates(update(Update.Type.DELETE, route(0xC0A80000L, 16))).build();
+        final WriteRequest byB = WriteRequest.newBuilder()
+                .setDeviceId(1)
+                .setElectionId(Uint128.newBuilder().setLow(5))
+                .addUpdates(update(Update.Type.DELETE, route(0xC0A80000L, 16)))
+                .build();
         final var refused = catchThrowableOfType(StatusRuntimeException.class, () -> stub.write(byB));
         assertThat(refused.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
 
@@ -392,13 +454,15 @@ class ControllerScenarioTest
         final var stillRefused = catchThrowableOfType(StatusRuntimeException.class, () -> stub.write(byB));
         assertThat(stillRefused.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
         assertThat(b.arbitrate(11)).isEqualTo(Code.OK.getNumber());
-        stub.write(byB.toBuilder().setElectionId(Uint128.newBuilder().setLow(11)).build());
-        try (Arena arena = Arena.ofConfined())
-        {
+        stub.write(
+                byB.toBuilder().setElectionId(Uint128.newBuilder().setLow(11)).build());
+        try (Arena arena = Arena.ofConfined()) {
             assertThat(eth0.inject(roce(arena, 0), clock.nowNs())).isTrue();
         }
         run();
-        assertThat(eth4.transmittedCount() + eth8.transmittedCount()).as("B's delete reached the data path").isZero();
+        assertThat(eth4.transmittedCount() + eth8.transmittedCount())
+                .as("B's delete reached the data path")
+                .isZero();
         b.close();
     }
 }

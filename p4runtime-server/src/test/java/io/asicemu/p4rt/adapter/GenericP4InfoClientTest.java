@@ -46,8 +46,7 @@ import p4.config.v1.P4InfoOuterClass.Table;
  * NOT_FOUND (P4Runtime spec §9.1).
  */
 @Timeout(60)
-class GenericP4InfoClientTest
-{
+class GenericP4InfoClientTest {
     private static final Pattern REFERS_TO = Pattern.compile("@refers_to\\(([\\w:]+), (\\w+)\\)");
     private static final P4Info INFO = FixedPipelineInfo.p4info();
     /** PINS' name for the packet replication engine's multicast groups in {@code @refers_to}. */
@@ -56,71 +55,73 @@ class GenericP4InfoClientTest
     private final Pipeline pipeline = Pipeline.create(new ManualClock(0), PipelineSizing.defaults(), Map.of());
     private final PipelineTableBackend backend;
 
-    GenericP4InfoClientTest()
-    {
+    GenericP4InfoClientTest() {
         pipeline.control().applyConfig(ConfigDb.parse("""
             {"PORT": {"Ethernet0": {"speed": "10000", "admin_status": "up"},
                       "Ethernet4": {"speed": "10000", "admin_status": "up"}}}"""));
         pipeline.agent().doWork();
-        backend = new PipelineTableBackend(new InProcessTableStore(FixedPipelineInfo.model(), 2, (p, q, r) -> { }),
-            pipeline.control(), FixedPipelineInfo.model());
+        backend = new PipelineTableBackend(
+                new InProcessTableStore(FixedPipelineInfo.model(), 2, (p, q, r) -> {}),
+                pipeline.control(),
+                FixedPipelineInfo.model());
     }
 
     @AfterEach
-    void close()
-    {
+    void close() {
         pipeline.close();
     }
 
-    static Stream<String> tables()
-    {
+    static Stream<String> tables() {
         return INFO.getTablesList().stream().map(t -> t.getPreamble().getName());
     }
 
-    private static Table table(final String nameOrAlias)
-    {
-        return INFO.getTablesList().stream().filter(t -> t.getPreamble().getName().equals(nameOrAlias)
-            || t.getPreamble().getAlias().equals(nameOrAlias)).findFirst().orElseThrow();
+    private static Table table(final String nameOrAlias) {
+        return INFO.getTablesList().stream()
+                .filter(t -> t.getPreamble().getName().equals(nameOrAlias)
+                        || t.getPreamble().getAlias().equals(nameOrAlias))
+                .findFirst()
+                .orElseThrow();
     }
 
-    private static Action action(final int id)
-    {
-        return INFO.getActionsList().stream().filter(a -> a.getPreamble().getId() == id).findFirst().orElseThrow();
+    private static Action action(final int id) {
+        return INFO.getActionsList().stream()
+                .filter(a -> a.getPreamble().getId() == id)
+                .findFirst()
+                .orElseThrow();
     }
 
-    private static List<String> referencedTables(final List<String> annotations)
-    {
+    private static List<String> referencedTables(final List<String> annotations) {
         final List<String> out = new ArrayList<>();
-        for (final String a : annotations)
-        {
+        for (final String a : annotations) {
             final Matcher m = REFERS_TO.matcher(a);
-            if (m.matches())
-            {
+            if (m.matches()) {
                 out.add(m.group(1));
             }
         }
         return out;
     }
 
-    private static boolean needsPriority(final Table t)
-    {
-        return t.getMatchFieldsList().stream().anyMatch(f -> f.getMatchType() == MatchField.MatchType.TERNARY
-            || f.getMatchType() == MatchField.MatchType.RANGE || f.getMatchType() == MatchField.MatchType.OPTIONAL);
+    private static boolean needsPriority(final Table t) {
+        return t.getMatchFieldsList().stream()
+                .anyMatch(f -> f.getMatchType() == MatchField.MatchType.TERNARY
+                        || f.getMatchType() == MatchField.MatchType.RANGE
+                        || f.getMatchType() == MatchField.MatchType.OPTIONAL);
     }
 
-    private static EntryKey key(final Table t)
-    {
+    private static EntryKey key(final Table t) {
         final List<FieldMatchValue> fields = new ArrayList<>();
-        for (final MatchField f : t.getMatchFieldsList())
-        {
-            switch (f.getMatchType())
-            {
+        for (final MatchField f : t.getMatchFieldsList()) {
+            switch (f.getMatchType()) {
                 case EXACT -> fields.add(FieldMatchValue.exact(f.getId(), BigInteger.ONE));
-                case LPM -> fields.add(new FieldMatchValue(f.getId(), MatchKind.LPM,
-                    BigInteger.ONE.shiftLeft(f.getBitwidth() - 8), BigInteger.ZERO, f.getBitwidth() / 2,
-                    BigInteger.ZERO));
-                default ->
-                {
+                case LPM ->
+                    fields.add(new FieldMatchValue(
+                            f.getId(),
+                            MatchKind.LPM,
+                            BigInteger.ONE.shiftLeft(f.getBitwidth() - 8),
+                            BigInteger.ZERO,
+                            f.getBitwidth() / 2,
+                            BigInteger.ZERO));
+                default -> {
                     // ternary, optional and range keys are left out: a wildcard
                 }
             }
@@ -129,29 +130,31 @@ class GenericP4InfoClientTest
     }
 
     /** The first action an entry may use (not default-only), with every parameter {@code value}. */
-    private static ActionCall call(final Table t, final long value)
-    {
+    private static ActionCall call(final Table t, final long value) {
         final ActionRef ref = t.getActionRefsList().stream()
-            .filter(r -> r.getScope() != ActionRef.Scope.DEFAULT_ONLY).findFirst().orElseThrow();
+                .filter(r -> r.getScope() != ActionRef.Scope.DEFAULT_ONLY)
+                .findFirst()
+                .orElseThrow();
         final Action a = action(ref.getId());
         final List<BigInteger> params = new ArrayList<>();
-        a.getParamsList().forEach(p -> params.add(referencedTables(p.getAnnotationsList()).isEmpty()
-            ? BigInteger.valueOf(value) : BigInteger.ONE));
+        a.getParamsList()
+                .forEach(p -> params.add(
+                        referencedTables(p.getAnnotationsList()).isEmpty()
+                                ? BigInteger.valueOf(value)
+                                : BigInteger.ONE));
         return new ActionCall(ref.getId(), params);
     }
 
-    private static P4Entity.TableEntry entry(final Table t, final long paramValue)
-    {
+    private static P4Entity.TableEntry entry(final Table t, final long paramValue) {
         final ActionCall call = call(t, paramValue);
         final EntryAction action = t.getImplementationId() != 0
-            ? new EntryAction.OneShot(List.of(new EntryAction.WeightedAction(call, 1, 0)))
-            : new EntryAction.Direct(call);
+                ? new EntryAction.OneShot(List.of(new EntryAction.WeightedAction(call, 1, 0)))
+                : new EntryAction.Direct(call);
         return new P4Entity.TableEntry(key(t), action, false, 0, new byte[0], null, null);
     }
 
     /** The tables this one's entry refers to, through its keys and its action's parameters. */
-    private static List<String> prerequisites(final Table t)
-    {
+    private static List<String> prerequisites(final Table t) {
         final List<String> refs = new ArrayList<>();
         t.getMatchFieldsList().forEach(f -> refs.addAll(referencedTables(f.getAnnotationsList())));
         final ActionCall call = call(t, 1);
@@ -159,55 +162,55 @@ class GenericP4InfoClientTest
         return refs;
     }
 
-    private List<P4Entity> created(final Table t, final List<P4Entity> done)
-    {
-        for (final String ref : prerequisites(t))
-        {
-            if (ref.equals(MULTICAST_GROUPS))
-            {
-                final P4Entity group = new P4Entity.MulticastGroup(1, List.of(new P4Entity.Replica(0, 0)),
-                    new byte[0]);
-                assertThat(backend.write(List.of(new WriteOp(UpdateKind.INSERT, group)), true).get(0).status())
-                    .as("prerequisite multicast group").isEqualTo(UpdateStatus.OK);
+    private List<P4Entity> created(final Table t, final List<P4Entity> done) {
+        for (final String ref : prerequisites(t)) {
+            if (ref.equals(MULTICAST_GROUPS)) {
+                final P4Entity group = new P4Entity.MulticastGroup(1, List.of(new P4Entity.Replica(0, 0)), new byte[0]);
+                assertThat(backend.write(List.of(new WriteOp(UpdateKind.INSERT, group)), true)
+                                .get(0)
+                                .status())
+                        .as("prerequisite multicast group")
+                        .isEqualTo(UpdateStatus.OK);
                 done.add(group);
                 continue;
             }
             final Table prerequisite = table(ref);
             created(prerequisite, done);
             final P4Entity.TableEntry e = entry(prerequisite, 1);
-            if (done.stream().noneMatch(d -> d instanceof P4Entity.TableEntry te && te.key().equals(e.key())))
-            {
-                assertThat(status(UpdateKind.INSERT, e)).as("prerequisite %s", ref).isEqualTo(UpdateStatus.OK);
+            if (done.stream()
+                    .noneMatch(
+                            d -> d instanceof P4Entity.TableEntry te && te.key().equals(e.key()))) {
+                assertThat(status(UpdateKind.INSERT, e))
+                        .as("prerequisite %s", ref)
+                        .isEqualTo(UpdateStatus.OK);
                 done.add(e);
             }
         }
         return done;
     }
 
-    private UpdateStatus status(final UpdateKind kind, final P4Entity.TableEntry e)
-    {
-        final UpdateOutcome out = backend.write(List.of(new WriteOp(kind, e)), true).get(0);
+    private UpdateStatus status(final UpdateKind kind, final P4Entity.TableEntry e) {
+        final UpdateOutcome out =
+                backend.write(List.of(new WriteOp(kind, e)), true).get(0);
         return out.status();
     }
 
-    private String message(final UpdateKind kind, final P4Entity.TableEntry e)
-    {
-        final UpdateOutcome out = backend.write(List.of(new WriteOp(kind, e)), true).get(0);
+    private String message(final UpdateKind kind, final P4Entity.TableEntry e) {
+        final UpdateOutcome out =
+                backend.write(List.of(new WriteOp(kind, e)), true).get(0);
         return out.status() + " " + out.message();
     }
 
-    private Optional<P4Entity.TableEntry> read(final Table t)
-    {
-        final List<P4Entity> all = backend.read(new ReadFilter.Tables(t.getPreamble().getId(), null, false, false,
-            false));
+    private Optional<P4Entity.TableEntry> read(final Table t) {
+        final List<P4Entity> all =
+                backend.read(new ReadFilter.Tables(t.getPreamble().getId(), null, false, false, false));
         assertThat(all).hasSizeLessThanOrEqualTo(1);
         return all.stream().map(P4Entity.TableEntry.class::cast).findFirst();
     }
 
     @ParameterizedTest
     @MethodSource("tables")
-    void shouldInsertReadModifyDeleteAnEntryBuiltFromTheP4InfoAlone(final String name)
-    {
+    void shouldInsertReadModifyDeleteAnEntryBuiltFromTheP4InfoAlone(final String name) {
         final Table t = table(name);
         final List<P4Entity> prerequisites = created(t, new ArrayList<>());
         final P4Entity.TableEntry entry = entry(t, 1);
@@ -225,10 +228,12 @@ class GenericP4InfoClientTest
         assertThat(message(UpdateKind.DELETE, modified)).as("DELETE").startsWith("OK");
         assertThat(read(t)).as("Read after DELETE").isEmpty();
         assertThat(status(UpdateKind.DELETE, modified)).as("DELETE again").isEqualTo(UpdateStatus.NOT_FOUND);
-        for (int i = prerequisites.size() - 1; i >= 0; i--)
-        {
-            assertThat(backend.write(List.of(new WriteOp(UpdateKind.DELETE, prerequisites.get(i))), true).get(0)
-                .status()).as("prerequisite cleanup").isEqualTo(UpdateStatus.OK);
+        for (int i = prerequisites.size() - 1; i >= 0; i--) {
+            assertThat(backend.write(List.of(new WriteOp(UpdateKind.DELETE, prerequisites.get(i))), true)
+                            .get(0)
+                            .status())
+                    .as("prerequisite cleanup")
+                    .isEqualTo(UpdateStatus.OK);
         }
     }
 }

@@ -35,8 +35,7 @@ import p4.config.v1.P4InfoOuterClass.Table;
  * names a real table and key field, and they are enforced in every VRF alike.
  */
 @Timeout(30)
-class RefersToTest
-{
+class RefersToTest {
     private static final Pattern REFERS_TO = Pattern.compile("@refers_to\\(([\\w:]+), (\\w+)\\)");
     private static final int VRF = 0x02000002;
     private static final int IPV4 = 0x02000003;
@@ -46,23 +45,22 @@ class RefersToTest
     private final Pipeline pipeline = Pipeline.create(new ManualClock(0), PipelineSizing.defaults(), Map.of());
     private final PipelineTableBackend backend;
 
-    RefersToTest()
-    {
+    RefersToTest() {
         pipeline.control().applyConfig(ConfigDb.parse("""
             {"PORT": {"Ethernet0": {"speed": "10000", "admin_status": "up"}}}"""));
         pipeline.agent().doWork();
-        backend = new PipelineTableBackend(new InProcessTableStore(FixedPipelineInfo.model(), 2, (p, q, r) -> { }),
-            pipeline.control(), FixedPipelineInfo.model());
+        backend = new PipelineTableBackend(
+                new InProcessTableStore(FixedPipelineInfo.model(), 2, (p, q, r) -> {}),
+                pipeline.control(),
+                FixedPipelineInfo.model());
     }
 
     @AfterEach
-    void close()
-    {
+    void close() {
         pipeline.close();
     }
 
-    private static List<String> refersTo(final P4Info info)
-    {
+    private static List<String> refersTo(final P4Info info) {
         final List<String> all = new ArrayList<>();
         info.getTablesList().forEach(t -> t.getMatchFieldsList().forEach(f -> all.addAll(f.getAnnotationsList())));
         info.getActionsList().forEach(a -> a.getParamsList().forEach(p -> all.addAll(p.getAnnotationsList())));
@@ -70,61 +68,83 @@ class RefersToTest
     }
 
     @Test
-    void shouldNameAnExistingTableAndKeyFieldInEveryRefersTo()
-    {
+    void shouldNameAnExistingTableAndKeyFieldInEveryRefersTo() {
         final P4Info info = FixedPipelineInfo.p4info();
         final List<String> annotations = refersTo(info);
         assertThat(annotations).hasSize(8);
-        for (final String annotation : annotations)
-        {
+        for (final String annotation : annotations) {
             final Matcher m = REFERS_TO.matcher(annotation);
             assertThat(m.matches()).as(annotation).isTrue();
-            if (m.group(1).equals("builtin::multicast_group_table"))
-            {
+            if (m.group(1).equals("builtin::multicast_group_table")) {
                 assertThat(m.group(2)).isEqualTo("multicast_group_id"); // the replication engine's, as in PINS
                 continue;
             }
             final Table table = info.getTablesList().stream()
-                .filter(t -> t.getPreamble().getAlias().equals(m.group(1))).findFirst().orElseThrow();
-            assertThat(table.getMatchFieldsList()).as(annotation).anyMatch(f -> f.getName().equals(m.group(2)));
+                    .filter(t -> t.getPreamble().getAlias().equals(m.group(1)))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(table.getMatchFieldsList())
+                    .as(annotation)
+                    .anyMatch(f -> f.getName().equals(m.group(2)));
         }
     }
 
-    private static WriteOp op(final UpdateKind kind, final int table, final List<FieldMatchValue> key,
-        final int actionId, final long... params)
-    {
-        final List<BigInteger> values = java.util.Arrays.stream(params).mapToObj(BigInteger::valueOf).toList();
-        return new WriteOp(kind, new P4Entity.TableEntry(new EntryKey(table, key, 0),
-            new EntryAction.Direct(new ActionCall(actionId, values)), false, 0, new byte[0], null, null));
+    private static WriteOp op(
+            final UpdateKind kind,
+            final int table,
+            final List<FieldMatchValue> key,
+            final int actionId,
+            final long... params) {
+        final List<BigInteger> values =
+                java.util.Arrays.stream(params).mapToObj(BigInteger::valueOf).toList();
+        return new WriteOp(
+                kind,
+                new P4Entity.TableEntry(
+                        new EntryKey(table, key, 0),
+                        new EntryAction.Direct(new ActionCall(actionId, values)),
+                        false,
+                        0,
+                        new byte[0],
+                        null,
+                        null));
     }
 
-    private static FieldMatchValue exact(final int id, final long value)
-    {
+    private static FieldMatchValue exact(final int id, final long value) {
         return FieldMatchValue.exact(id, BigInteger.valueOf(value));
     }
 
-    private static WriteOp route(final int vrf, final int nextHop)
-    {
-        return op(UpdateKind.INSERT, IPV4, List.of(exact(1, vrf), new FieldMatchValue(2, MatchKind.LPM,
-            BigInteger.valueOf(0xC0A80000L), BigInteger.ZERO, 16, BigInteger.ZERO)), 0x01000005, nextHop);
+    private static WriteOp route(final int vrf, final int nextHop) {
+        return op(
+                UpdateKind.INSERT,
+                IPV4,
+                List.of(
+                        exact(1, vrf),
+                        new FieldMatchValue(
+                                2,
+                                MatchKind.LPM,
+                                BigInteger.valueOf(0xC0A80000L),
+                                BigInteger.ZERO,
+                                16,
+                                BigInteger.ZERO)),
+                0x01000005,
+                nextHop);
     }
 
-    private UpdateStatus one(final WriteOp op)
-    {
+    private UpdateStatus one(final WriteOp op) {
         final UpdateOutcome outcome = backend.write(List.of(op), true).get(0);
         return outcome.status();
     }
 
     @Test
-    void shouldRefuseARouteToAMissingNextHopInEveryVrfAlike()
-    {
-        assertThat(one(op(UpdateKind.INSERT, VRF, List.of(exact(1, 1)), 0x01000019))).isEqualTo(UpdateStatus.OK);
+    void shouldRefuseARouteToAMissingNextHopInEveryVrfAlike() {
+        assertThat(one(op(UpdateKind.INSERT, VRF, List.of(exact(1, 1)), 0x01000019)))
+                .isEqualTo(UpdateStatus.OK);
         assertThat(one(route(0, 10))).as("VRF 0").isEqualTo(UpdateStatus.NOT_FOUND);
         assertThat(one(route(1, 10))).as("VRF 1").isEqualTo(UpdateStatus.NOT_FOUND);
         assertThat(one(op(UpdateKind.INSERT, RIF, List.of(exact(1, 1)), 0x01000007, 0, 0x0200_0000_aa00L)))
-            .isEqualTo(UpdateStatus.OK);
+                .isEqualTo(UpdateStatus.OK);
         assertThat(one(op(UpdateKind.INSERT, NEXTHOP, List.of(exact(1, 10)), 0x01000009, 1, 0x0A000202L)))
-            .isEqualTo(UpdateStatus.OK);
+                .isEqualTo(UpdateStatus.OK);
         assertThat(one(route(0, 10))).as("VRF 0, next hop present").isEqualTo(UpdateStatus.OK);
         assertThat(one(route(1, 10))).as("VRF 1, next hop present").isEqualTo(UpdateStatus.OK);
     }

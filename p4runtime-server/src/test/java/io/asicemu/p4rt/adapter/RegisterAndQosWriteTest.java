@@ -1,25 +1,10 @@
 package io.asicemu.p4rt.adapter;
 
 import static io.asicemu.p4rt.adapter.LoopbackRig.v;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.math.BigInteger;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.List;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-
 import com.google.rpc.Code;
-
 import io.asicemu.parser.FrameBuilder;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.port.InMemoryPort;
@@ -29,12 +14,23 @@ import io.asicemu.tm.counter.QueueStat;
 import io.asicemu.tm.counter.TmCountersSnapshot;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import p4.v1.P4DataOuterClass.P4Data;
 import p4.v1.P4RuntimeGrpc;
 import p4.v1.P4RuntimeOuterClass.Action;
 import p4.v1.P4RuntimeOuterClass.Entity;
 import p4.v1.P4RuntimeOuterClass.FieldMatch;
 import p4.v1.P4RuntimeOuterClass.Index;
-import p4.v1.P4DataOuterClass.P4Data;
 import p4.v1.P4RuntimeOuterClass.ReadRequest;
 import p4.v1.P4RuntimeOuterClass.ReadResponse;
 import p4.v1.P4RuntimeOuterClass.RegisterEntry;
@@ -52,13 +48,12 @@ import p4.v1.P4RuntimeOuterClass.WriteRequest;
  * injected at one instant, so the k-th frame leaves a queue of (N − k) frames of C charged bytes.
  */
 @Timeout(60)
-class RegisterAndQosWriteTest
-{
+class RegisterAndQosWriteTest {
     private static final int PAYLOAD = 1000;
     private static final int N = 20;
     private static final int LENGTH = 14 + 20 + 8 + PAYLOAD;
     private static final int CELL = TmOptions.defaults().cellBytes();
-    private static final long C = (LENGTH + CELL - 1) / CELL * (long)CELL;
+    private static final long C = (LENGTH + CELL - 1) / CELL * (long) CELL;
     private static final String CONFIG = String.format("""
         {"DEVICE_METADATA": {"localhost": {"mac": "02:aa:bb:cc:dd:ee"}},
          "PORT": {"Ethernet0": {"speed": "100000", "admin_status": "up"},
@@ -105,8 +100,7 @@ class RegisterAndQosWriteTest
     private int eth4Index;
 
     @BeforeEach
-    void start() throws Exception
-    {
+    void start() throws Exception {
         rig = new LoopbackRig(CONFIG, true);
         pipeline = rig.pipeline;
         clock = rig.clock;
@@ -118,103 +112,113 @@ class RegisterAndQosWriteTest
     }
 
     @AfterEach
-    void stop() throws Exception
-    {
+    void stop() throws Exception {
         controller.close();
         rig.close();
         arena.close();
     }
 
-    private static Update register(final int id, final long index, final long value)
-    {
-        return Update.newBuilder().setType(Update.Type.MODIFY).setEntity(Entity.newBuilder().setRegisterEntry(
-            RegisterEntry.newBuilder().setRegisterId(id).setIndex(Index.newBuilder().setIndex(index))
-                .setData(P4Data.newBuilder().setBitstring(v(value))))).build();
+    private static Update register(final int id, final long index, final long value) {
+        return Update.newBuilder()
+                .setType(Update.Type.MODIFY)
+                .setEntity(Entity.newBuilder()
+                        .setRegisterEntry(RegisterEntry.newBuilder()
+                                .setRegisterId(id)
+                                .setIndex(Index.newBuilder().setIndex(index))
+                                .setData(P4Data.newBuilder().setBitstring(v(value)))))
+                .build();
     }
 
-    private static Update qos(final Update.Type type, final int table, final long key, final int action,
-        final long param)
-    {
-        final TableEntry.Builder e = TableEntry.newBuilder().setTableId(table).addMatch(FieldMatch.newBuilder()
-            .setFieldId(1).setExact(FieldMatch.Exact.newBuilder().setValue(v(key))));
-        if (type != Update.Type.DELETE)
-        {
-            e.setAction(TableAction.newBuilder().setAction(Action.newBuilder().setActionId(action)
-                .addParams(Action.Param.newBuilder().setParamId(1).setValue(v(param)))));
+    private static Update qos(
+            final Update.Type type, final int table, final long key, final int action, final long param) {
+        final TableEntry.Builder e = TableEntry.newBuilder()
+                .setTableId(table)
+                .addMatch(FieldMatch.newBuilder()
+                        .setFieldId(1)
+                        .setExact(FieldMatch.Exact.newBuilder().setValue(v(key))));
+        if (type != Update.Type.DELETE) {
+            e.setAction(TableAction.newBuilder()
+                    .setAction(Action.newBuilder()
+                            .setActionId(action)
+                            .addParams(Action.Param.newBuilder().setParamId(1).setValue(v(param)))));
         }
-        return Update.newBuilder().setType(type).setEntity(Entity.newBuilder().setTableEntry(e)).build();
+        return Update.newBuilder()
+                .setType(type)
+                .setEntity(Entity.newBuilder().setTableEntry(e))
+                .build();
     }
 
-    private void write(final Update... updates)
-    {
+    private void write(final Update... updates) {
         stub.write(request(updates));
     }
 
-    private static WriteRequest request(final Update... updates)
-    {
-        final WriteRequest.Builder b = WriteRequest.newBuilder().setDeviceId(1)
-            .setElectionId(Uint128.newBuilder().setLow(1)).setAtomicity(WriteRequest.Atomicity.ROLLBACK_ON_ERROR);
-        for (final Update u : updates)
-        {
+    private static WriteRequest request(final Update... updates) {
+        final WriteRequest.Builder b = WriteRequest.newBuilder()
+                .setDeviceId(1)
+                .setElectionId(Uint128.newBuilder().setLow(1))
+                .setAtomicity(WriteRequest.Atomicity.ROLLBACK_ON_ERROR);
+        for (final Update u : updates) {
             b.addUpdates(u);
         }
         return b.build();
     }
 
-    private List<Integer> refusedCodes(final Update... updates) throws Exception
-    {
-        final StatusRuntimeException ex = catchThrowableOfType(StatusRuntimeException.class,
-            () -> stub.write(request(updates)));
+    private List<Integer> refusedCodes(final Update... updates) throws Exception {
+        final StatusRuntimeException ex =
+                catchThrowableOfType(StatusRuntimeException.class, () -> stub.write(request(updates)));
         assertThat(ex).as("the write is refused").isNotNull();
         final com.google.rpc.Status s = StatusProto.fromThrowable(ex);
-        if (s.getCode() != Code.UNKNOWN_VALUE)
-        {
+        if (s.getCode() != Code.UNKNOWN_VALUE) {
             return List.of(s.getCode());
         }
         final List<Integer> out = new ArrayList<>();
-        for (final com.google.protobuf.Any a : s.getDetailsList())
-        {
+        for (final com.google.protobuf.Any a : s.getDetailsList()) {
             out.add(a.unpack(p4.v1.P4RuntimeOuterClass.Error.class).getCanonicalCode());
         }
         return out;
     }
 
-    private long read(final int id, final long index)
-    {
-        final Iterator<ReadResponse> it = stub.read(ReadRequest.newBuilder().setDeviceId(1).addEntities(
-            Entity.newBuilder().setRegisterEntry(RegisterEntry.newBuilder().setRegisterId(id)
-                .setIndex(Index.newBuilder().setIndex(index)))).build());
+    private long read(final int id, final long index) {
+        final Iterator<ReadResponse> it = stub.read(ReadRequest.newBuilder()
+                .setDeviceId(1)
+                .addEntities(Entity.newBuilder()
+                        .setRegisterEntry(RegisterEntry.newBuilder()
+                                .setRegisterId(id)
+                                .setIndex(Index.newBuilder().setIndex(index))))
+                .build());
         final List<Long> values = new ArrayList<>();
-        it.forEachRemaining(r -> r.getEntitiesList().forEach(e -> values.add(
-            new BigInteger(1, e.getRegisterEntry().getData().getBitstring().toByteArray()).longValue())));
+        it.forEachRemaining(r -> r.getEntitiesList()
+                .forEach(e -> values.add(new BigInteger(
+                                1, e.getRegisterEntry().getData().getBitstring().toByteArray())
+                        .longValue())));
         assertThat(values).hasSize(1);
         return values.get(0);
     }
 
-    private byte[] frame(final int dscp)
-    {
+    private byte[] frame(final int dscp) {
         final MemorySegment s = arena.allocate(2048);
-        final int length = new FrameBuilder().reset().macs(0x02aabbccddeeL, 0x020000000102L)
-            .ipv4(0x0A000102, 0xC0A80101).dscp(dscp).ecn(2).udpPorts(1000, 2000).buildUdp(s, 0, PAYLOAD);
+        final int length = new FrameBuilder()
+                .reset()
+                .macs(0x02aabbccddeeL, 0x020000000102L)
+                .ipv4(0x0A000102, 0xC0A80101)
+                .dscp(dscp)
+                .ecn(2)
+                .udpPorts(1000, 2000)
+                .buildUdp(s, 0, PAYLOAD);
         assertThat(length).isEqualTo(LENGTH);
         return s.asSlice(0, length).toArray(ValueLayout.JAVA_BYTE);
     }
 
     /** N frames at one instant, run to idle; returns what Ethernet4 sent. */
-    private List<byte[]> burst(final int dscp)
-    {
-        for (int i = 0; i < N; i++)
-        {
+    private List<byte[]> burst(final int dscp) {
+        for (int i = 0; i < N; i++) {
             assertThat(eth0.inject(frame(dscp), clock.nowNs())).isTrue();
         }
-        for (int i = 0; i < 100_000; i++)
-        {
+        for (int i = 0; i < 100_000; i++) {
             pipeline.agent().doWork();
-            if (eth0.pendingRx() == 0 && !pipeline.agent().hasQueuedPackets())
-            {
+            if (eth0.pendingRx() == 0 && !pipeline.agent().hasQueuedPackets()) {
                 final List<byte[]> out = new ArrayList<>();
-                for (int f = 0; f < eth4.transmittedCount(); f++)
-                {
+                for (int f = 0; f < eth4.transmittedCount(); f++) {
                     out.add(eth4.transmitted(f));
                 }
                 eth4.clearTransmitted();
@@ -222,53 +226,52 @@ class RegisterAndQosWriteTest
                 return out;
             }
             final long next = pipeline.agent().nextDeadlineNs();
-            if (next != Long.MAX_VALUE && next > clock.nowNs())
-            {
+            if (next != Long.MAX_VALUE && next > clock.nowNs()) {
                 clock.nowNs(next);
             }
         }
         throw new IllegalStateException("the switch did not go idle");
     }
 
-    private static long ce(final List<byte[]> frames)
-    {
+    private static long ce(final List<byte[]> frames) {
         return frames.stream().filter(f -> (f[15] & 3) == 3).count();
     }
 
-    private TmCountersSnapshot tm() throws Exception
-    {
+    private TmCountersSnapshot tm() throws Exception {
         final var future = pipeline.control().trafficManagerCounters();
         pipeline.agent().doWork();
         return future.get();
     }
 
     @Test
-    void shouldReadConfigDbValuesBeforeAnyWrite()
-    {
+    void shouldReadConfigDbValuesBeforeAnyWrite() {
         final int eth0Index = pipeline.control().portIndex("Ethernet0");
         assertThat(read(ECN_MIN, eth4Index * 8L)).isEqualTo(19 * C);
         assertThat(read(ECN_MAX, eth4Index * 8L)).isEqualTo(19 * C);
         assertThat(read(ECN_PROB, eth4Index * 8L)).isEqualTo(100);
-        assertThat(read(ECN_MIN, eth4Index * 8L + 1)).as("queue without WRED profile").isZero();
+        assertThat(read(ECN_MIN, eth4Index * 8L + 1))
+                .as("queue without WRED profile")
+                .isZero();
         assertThat(read(PFC_XOFF, eth0Index * 8L + 3)).isEqualTo(5 * C);
         assertThat(read(WD_DETECTION, eth0Index)).isEqualTo(200);
         assertThat(read(WD_RESTORATION, eth0Index)).isEqualTo(400);
         assertThat(read(FLOWLET_IDLE, 0)).as("SAI ARS default idle time").isEqualTo(256_000);
-        assertThat(read(HASH_SEED, 0)).as("ToR default seed (DEVICE_METADATA type absent)").isZero();
+        assertThat(read(HASH_SEED, 0))
+                .as("ToR default seed (DEVICE_METADATA type absent)")
+                .isZero();
     }
 
     @Test
-    void shouldMarkPerWredFormulaWhenEcnThresholdRegistersAreLowered() throws Exception
-    {
+    void shouldMarkPerWredFormulaWhenEcnThresholdRegistersAreLowered() throws Exception {
         // Kmin = Kmax = 19C: depths 20C and 19C mark.
         assertThat(ce(burst(0))).isEqualTo(2);
         write(register(ECN_MIN, eth4Index * 8L, 10 * C), register(ECN_MAX, eth4Index * 8L, 10 * C));
         final List<byte[]> out = burst(0);
         assertThat(out).hasSize(N);
-        for (int k = 0; k < N; k++)
-        {
-            assertThat(out.get(k)[15] & 3).as("frame %d leaves a queue of %d C", k, N - k)
-                .isEqualTo((N - k) * C >= 10 * C ? 3 : 2);
+        for (int k = 0; k < N; k++) {
+            assertThat(out.get(k)[15] & 3)
+                    .as("frame %d leaves a queue of %d C", k, N - k)
+                    .isEqualTo((N - k) * C >= 10 * C ? 3 : 2);
         }
         assertThat(ce(out)).isEqualTo(11);
         assertThat(tm().queue(eth4Index, 0, QueueStat.WRED_ECN_MARKED_PACKETS)).isEqualTo(13);
@@ -277,8 +280,7 @@ class RegisterAndQosWriteTest
     }
 
     @Test
-    void shouldDropAtTheNewHeadroomCrossingWhenPfcXoffRegisterIsWritten()
-    {
+    void shouldDropAtTheNewHeadroomCrossingWhenPfcXoffRegisterIsWritten() {
         final int eth0Index = pipeline.control().portIndex("Ethernet0");
         // static_th 10C shared, then xoff 5C of headroom: 15 of 20 frames pass.
         assertThat(burst(3)).hasSize(15);
@@ -288,11 +290,12 @@ class RegisterAndQosWriteTest
     }
 
     @Test
-    void shouldMoveAFlowToAnotherQueueWhenDscpToTcAndTcToQueueEntriesAreInserted() throws Exception
-    {
+    void shouldMoveAFlowToAnotherQueueWhenDscpToTcAndTcToQueueEntriesAreInserted() throws Exception {
         burst(46);
         assertThat(tm().queue(eth4Index, 0, QueueStat.PACKETS)).isEqualTo(N);
-        write(qos(Update.Type.INSERT, DSCP_TO_TC, 46, SET_TC, 5), qos(Update.Type.INSERT, TC_TO_QUEUE, 5, SET_QUEUE, 6));
+        write(
+                qos(Update.Type.INSERT, DSCP_TO_TC, 46, SET_TC, 5),
+                qos(Update.Type.INSERT, TC_TO_QUEUE, 5, SET_QUEUE, 6));
         burst(46);
         TmCountersSnapshot s = tm();
         assertThat(s.queue(eth4Index, 6, QueueStat.PACKETS)).isEqualTo(N);
@@ -300,28 +303,31 @@ class RegisterAndQosWriteTest
         write(qos(Update.Type.DELETE, DSCP_TO_TC, 46, 0, 0));
         burst(46);
         s = tm();
-        assertThat(s.queue(eth4Index, 0, QueueStat.PACKETS)).as("entry deleted: the configured map again")
-            .isEqualTo(2 * N);
+        assertThat(s.queue(eth4Index, 0, QueueStat.PACKETS))
+                .as("entry deleted: the configured map again")
+                .isEqualTo(2 * N);
         assertThat(s.queue(eth4Index, 6, QueueStat.PACKETS)).isEqualTo(N);
     }
 
     @Test
-    void shouldRefuseOutOfRangeIndexOrValueWithInvalidArgumentAndChangeNothing() throws Exception
-    {
+    void shouldRefuseOutOfRangeIndexOrValueWithInvalidArgumentAndChangeNothing() throws Exception {
         final int ports = pipeline.control().portNames().size();
         // Index inside the P4 register (2048) but past the chip's ports: the pipeline refuses it.
         assertThat(refusedCodes(register(ECN_MIN, eth4Index * 8L, 10 * C), register(ECN_MAX, ports * 8L, 10 * C)))
-            .containsExactly(Code.ABORTED_VALUE, Code.INVALID_ARGUMENT_VALUE);
+                .containsExactly(Code.ABORTED_VALUE, Code.INVALID_ARGUMENT_VALUE);
         // Index outside the P4 register: refused by the codec.
         assertThat(refusedCodes(register(ECN_MIN, 2048, 1))).containsExactly(Code.INVALID_ARGUMENT_VALUE);
         assertThat(refusedCodes(register(ECN_PROB, eth4Index * 8L, 101))).containsExactly(Code.INVALID_ARGUMENT_VALUE);
         assertThat(refusedCodes(register(ECN_MIN, eth4Index * 8L, 20 * C)))
-            .as("Kmin above Kmax").containsExactly(Code.INVALID_ARGUMENT_VALUE);
+                .as("Kmin above Kmax")
+                .containsExactly(Code.INVALID_ARGUMENT_VALUE);
         assertThat(refusedCodes(register(FLOWLET_IDLE, 0, 1_000))).containsExactly(Code.INVALID_ARGUMENT_VALUE);
         assertThat(refusedCodes(register(WD_DETECTION, eth4Index, 300)))
-            .as("Ethernet4 has no PFC_WD entry").containsExactly(Code.FAILED_PRECONDITION_VALUE);
+                .as("Ethernet4 has no PFC_WD entry")
+                .containsExactly(Code.FAILED_PRECONDITION_VALUE);
         assertThat(refusedCodes(register(WD_DETECTION, pipeline.control().portIndex("Ethernet0"), 50)))
-            .as("below 100 ms").containsExactly(Code.INVALID_ARGUMENT_VALUE);
+                .as("below 100 ms")
+                .containsExactly(Code.INVALID_ARGUMENT_VALUE);
         // Nothing changed: the register reads and the marking are CONFIG_DB's.
         assertThat(read(ECN_MIN, eth4Index * 8L)).isEqualTo(19 * C);
         assertThat(read(ECN_PROB, eth4Index * 8L)).isEqualTo(100);

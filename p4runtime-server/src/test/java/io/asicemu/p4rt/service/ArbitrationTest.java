@@ -6,17 +6,15 @@ import static io.asicemu.p4rt.service.P4rtFixture.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import com.google.protobuf.Any;
+import com.google.rpc.Code;
+import io.asicemu.p4rt.proto.RoleConfig;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-
-import com.google.protobuf.Any;
-import com.google.rpc.Code;
-
-import io.asicemu.p4rt.proto.RoleConfig;
-import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import p4.v1.P4RuntimeOuterClass.MasterArbitrationUpdate;
 import p4.v1.P4RuntimeOuterClass.Role;
 import p4.v1.P4RuntimeOuterClass.StreamMessageRequest;
@@ -24,27 +22,22 @@ import p4.v1.P4RuntimeOuterClass.Update;
 
 /** Arbitration per (device, role) over a real StreamChannel (spec §Client Arbitration). */
 @Timeout(60)
-class ArbitrationTest
-{
+class ArbitrationTest {
     private P4rtFixture f;
 
     @BeforeEach
-    void start() throws Exception
-    {
+    void start() throws Exception {
         f = new P4rtFixture();
     }
 
     @AfterEach
-    void stop() throws Exception
-    {
+    void stop() throws Exception {
         f.close();
     }
 
     @Test
-    void shouldMakeControllerPrimaryWhenItArbitratesFirst() throws Exception
-    {
-        try (var a = f.new Stream().arbitrate(1, "", 10L))
-        {
+    void shouldMakeControllerPrimaryWhenItArbitratesFirst() throws Exception {
+        try (var a = f.new Stream().arbitrate(1, "", 10L)) {
             final var u = a.next().getArbitration();
             assertThat(u.getStatus().getCode()).isEqualTo(Code.OK.getNumber());
             assertThat(u.getElectionId().getLow()).isEqualTo(10);
@@ -53,14 +46,15 @@ class ArbitrationTest
     }
 
     @Test
-    void shouldNotifyEveryControllerWhenPrimaryChangesAndNotPromoteBackupWhenPrimaryLeaves() throws Exception
-    {
+    void shouldNotifyEveryControllerWhenPrimaryChangesAndNotPromoteBackupWhenPrimaryLeaves() throws Exception {
         final var a = f.primary(1, 10);
         final var b = f.new Stream().arbitrate(1, "", 5L);
         assertThat(b.nextArbitrationCode()).isEqualTo(Code.ALREADY_EXISTS.getNumber());
         // B with a lower id is refused writes.
-        final var denied = catchThrowableOfType(StatusRuntimeException.class, () -> f.blocking.write(
-            write(1, 5, update(Update.Type.INSERT, route(P4rtFixture.value(0x0A000000L), 8, 1)))));
+        final var denied = catchThrowableOfType(
+                StatusRuntimeException.class,
+                () -> f.blocking.write(
+                        write(1, 5, update(Update.Type.INSERT, route(P4rtFixture.value(0x0A000000L), 8, 1)))));
         assertThat(denied.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
         f.blocking.write(write(1, 10, update(Update.Type.INSERT, route(P4rtFixture.value(0x0A000000L), 8, 1))));
         a.close();
@@ -68,8 +62,10 @@ class ArbitrationTest
         assertThat(gone.getStatus().getCode()).isEqualTo(Code.NOT_FOUND.getNumber());
         assertThat(gone.getElectionId().getLow()).isEqualTo(10);
         // Not promoted: B still cannot write until it re-arbitrates at least as high as 10.
-        final var still = catchThrowableOfType(StatusRuntimeException.class, () -> f.blocking.write(
-            write(1, 5, update(Update.Type.INSERT, route(P4rtFixture.value(0x0B000000L), 8, 1)))));
+        final var still = catchThrowableOfType(
+                StatusRuntimeException.class,
+                () -> f.blocking.write(
+                        write(1, 5, update(Update.Type.INSERT, route(P4rtFixture.value(0x0B000000L), 8, 1)))));
         assertThat(still.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
         b.arbitrate(1, "", 11L);
         assertThat(b.nextArbitrationCode()).isEqualTo(Code.OK.getNumber());
@@ -78,8 +74,7 @@ class ArbitrationTest
     }
 
     @Test
-    void shouldNotifyAllWhenHigherIdTakesOver() throws Exception
-    {
+    void shouldNotifyAllWhenHigherIdTakesOver() throws Exception {
         final var a = f.primary(1, 10);
         final var b = f.new Stream().arbitrate(1, "", 20L);
         assertThat(b.nextArbitrationCode()).isEqualTo(Code.OK.getNumber());
@@ -89,15 +84,13 @@ class ArbitrationTest
     }
 
     @Test
-    void shouldEndStreamWithNotFoundWhenDeviceUnknown() throws Exception
-    {
+    void shouldEndStreamWithNotFoundWhenDeviceUnknown() throws Exception {
         final var s = f.new Stream().arbitrate(99, "", 1L);
         assertThat(s.endedWith()).isEqualTo(Status.Code.NOT_FOUND);
     }
 
     @Test
-    void shouldEndStreamWithInvalidArgumentWhenElectionIdIsHeldByAnotherLiveStream() throws Exception
-    {
+    void shouldEndStreamWithInvalidArgumentWhenElectionIdIsHeldByAnotherLiveStream() throws Exception {
         final var a = f.primary(1, 7);
         final var b = f.new Stream().arbitrate(1, "", 7L);
         assertThat(b.endedWith()).isEqualTo(Status.Code.INVALID_ARGUMENT);
@@ -105,26 +98,26 @@ class ArbitrationTest
     }
 
     @Test
-    void shouldEndStreamWithFailedPreconditionWhenStreamChangesRole() throws Exception
-    {
+    void shouldEndStreamWithFailedPreconditionWhenStreamChangesRole() throws Exception {
         final var a = f.primary(1, 7);
         a.arbitrate(1, "other", 7L);
         assertThat(a.endedWith()).isEqualTo(Status.Code.FAILED_PRECONDITION);
     }
 
     @Test
-    void shouldEndStreamWithInvalidArgumentWhenRoleConfigIsNotOurs() throws Exception
-    {
+    void shouldEndStreamWithInvalidArgumentWhenRoleConfigIsNotOurs() throws Exception {
         final var s = f.new Stream();
-        s.out.onNext(StreamMessageRequest.newBuilder().setArbitration(MasterArbitrationUpdate.newBuilder()
-            .setDeviceId(1).setElectionId(P4rtFixture.eid(1))
-            .setRole(Role.newBuilder().setName("r").setConfig(Any.pack(P4rtFixture.eid(3))))).build());
+        s.out.onNext(StreamMessageRequest.newBuilder()
+                .setArbitration(MasterArbitrationUpdate.newBuilder()
+                        .setDeviceId(1)
+                        .setElectionId(P4rtFixture.eid(1))
+                        .setRole(Role.newBuilder().setName("r").setConfig(Any.pack(P4rtFixture.eid(3)))))
+                .build());
         assertThat(s.endedWith()).isEqualTo(Status.Code.INVALID_ARGUMENT);
     }
 
     @Test
-    void shouldKeepRolesAndDevicesApartWhenElecting() throws Exception
-    {
+    void shouldKeepRolesAndDevicesApartWhenElecting() throws Exception {
         final var a = f.primary(1, 10);
         final var onDevice2 = f.primary(2, 1);
         final var otherRole = f.new Stream().arbitrate(1, "acl", 1L);
@@ -136,26 +129,34 @@ class ArbitrationTest
     }
 
     @Test
-    void shouldDenyUpdateOutsideRoleWhenRoleConfigListsP4Ids() throws Exception
-    {
+    void shouldDenyUpdateOutsideRoleWhenRoleConfigListsP4Ids() throws Exception {
         final var s = f.new Stream();
-        s.out.onNext(StreamMessageRequest.newBuilder().setArbitration(MasterArbitrationUpdate.newBuilder()
-            .setDeviceId(1).setElectionId(P4rtFixture.eid(1)).setRole(Role.newBuilder().setName("acl")
-                .setConfig(Any.pack(RoleConfig.newBuilder().addP4Ids(P4rtFixture.ACL_IN).build())))).build());
+        s.out.onNext(StreamMessageRequest.newBuilder()
+                .setArbitration(MasterArbitrationUpdate.newBuilder()
+                        .setDeviceId(1)
+                        .setElectionId(P4rtFixture.eid(1))
+                        .setRole(Role.newBuilder()
+                                .setName("acl")
+                                .setConfig(Any.pack(RoleConfig.newBuilder()
+                                        .addP4Ids(P4rtFixture.ACL_IN)
+                                        .build()))))
+                .build());
         assertThat(s.nextArbitrationCode()).isEqualTo(Code.OK.getNumber());
-        final var ex = catchThrowableOfType(StatusRuntimeException.class, () -> f.blocking.write(
-            write(1, 1, update(Update.Type.INSERT, route(P4rtFixture.value(0x0A000000L), 8, 1))).toBuilder().setRole("acl").build()));
+        final var ex = catchThrowableOfType(
+                StatusRuntimeException.class,
+                () -> f.blocking.write(
+                        write(1, 1, update(Update.Type.INSERT, route(P4rtFixture.value(0x0A000000L), 8, 1))).toBuilder()
+                                .setRole("acl")
+                                .build()));
         assertThat(P4rtFixture.updateCodes(ex)).containsExactly(Code.PERMISSION_DENIED.getNumber());
         s.close();
     }
 
     @Test
-    void shouldEndStreamWithResourceExhaustedWhenDeviceHasTooManyStreams() throws Exception
-    {
+    void shouldEndStreamWithResourceExhaustedWhenDeviceHasTooManyStreams() throws Exception {
         final java.util.List<P4rtFixture.Stream> streams = new java.util.ArrayList<>();
-        for (int i = 0; i < Arbitration.MAX_STREAMS; i++)
-        {
-            final var s = f.new Stream().arbitrate(2, "", (long)(i + 1));
+        for (int i = 0; i < Arbitration.MAX_STREAMS; i++) {
+            final var s = f.new Stream().arbitrate(2, "", (long) (i + 1));
             s.next();
             streams.add(s);
         }

@@ -3,18 +3,15 @@ package io.asicemu.p4rt.service;
 import static io.asicemu.p4rt.service.P4rtFixture.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.ByteString;
+import com.google.rpc.Code;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-
-import com.google.protobuf.ByteString;
-import com.google.rpc.Code;
-
 import p4.v1.P4RuntimeOuterClass.DigestEntry;
 import p4.v1.P4RuntimeOuterClass.DigestListAck;
 import p4.v1.P4RuntimeOuterClass.Entity;
@@ -26,41 +23,38 @@ import p4.v1.P4RuntimeOuterClass.Update;
 
 /** StreamChannel PacketIn/PacketOut and DigestList/ack (spec §Stream messages). */
 @Timeout(60)
-class PacketIoTest
-{
+class PacketIoTest {
     private static final byte[] ARP = new byte[60];
 
     private P4rtFixture f;
     private P4rtFixture.Stream primary;
 
     @BeforeEach
-    void start() throws Exception
-    {
+    void start() throws Exception {
         f = new P4rtFixture();
         primary = f.primary(1, 10);
     }
 
     @AfterEach
-    void stop() throws Exception
-    {
+    void stop() throws Exception {
         primary.close();
         f.close();
     }
 
-    private static PacketMetadata md(final int id, final ByteString v)
-    {
+    private static PacketMetadata md(final int id, final ByteString v) {
         return PacketMetadata.newBuilder().setMetadataId(id).setValue(v).build();
     }
 
-    private static StreamMessageRequest packetOut(final PacketMetadata... metadata)
-    {
-        return StreamMessageRequest.newBuilder().setPacket(PacketOut.newBuilder()
-            .setPayload(ByteString.copyFrom(ARP)).addAllMetadata(List.of(metadata))).build();
+    private static StreamMessageRequest packetOut(final PacketMetadata... metadata) {
+        return StreamMessageRequest.newBuilder()
+                .setPacket(PacketOut.newBuilder()
+                        .setPayload(ByteString.copyFrom(ARP))
+                        .addAllMetadata(List.of(metadata)))
+                .build();
     }
 
     @Test
-    void shouldDeliverPuntedPacketToPrimaryOnlyWithCanonicalMetadata() throws Exception
-    {
+    void shouldDeliverPuntedPacketToPrimaryOnlyWithCanonicalMetadata() throws Exception {
         final var backup = f.new Stream().arbitrate(1, "", 5L);
         assertThat(backup.nextArbitrationCode()).isEqualTo(Code.ALREADY_EXISTS.getNumber());
         f.store1.punt(ARP, 3, 0, 7);
@@ -73,13 +67,11 @@ class PacketIoTest
     }
 
     @Test
-    void shouldSendPacketOutOfRequestedPortWhenMetadataIsValid() throws Exception
-    {
+    void shouldSendPacketOutOfRequestedPortWhenMetadataIsValid() throws Exception {
         primary.out.onNext(packetOut(md(1, bytes(0, 5)), md(2, bytes(0))));
         primary.out.onNext(packetOut(md(1, bytes(0)), md(2, bytes(1))));
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (f.packetsOut.size() < 2 && System.nanoTime() < deadline)
-        {
+        while (f.packetsOut.size() < 2 && System.nanoTime() < deadline) {
             Thread.onSpinWait();
         }
         assertThat(f.packetsOut).hasSize(2);
@@ -88,8 +80,7 @@ class PacketIoTest
     }
 
     @Test
-    void shouldAnswerStreamErrorWhenPacketOutIsBadOrNotFromPrimary() throws Exception
-    {
+    void shouldAnswerStreamErrorWhenPacketOutIsBadOrNotFromPrimary() throws Exception {
         primary.out.onNext(packetOut(md(1, bytes(5))));
         var r = primary.next();
         assertThat(r.getError().getCanonicalCode()).isEqualTo(Code.INVALID_ARGUMENT.getNumber());
@@ -107,16 +98,24 @@ class PacketIoTest
     }
 
     @Test
-    void shouldBatchDeduplicateAndReleaseOnAckWhenDigestsArrive() throws Exception
-    {
-        f.blocking.write(write(1, 10, update(Update.Type.INSERT, Entity.newBuilder().setDigestEntry(
-            DigestEntry.newBuilder().setDigestId(0x17000001).setConfig(DigestEntry.Config.newBuilder()
-                .setMaxListSize(2).setMaxTimeoutNs(TimeUnit.SECONDS.toNanos(30))
-                .setAckTimeoutNs(TimeUnit.SECONDS.toNanos(30)))).build())));
-        final List<BigInteger> learnA = List.of(BigInteger.valueOf(10), BigInteger.valueOf(0x0200_0000_0001L),
-            BigInteger.valueOf(3));
-        final List<BigInteger> learnB = List.of(BigInteger.valueOf(10), BigInteger.valueOf(0x0200_0000_0002L),
-            BigInteger.valueOf(4));
+    void shouldBatchDeduplicateAndReleaseOnAckWhenDigestsArrive() throws Exception {
+        f.blocking.write(write(
+                1,
+                10,
+                update(
+                        Update.Type.INSERT,
+                        Entity.newBuilder()
+                                .setDigestEntry(DigestEntry.newBuilder()
+                                        .setDigestId(0x17000001)
+                                        .setConfig(DigestEntry.Config.newBuilder()
+                                                .setMaxListSize(2)
+                                                .setMaxTimeoutNs(TimeUnit.SECONDS.toNanos(30))
+                                                .setAckTimeoutNs(TimeUnit.SECONDS.toNanos(30))))
+                                .build())));
+        final List<BigInteger> learnA =
+                List.of(BigInteger.valueOf(10), BigInteger.valueOf(0x0200_0000_0001L), BigInteger.valueOf(3));
+        final List<BigInteger> learnB =
+                List.of(BigInteger.valueOf(10), BigInteger.valueOf(0x0200_0000_0002L), BigInteger.valueOf(4));
         f.store1.digest(0x17000001, learnA);
         f.store1.digest(0x17000001, learnA);
         f.store1.digest(0x17000001, learnB);
@@ -126,11 +125,15 @@ class PacketIoTest
         assertThat(list.getData(0).getStruct().getMembers(2).getBitstring()).isEqualTo(bytes(3));
         f.store1.digest(0x17000001, learnA);
         f.store1.digest(0x17000001, learnB);
-        assertThat(primary.received.poll(200, TimeUnit.MILLISECONDS)).as("suppressed until acked").isNull();
-        primary.out.onNext(StreamMessageRequest.newBuilder().setDigestAck(DigestListAck.newBuilder()
-            .setDigestId(0x17000001).setListId(list.getListId())).build());
-        primary.out.onNext(StreamMessageRequest.newBuilder().setDigestAck(DigestListAck.newBuilder()
-            .setDigestId(0x17000001).setListId(999)).build());
+        assertThat(primary.received.poll(200, TimeUnit.MILLISECONDS))
+                .as("suppressed until acked")
+                .isNull();
+        primary.out.onNext(StreamMessageRequest.newBuilder()
+                .setDigestAck(DigestListAck.newBuilder().setDigestId(0x17000001).setListId(list.getListId()))
+                .build());
+        primary.out.onNext(StreamMessageRequest.newBuilder()
+                .setDigestAck(DigestListAck.newBuilder().setDigestId(0x17000001).setListId(999))
+                .build());
         assertThat(primary.next().getError().hasDigestListAck()).isTrue();
         f.store1.digest(0x17000001, learnA);
         f.store1.digest(0x17000001, learnB);
@@ -140,31 +143,49 @@ class PacketIoTest
     }
 
     @Test
-    void shouldFlushPartialListWhenMaxTimeoutPasses() throws Exception
-    {
-        f.blocking.write(write(1, 10, update(Update.Type.INSERT, Entity.newBuilder().setDigestEntry(
-            DigestEntry.newBuilder().setDigestId(0x17000001).setConfig(DigestEntry.Config.newBuilder()
-                .setMaxListSize(100).setMaxTimeoutNs(TimeUnit.MILLISECONDS.toNanos(50))
-                .setAckTimeoutNs(TimeUnit.SECONDS.toNanos(1)))).build())));
+    void shouldFlushPartialListWhenMaxTimeoutPasses() throws Exception {
+        f.blocking.write(write(
+                1,
+                10,
+                update(
+                        Update.Type.INSERT,
+                        Entity.newBuilder()
+                                .setDigestEntry(DigestEntry.newBuilder()
+                                        .setDigestId(0x17000001)
+                                        .setConfig(DigestEntry.Config.newBuilder()
+                                                .setMaxListSize(100)
+                                                .setMaxTimeoutNs(TimeUnit.MILLISECONDS.toNanos(50))
+                                                .setAckTimeoutNs(TimeUnit.SECONDS.toNanos(1))))
+                                .build())));
         f.store1.digest(0x17000001, List.of(BigInteger.ONE, BigInteger.TWO, BigInteger.ONE));
         assertThat(primary.next().getDigest().getDataCount()).isEqualTo(1);
     }
 
     @Test
-    void shouldNotifyIdleEntryOnceAndRestartTimerWhenIdleTimeoutPasses() throws Exception
-    {
+    void shouldNotifyIdleEntryOnceAndRestartTimerWhenIdleTimeoutPasses() throws Exception {
         final p4.v1.P4RuntimeOuterClass.TableEntry fdb = p4.v1.P4RuntimeOuterClass.TableEntry.newBuilder()
-            .setTableId(L2_FDB).addMatch(exact(1, value(10))).addMatch(exact(2, value(0x020000000001L)))
-            .setAction(p4.v1.P4RuntimeOuterClass.TableAction.newBuilder().setAction(action(0x0100000b, value(3))))
-            .setIdleTimeoutNs(1_000_000_000L).setMetadata(bytes(0xAB)).build();
+                .setTableId(L2_FDB)
+                .addMatch(exact(1, value(10)))
+                .addMatch(exact(2, value(0x020000000001L)))
+                .setAction(p4.v1.P4RuntimeOuterClass.TableAction.newBuilder().setAction(action(0x0100000b, value(3))))
+                .setIdleTimeoutNs(1_000_000_000L)
+                .setMetadata(bytes(0xAB))
+                .build();
         f.blocking.write(write(1, 10, update(Update.Type.INSERT, fdb)));
         f.clockNs.addAndGet(999_999_999L);
         assertThat(f.store1.checkIdleTimeouts()).isZero();
-        final var read = f.blocking.read(p4.v1.P4RuntimeOuterClass.ReadRequest.newBuilder().setDeviceId(1)
-            .addEntities(Entity.newBuilder().setTableEntry(p4.v1.P4RuntimeOuterClass.TableEntry.newBuilder()
-                .setTableId(L2_FDB).setTimeSinceLastHit(
-                    p4.v1.P4RuntimeOuterClass.TableEntry.IdleTimeout.getDefaultInstance()))).build()).next();
-        assertThat(read.getEntities(0).getTableEntry().getTimeSinceLastHit().getElapsedNs()).isEqualTo(999_999_999L);
+        final var read = f.blocking
+                .read(p4.v1.P4RuntimeOuterClass.ReadRequest.newBuilder()
+                        .setDeviceId(1)
+                        .addEntities(Entity.newBuilder()
+                                .setTableEntry(p4.v1.P4RuntimeOuterClass.TableEntry.newBuilder()
+                                        .setTableId(L2_FDB)
+                                        .setTimeSinceLastHit(
+                                                p4.v1.P4RuntimeOuterClass.TableEntry.IdleTimeout.getDefaultInstance())))
+                        .build())
+                .next();
+        assertThat(read.getEntities(0).getTableEntry().getTimeSinceLastHit().getElapsedNs())
+                .isEqualTo(999_999_999L);
         f.clockNs.addAndGet(1);
         assertThat(f.store1.checkIdleTimeouts()).isEqualTo(1);
         final var note = primary.next().getIdleTimeoutNotification();
@@ -172,11 +193,16 @@ class PacketIoTest
         assertThat(note.getTableEntry(0).getMatchList()).isEqualTo(fdb.getMatchList());
         assertThat(note.getTableEntry(0).getIdleTimeoutNs()).isEqualTo(1_000_000_000L);
         assertThat(note.getTableEntry(0).getMetadata()).isEqualTo(bytes(0xAB));
-        assertThat(f.store1.checkIdleTimeouts()).as("timer restarted after notifying").isZero();
+        assertThat(f.store1.checkIdleTimeouts())
+                .as("timer restarted after notifying")
+                .isZero();
         f.clockNs.addAndGet(500_000_000L);
-        f.store1.entryHit(new io.asicemu.p4rt.backend.EntryKey(L2_FDB, List.of(
-            io.asicemu.p4rt.backend.FieldMatchValue.exact(1, BigInteger.TEN),
-            io.asicemu.p4rt.backend.FieldMatchValue.exact(2, BigInteger.valueOf(0x020000000001L))), 0));
+        f.store1.entryHit(new io.asicemu.p4rt.backend.EntryKey(
+                L2_FDB,
+                List.of(
+                        io.asicemu.p4rt.backend.FieldMatchValue.exact(1, BigInteger.TEN),
+                        io.asicemu.p4rt.backend.FieldMatchValue.exact(2, BigInteger.valueOf(0x020000000001L))),
+                0));
         f.clockNs.addAndGet(999_999_999L);
         assertThat(f.store1.checkIdleTimeouts()).as("a hit restarts the timer").isZero();
     }

@@ -1,12 +1,5 @@
 package io.asicemu.p4rt.service;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
-import java.util.ArrayList;
-import java.util.List;
-
 import io.grpc.netty.shaded.io.netty.buffer.ByteBuf;
 import io.grpc.netty.shaded.io.netty.buffer.Unpooled;
 import io.grpc.netty.shaded.io.netty.channel.ChannelHandlerContext;
@@ -20,6 +13,12 @@ import io.grpc.netty.shaded.io.netty.handler.codec.http2.Http2Error;
 import io.grpc.netty.shaded.io.netty.handler.codec.http2.Http2FrameAdapter;
 import io.grpc.netty.shaded.io.netty.handler.codec.http2.Http2Headers;
 import io.grpc.netty.shaded.io.netty.handler.codec.http2.Http2Settings;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * An HTTP/2 client that does only what it is told: it writes frames with Netty's frame writer onto a plain socket and
@@ -27,12 +26,9 @@ import io.grpc.netty.shaded.io.netty.handler.codec.http2.Http2Settings;
  * SETTINGS_MAX_CONCURRENT_STREAMS, so a test can see what the server does to a client that exceeds it.
  * Single-threaded.
  */
-final class RawHttp2Client implements AutoCloseable
-{
+final class RawHttp2Client implements AutoCloseable {
     /** A frame the server sent, as far as the tests care. */
-    record Frame(String type, int streamId, long errorCode, Http2Headers headers, Http2Settings settings)
-    {
-    }
+    record Frame(String type, int streamId, long errorCode, Http2Headers headers, Http2Settings settings) {}
 
     private final Socket socket;
     private final EmbeddedChannel channel = new EmbeddedChannel(new ChannelInboundHandlerAdapter());
@@ -41,53 +37,59 @@ final class RawHttp2Client implements AutoCloseable
     private final DefaultHttp2FrameReader reader = new DefaultHttp2FrameReader();
     private final ByteBuf received = Unpooled.buffer();
     private final List<Frame> frames = new ArrayList<>();
-    private final Http2FrameAdapter listener = new Http2FrameAdapter()
-    {
+    private final Http2FrameAdapter listener = new Http2FrameAdapter() {
         @Override
-        public void onSettingsRead(final ChannelHandlerContext c, final Http2Settings settings)
-        {
+        public void onSettingsRead(final ChannelHandlerContext c, final Http2Settings settings) {
             frames.add(new Frame("SETTINGS", 0, 0, null, settings));
         }
 
         @Override
-        public void onRstStreamRead(final ChannelHandlerContext c, final int streamId, final long errorCode)
-        {
+        public void onRstStreamRead(final ChannelHandlerContext c, final int streamId, final long errorCode) {
             frames.add(new Frame("RST_STREAM", streamId, errorCode, null, null));
         }
 
         @Override
-        public void onHeadersRead(final ChannelHandlerContext c, final int streamId, final Http2Headers headers,
-            final int padding, final boolean endStream)
-        {
+        public void onHeadersRead(
+                final ChannelHandlerContext c,
+                final int streamId,
+                final Http2Headers headers,
+                final int padding,
+                final boolean endStream) {
             frames.add(new Frame("HEADERS", streamId, 0, headers, null));
         }
 
         @Override
-        public void onHeadersRead(final ChannelHandlerContext c, final int streamId, final Http2Headers headers,
-            final int streamDependency, final short weight, final boolean exclusive, final int padding,
-            final boolean endStream)
-        {
+        public void onHeadersRead(
+                final ChannelHandlerContext c,
+                final int streamId,
+                final Http2Headers headers,
+                final int streamDependency,
+                final short weight,
+                final boolean exclusive,
+                final int padding,
+                final boolean endStream) {
             onHeadersRead(c, streamId, headers, padding, endStream);
         }
 
         @Override
-        public int onDataRead(final ChannelHandlerContext c, final int streamId, final ByteBuf data, final int padding,
-            final boolean endOfStream)
-        {
+        public int onDataRead(
+                final ChannelHandlerContext c,
+                final int streamId,
+                final ByteBuf data,
+                final int padding,
+                final boolean endOfStream) {
             return data.readableBytes() + padding;
         }
 
         @Override
-        public void onGoAwayRead(final ChannelHandlerContext c, final int lastStreamId, final long errorCode,
-            final ByteBuf debugData)
-        {
+        public void onGoAwayRead(
+                final ChannelHandlerContext c, final int lastStreamId, final long errorCode, final ByteBuf debugData) {
             frames.add(new Frame("GOAWAY", lastStreamId, errorCode, null, null));
         }
     };
 
     /** Connects and sends the connection preface with empty SETTINGS. */
-    RawHttp2Client(final int port) throws IOException
-    {
+    RawHttp2Client(final int port) throws IOException {
         socket = new Socket(InetAddress.getLoopbackAddress(), port);
         socket.setSoTimeout(100);
         ctx.write(Http2CodecUtil.connectionPrefaceBuf());
@@ -95,32 +97,35 @@ final class RawHttp2Client implements AutoCloseable
         flush();
     }
 
-    void ackSettings() throws IOException
-    {
+    void ackSettings() throws IOException {
         writer.writeSettingsAck(ctx, ctx.newPromise());
         flush();
     }
 
     /** Opens a gRPC call on {@code streamId} (HEADERS only: a stream the client keeps open). */
-    void openCall(final int streamId, final String method) throws IOException
-    {
-        final Http2Headers headers = new DefaultHttp2Headers().method("POST").scheme("http").path(method)
-            .authority("localhost").add("content-type", "application/grpc").add("te", "trailers");
+    void openCall(final int streamId, final String method) throws IOException {
+        final Http2Headers headers = new DefaultHttp2Headers()
+                .method("POST")
+                .scheme("http")
+                .path(method)
+                .authority("localhost")
+                .add("content-type", "application/grpc")
+                .add("te", "trailers");
         writer.writeHeaders(ctx, streamId, headers, 0, false, ctx.newPromise());
         flush();
     }
 
     /** Sends one gRPC message of {@code payload} and ends the client's side of the stream. */
-    void sendLastMessage(final int streamId, final byte[] payload) throws IOException
-    {
-        final ByteBuf message = Unpooled.buffer(5 + payload.length).writeByte(0).writeInt(payload.length)
-            .writeBytes(payload);
+    void sendLastMessage(final int streamId, final byte[] payload) throws IOException {
+        final ByteBuf message = Unpooled.buffer(5 + payload.length)
+                .writeByte(0)
+                .writeInt(payload.length)
+                .writeBytes(payload);
         writer.writeData(ctx, streamId, message, 0, true, ctx.newPromise());
         flush();
     }
 
-    void reset(final int streamId) throws IOException
-    {
+    void reset(final int streamId) throws IOException {
         writer.writeRstStream(ctx, streamId, Http2Error.CANCEL.code(), ctx.newPromise());
         flush();
     }
@@ -130,53 +135,41 @@ final class RawHttp2Client implements AutoCloseable
      *
      * @return the frame, or null after {@code timeoutMs}.
      */
-    Frame await(final String type, final int streamId, final long timeoutMs) throws Exception
-    {
+    Frame await(final String type, final int streamId, final long timeoutMs) throws Exception {
         final long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
         final byte[] buffer = new byte[16384];
-        while (true)
-        {
-            for (final Frame f : frames)
-            {
-                if (f.type().equals(type) && (streamId < 0 || f.streamId() == streamId))
-                {
+        while (true) {
+            for (final Frame f : frames) {
+                if (f.type().equals(type) && (streamId < 0 || f.streamId() == streamId)) {
                     return f;
                 }
             }
-            if (System.nanoTime() > deadline)
-            {
+            if (System.nanoTime() > deadline) {
                 return null;
             }
-            try
-            {
+            try {
                 final int n = socket.getInputStream().read(buffer);
-                if (n < 0)
-                {
+                if (n < 0) {
                     return null;
                 }
                 received.writeBytes(buffer, 0, n);
                 reader.readFrame(ctx, received, listener);
                 received.discardReadBytes();
-            }
-            catch (final SocketTimeoutException e)
-            {
+            } catch (final SocketTimeoutException e) {
                 continue;
             }
         }
     }
 
     /** @return every frame read so far. */
-    List<Frame> frames()
-    {
+    List<Frame> frames() {
         return frames;
     }
 
-    private void flush() throws IOException
-    {
+    private void flush() throws IOException {
         ctx.flush();
         ByteBuf out;
-        while ((out = channel.readOutbound()) != null)
-        {
+        while ((out = channel.readOutbound()) != null) {
             final byte[] bytes = new byte[out.readableBytes()];
             out.readBytes(bytes);
             out.release();
@@ -186,8 +179,7 @@ final class RawHttp2Client implements AutoCloseable
     }
 
     @Override
-    public void close() throws IOException
-    {
+    public void close() throws IOException {
         socket.close();
         channel.finishAndReleaseAll();
         received.release();

@@ -22,6 +22,7 @@ public abstract sealed class CaptureReader implements AutoCloseable permits Pcap
 
     /** The capture bytes. */
     protected final MemorySegment data;
+
     private final Arena arena;
     /** Absolute offset of the current packet's bytes. */
     protected long frameOffset;

@@ -23,6 +23,7 @@ public final class PcapNgReader extends CaptureReader {
     public static final int BLOCK_ENHANCED_PACKET = 6;
     /** Byte-order magic in a section header. */
     public static final int BYTE_ORDER_MAGIC = 0x1A2B3C4D;
+
     private static final int OPTION_END = 0;
     private static final int OPTION_IF_TSRESOL = 9;
     private static final ValueLayout.OfInt LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -142,9 +143,9 @@ public final class PcapNgReader extends CaptureReader {
             return false;
         }
         final long units = ((data.get(intLayout, block + 12) & 0xFFFF_FFFFL) << 32)
-            | (data.get(intLayout, block + 16) & 0xFFFF_FFFFL);
+                | (data.get(intLayout, block + 16) & 0xFFFF_FFFFL);
         final int captured = data.get(intLayout, block + 20);
-        if (captured < 0 || 28 + (long)captured + 4 > blockLength) {
+        if (captured < 0 || 28 + (long) captured + 4 > blockLength) {
             return false;
         }
         interfaceId = iface;
@@ -163,7 +164,7 @@ public final class PcapNgReader extends CaptureReader {
         final int original = data.get(intLayout, block + 8);
         interfaceId = 0;
         frameOffset = block + 12;
-        capturedLength = (int)Math.min(original & 0xFFFF_FFFFL, blockLength - 16);
+        capturedLength = (int) Math.min(original & 0xFFFF_FFFFL, blockLength - 16);
         originalLength = original;
         linkType = interfaceLinkTypes[0];
         timestampNs = 0;
@@ -193,8 +194,8 @@ public final class PcapNgReader extends CaptureReader {
         final long seconds = exponent >= 64 ? 0 : units >>> exponent;
         final long fraction = exponent >= 64 ? units : units & ((1L << exponent) - 1);
         final long fractionNs = exponent <= 33
-            ? (fraction * 1_000_000_000L) >>> exponent
-            : ((fraction >>> (exponent - 30)) * 1_000_000_000L) >>> 30;
+                ? (fraction * 1_000_000_000L) >>> exponent
+                : ((fraction >>> (exponent - 30)) * 1_000_000_000L) >>> 30;
         return seconds * 1_000_000_000L + fractionNs;
     }
 }

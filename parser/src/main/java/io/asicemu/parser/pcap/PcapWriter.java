@@ -19,6 +19,7 @@ import java.nio.file.StandardOpenOption;
 public final class PcapWriter implements AutoCloseable {
     /** Default snap length. */
     public static final int DEFAULT_SNAP_LENGTH = 65_535;
+
     private static final int BUFFER_LENGTH = 1 << 20;
     private static final ValueLayout.OfInt LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfShort LE16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -42,13 +43,13 @@ public final class PcapWriter implements AutoCloseable {
             throw new IllegalArgumentException("snap length out of range: " + snapLength);
         }
         this.snapLength = snapLength;
-        channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-            StandardOpenOption.WRITE);
+        channel = FileChannel.open(
+                path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
         buffer = arena.allocate(BUFFER_LENGTH);
         byteBuffer = buffer.asByteBuffer();
         buffer.set(LE, 0, PcapReader.MAGIC_NANOS);
-        buffer.set(LE16, 4, (short)2);
-        buffer.set(LE16, 6, (short)4);
+        buffer.set(LE16, 4, (short) 2);
+        buffer.set(LE16, 6, (short) 4);
         buffer.set(LE, 8, 0);
         buffer.set(LE, 12, 0);
         buffer.set(LE, 16, snapLength);
@@ -62,8 +63,8 @@ public final class PcapWriter implements AutoCloseable {
         if (used + PcapReader.RECORD_HEADER_LENGTH + captured > BUFFER_LENGTH) {
             flush();
         }
-        buffer.set(LE, used, (int)(timestampNs / 1_000_000_000L));
-        buffer.set(LE, used + 4, (int)(timestampNs % 1_000_000_000L));
+        buffer.set(LE, used, (int) (timestampNs / 1_000_000_000L));
+        buffer.set(LE, used + 4, (int) (timestampNs % 1_000_000_000L));
         buffer.set(LE, used + 8, captured);
         buffer.set(LE, used + 12, length);
         MemorySegment.copy(segment, offset, buffer, used + PcapReader.RECORD_HEADER_LENGTH, captured);

@@ -59,17 +59,18 @@ class CaptureReaderProperties {
 
     @Property(tries = 2000)
     void shouldNeverThrowPastTheHeaderWhenCaptureIsDamaged(
-        @ForAll final boolean ng,
-        @ForAll @Size(max = 6) final List<@IntRange(min = 0, max = Integer.MAX_VALUE) Integer> mutations,
-        @ForAll @IntRange(min = 0, max = 2000) final int cut) {
+            @ForAll final boolean ng,
+            @ForAll @Size(max = 6) final List<@IntRange(min = 0, max = Integer.MAX_VALUE) Integer> mutations,
+            @ForAll @IntRange(min = 0, max = 2000) final int cut) {
         final byte[] original = ng ? pcapng : pcap;
         final byte[] bytes = java.util.Arrays.copyOf(original, Math.max(0, original.length - cut));
         for (final int mutation : mutations) {
             if (bytes.length > 0) {
-                bytes[(mutation >>> 8) % bytes.length] = (byte)mutation;
+                bytes[(mutation >>> 8) % bytes.length] = (byte) mutation;
             }
         }
-        final MemorySegment segment = Arena.ofAuto().allocate(Math.max(1, bytes.length)).asSlice(0, bytes.length);
+        final MemorySegment segment =
+                Arena.ofAuto().allocate(Math.max(1, bytes.length)).asSlice(0, bytes.length);
         MemorySegment.copy(MemorySegment.ofArray(bytes), 0, segment, 0, bytes.length);
         final CaptureReader reader;
         try {
@@ -95,17 +96,17 @@ class CaptureReaderProperties {
         out.set(le, at, PcapNgReader.BLOCK_SECTION_HEADER);
         out.set(le, at + 4, 28);
         out.set(le, at + 8, PcapNgReader.BYTE_ORDER_MAGIC);
-        out.set(le16, at + 12, (short)1);
+        out.set(le16, at + 12, (short) 1);
         out.set(ValueLayout.JAVA_LONG_UNALIGNED, at + 16, -1L);
         out.set(le, at + 24, 28);
         at += 28;
         out.set(le, at, PcapNgReader.BLOCK_INTERFACE);
         out.set(le, at + 4, 32);
-        out.set(le16, at + 8, (short)1);
+        out.set(le16, at + 8, (short) 1);
         out.set(le, at + 12, 65_535);
-        out.set(le16, at + 16, (short)9);
-        out.set(le16, at + 18, (short)1);
-        out.set(ValueLayout.JAVA_BYTE, at + 20, (byte)9);
+        out.set(le16, at + 16, (short) 9);
+        out.set(le16, at + 18, (short) 1);
+        out.set(ValueLayout.JAVA_BYTE, at + 20, (byte) 9);
         out.set(le, at + 24, 0);
         out.set(le, at + 28, 32);
         at += 32;

@@ -24,18 +24,19 @@ class CaptureRoundTripTest {
 
     @TempDir
     Path dir;
+
     private MemorySegment ring;
     private int[] lengths;
     private Path pcap;
 
     @BeforeEach
     void writeCapture() throws Exception {
-        ring = Arena.ofAuto().allocate((long)FRAMES * SLOT);
+        ring = Arena.ofAuto().allocate((long) FRAMES * SLOT);
         lengths = SampleFrames.fillMixedRing(ring, FRAMES, SLOT);
         pcap = dir.resolve("ns.pcap");
         try (PcapWriter writer = new PcapWriter(pcap)) {
             for (int i = 0; i < FRAMES; i++) {
-                writer.write(ring, (long)i * SLOT, lengths[i], T0_NS + i * 1_001L);
+                writer.write(ring, (long) i * SLOT, lengths[i], T0_NS + i * 1_001L);
             }
             assertThat(writer.packetCount()).isEqualTo(FRAMES);
         }
@@ -46,7 +47,7 @@ class CaptureRoundTripTest {
         assertReadsBack(pcap, 1);
         try (CaptureReader reader = CaptureReader.open(pcap)) {
             assertThat(reader).isInstanceOf(PcapReader.class);
-            assertThat(((PcapReader)reader).nanosecondTimestamps()).isTrue();
+            assertThat(((PcapReader) reader).nanosecondTimestamps()).isTrue();
         }
     }
 
@@ -124,9 +125,10 @@ class CaptureRoundTripTest {
                 assertThat(reader.originalLength()).isEqualTo(lengths[i]);
                 final long expectedNs = T0_NS + i * 1_001L;
                 assertThat(reader.timestampNs()).isEqualTo(expectedNs - expectedNs % resolutionNs);
-                assertThat(reader.segment().asSlice(reader.frameOffset(), reader.capturedLength())
-                    .toArray(ValueLayout.JAVA_BYTE))
-                    .isEqualTo(ring.asSlice((long)i * SLOT, lengths[i]).toArray(ValueLayout.JAVA_BYTE));
+                assertThat(reader.segment()
+                                .asSlice(reader.frameOffset(), reader.capturedLength())
+                                .toArray(ValueLayout.JAVA_BYTE))
+                        .isEqualTo(ring.asSlice((long) i * SLOT, lengths[i]).toArray(ValueLayout.JAVA_BYTE));
                 i++;
             }
             assertThat(reader.truncated()).isFalse();

@@ -26,8 +26,17 @@ import java.util.Map;
  * @param groupCount group ids used (0..n-1).
  * @param routeSlots every route's LPM slot (the control model copies it and allocates further slots).
  */
-public record CompiledConfig(ConfigDb db, List<String> portNames, Map<String, Integer> portIndex, PortNaming naming,
-    ForwardingTables tables, TmConfig tmConfig, FlowletConfig flowletConfig, String[] aclNames,
-    Map<IpPrefix, Integer> routes, Map<String, Integer> routerInterfaces, int nextHopCount, int groupCount,
-    RouteSlots routeSlots) {
-}
+public record CompiledConfig(
+        ConfigDb db,
+        List<String> portNames,
+        Map<String, Integer> portIndex,
+        PortNaming naming,
+        ForwardingTables tables,
+        TmConfig tmConfig,
+        FlowletConfig flowletConfig,
+        String[] aclNames,
+        Map<IpPrefix, Integer> routes,
+        Map<String, Integer> routerInterfaces,
+        int nextHopCount,
+        int groupCount,
+        RouteSlots routeSlots) {}

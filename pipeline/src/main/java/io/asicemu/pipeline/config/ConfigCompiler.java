@@ -1,23 +1,23 @@
 package io.asicemu.pipeline.config;
 
 import io.asicemu.config.ConfigBound;
+import io.asicemu.flowlet.GroupSettings;
 import io.asicemu.flowlet.LoadBalanceGroup;
+import io.asicemu.flowlet.ars.PortQuality;
 import io.asicemu.flowlet.config.FlowletConfig;
 import io.asicemu.flowlet.config.FlowletConfigParser;
 import io.asicemu.flowlet.ecmp.LoadBalanceMode;
-import io.asicemu.flowlet.ars.PortQuality;
-import io.asicemu.flowlet.GroupSettings;
 import io.asicemu.pipeline.control.IpPrefix;
-import io.asicemu.pipeline.control.RouteSlots;
 import io.asicemu.pipeline.control.MacAddress;
+import io.asicemu.pipeline.control.RouteSlots;
 import io.asicemu.pipeline.table.AclAction;
 import io.asicemu.pipeline.table.AclRule;
 import io.asicemu.pipeline.table.AclTable;
 import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.table.RouteTarget;
-import io.asicemu.tm.config.TmConfig;
 import io.asicemu.tm.config.SonicDefaults;
+import io.asicemu.tm.config.TmConfig;
 import io.asicemu.tm.config.TmConfigParser;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -41,10 +41,31 @@ import java.util.regex.Pattern;
  * Stateless; any thread.
  */
 public final class ConfigCompiler {
-    static final Set<String> ACL_MATCH_FIELDS = Set.of("PRIORITY", "PACKET_ACTION", "SRC_IP", "DST_IP",
-        "SRC_IPV6", "DST_IPV6", "IP_PROTOCOL", "NEXT_HEADER", "L4_SRC_PORT", "L4_DST_PORT", "L4_SRC_PORT_RANGE",
-        "L4_DST_PORT_RANGE", "ETHER_TYPE", "DSCP", "ECN", "TCP_FLAGS", "VLAN_ID", "SRC_MAC", "DST_MAC", "IN_PORTS",
-        "BTH_OPCODE", "SET_TC", "SET_DSCP", "IP_TYPE");
+    static final Set<String> ACL_MATCH_FIELDS = Set.of(
+            "PRIORITY",
+            "PACKET_ACTION",
+            "SRC_IP",
+            "DST_IP",
+            "SRC_IPV6",
+            "DST_IPV6",
+            "IP_PROTOCOL",
+            "NEXT_HEADER",
+            "L4_SRC_PORT",
+            "L4_DST_PORT",
+            "L4_SRC_PORT_RANGE",
+            "L4_DST_PORT_RANGE",
+            "ETHER_TYPE",
+            "DSCP",
+            "ECN",
+            "TCP_FLAGS",
+            "VLAN_ID",
+            "SRC_MAC",
+            "DST_MAC",
+            "IN_PORTS",
+            "BTH_OPCODE",
+            "SET_TC",
+            "SET_DSCP",
+            "IP_TYPE");
 
     private final ConfigDb db;
     private final PipelineSizing sizing;
@@ -60,6 +81,7 @@ public final class ConfigCompiler {
     private final Set<IpPrefix> ownAddresses = new HashSet<>();
     /** Connected subnets → router interface, searched for a next hop's interface (not the whole route map). */
     private final Map<IpPrefix, Integer> connected = new LinkedHashMap<>();
+
     private final List<String> aclNames = new ArrayList<>();
     private ForwardingTables tables;
     private FlowletConfig flowlet;
@@ -86,9 +108,9 @@ public final class ConfigCompiler {
      * @return the compiled form.
      * @throws ConfigException on the first problem.
      */
-    public static CompiledConfig compile(final ConfigDb db, final PipelineSizing sizing,
-        final Map<String, String> linuxOverrides) {
-        return compile(db, sizing, linuxOverrides, false, warning -> { });
+    public static CompiledConfig compile(
+            final ConfigDb db, final PipelineSizing sizing, final Map<String, String> linuxOverrides) {
+        return compile(db, sizing, linuxOverrides, false, warning -> {});
     }
 
     /**
@@ -102,8 +124,12 @@ public final class ConfigCompiler {
      * @return the compiled form.
      * @throws ConfigException on the first problem.
      */
-    public static CompiledConfig compile(final ConfigDb db, final PipelineSizing sizing,
-        final Map<String, String> linuxOverrides, final boolean lenient, final Consumer<String> warnings) {
+    public static CompiledConfig compile(
+            final ConfigDb db,
+            final PipelineSizing sizing,
+            final Map<String, String> linuxOverrides,
+            final boolean lenient,
+            final Consumer<String> warnings) {
         try {
             return new ConfigCompiler(ConfigSchema.check(db, lenient, warnings), sizing, linuxOverrides).compile();
         } catch (final ConfigException e) {
@@ -120,7 +146,8 @@ public final class ConfigCompiler {
         flowlet = FlowletConfigParser.parse(db.tables());
         final TmConfig tmConfig;
         try {
-            // No BUFFER_* table: SONiC's generic lossy/lossless default buffer (dynamic thresholds), not an unlimited one.
+            // No BUFFER_* table: SONiC's generic lossy/lossless default buffer (dynamic thresholds), not an unlimited
+            // one.
             tmConfig = TmConfigParser.parse(SonicDefaults.withDefaultBuffers(db.tables()), portIndex);
         } catch (final IllegalArgumentException e) {
             throw new ConfigException("PORT", "", "", e.getMessage());
@@ -134,25 +161,50 @@ public final class ConfigCompiler {
         neighbors();
         staticRoutes();
         if (routes.size() > sizing.maxRoutes()) {
-            throw new ConfigException("STATIC_ROUTE", "", "", routes.size() + " routes (connected, local and static)"
-                + " exceed the route table's " + sizing.maxRoutes());
+            throw new ConfigException(
+                    "STATIC_ROUTE",
+                    "",
+                    "",
+                    routes.size() + " routes (connected, local and static)" + " exceed the route table's "
+                            + sizing.maxRoutes());
         }
         final RouteSlots routeSlots = new RouteSlots(sizing.maxRoutes());
         for (final Map.Entry<IpPrefix, Integer> r : routes.entrySet()) {
-            tables.route(r.getKey().v6(), r.getKey().high(), r.getKey().low(), r.getKey().length(),
-                routeSlots.assign(r.getKey()), r.getValue());
+            tables.route(
+                    r.getKey().v6(),
+                    r.getKey().high(),
+                    r.getKey().low(),
+                    r.getKey().length(),
+                    routeSlots.assign(r.getKey()),
+                    r.getValue());
         }
         qos();
         acl();
-        return new CompiledConfig(db, List.copyOf(portNames), Map.copyOf(portIndex),
-            PortNaming.of(portNames, linuxOverrides), tables, tmConfig, flowlet, aclNames.toArray(new String[0]),
-            routes, Map.copyOf(rifByName), nextHopIds.size(), groupCount, routeSlots);
+        return new CompiledConfig(
+                db,
+                List.copyOf(portNames),
+                Map.copyOf(portIndex),
+                PortNaming.of(portNames, linuxOverrides),
+                tables,
+                tmConfig,
+                flowlet,
+                aclNames.toArray(new String[0]),
+                routes,
+                Map.copyOf(rifByName),
+                nextHopIds.size(),
+                groupCount,
+                routeSlots);
     }
 
     // ---- helpers ----
 
-    private static long number(final String table, final String key, final String field, final String value,
-        final long min, final long max) {
+    private static long number(
+            final String table,
+            final String key,
+            final String field,
+            final String value,
+            final long min,
+            final long max) {
         final long n;
         try {
             n = Long.decode(value.trim());
@@ -194,16 +246,23 @@ public final class ConfigCompiler {
     private void ports() {
         final Map<String, Map<String, String>> port = db.table("PORT");
         if (port.size() > sizing.maxPorts()) {
-            throw new ConfigException("PORT", "", "", port.size() + " ports exceed the " + sizing.maxPorts()
-                + " this pipeline was built for");
+            throw new ConfigException(
+                    "PORT",
+                    "",
+                    "",
+                    port.size() + " ports exceed the " + sizing.maxPorts() + " this pipeline was built for");
         }
         final List<String> names = new ArrayList<>(port.keySet());
         final Map<Long, String> byIndex = new HashMap<>();
         for (final String name : names) {
             final Map<String, String> f = port.get(name);
             if (!SAFE_PORT_NAME.matcher(name).matches()) {
-                throw new ConfigException("PORT", name, "", "a port name must be a letter then letters, digits or"
-                    + " _ . : - (at most 64): it names files and interfaces");
+                throw new ConfigException(
+                        "PORT",
+                        name,
+                        "",
+                        "a port name must be a letter then letters, digits or"
+                                + " _ . : - (at most 64): it names files and interfaces");
             }
             if (!f.containsKey("speed")) {
                 throw new ConfigException("PORT", name, "speed", "is required");
@@ -217,7 +276,8 @@ public final class ConfigCompiler {
                 }
             }
         }
-        names.sort(Comparator.comparingLong((String n) -> sortIndex(n, port.get(n))).thenComparing(n -> n));
+        names.sort(Comparator.comparingLong((String n) -> sortIndex(n, port.get(n)))
+                .thenComparing(n -> n));
         for (final String name : names) {
             portIndex.put(name, portNames.size());
             portNames.add(name);
@@ -235,11 +295,14 @@ public final class ConfigCompiler {
 
     private void deviceMetadata() {
         final Map<String, String> f = db.table("DEVICE_METADATA").getOrDefault("localhost", Map.of());
-        final long routerMac = f.containsKey("mac") ? mac("DEVICE_METADATA", "localhost", "mac", f.get("mac"))
-            : 0x02_00_00_00_00_01L;
+        final long routerMac =
+                f.containsKey("mac") ? mac("DEVICE_METADATA", "localhost", "mac", f.get("mac")) : 0x02_00_00_00_00_01L;
         if ((routerMac & 0x01_00_00_00_00_00L) != 0 || routerMac == 0) {
-            throw new ConfigException("DEVICE_METADATA", "localhost", "mac",
-                "the switch MAC must be a unicast, non-zero address: " + f.get("mac"));
+            throw new ConfigException(
+                    "DEVICE_METADATA",
+                    "localhost",
+                    "mac",
+                    "the switch MAC must be a unicast, non-zero address: " + f.get("mac"));
         }
         tables.routerMac(routerMac);
         final String standalone = f.getOrDefault("standalone", "true");
@@ -249,8 +312,9 @@ public final class ConfigCompiler {
         tables.standalone(standalone.equals("true"));
         final Map<String, String> sw = db.table("SWITCH").getOrDefault("switch", Map.of());
         if (sw.containsKey("fdb_aging_time")) {
-            tables.fdbAgeTimeNs(ConfigBound.FDB_AGING_S.parse("SWITCH", "switch", "fdb_aging_time",
-                sw.get("fdb_aging_time")) * 1_000_000_000L);
+            tables.fdbAgeTimeNs(
+                    ConfigBound.FDB_AGING_S.parse("SWITCH", "switch", "fdb_aging_time", sw.get("fdb_aging_time"))
+                            * 1_000_000_000L);
         }
     }
 
@@ -274,14 +338,15 @@ public final class ConfigCompiler {
             if (!key.matches("Vlan\\d+")) {
                 throw new ConfigException("VLAN", key, "", "VLAN keys are Vlan<id>");
             }
-            final int id = (int) ConfigBound.VLAN_ID.parse("VLAN", key, "vlanid", f.getOrDefault("vlanid",
-                key.substring(4)));
+            final int id =
+                    (int) ConfigBound.VLAN_ID.parse("VLAN", key, "vlanid", f.getOrDefault("vlanid", key.substring(4)));
             if (id != Integer.parseInt(key.substring(4))) {
                 throw new ConfigException("VLAN", key, "vlanid", "must match the key's number");
             }
             tables.addVlan(id);
         }
-        for (final Map.Entry<String, Map<String, String>> e : db.table("VLAN_MEMBER").entrySet()) {
+        for (final Map.Entry<String, Map<String, String>> e :
+                db.table("VLAN_MEMBER").entrySet()) {
             final String key = e.getKey();
             final String[] parts = key.split("\\|");
             if (parts.length != 2) {
@@ -297,8 +362,11 @@ public final class ConfigCompiler {
             }
             final int vlan = Integer.parseInt(parts[0].substring(4));
             if (mode.equals("untagged") && tables.portPvid(port) != ForwardingTables.NONE) {
-                throw new ConfigException("VLAN_MEMBER", key, "tagging_mode",
-                    "the port is already an untagged member of Vlan" + tables.portPvid(port));
+                throw new ConfigException(
+                        "VLAN_MEMBER",
+                        key,
+                        "tagging_mode",
+                        "the port is already an untagged member of Vlan" + tables.portPvid(port));
             }
             tables.addVlanMember(vlan, port, mode.equals("tagged"));
         }
@@ -317,8 +385,8 @@ public final class ConfigCompiler {
             if (!db.table("VLAN").containsKey(name)) {
                 throw new ConfigException(table, key, "", "no VLAN named " + name);
             }
-            rif = tables.addRouterInterface(ForwardingTables.NONE, Integer.parseInt(name.substring(4)),
-                tables.routerMac(), 9100);
+            rif = tables.addRouterInterface(
+                    ForwardingTables.NONE, Integer.parseInt(name.substring(4)), tables.routerMac(), 9100);
         } else {
             final int port = port(table, key, "", name);
             if (tables.portPvid(port) != ForwardingTables.NONE) {
@@ -390,7 +458,8 @@ public final class ConfigCompiler {
     }
 
     private void staticRoutes() {
-        for (final Map.Entry<String, Map<String, String>> e : db.table("STATIC_ROUTE").entrySet()) {
+        for (final Map.Entry<String, Map<String, String>> e :
+                db.table("STATIC_ROUTE").entrySet()) {
             final String key = e.getKey();
             final String[] parts = key.split("\\|");
             if (parts.length > 2 || (parts.length == 2 && !parts[0].equals("default"))) {
@@ -411,7 +480,8 @@ public final class ConfigCompiler {
             if (ifnames.length != 0 && ifnames.length != hops.length) {
                 throw new ConfigException("STATIC_ROUTE", key, "ifname", "needs one interface per next hop");
             }
-            final String[] weightText = f.containsKey("weight") ? f.get("weight").split(",") : new String[0];
+            final String[] weightText =
+                    f.containsKey("weight") ? f.get("weight").split(",") : new String[0];
             if (weightText.length != 0 && weightText.length != hops.length) {
                 throw new ConfigException("STATIC_ROUTE", key, "weight", "needs one weight per next hop");
             }
@@ -424,14 +494,18 @@ public final class ConfigCompiler {
                     throw new ConfigException("STATIC_ROUTE", key, "nexthop", "bad next hop " + hops[i]);
                 }
                 if (ownAddresses.contains(hop)) {
-                    throw new ConfigException("STATIC_ROUTE", key, "nexthop", hops[i].trim()
-                        + " is the switch's own address, not a next hop");
+                    throw new ConfigException(
+                            "STATIC_ROUTE",
+                            key,
+                            "nexthop",
+                            hops[i].trim() + " is the switch's own address, not a next hop");
                 }
-                final int rif = ifnames.length > 0 ? rifOf("STATIC_ROUTE", key, "ifname", ifnames[i])
-                    : connectedRif(key, hop);
+                final int rif =
+                        ifnames.length > 0 ? rifOf("STATIC_ROUTE", key, "ifname", ifnames[i]) : connectedRif(key, hop);
                 ids[i] = nextHop(key, hop, rif);
-                weights[i] = weightText.length == 0 ? 1
-                    : (int) ConfigBound.WCMP_WEIGHT.parse("STATIC_ROUTE", key, "weight", weightText[i]);
+                weights[i] = weightText.length == 0
+                        ? 1
+                        : (int) ConfigBound.WCMP_WEIGHT.parse("STATIC_ROUTE", key, "weight", weightText[i]);
                 final int port = tables.routerInterfacePort(rif);
                 memberPorts[i] = port == ForwardingTables.NONE ? 0 : port;
             }
@@ -453,7 +527,8 @@ public final class ConfigCompiler {
         for (int i = 0; i < order.length; i++) {
             order[i] = i;
         }
-        java.util.Arrays.sort(order, Comparator.comparingInt((Integer i) -> ids[i]).thenComparingInt(i -> weights[i]));
+        java.util.Arrays.sort(
+                order, Comparator.comparingInt((Integer i) -> ids[i]).thenComparingInt(i -> weights[i]));
         final StringBuilder members = new StringBuilder(flowlet.arsGroups().containsKey(key) ? key : "");
         final int[] sortedIds = new int[ids.length];
         final int[] sortedWeights = new int[ids.length];
@@ -469,8 +544,11 @@ public final class ConfigCompiler {
             return existing;
         }
         if (groupCount >= sizing.maxGroups()) {
-            throw new ConfigException("STATIC_ROUTE", key, "nexthop", "too many distinct next-hop groups: the ECMP"
-                + " group table holds " + sizing.maxGroups());
+            throw new ConfigException(
+                    "STATIC_ROUTE",
+                    key,
+                    "nexthop",
+                    "too many distinct next-hop groups: the ECMP" + " group table holds " + sizing.maxGroups());
         }
         final int group = groupCount++;
         tables.group(group, sortedIds, newGroup(key, sortedPorts, sortedWeights));
@@ -495,7 +573,8 @@ public final class ConfigCompiler {
             final PortQuality quality = new PortQuality(sizing.maxPorts(), flowlet.qualitySettings());
             for (final String name : portNames) {
                 final int port = portIndex.get(name);
-                final io.asicemu.flowlet.config.ArsInterfaceConfig ars = flowlet.arsInterfaces().get(name);
+                final io.asicemu.flowlet.config.ArsInterfaceConfig ars =
+                        flowlet.arsInterfaces().get(name);
                 if (ars != null) {
                     quality.scalingFactor(port, ars.scalingFactor());
                 } else {
@@ -512,7 +591,9 @@ public final class ConfigCompiler {
         int rif = -1;
         for (final Map.Entry<IpPrefix, Integer> r : connected.entrySet()) {
             final IpPrefix p = r.getKey();
-            if (p.v6() == hop.v6() && hop.truncate(p.length()).equals(p) && (best == null || p.length() > best.length())) {
+            if (p.v6() == hop.v6()
+                    && hop.truncate(p.length()).equals(p)
+                    && (best == null || p.length() > best.length())) {
                 best = p;
                 rif = r.getValue();
             }
@@ -552,8 +633,8 @@ public final class ConfigCompiler {
     }
 
     private void qos() {
-        for (final String table : List.of("DSCP_TO_TC_MAP", "DOT1P_TO_TC_MAP", "TC_TO_QUEUE_MAP",
-            "TC_TO_PRIORITY_GROUP_MAP")) {
+        for (final String table :
+                List.of("DSCP_TO_TC_MAP", "DOT1P_TO_TC_MAP", "TC_TO_QUEUE_MAP", "TC_TO_PRIORITY_GROUP_MAP")) {
             for (final String name : db.table(table).keySet()) {
                 final int keys = table.startsWith("DSCP") ? 64 : table.startsWith("DOT1P") ? 8 : 16;
                 final int max = table.startsWith("TC_TO_QUEUE") ? 9 : table.startsWith("TC_TO_PRIORITY") ? 7 : 15;
@@ -589,8 +670,11 @@ public final class ConfigCompiler {
                 if (queue != null) {
                     for (final int q : queue) {
                         if (q > 7) {
-                            throw new ConfigException("PORT_QOS_MAP", key, "tc_to_queue_map",
-                                "queue " + q + " exceeds the 8 queues per port");
+                            throw new ConfigException(
+                                    "PORT_QOS_MAP",
+                                    key,
+                                    "tc_to_queue_map",
+                                    "queue " + q + " exceeds the 8 queues per port");
                         }
                     }
                     tables.qos().tcToQueue(port, queue);
@@ -602,8 +686,14 @@ public final class ConfigCompiler {
         }
     }
 
-    private int[] ref(final String table, final String key, final Map<String, String> fields, final String field,
-        final String mapTable, final int keys, final int max) {
+    private int[] ref(
+            final String table,
+            final String key,
+            final Map<String, String> fields,
+            final String field,
+            final String mapTable,
+            final int keys,
+            final int max) {
         final String name = fields.get(field);
         if (name == null) {
             return null;
@@ -619,7 +709,8 @@ public final class ConfigCompiler {
     private void acl() {
         final List<AclRule> rules = new ArrayList<>();
         final Map<String, int[]> tablePorts = new HashMap<>();
-        for (final Map.Entry<String, Map<String, String>> e : db.table("ACL_TABLE").entrySet()) {
+        for (final Map.Entry<String, Map<String, String>> e :
+                db.table("ACL_TABLE").entrySet()) {
             final String key = e.getKey();
             final Map<String, String> f = e.getValue();
             final String stage = f.getOrDefault("stage", "ingress").toLowerCase();
@@ -635,7 +726,8 @@ public final class ConfigCompiler {
             }
             tablePorts.put(key, ports.stream().mapToInt(Integer::intValue).toArray());
         }
-        for (final Map.Entry<String, Map<String, String>> e : db.table("ACL_RULE").entrySet()) {
+        for (final Map.Entry<String, Map<String, String>> e :
+                db.table("ACL_RULE").entrySet()) {
             final String key = e.getKey();
             final String[] parts = key.split("\\|");
             if (parts.length != 2 || !tablePorts.containsKey(parts[0])) {
@@ -659,18 +751,20 @@ public final class ConfigCompiler {
                 throw new ConfigException("ACL_RULE", key, field, "unknown ACL field");
             }
         }
-        final AclRule r = new AclRule(key, (int) ConfigBound.ACL_PRIORITY.parse("ACL_RULE", key, "PRIORITY",
-            f.getOrDefault("PRIORITY", "0")));
+        final AclRule r = new AclRule(key, (int)
+                ConfigBound.ACL_PRIORITY.parse("ACL_RULE", key, "PRIORITY", f.getOrDefault("PRIORITY", "0")));
         r.inPorts(ports);
         final String action = f.getOrDefault("PACKET_ACTION", "FORWARD").toUpperCase();
-        r.action(switch (action) {
-            case "FORWARD", "ACCEPT" -> AclAction.FORWARD;
-            case "DROP" -> AclAction.DROP;
-            case "TRAP", "REDIRECT:CPU" -> AclAction.TRAP;
-            case "COPY" -> AclAction.COPY;
-            default -> throw new ConfigException("ACL_RULE", key, "PACKET_ACTION",
-                "must be FORWARD, DROP, TRAP or COPY: " + action);
-        });
+        r.action(
+                switch (action) {
+                    case "FORWARD", "ACCEPT" -> AclAction.FORWARD;
+                    case "DROP" -> AclAction.DROP;
+                    case "TRAP", "REDIRECT:CPU" -> AclAction.TRAP;
+                    case "COPY" -> AclAction.COPY;
+                    default ->
+                        throw new ConfigException(
+                                "ACL_RULE", key, "PACKET_ACTION", "must be FORWARD, DROP, TRAP or COPY: " + action);
+                });
         for (final Map.Entry<String, String> e : f.entrySet()) {
             final String field = e.getKey();
             final String v = e.getValue();
@@ -736,12 +830,15 @@ public final class ConfigCompiler {
                     final int mask = vm.length > 1 ? (int) number("ACL_RULE", key, field, vm[1], 0, 0xff) : 0xff;
                     r.tcpFlags(value, mask);
                 }
-                case "IP_TYPE" -> r.ipVersion(switch (v.toUpperCase()) {
-                    case "IPV4", "IPV4ANY" -> 4;
-                    case "IPV6", "IPV6ANY" -> 6;
-                    case "IP", "ANY" -> 0;
-                    default -> throw new ConfigException("ACL_RULE", key, field, "unsupported IP_TYPE " + v);
-                });
+                case "IP_TYPE" ->
+                    r.ipVersion(
+                            switch (v.toUpperCase()) {
+                                case "IPV4", "IPV4ANY" -> 4;
+                                case "IPV6", "IPV6ANY" -> 6;
+                                case "IP", "ANY" -> 0;
+                                default ->
+                                    throw new ConfigException("ACL_RULE", key, field, "unsupported IP_TYPE " + v);
+                            });
                 default -> {
                     // PRIORITY and PACKET_ACTION were read above.
                 }

@@ -23,13 +23,13 @@ import java.util.Set;
  * @param listValues {@code TABLE|key|field} of the values that were JSON arrays.
  * @param fromJson whether it was parsed from config_db.json (so {@link #listValues} says which values were lists).
  */
-public record ConfigDb(Map<String, Map<String, Map<String, String>>> tables, Set<String> listValues,
-    boolean fromJson) {
+public record ConfigDb(Map<String, Map<String, Map<String, String>>> tables, Set<String> listValues, boolean fromJson) {
     /** The largest config_db.json read (a real switch's is well under 1 MiB; /dev/zero must not fill the heap). */
     public static final long MAX_FILE_BYTES = 64L << 20;
+
     private static final ObjectMapper JSON = JsonMapper.builder()
-        .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-        .build();
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
 
     /**
      * A store built in code: the JSON shape of its values (string or array) is unknown and not checked.
@@ -81,8 +81,8 @@ public record ConfigDb(Map<String, Map<String, Map<String, String>>> tables, Set
         try {
             final long size = Files.size(file);
             if (size > MAX_FILE_BYTES || !Files.isRegularFile(file)) {
-                throw new ConfigException("", "", "", file + " is not a regular file of at most " + MAX_FILE_BYTES
-                    + " bytes");
+                throw new ConfigException(
+                        "", "", "", file + " is not a regular file of at most " + MAX_FILE_BYTES + " bytes");
             }
             return parse(Files.readString(file));
         } catch (final IOException e) {
@@ -102,8 +102,14 @@ public record ConfigDb(Map<String, Map<String, Map<String, String>>> tables, Set
         try {
             root = JSON.readTree(json);
         } catch (final com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new ConfigException("", "", "", "not valid JSON: " + e.getOriginalMessage()
-                + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr()));
+            throw new ConfigException(
+                    "",
+                    "",
+                    "",
+                    "not valid JSON: " + e.getOriginalMessage()
+                            + (e.getLocation() == null
+                                    ? ""
+                                    : " at line " + e.getLocation().getLineNr()));
         }
         if (root == null || !root.isObject()) {
             throw new ConfigException("", "", "", "config_db.json must be an object of tables");

@@ -22,33 +22,45 @@ import java.util.function.Consumer;
 public final class ConfigSchema {
     /** Descriptive fields accepted and ignored: nothing in the data path depends on them. */
     private static final Map<String, Set<String>> DESCRIPTIVE = Map.of(
-        "DEVICE_METADATA", Set.of("hostname", "hwsku", "platform", "bgp_asn", "deployment_id",
-            "docker_routing_config_mode", "buffer_model", "default_bgp_status", "default_pfcwd_status", "region",
-            "cloudtype", "timezone", "synchronous_mode"),
-        "PORT", Set.of("alias", "lanes", "description", "fec", "autoneg"),
-        "VLAN", Set.of("description", "members"),
-        "ACL_TABLE", Set.of("type", "policy_desc", "services"),
-        "INTERFACE", Set.of("family", "scope"),
-        "VLAN_INTERFACE", Set.of("family", "scope"));
+            "DEVICE_METADATA",
+                    Set.of(
+                            "hostname",
+                            "hwsku",
+                            "platform",
+                            "bgp_asn",
+                            "deployment_id",
+                            "docker_routing_config_mode",
+                            "buffer_model",
+                            "default_bgp_status",
+                            "default_pfcwd_status",
+                            "region",
+                            "cloudtype",
+                            "timezone",
+                            "synchronous_mode"),
+            "PORT", Set.of("alias", "lanes", "description", "fec", "autoneg"),
+            "VLAN", Set.of("description", "members"),
+            "ACL_TABLE", Set.of("type", "policy_desc", "services"),
+            "INTERFACE", Set.of("family", "scope"),
+            "VLAN_INTERFACE", Set.of("family", "scope"));
 
     /** Fields the pipeline's compiler reads. */
     private static final Map<String, Set<String>> PIPELINE = Map.ofEntries(
-        Map.entry("DEVICE_METADATA", Set.of("mac", "standalone", "type")),
-        Map.entry("SWITCH", Set.of("fdb_aging_time")),
-        Map.entry("PORT", Set.of("speed", "index", "mtu", "admin_status")),
-        Map.entry("INTERFACE", Set.of()),
-        Map.entry("VLAN_INTERFACE", Set.of()),
-        Map.entry("VLAN", Set.of("vlanid")),
-        Map.entry("VLAN_MEMBER", Set.of("tagging_mode")),
-        Map.entry("NEIGH", Set.of("neigh", "family")),
-        Map.entry("STATIC_ROUTE", Set.of("nexthop", "ifname", "weight", "blackhole")),
-        Map.entry("ACL_TABLE", Set.of("stage", "ports")),
-        Map.entry("ACL_RULE", ConfigCompiler.ACL_MATCH_FIELDS),
-        Map.entry("DSCP_TO_TC_MAP", TmConfigParser.ANY_FIELD),
-        Map.entry("DOT1P_TO_TC_MAP", TmConfigParser.ANY_FIELD),
-        Map.entry("TC_TO_QUEUE_MAP", TmConfigParser.ANY_FIELD),
-        Map.entry("TC_TO_PRIORITY_GROUP_MAP", TmConfigParser.ANY_FIELD),
-        Map.entry("PORT_QOS_MAP", Set.of("dscp_to_tc_map", "dot1p_to_tc_map", "tc_to_queue_map", "tc_to_pg_map")));
+            Map.entry("DEVICE_METADATA", Set.of("mac", "standalone", "type")),
+            Map.entry("SWITCH", Set.of("fdb_aging_time")),
+            Map.entry("PORT", Set.of("speed", "index", "mtu", "admin_status")),
+            Map.entry("INTERFACE", Set.of()),
+            Map.entry("VLAN_INTERFACE", Set.of()),
+            Map.entry("VLAN", Set.of("vlanid")),
+            Map.entry("VLAN_MEMBER", Set.of("tagging_mode")),
+            Map.entry("NEIGH", Set.of("neigh", "family")),
+            Map.entry("STATIC_ROUTE", Set.of("nexthop", "ifname", "weight", "blackhole")),
+            Map.entry("ACL_TABLE", Set.of("stage", "ports")),
+            Map.entry("ACL_RULE", ConfigCompiler.ACL_MATCH_FIELDS),
+            Map.entry("DSCP_TO_TC_MAP", TmConfigParser.ANY_FIELD),
+            Map.entry("DOT1P_TO_TC_MAP", TmConfigParser.ANY_FIELD),
+            Map.entry("TC_TO_QUEUE_MAP", TmConfigParser.ANY_FIELD),
+            Map.entry("TC_TO_PRIORITY_GROUP_MAP", TmConfigParser.ANY_FIELD),
+            Map.entry("PORT_QOS_MAP", Set.of("dscp_to_tc_map", "dot1p_to_tc_map", "tc_to_queue_map", "tc_to_pg_map")));
 
     /** Fields that may be JSON arrays (SONiC leaf-lists); a list-only field must be one. */
     private static final Set<String> MAY_BE_LIST = Set.of("ACL_TABLE|ports", "VLAN|members");
@@ -56,14 +68,14 @@ public final class ConfigSchema {
     /** Every known table → every accepted field. */
     public static final Map<String, Set<String>> FIELDS = merge();
 
-    private ConfigSchema() {
-    }
+    private ConfigSchema() {}
 
     private static Map<String, Set<String>> merge() {
         final Map<String, Set<String>> all = new HashMap<>();
-        for (final Map<String, Set<String>> part : List.of(PIPELINE, DESCRIPTIVE, TmConfigParser.FIELDS,
-            FlowletConfigParser.FIELDS)) {
-            part.forEach((table, fields) -> all.computeIfAbsent(table, t -> new HashSet<>()).addAll(fields));
+        for (final Map<String, Set<String>> part :
+                List.of(PIPELINE, DESCRIPTIVE, TmConfigParser.FIELDS, FlowletConfigParser.FIELDS)) {
+            part.forEach((table, fields) ->
+                    all.computeIfAbsent(table, t -> new HashSet<>()).addAll(fields));
         }
         all.replaceAll((table, fields) -> Set.copyOf(fields));
         return Map.copyOf(all);
@@ -81,7 +93,8 @@ public final class ConfigSchema {
     public static ConfigDb check(final ConfigDb db, final boolean lenient, final Consumer<String> warnings) {
         final Map<String, Map<String, Map<String, String>>> kept = new LinkedHashMap<>();
         boolean dropped = false;
-        for (final Map.Entry<String, Map<String, Map<String, String>>> t : db.tables().entrySet()) {
+        for (final Map.Entry<String, Map<String, Map<String, String>>> t :
+                db.tables().entrySet()) {
             final String table = t.getKey();
             final Set<String> known = FIELDS.get(table);
             if (known == null) {
@@ -99,8 +112,11 @@ public final class ConfigSchema {
                     final String field = f.getKey();
                     if (!known.contains(field) && !known.contains("*")) {
                         if (!lenient) {
-                            throw new ConfigException(table, k.getKey(), field, "unknown field; known: "
-                                + new java.util.TreeSet<>(known));
+                            throw new ConfigException(
+                                    table,
+                                    k.getKey(),
+                                    field,
+                                    "unknown field; known: " + new java.util.TreeSet<>(known));
                         }
                         warnings.accept(table + "|" + k.getKey() + "|" + field + ": unknown field ignored");
                         dropped = true;
@@ -121,8 +137,8 @@ public final class ConfigSchema {
             return;
         }
         final boolean list = db.isList(table, key, field);
-        final boolean listOnly = table.equals(FlowletConfigParser.SWITCH_HASH)
-            && FlowletConfigParser.LIST_FIELDS.contains(field);
+        final boolean listOnly =
+                table.equals(FlowletConfigParser.SWITCH_HASH) && FlowletConfigParser.LIST_FIELDS.contains(field);
         if (listOnly && !list) {
             throw new ConfigException(table, key, field, "must be a list (a JSON array of field names)");
         }

@@ -34,8 +34,7 @@ final class AclChanges {
 
     void replaceAcl(final List<AclRule> rules) {
         if (rules.size() > sizing.aclRules()) {
-            throw s.fail(TableException.Code.RESOURCE_EXHAUSTED, rules.size() + " rules exceed "
-                + sizing.aclRules());
+            throw s.fail(TableException.Code.RESOURCE_EXHAUSTED, rules.size() + " rules exceed " + sizing.aclRules());
         }
         final AclTable table = new AclTable(rules);
         stagedIngressNames = table.names();
@@ -44,8 +43,8 @@ final class AclChanges {
 
     void replaceEgressAcl(final List<AclEgressRule> rules) {
         if (rules.size() > sizing.aclRules()) {
-            throw s.fail(TableException.Code.RESOURCE_EXHAUSTED, rules.size() + " egress rules exceed "
-                + sizing.aclRules());
+            throw s.fail(
+                    TableException.Code.RESOURCE_EXHAUSTED, rules.size() + " egress rules exceed " + sizing.aclRules());
         }
         final AclEgressTable table = new AclEgressTable(rules);
         stagedEgressNames = table.names();
@@ -56,8 +55,8 @@ final class AclChanges {
         for (final Map.Entry<Integer, AclMirrorSessions.Session> e : sessions.entrySet()) {
             for (final int port : e.getValue().ports()) {
                 if (port < 0 || port >= sizing.maxPorts()) {
-                    throw s.fail(TableException.Code.INVALID_ARGUMENT, "mirror session " + e.getKey()
-                        + ": no port " + port);
+                    throw s.fail(
+                            TableException.Code.INVALID_ARGUMENT, "mirror session " + e.getKey() + ": no port " + port);
                 }
             }
         }
@@ -67,8 +66,9 @@ final class AclChanges {
 
     void coppMeters(final AclMeterConfig[] configs) {
         if (configs.length != ForwardingTables.CPU_QUEUES) {
-            throw s.fail(TableException.Code.INVALID_ARGUMENT, "one CoPP meter per CPU queue ("
-                + ForwardingTables.CPU_QUEUES + ")");
+            throw s.fail(
+                    TableException.Code.INVALID_ARGUMENT,
+                    "one CoPP meter per CPU queue (" + ForwardingTables.CPU_QUEUES + ")");
         }
         final AclMeters meters = new AclMeters(configs, true);
         s.update(t -> t.coppMeters(meters));

@@ -8,5 +8,4 @@ package io.asicemu.pipeline.control;
  * @param port the SONiC port name.
  * @param isStatic whether static.
  */
-public record FdbEntry(int vlanId, long mac, String port, boolean isStatic) {
-}
+public record FdbEntry(int vlanId, long mac, String port, boolean isStatic) {}

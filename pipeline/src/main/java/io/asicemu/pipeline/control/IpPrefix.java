@@ -17,8 +17,9 @@ import java.nio.ByteBuffer;
 public record IpPrefix(boolean v6, long high, long low, int length) {
     /** IPv4 before IPv6, then by address (unsigned), then shorter first: the order {@code show} commands list. */
     public static final java.util.Comparator<IpPrefix> ORDER = java.util.Comparator.comparing(IpPrefix::v6)
-        .thenComparing(IpPrefix::high, Long::compareUnsigned).thenComparing(IpPrefix::low, Long::compareUnsigned)
-        .thenComparingInt(IpPrefix::length);
+            .thenComparing(IpPrefix::high, Long::compareUnsigned)
+            .thenComparing(IpPrefix::low, Long::compareUnsigned)
+            .thenComparingInt(IpPrefix::length);
 
     /** Normalizes: clears host bits and checks the length. */
     public IpPrefix {
@@ -61,7 +62,9 @@ public record IpPrefix(boolean v6, long high, long low, int length) {
         final boolean v6 = inet instanceof Inet6Address;
         final int length;
         try {
-            length = slash < 0 ? (v6 ? 128 : 32) : Integer.parseInt(text.substring(slash + 1).trim());
+            length = slash < 0
+                    ? (v6 ? 128 : 32)
+                    : Integer.parseInt(text.substring(slash + 1).trim());
         } catch (final NumberFormatException e) {
             throw new IllegalArgumentException("bad prefix length: " + text);
         }

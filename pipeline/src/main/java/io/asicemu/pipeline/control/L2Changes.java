@@ -117,13 +117,12 @@ final class L2Changes {
             throw s.fail(TableException.Code.INVALID_ARGUMENT, "VLAN ids are 1..4094, not " + vlanId);
         }
         if (insert == m.vlans.containsKey(vlanId)) {
-            throw s.fail(insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND,
-                "VLAN " + vlanId);
+            throw s.fail(insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND, "VLAN " + vlanId);
         }
     }
 
-    private void stageVlan(final L2Model m, final int vlanId, final int multicastGroupId, final int floodSlot,
-        final boolean drop) {
+    private void stageVlan(
+            final L2Model m, final int vlanId, final int multicastGroupId, final int floodSlot, final boolean drop) {
         m.vlans.put(vlanId, multicastGroupId);
         s.update(t -> {
             t.addVlan(vlanId);
@@ -142,12 +141,13 @@ final class L2Changes {
         final L2Model m = l2();
         requireVlan(m, vlanId);
         if (m.configVlans.contains(vlanId)) {
-            throw s.fail(TableException.Code.FAILED_PRECONDITION, "VLAN " + vlanId
-                + " is defined by the configuration");
+            throw s.fail(
+                    TableException.Code.FAILED_PRECONDITION, "VLAN " + vlanId + " is defined by the configuration");
         }
         if (m.hasMembers(vlanId) || m.hasStaticFdb(vlanId)) {
-            throw s.fail(TableException.Code.FAILED_PRECONDITION, "VLAN " + vlanId
-                + " still has members or static FDB entries");
+            throw s.fail(
+                    TableException.Code.FAILED_PRECONDITION,
+                    "VLAN " + vlanId + " still has members or static FDB entries");
         }
         m.vlans.remove(vlanId);
         s.update(t -> t.removeVlan(vlanId));
@@ -159,13 +159,15 @@ final class L2Changes {
         requireVlan(m, vlanId);
         final long key = L2Model.memberKey(vlanId, port);
         if (insert == m.members.containsKey(key)) {
-            throw s.fail(insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND,
-                portName + " in VLAN " + vlanId);
+            throw s.fail(
+                    insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND,
+                    portName + " in VLAN " + vlanId);
         }
         final Integer pvid = m.untagged.get(port);
         if (!tagged && pvid != null && pvid != vlanId) {
-            throw s.fail(TableException.Code.FAILED_PRECONDITION, portName
-                + " is already an untagged member of VLAN " + pvid);
+            throw s.fail(
+                    TableException.Code.FAILED_PRECONDITION,
+                    portName + " is already an untagged member of VLAN " + pvid);
         }
         if (l3.hasRouterInterface(port, portName)) {
             throw s.fail(TableException.Code.FAILED_PRECONDITION, portName + " has a router interface");
@@ -205,13 +207,15 @@ final class L2Changes {
         final L2Model m = l2();
         final Integer existing = m.multicastSlots.get(groupId);
         if (insert == (existing != null)) {
-            throw s.fail(insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND,
-                "multicast group " + groupId);
+            throw s.fail(
+                    insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND,
+                    "multicast group " + groupId);
         }
         final int slot = existing != null ? existing : m.freeSlot();
         if (slot < 0) {
-            throw s.fail(TableException.Code.RESOURCE_EXHAUSTED, "the pipeline holds "
-                + (ForwardingTables.MULTICAST_SLOTS - 1) + " multicast groups");
+            throw s.fail(
+                    TableException.Code.RESOURCE_EXHAUSTED,
+                    "the pipeline holds " + (ForwardingTables.MULTICAST_SLOTS - 1) + " multicast groups");
         }
         m.multicastSlots.put(groupId, slot);
         m.multicastPorts.put(groupId, ports);
@@ -226,8 +230,9 @@ final class L2Changes {
         }
         for (final Map.Entry<Integer, Integer> vlan : m.vlans.entrySet()) {
             if (vlan.getValue() == groupId) {
-                throw s.fail(TableException.Code.FAILED_PRECONDITION, "VLAN " + vlan.getKey()
-                    + " floods to multicast group " + groupId);
+                throw s.fail(
+                        TableException.Code.FAILED_PRECONDITION,
+                        "VLAN " + vlan.getKey() + " floods to multicast group " + groupId);
             }
         }
         m.multicastSlots.remove(groupId);

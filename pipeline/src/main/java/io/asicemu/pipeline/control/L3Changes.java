@@ -79,8 +79,9 @@ final class L3Changes {
     private void refuseIfDefaultRouteUses(final int target, final String what) {
         for (int f = 0; f < 2; f++) {
             if (defaultRoutes[f] == target) {
-                throw s.fail(TableException.Code.FAILED_PRECONDITION, "the IPv" + (f == 0 ? 4 : 6)
-                    + " default route uses " + what);
+                throw s.fail(
+                        TableException.Code.FAILED_PRECONDITION,
+                        "the IPv" + (f == 0 ? 4 : 6) + " default route uses " + what);
             }
         }
     }
@@ -118,8 +119,9 @@ final class L3Changes {
             } else {
                 slot = state.routeSlots().peekFree(reservedSlots);
                 if (slot == 0) {
-                    throw s.fail(TableException.Code.RESOURCE_EXHAUSTED, "route table full ("
-                        + state.routeSlots().capacity() + " routes)");
+                    throw s.fail(
+                            TableException.Code.RESOURCE_EXHAUSTED,
+                            "route table full (" + state.routeSlots().capacity() + " routes)");
                 }
                 reservedSlots++;
             }
@@ -174,8 +176,9 @@ final class L3Changes {
 
     /** @return whether a port is routed (a configured or controller router interface) after this batch so far. */
     boolean hasRouterInterface(final int port, final String portName) {
-        return state.controllerRifPorts.containsValue(port) || stagedRifPorts.containsValue(port)
-            || compiled.routerInterfaces().containsKey(portName);
+        return state.controllerRifPorts.containsValue(port)
+                || stagedRifPorts.containsValue(port)
+                || compiled.routerInterfaces().containsKey(portName);
     }
 
     /** Every route of the model after this batch's updates so far. */
@@ -192,8 +195,9 @@ final class L3Changes {
             throw s.fail(TableException.Code.NOT_FOUND, "no router interface " + interfaceName);
         }
         if (id < 0 || id >= state.sizing().maxNextHops()) {
-            throw s.fail(TableException.Code.RESOURCE_EXHAUSTED,
-                "next-hop id out of 0.." + state.sizing().maxNextHops());
+            throw s.fail(
+                    TableException.Code.RESOURCE_EXHAUSTED,
+                    "next-hop id out of 0.." + state.sizing().maxNextHops());
         }
         if (nextHopExists(id)) {
             throw s.fail(TableException.Code.ALREADY_EXISTS, "next hop " + id);
@@ -202,8 +206,8 @@ final class L3Changes {
         s.update(t -> t.nextHop(id, address.high(), address.low(), address.v6(), rif));
     }
 
-    void addGroup(final int id, final String name, final int[] nextHopIds, final int[] weights,
-        final int[] watchPorts) {
+    void addGroup(
+            final int id, final String name, final int[] nextHopIds, final int[] weights, final int[] watchPorts) {
         if (id < compiled.groupCount() || id >= state.sizing().maxGroups() || controllerGroupExists(id)) {
             throw s.fail(TableException.Code.ALREADY_EXISTS, "group id " + id + " is taken or out of range");
         }
@@ -243,8 +247,8 @@ final class L3Changes {
     }
 
     /** Compiles a group's selector from its members (checked) and stages it. */
-    private void stageGroup(final int id, final String name, final int[] nextHopIds, final int[] weights,
-        final int[] watchPorts) {
+    private void stageGroup(
+            final int id, final String name, final int[] nextHopIds, final int[] weights, final int[] watchPorts) {
         final int[] ports = new int[nextHopIds.length];
         for (int m = 0; m < nextHopIds.length; m++) {
             final L3State.NextHop hop = nextHop(nextHopIds[m]);
@@ -262,9 +266,16 @@ final class L3Changes {
         final int[] watch = watchPorts == null ? null : watchPorts.clone();
         stagedGroups.add(id);
         stagedSpecs.put(id, new L3State.GroupSpec(name, members, w, watch));
-        final LoadBalanceGroup group = new LoadBalanceGroup(settings, ports, w, compiled.tables().hashEngine(),
-            settings.mode() == LoadBalanceMode.FLOWLET_QUALITY
-                ? new PortQuality(state.sizing().maxPorts(), compiled.flowletConfig().qualitySettings()) : null);
+        final LoadBalanceGroup group = new LoadBalanceGroup(
+                settings,
+                ports,
+                w,
+                compiled.tables().hashEngine(),
+                settings.mode() == LoadBalanceMode.FLOWLET_QUALITY
+                        ? new PortQuality(
+                                state.sizing().maxPorts(),
+                                compiled.flowletConfig().qualitySettings())
+                        : null);
         s.edit(t -> t.group(id, members, group, watch));
     }
 
@@ -280,8 +291,8 @@ final class L3Changes {
     void writeRouteToGroup(final IpPrefix prefix, final int groupId, final boolean insert) {
         final Integer existing = route(prefix);
         if (insert == (existing != null)) {
-            throw s.fail(insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND,
-                "route " + prefix);
+            throw s.fail(
+                    insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND, "route " + prefix);
         }
         if (!groupExists(groupId)) {
             throw s.fail(TableException.Code.NOT_FOUND, "group " + groupId);
@@ -293,8 +304,10 @@ final class L3Changes {
     void writeRoute(final IpPrefix prefix, final int nextHopId, final boolean drop, final boolean insert) {
         final Integer existing = route(prefix);
         if (insert && existing != null && !stagedRoutes.containsKey(prefix) && isConfigRoute(prefix, existing)) {
-            throw s.fail(TableException.Code.FAILED_PRECONDITION, "route " + prefix + " comes from config_db"
-                + " (INTERFACE or STATIC_ROUTE; config objects are not P4Runtime entries)");
+            throw s.fail(
+                    TableException.Code.FAILED_PRECONDITION,
+                    "route " + prefix + " comes from config_db"
+                            + " (INTERFACE or STATIC_ROUTE; config objects are not P4Runtime entries)");
         }
         if (insert && existing != null) {
             throw s.fail(TableException.Code.ALREADY_EXISTS, "route " + prefix);
@@ -305,8 +318,9 @@ final class L3Changes {
         if (!drop && !nextHopExists(nextHopId)) {
             throw s.fail(TableException.Code.NOT_FOUND, "next hop " + nextHopId);
         }
-        stageRoute(prefix, drop ? RouteTarget.encode(RouteTarget.DROP, 0)
-            : RouteTarget.encode(RouteTarget.NEXT_HOP, nextHopId));
+        stageRoute(
+                prefix,
+                drop ? RouteTarget.encode(RouteTarget.DROP, 0) : RouteTarget.encode(RouteTarget.NEXT_HOP, nextHopId));
         s.counted();
     }
 
@@ -369,24 +383,29 @@ final class L3Changes {
             throw s.fail(TableException.Code.NOT_FOUND, "no port " + portName);
         }
         if (rif < state.configRouterInterfaceCount() || rif >= state.sizing().maxRouterInterfaces()) {
-            throw s.fail(TableException.Code.RESOURCE_EXHAUSTED, "router interface id " + rif + " outside "
-                + state.configRouterInterfaceCount() + ".." + (state.sizing().maxRouterInterfaces() - 1));
+            throw s.fail(
+                    TableException.Code.RESOURCE_EXHAUSTED,
+                    "router interface id " + rif + " outside " + state.configRouterInterfaceCount() + ".."
+                            + (state.sizing().maxRouterInterfaces() - 1));
         }
         if (l2.isVlanMember(port)) {
             throw s.fail(TableException.Code.FAILED_PRECONDITION, portName + " is a VLAN member, not a routed port");
         }
         final Integer existing = controllerRifPort(rif);
         if (insert == (existing != null)) {
-            throw s.fail(insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND,
-                "router interface " + rif);
+            throw s.fail(
+                    insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND,
+                    "router interface " + rif);
         }
         if (compiled.tables().portRouterInterface(port) != ForwardingTables.NONE
-            && compiled.routerInterfaces().containsKey(portName)) {
+                && compiled.routerInterfaces().containsKey(portName)) {
             // Objects created by config_db are not P4Runtime entries (Read does not show them, MODIFY and DELETE
             // find nothing), so an INSERT meeting one is a precondition failure, not a duplicate.
-            throw s.fail(TableException.Code.FAILED_PRECONDITION, portName + " has a router interface from config_db"
-                + " INTERFACE (config objects are not P4Runtime entries; leave the port out of INTERFACE to manage it"
-                + " here)");
+            throw s.fail(
+                    TableException.Code.FAILED_PRECONDITION,
+                    portName + " has a router interface from config_db"
+                            + " INTERFACE (config objects are not P4Runtime entries; leave the port out of INTERFACE to manage it"
+                            + " here)");
         }
         for (final int other : allControllerRifs()) {
             if (other != rif && port.equals(controllerRifPort(other))) {
@@ -412,8 +431,8 @@ final class L3Changes {
         }
         for (final int id : allNextHops()) {
             if (nextHop(id) != null && nextHop(id).rif() == rif) {
-                throw s.fail(TableException.Code.FAILED_PRECONDITION, "next hop " + id + " uses router interface "
-                    + rif);
+                throw s.fail(
+                        TableException.Code.FAILED_PRECONDITION, "next hop " + id + " uses router interface " + rif);
             }
         }
         stagedRifPorts.remove(rif);
@@ -430,12 +449,12 @@ final class L3Changes {
 
     void writeNextHop(final int id, final int rif, final IpPrefix address, final boolean insert) {
         if (id < 0 || id >= state.sizing().maxNextHops()) {
-            throw s.fail(TableException.Code.RESOURCE_EXHAUSTED,
-                "next-hop id out of 0.." + state.sizing().maxNextHops());
+            throw s.fail(
+                    TableException.Code.RESOURCE_EXHAUSTED,
+                    "next-hop id out of 0.." + state.sizing().maxNextHops());
         }
         if (insert == nextHopExists(id)) {
-            throw s.fail(insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND,
-                "next hop " + id);
+            throw s.fail(insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND, "next hop " + id);
         }
         if (!rifExists(rif)) {
             throw s.fail(TableException.Code.NOT_FOUND, "router interface " + rif);
@@ -454,8 +473,8 @@ final class L3Changes {
         for (final int g : allControllerGroups()) {
             for (final int m : groupMembers(g)) {
                 if (m == nextHopId) {
-                    final L3State.GroupSpec spec = stagedSpecs.containsKey(g) ? stagedSpecs.get(g)
-                        : state.groupSpecs.get(g);
+                    final L3State.GroupSpec spec =
+                            stagedSpecs.containsKey(g) ? stagedSpecs.get(g) : state.groupSpecs.get(g);
                     if (spec != null) {
                         stageGroup(g, spec.name(), spec.nextHops(), spec.weights(), spec.watchPorts());
                     }
@@ -495,8 +514,8 @@ final class L3Changes {
         s.update(t -> t.removeNextHop(id));
     }
 
-    void modifyGroup(final int id, final String name, final int[] nextHopIds, final int[] weights,
-        final int[] watchPorts) {
+    void modifyGroup(
+            final int id, final String name, final int[] nextHopIds, final int[] weights, final int[] watchPorts) {
         if (!controllerGroupExists(id)) {
             throw s.fail(TableException.Code.NOT_FOUND, "group " + id);
         }
@@ -525,8 +544,9 @@ final class L3Changes {
 
     void replaceL3Admit(final long[] macs, final long[] masks, final String[] portNames) {
         if (macs.length > ForwardingTables.L3_ADMIT_ENTRIES) {
-            throw s.fail(TableException.Code.RESOURCE_EXHAUSTED, macs.length + " L3 admit entries exceed "
-                + ForwardingTables.L3_ADMIT_ENTRIES);
+            throw s.fail(
+                    TableException.Code.RESOURCE_EXHAUSTED,
+                    macs.length + " L3 admit entries exceed " + ForwardingTables.L3_ADMIT_ENTRIES);
         }
         final int[] ports = new int[portNames.length];
         for (int i = 0; i < ports.length; i++) {

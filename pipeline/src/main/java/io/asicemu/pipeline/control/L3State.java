@@ -17,15 +17,13 @@ import java.util.Set;
  */
 final class L3State {
     /** A next hop as the control model keeps it. */
-    record NextHop(IpPrefix address, int rif) {
-    }
+    record NextHop(IpPrefix address, int rif) {}
 
     /**
      * A controller's group as the control model keeps it (to rebuild it when a member next hop moves);
      * {@code watchPorts} null when no member watches a port.
      */
-    record GroupSpec(String name, int[] nextHops, int[] weights, int[] watchPorts) {
-    }
+    record GroupSpec(String name, int[] nextHops, int[] weights, int[] watchPorts) {}
 
     private final PipelineSizing sizing;
     private CompiledConfig compiled;
@@ -37,6 +35,7 @@ final class L3State {
     private RouteSlots routeSlots;
     /** What an IPv4 ([0]) and IPv6 ([1]) LPM miss does (RouteTarget values; 0 = drop). */
     final int[] defaultRoutes = new int[2];
+
     private final int[] routeLengths4 = new int[33];
     private final int[] routeLengths6 = new int[129];
     private int configRouterInterfaces;

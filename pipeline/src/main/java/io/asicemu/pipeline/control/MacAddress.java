@@ -2,8 +2,7 @@ package io.asicemu.pipeline.control;
 
 /** MAC address text ↔ the low 48 bits of a long. Static helpers. */
 public final class MacAddress {
-    private MacAddress() {
-    }
+    private MacAddress() {}
 
     /**
      * @param text {@code aa:bb:cc:dd:ee:ff} (or with dashes).

@@ -8,5 +8,4 @@ package io.asicemu.pipeline.control;
  * @param routerInterface the router interface id.
  * @param isStatic whether static (config or controller) rather than learned.
  */
-public record NeighborEntry(IpPrefix address, long mac, int routerInterface, boolean isStatic) {
-}
+public record NeighborEntry(IpPrefix address, long mac, int routerInterface, boolean isStatic) {}

@@ -10,25 +10,25 @@ import io.asicemu.pipeline.counter.CountersSnapshot;
 import io.asicemu.pipeline.cpu.CpuPort;
 import io.asicemu.pipeline.port.Port;
 import io.asicemu.pipeline.stage.PacketBuffer;
+import io.asicemu.pipeline.table.AclRule;
+import io.asicemu.pipeline.table.AclTable;
 import io.asicemu.pipeline.table.FdbTable;
 import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.Clock;
 import io.asicemu.tm.TmOptions;
 import io.asicemu.tm.TrafficManager;
-import io.asicemu.pipeline.table.AclRule;
-import io.asicemu.pipeline.table.AclTable;
 import io.asicemu.tm.counter.TmCountersSnapshot;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.concurrent.CompletableFuture;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 
@@ -50,6 +50,7 @@ public final class PipelineControl {
     private final Map<String, Port> attached = new LinkedHashMap<>();
     /** The parts of the control model, each the owner of its state (staged by a {@link TableBatch}'s parts). */
     private final L3State l3;
+
     private final L2State l2 = new L2State();
     private final AclState acl = new AclState();
     private volatile CompiledConfig compiled;
@@ -63,8 +64,11 @@ public final class PipelineControl {
      * @param sizing table sizes.
      * @param linuxOverrides SONiC → Linux port names overriding the sonic-vs default.
      */
-    public PipelineControl(final DataPlaneAgent agent, final Clock clock, final PipelineSizing sizing,
-        final Map<String, String> linuxOverrides) {
+    public PipelineControl(
+            final DataPlaneAgent agent,
+            final Clock clock,
+            final PipelineSizing sizing,
+            final Map<String, String> linuxOverrides) {
         this.agent = agent;
         this.clock = clock;
         this.sizing = sizing;
@@ -95,12 +99,13 @@ public final class PipelineControl {
      */
     public CompiledConfig applyConfig(final ConfigDb db, final TmOptions tmOptions) {
         final CompiledConfig next = ConfigCompiler.compile(db, sizing, linuxOverrides);
-        final TrafficManager tm = new TrafficManager(next.tmConfig(), tmOptions, agent::onPfcFrame, agent::onTmDrop,
-            clock.nowNs());
+        final TrafficManager tm =
+                new TrafficManager(next.tmConfig(), tmOptions, agent::onPfcFrame, agent::onTmDrop, clock.nowNs());
         // The frames' memory follows the configured buffer: the TM's device buffer in its cells, plus one frame.
         final PacketBuffer store = new PacketBuffer(
-            PacketBuffer.cellsFor(tm.bufferBytes(), tm.cellBytes(), sizing.maxFrameBytes()), tm.cellBytes(),
-            sizing.maxFrameBytes());
+                PacketBuffer.cellsFor(tm.bufferBytes(), tm.cellBytes(), sizing.maxFrameBytes()),
+                tm.cellBytes(),
+                sizing.maxFrameBytes());
         final ForwardingTables tables = next.tables();
         final Port[] ports = new Port[sizing.maxPorts()];
         attached.forEach((name, port) -> {
@@ -148,8 +153,8 @@ public final class PipelineControl {
      */
     public int portMtu(final int index) {
         final List<String> names = portNames();
-        final Port port = index < 0 || index >= names.size() || names.get(index) == null ? null
-            : attached.get(names.get(index));
+        final Port port =
+                index < 0 || index >= names.size() || names.get(index) == null ? null : attached.get(names.get(index));
         return port == null ? -1 : port.mtu();
     }
 
@@ -279,9 +284,15 @@ public final class PipelineControl {
         submit(a -> {
             final List<FdbEntry> entries = new ArrayList<>();
             if (a.tables() != null) {
-                a.tables().fdb().forEach((vlan, mac, port, isStatic) ->
-                    entries.add(new FdbEntry(vlan, mac, port == FdbTable.DROP_PORT ? "drop"
-                        : port >= 0 && port < names.size() ? names.get(port) : "?", isStatic)));
+                a.tables()
+                        .fdb()
+                        .forEach((vlan, mac, port, isStatic) -> entries.add(new FdbEntry(
+                                vlan,
+                                mac,
+                                port == FdbTable.DROP_PORT
+                                        ? "drop"
+                                        : port >= 0 && port < names.size() ? names.get(port) : "?",
+                                isStatic)));
             }
             result.complete(List.copyOf(entries));
         });
@@ -316,8 +327,10 @@ public final class PipelineControl {
         submit(a -> {
             final List<NeighborEntry> entries = new ArrayList<>();
             if (a.tables() != null) {
-                a.tables().neighbors().forEach((high, low, v6, mac, rif, isStatic) -> entries.add(
-                    new NeighborEntry(new IpPrefix(v6, high, low, v6 ? 128 : 32), mac, rif, isStatic)));
+                a.tables()
+                        .neighbors()
+                        .forEach((high, low, v6, mac, rif, isStatic) -> entries.add(
+                                new NeighborEntry(new IpPrefix(v6, high, low, v6 ? 128 : 32), mac, rif, isStatic)));
             }
             result.complete(List.copyOf(entries));
         });
@@ -346,17 +359,21 @@ public final class PipelineControl {
             final Map<IpPrefix, TableEntryCounters.Hits> neighborHits = new TreeMap<>(IpPrefix.ORDER);
             if (t != null) {
                 bySlot.forEach((slot, prefix) ->
-                    routeHits.put(prefix, new TableEntryCounters.Hits(t.routePackets(slot), t.routeBytes(slot))));
+                        routeHits.put(prefix, new TableEntryCounters.Hits(t.routePackets(slot), t.routeBytes(slot))));
                 for (final int id : hops) {
                     if (t.nextHopDefined(id)) {
                         hopHits.put(id, new TableEntryCounters.Hits(t.nextHopPackets(id), t.nextHopBytes(id)));
                     }
                 }
-                t.neighbors().forEachCounted((high, low, v6, packets, bytes) -> neighborHits.put(
-                    new IpPrefix(v6, high, low, v6 ? 128 : 32), new TableEntryCounters.Hits(packets, bytes)));
+                t.neighbors()
+                        .forEachCounted((high, low, v6, packets, bytes) -> neighborHits.put(
+                                new IpPrefix(v6, high, low, v6 ? 128 : 32),
+                                new TableEntryCounters.Hits(packets, bytes)));
             }
-            result.complete(new TableEntryCounters(Collections.unmodifiableMap(routeHits),
-                Collections.unmodifiableMap(hopHits), Collections.unmodifiableMap(neighborHits)));
+            result.complete(new TableEntryCounters(
+                    Collections.unmodifiableMap(routeHits),
+                    Collections.unmodifiableMap(hopHits),
+                    Collections.unmodifiableMap(neighborHits)));
         });
         return result;
     }
@@ -370,8 +387,8 @@ public final class PipelineControl {
      */
     public long replaceAcl(final List<AclRule> rules) {
         if (rules.size() > sizing.aclRules()) {
-            throw new TableException(TableException.Code.RESOURCE_EXHAUSTED, 0, rules.size() + " rules exceed "
-                + sizing.aclRules());
+            throw new TableException(
+                    TableException.Code.RESOURCE_EXHAUSTED, 0, rules.size() + " rules exceed " + sizing.aclRules());
         }
         final AclTable table = new AclTable(rules);
         acl.ingressNames(table.names());

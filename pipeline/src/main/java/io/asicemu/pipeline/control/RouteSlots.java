@@ -29,8 +29,12 @@ public final class RouteSlots {
         this(capacity, new HashMap<>(), new int[16], 0, 0);
     }
 
-    private RouteSlots(final int capacity, final Map<IpPrefix, Integer> slots, final int[] free, final int freeCount,
-        final int highWater) {
+    private RouteSlots(
+            final int capacity,
+            final Map<IpPrefix, Integer> slots,
+            final int[] free,
+            final int freeCount,
+            final int highWater) {
         this.capacity = capacity;
         this.slots = slots;
         this.free = free;
@@ -101,8 +105,11 @@ public final class RouteSlots {
      * @param removed routes the batch deleted.
      * @param free slots the batch freed and did not reuse (they become free).
      */
-    public void commit(final int reserved, final Map<IpPrefix, Integer> added, final Collection<IpPrefix> removed,
-        final Collection<Integer> free) {
+    public void commit(
+            final int reserved,
+            final Map<IpPrefix, Integer> added,
+            final Collection<IpPrefix> removed,
+            final Collection<Integer> free) {
         take(reserved);
         slots.keySet().removeAll(removed);
         slots.putAll(added);

@@ -54,7 +54,12 @@ public enum RuntimeKnob {
 
     /** What the index counts. */
     enum Scope {
-        QUEUE, PORT, SWITCH, DSCP, EIGHT, GROUP
+        QUEUE,
+        PORT,
+        SWITCH,
+        DSCP,
+        EIGHT,
+        GROUP
     }
 
     /** The WRED/ECN knob of each colour (green, yellow, red) and field (Kmin, Kmax, Pmax). */

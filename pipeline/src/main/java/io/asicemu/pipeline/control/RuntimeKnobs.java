@@ -64,7 +64,7 @@ public final class RuntimeKnobs {
         // The PFC xoff/xon knobs tune CONFIG_DB's BUFFER_PG profiles; the default buffer a config without BUFFER_*
         // tables gets (SonicDefaults.withDefaultBuffers) is the emulator's, not the operator's, and has none to tune.
         final boolean configuredBuffers = SonicDefaults.BUFFER_TABLES.stream()
-            .anyMatch(t -> !compiled.db().table(t).isEmpty());
+                .anyMatch(t -> !compiled.db().table(t).isEmpty());
         for (final PortConfig p : tm.ports()) {
             final int port = p.index();
             if (port >= ports) {
@@ -73,7 +73,8 @@ public final class RuntimeKnobs {
             for (int i = 0; i < 8; i++) {
                 final int qi = port * 8 + i;
                 final String w = p.queueWredProfile()[i];
-                final WredProfileConfig wp = w == null ? null : tm.wredProfiles().get(w);
+                final WredProfileConfig wp =
+                        w == null ? null : tm.wredProfiles().get(w);
                 if (wp != null) {
                     // Every colour's values, so that writing one colour's knob leaves the others as configured.
                     for (int colour = 0; colour < 3; colour++) {
@@ -93,10 +94,16 @@ public final class RuntimeKnobs {
             if (p.pfcWd() != null) {
                 watched.set(port);
                 set(RuntimeKnob.PFC_WATCHDOG_DETECTION_MS, port, p.pfcWd().detectionTimeMs());
-                set(RuntimeKnob.PFC_WATCHDOG_RESTORATION_MS, port, Math.max(0, p.pfcWd().restorationTimeMs()));
+                set(
+                        RuntimeKnob.PFC_WATCHDOG_RESTORATION_MS,
+                        port,
+                        Math.max(0, p.pfcWd().restorationTimeMs()));
             }
         }
-        set(RuntimeKnob.FLOWLET_IDLE_TIME_NS, 0, compiled.flowletConfig().groupSettings("").idleTimeNs());
+        set(
+                RuntimeKnob.FLOWLET_IDLE_TIME_NS,
+                0,
+                compiled.flowletConfig().groupSettings("").idleTimeNs());
         set(RuntimeKnob.HASH_SEED, 0, compiled.flowletConfig().switchHash().ecmpHashSeed() & U32);
         baseQos = compiled.tables().qos();
     }
@@ -178,8 +185,8 @@ public final class RuntimeKnobs {
     }
 
     /** Value as seen inside a batch: its staged changes first. */
-    private static long current(final RuntimeKnobs m, final Map<Long, Long> staged, final RuntimeKnob k,
-        final int index) {
+    private static long current(
+            final RuntimeKnobs m, final Map<Long, Long> staged, final RuntimeKnob k, final int index) {
         final Long v = staged.get(key(k, index));
         return v != null ? v : m.value(k, index);
     }
@@ -190,24 +197,37 @@ public final class RuntimeKnobs {
      * @throws TableException INVALID_ARGUMENT (index or value out of range, Kmin above Kmax), FAILED_PRECONDITION
      *     (a PG without BUFFER_PG profile, a port without PFC_WD entry).
      */
-    void check(final RuntimeKnob k, final int index, final long value, final Map<Long, Long> staged,
-        final IntPredicate groupDefined, final int update) {
+    void check(
+            final RuntimeKnob k,
+            final int index,
+            final long value,
+            final Map<Long, Long> staged,
+            final IntPredicate groupDefined,
+            final int update) {
         if (index < 0 || index >= size(k)) {
-            throw new TableException(TableException.Code.INVALID_ARGUMENT, update,
-                k + " index " + index + " is outside 0.." + (size(k) - 1));
+            throw new TableException(
+                    TableException.Code.INVALID_ARGUMENT,
+                    update,
+                    k + " index " + index + " is outside 0.." + (size(k) - 1));
         }
         switch (k) {
-            case ECN_MIN_THRESHOLD_BYTES, ECN_MAX_THRESHOLD_BYTES, ECN_YELLOW_MIN_THRESHOLD_BYTES,
-                ECN_YELLOW_MAX_THRESHOLD_BYTES, ECN_RED_MIN_THRESHOLD_BYTES, ECN_RED_MAX_THRESHOLD_BYTES -> {
+            case ECN_MIN_THRESHOLD_BYTES,
+                    ECN_MAX_THRESHOLD_BYTES,
+                    ECN_YELLOW_MIN_THRESHOLD_BYTES,
+                    ECN_YELLOW_MAX_THRESHOLD_BYTES,
+                    ECN_RED_MIN_THRESHOLD_BYTES,
+                    ECN_RED_MAX_THRESHOLD_BYTES -> {
                 range(k, value, 0, U32, update);
                 final RuntimeKnob minKnob = RuntimeKnob.wred(k.wredColour(), 0);
                 final RuntimeKnob maxKnob = RuntimeKnob.wred(k.wredColour(), 1);
                 final long min = k == minKnob ? value : current(this, staged, minKnob, index);
                 final long max = k == maxKnob ? value : current(this, staged, maxKnob, index);
                 if (max != 0 && min > max) {
-                    throw new TableException(TableException.Code.INVALID_ARGUMENT, update,
-                        "queue " + index + ": ECN min threshold " + min + " above max threshold " + max
-                            + COLOUR_NAMES[k.wredColour()]);
+                    throw new TableException(
+                            TableException.Code.INVALID_ARGUMENT,
+                            update,
+                            "queue " + index + ": ECN min threshold " + min + " above max threshold " + max
+                                    + COLOUR_NAMES[k.wredColour()]);
                 }
             }
             case ECN_MAX_PROBABILITY_PERCENT, ECN_YELLOW_MAX_PROBABILITY_PERCENT, ECN_RED_MAX_PROBABILITY_PERCENT ->
@@ -215,8 +235,10 @@ public final class RuntimeKnobs {
             case PFC_XOFF_BYTES, PFC_XON_BYTES -> {
                 range(k, value, 0, U32, update);
                 if (!pgProfile.get(index)) {
-                    throw new TableException(TableException.Code.FAILED_PRECONDITION, update,
-                        "PG " + index + " has no BUFFER_PG profile");
+                    throw new TableException(
+                            TableException.Code.FAILED_PRECONDITION,
+                            update,
+                            "PG " + index + " has no BUFFER_PG profile");
                 }
             }
             case PFC_WATCHDOG_DETECTION_MS, PFC_WATCHDOG_RESTORATION_MS -> {
@@ -225,12 +247,12 @@ public final class RuntimeKnobs {
                     range(k, value, Math.max(100, pollMs), restoration ? 60_000 : 5_000, update);
                 }
                 if (!watched.get(index)) {
-                    throw new TableException(TableException.Code.FAILED_PRECONDITION, update,
-                        "port " + index + " has no PFC_WD entry");
+                    throw new TableException(
+                            TableException.Code.FAILED_PRECONDITION, update, "port " + index + " has no PFC_WD entry");
                 }
             }
-            case FLOWLET_IDLE_TIME_NS -> range(k, value, GroupSettings.MIN_IDLE_TIME_NS,
-                GroupSettings.MAX_IDLE_TIME_NS, update);
+            case FLOWLET_IDLE_TIME_NS ->
+                range(k, value, GroupSettings.MIN_IDLE_TIME_NS, GroupSettings.MAX_IDLE_TIME_NS, update);
             case HASH_SEED -> range(k, value, 0, U32, update);
             case DSCP_TO_TC, DOT1P_TO_TC, TC_TO_QUEUE, TC_TO_PG -> range(k, value, -1, 7, update);
             case GROUP_SELECTION_MODE -> {
@@ -242,11 +264,12 @@ public final class RuntimeKnobs {
         }
     }
 
-    private static void range(final RuntimeKnob k, final long value, final long min, final long max,
-        final int update) {
+    private static void range(final RuntimeKnob k, final long value, final long min, final long max, final int update) {
         if (value < min || value > max) {
-            throw new TableException(TableException.Code.INVALID_ARGUMENT, update,
-                k + " value " + value + " is outside " + min + ".." + max);
+            throw new TableException(
+                    TableException.Code.INVALID_ARGUMENT,
+                    update,
+                    k + " value " + value + " is outside " + min + ".." + max);
         }
     }
 
@@ -270,10 +293,15 @@ public final class RuntimeKnobs {
             final int index = (int) (long) e.getKey();
             set(k, index, e.getValue());
             switch (k) {
-                case ECN_MIN_THRESHOLD_BYTES, ECN_MAX_THRESHOLD_BYTES, ECN_MAX_PROBABILITY_PERCENT,
-                    ECN_YELLOW_MIN_THRESHOLD_BYTES, ECN_YELLOW_MAX_THRESHOLD_BYTES, ECN_YELLOW_MAX_PROBABILITY_PERCENT,
-                    ECN_RED_MIN_THRESHOLD_BYTES, ECN_RED_MAX_THRESHOLD_BYTES, ECN_RED_MAX_PROBABILITY_PERCENT ->
-                    wred.set(index * 3 + k.wredColour());
+                case ECN_MIN_THRESHOLD_BYTES,
+                        ECN_MAX_THRESHOLD_BYTES,
+                        ECN_MAX_PROBABILITY_PERCENT,
+                        ECN_YELLOW_MIN_THRESHOLD_BYTES,
+                        ECN_YELLOW_MAX_THRESHOLD_BYTES,
+                        ECN_YELLOW_MAX_PROBABILITY_PERCENT,
+                        ECN_RED_MIN_THRESHOLD_BYTES,
+                        ECN_RED_MAX_THRESHOLD_BYTES,
+                        ECN_RED_MAX_PROBABILITY_PERCENT -> wred.set(index * 3 + k.wredColour());
                 case PFC_XOFF_BYTES, PFC_XON_BYTES -> pfc.set(index);
                 case PFC_WATCHDOG_DETECTION_MS, PFC_WATCHDOG_RESTORATION_MS -> wd.set(index);
                 case FLOWLET_IDLE_TIME_NS -> {
@@ -289,8 +317,8 @@ public final class RuntimeKnobs {
                     modeWritten.set(index);
                     final LoadBalanceMode mode = mode(e.getValue());
                     final PortQuality spare = mode == LoadBalanceMode.FLOWLET_QUALITY
-                        ? new PortQuality(maxPorts, compiled.flowletConfig().qualitySettings())
-                        : null;
+                            ? new PortQuality(maxPorts, compiled.flowletConfig().qualitySettings())
+                            : null;
                     edits.add(a -> {
                         final LoadBalanceGroup g = a.tables().group(index);
                         if (g == null) {
@@ -325,8 +353,11 @@ public final class RuntimeKnobs {
             edits.add(a -> a.trafficManager().setWatchdogTimes(port, detection, restoration == 0 ? -1 : restoration));
         });
         if (qos) {
-            final QosMaps maps = baseQos.withEntries(ints(RuntimeKnob.DSCP_TO_TC), ints(RuntimeKnob.DOT1P_TO_TC),
-                ints(RuntimeKnob.TC_TO_QUEUE), ints(RuntimeKnob.TC_TO_PG));
+            final QosMaps maps = baseQos.withEntries(
+                    ints(RuntimeKnob.DSCP_TO_TC),
+                    ints(RuntimeKnob.DOT1P_TO_TC),
+                    ints(RuntimeKnob.TC_TO_QUEUE),
+                    ints(RuntimeKnob.TC_TO_PG));
             edits.add(a -> a.tables().qos(maps));
         }
         return edits;
@@ -340,8 +371,8 @@ public final class RuntimeKnobs {
      */
     GroupSettings groupSettings(final GroupSettings settings, final int group) {
         final long idle = value(RuntimeKnob.FLOWLET_IDLE_TIME_NS, 0);
-        GroupSettings s = idle == settings.idleTimeNs() ? settings
-            : settings.withFlowlet(settings.flowletTableSize(), idle);
+        GroupSettings s =
+                idle == settings.idleTimeNs() ? settings : settings.withFlowlet(settings.flowletTableSize(), idle);
         if (modeWritten.get(group)) {
             s = s.withMode(mode(values[RuntimeKnob.GROUP_SELECTION_MODE.ordinal()][group]));
         }
@@ -366,8 +397,8 @@ public final class RuntimeKnobs {
         return out;
     }
 
-    private static void forEachGroup(final ForwardingTables t, final int maxGroups,
-        final Consumer<LoadBalanceGroup> action) {
+    private static void forEachGroup(
+            final ForwardingTables t, final int maxGroups, final Consumer<LoadBalanceGroup> action) {
         for (int id = 0; id < maxGroups; id++) {
             final LoadBalanceGroup g = t.group(id);
             if (g != null) {

@@ -32,8 +32,12 @@ public final class TableBatch {
     private final KnobChanges knobs;
     private final ToLongFunction<DataPlaneCommand> submit;
 
-    TableBatch(final L3State l3State, final L2State l2State, final AclState aclState, final RuntimeKnobs knobModel,
-        final ToLongFunction<DataPlaneCommand> submit) {
+    TableBatch(
+            final L3State l3State,
+            final L2State l2State,
+            final AclState aclState,
+            final RuntimeKnobs knobModel,
+            final ToLongFunction<DataPlaneCommand> submit) {
         this.l2 = new L2Changes(staging, l2State, l3State.compiled(), l3State.sizing());
         this.l3 = new L3Changes(staging, l3State, () -> knobModel, l2);
         this.l2.l3(l3);
@@ -121,8 +125,8 @@ public final class TableBatch {
      * @param watchPorts per member a port index or -1 (none); null: no member watches a port.
      * @return this.
      */
-    public TableBatch addGroup(final int id, final String name, final int[] nextHopIds, final int[] weights,
-        final int[] watchPorts) {
+    public TableBatch addGroup(
+            final int id, final String name, final int[] nextHopIds, final int[] weights, final int[] watchPorts) {
         l3.addGroup(id, name, nextHopIds, weights, watchPorts);
         return this;
     }
@@ -150,8 +154,8 @@ public final class TableBatch {
      * @param watchPorts per member a port index or -1 (none); null: no member watches a port.
      * @return this.
      */
-    public TableBatch modifyGroup(final int id, final String name, final int[] nextHopIds, final int[] weights,
-        final int[] watchPorts) {
+    public TableBatch modifyGroup(
+            final int id, final String name, final int[] nextHopIds, final int[] weights, final int[] watchPorts) {
         l3.modifyGroup(id, name, nextHopIds, weights, watchPorts);
         return this;
     }
@@ -189,8 +193,7 @@ public final class TableBatch {
      * @param insert true: must not exist; false: must exist.
      * @return this.
      */
-    public TableBatch writeRoute(final IpPrefix prefix, final int nextHopId, final boolean drop,
-        final boolean insert) {
+    public TableBatch writeRoute(final IpPrefix prefix, final int nextHopId, final boolean drop, final boolean insert) {
         l3.writeRoute(prefix, nextHopId, drop, insert);
         return this;
     }
@@ -253,8 +256,7 @@ public final class TableBatch {
      * @param insert true: must not exist; false: must exist (a modify).
      * @return this.
      */
-    public TableBatch writeRouterInterface(final int rif, final String portName, final long mac,
-        final boolean insert) {
+    public TableBatch writeRouterInterface(final int rif, final String portName, final long mac, final boolean insert) {
         l3.writeRouterInterface(rif, portName, mac, insert);
         return this;
     }
@@ -384,8 +386,8 @@ public final class TableBatch {
      * @param insert true: must not be a member; false: must be one.
      * @return this.
      */
-    public TableBatch writeVlanMember(final int vlanId, final String portName, final boolean tagged,
-        final boolean insert) {
+    public TableBatch writeVlanMember(
+            final int vlanId, final String portName, final boolean tagged, final boolean insert) {
         l2.writeVlanMember(vlanId, portName, tagged, insert);
         return this;
     }
@@ -504,8 +506,8 @@ public final class TableBatch {
      * @param probPercent Pmax 0..100.
      * @return this.
      */
-    public TableBatch setWred(final int port, final int queue, final long minBytes, final long maxBytes,
-        final int probPercent) {
+    public TableBatch setWred(
+            final int port, final int queue, final long minBytes, final long maxBytes, final int probPercent) {
         final int i = port * 8 + queue;
         for (int colour = 0; colour < 3; colour++) {
             final RuntimeKnob min = RuntimeKnob.wred(colour, 0);

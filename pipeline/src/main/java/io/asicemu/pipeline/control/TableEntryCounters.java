@@ -10,8 +10,8 @@ import java.util.Map;
  * @param nextHops every next-hop id → packets and bytes forwarded through it (group members counted one by one).
  * @param neighbors every neighbor address → packets and bytes sent to it.
  */
-public record TableEntryCounters(Map<IpPrefix, Hits> routes, Map<Integer, Hits> nextHops,
-    Map<IpPrefix, Hits> neighbors) {
+public record TableEntryCounters(
+        Map<IpPrefix, Hits> routes, Map<Integer, Hits> nextHops, Map<IpPrefix, Hits> neighbors) {
 
     /**
      * One entry's counters.
@@ -19,8 +19,7 @@ public record TableEntryCounters(Map<IpPrefix, Hits> routes, Map<Integer, Hits> 
      * @param packets packets.
      * @param bytes bytes (frame lengths without FCS).
      */
-    public record Hits(long packets, long bytes) {
-    }
+    public record Hits(long packets, long bytes) {}
 
     /** @return non-zero entries, one per line: {@code ROUTE <prefix> Packets n Bytes n}, then NEXTHOP, NEIGH. */
     public String render() {
@@ -33,7 +32,12 @@ public record TableEntryCounters(Map<IpPrefix, Hits> routes, Map<Integer, Hits> 
 
     private static void line(final StringBuilder out, final String name, final Hits h) {
         if (h.packets() != 0) {
-            out.append(name).append(" Packets ").append(h.packets()).append(" Bytes ").append(h.bytes()).append('\n');
+            out.append(name)
+                    .append(" Packets ")
+                    .append(h.packets())
+                    .append(" Bytes ")
+                    .append(h.bytes())
+                    .append('\n');
         }
     }
 }

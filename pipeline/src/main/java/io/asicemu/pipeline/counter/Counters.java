@@ -243,8 +243,8 @@ public final class Counters {
      * @param egressAclRuleNames the names of egress ACL counter indexes.
      * @return the snapshot.
      */
-    public CountersSnapshot snapshot(final String[] portNames, final String[] aclRuleNames,
-        final String[] egressAclRuleNames) {
+    public CountersSnapshot snapshot(
+            final String[] portNames, final String[] aclRuleNames, final String[] egressAclRuleNames) {
         return CountersSnapshot.of(this, portNames, aclRuleNames, egressAclRuleNames);
     }
 }

@@ -15,11 +15,18 @@ import java.util.Map;
  * @param punts punt reason (trap) name → total over all ports.
  * @param consumed consume reason name → total over all ports (frames ended inside the switch: PAUSE, PFC, ...).
  */
-public record CountersSnapshot(Map<String, Map<String, Long>> ports, Map<String, Map<String, Long>> aclRules,
-    Map<String, Long> drops, Map<String, Long> punts, Map<String, Long> consumed) {
+public record CountersSnapshot(
+        Map<String, Map<String, Long>> ports,
+        Map<String, Map<String, Long>> aclRules,
+        Map<String, Long> drops,
+        Map<String, Long> punts,
+        Map<String, Long> consumed) {
 
-    static CountersSnapshot of(final Counters counters, final String[] portNames, final String[] aclRuleNames,
-        final String[] egressAclRuleNames) {
+    static CountersSnapshot of(
+            final Counters counters,
+            final String[] portNames,
+            final String[] aclRuleNames,
+            final String[] egressAclRuleNames) {
         final Map<String, Map<String, Long>> ports = new LinkedHashMap<>();
         final Map<String, Long> drops = new LinkedHashMap<>();
         final Map<String, Long> punts = new LinkedHashMap<>();
@@ -66,13 +73,17 @@ public record CountersSnapshot(Map<String, Map<String, Long>> ports, Map<String,
         }
         for (int i = 0; i < Math.min(egressAclRuleNames.length, counters.aclRuleCapacity()); i++) {
             if (egressAclRuleNames[i] != null) {
-                acl.put(egressAclRuleNames[i], Map.of("Packets", counters.egressAclPackets(i),
-                    "Bytes", counters.egressAclBytes(i)));
+                acl.put(
+                        egressAclRuleNames[i],
+                        Map.of("Packets", counters.egressAclPackets(i), "Bytes", counters.egressAclBytes(i)));
             }
         }
-        return new CountersSnapshot(Collections.unmodifiableMap(ports), Collections.unmodifiableMap(acl),
-            Collections.unmodifiableMap(drops), Collections.unmodifiableMap(punts),
-            Collections.unmodifiableMap(consumed));
+        return new CountersSnapshot(
+                Collections.unmodifiableMap(ports),
+                Collections.unmodifiableMap(acl),
+                Collections.unmodifiableMap(drops),
+                Collections.unmodifiableMap(punts),
+                Collections.unmodifiableMap(consumed));
     }
 
     /**
@@ -90,11 +101,20 @@ public record CountersSnapshot(Map<String, Map<String, Long>> ports, Map<String,
         final StringBuilder out = new StringBuilder();
         ports.forEach((port, stats) -> stats.forEach((name, value) -> {
             if (value != 0) {
-                out.append(port).append(' ').append(name).append(' ').append(value).append('\n');
+                out.append(port)
+                        .append(' ')
+                        .append(name)
+                        .append(' ')
+                        .append(value)
+                        .append('\n');
             }
         }));
-        aclRules.forEach((rule, stats) -> out.append(rule).append(" Packets ").append(stats.get("Packets"))
-            .append(" Bytes ").append(stats.get("Bytes")).append('\n'));
+        aclRules.forEach((rule, stats) -> out.append(rule)
+                .append(" Packets ")
+                .append(stats.get("Packets"))
+                .append(" Bytes ")
+                .append(stats.get("Bytes"))
+                .append('\n'));
         return out.toString();
     }
 }

@@ -8,7 +8,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The CPU port: punted packets (with ingress port and reason) go up through a single-producer single-consumer ring
@@ -44,8 +43,10 @@ public final class CpuPort implements AutoCloseable {
     private final int[] ports;
     private final int[] reasons;
     private final long[] timestampsNs;
+
     @SuppressWarnings("unused")
     private volatile long head;
+
     @SuppressWarnings("unused")
     private volatile long tail;
     /** Frames waiting to be injected, at most. */
@@ -63,8 +64,7 @@ public final class CpuPort implements AutoCloseable {
     private final LearnRing learnEvents = new LearnRing(LearnRing.DEFAULT_CAPACITY, wakeup);
 
     /** A packet the controller sends. */
-    public record Injection(byte[] frame, int port, boolean throughIngress) {
-    }
+    public record Injection(byte[] frame, int port, boolean throughIngress) {}
 
     /**
      * @param slots punts the ring holds.
@@ -93,8 +93,13 @@ public final class CpuPort implements AutoCloseable {
      * @param nowNs the time.
      * @return false if the ring is full.
      */
-    public boolean punt(final MemorySegment segment, final long offset, final int length, final int ingressPort,
-        final int reason, final long nowNs) {
+    public boolean punt(
+            final MemorySegment segment,
+            final long offset,
+            final int length,
+            final int ingressPort,
+            final int reason,
+            final long nowNs) {
         final long t = (long) TAIL.getOpaque(this);
         final long h = (long) HEAD.getAcquire(this);
         if (t - h == slots) {
@@ -125,8 +130,8 @@ public final class CpuPort implements AutoCloseable {
         int n = 0;
         while (h != t && n < limit) {
             final int slot = (int) (h % slots);
-            handler.onPacket(ring, (long) slot * slotBytes, lengths[slot], ports[slot], reasons[slot],
-                timestampsNs[slot]);
+            handler.onPacket(
+                    ring, (long) slot * slotBytes, lengths[slot], ports[slot], reasons[slot], timestampsNs[slot]);
             h++;
             n++;
             HEAD.setRelease(this, h);

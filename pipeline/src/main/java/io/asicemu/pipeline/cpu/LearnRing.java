@@ -37,12 +37,16 @@ public final class LearnRing {
     private final long[] macs;
     private final int[] ports;
     private final long[] timesNs;
+
     @SuppressWarnings("unused")
     private volatile long head;
+
     @SuppressWarnings("unused")
     private volatile long tail;
+
     @SuppressWarnings("unused")
     private volatile long dropped;
+
     private final ConsumerWakeup wakeup;
 
     /** Receives drained learn events. */

@@ -27,6 +27,7 @@ public final class InMemoryPort implements Port {
     private long rxTail;
     /** rxHead and rxTail as ring slots, advanced with a wrap instead of a 64-bit modulo per frame. */
     private int rxHeadSlot;
+
     private int rxTailSlot;
     private long rxLent;
     private int txCount;
@@ -51,8 +52,8 @@ public final class InMemoryPort implements Port {
      * @param mtu the interface MTU.
      * @param speedMbps the modeled speed in Mb/s.
      */
-    public InMemoryPort(final String name, final int ringSize, final int slotBytes, final int mtu,
-        final long speedMbps) {
+    public InMemoryPort(
+            final String name, final int ringSize, final int slotBytes, final int mtu, final long speedMbps) {
         this.name = name;
         this.ringSize = ringSize;
         this.slotBytes = slotBytes;

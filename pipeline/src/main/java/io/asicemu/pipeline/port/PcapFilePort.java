@@ -53,8 +53,8 @@ public final class PcapFilePort implements Port {
      * @param speedMbps the modeled speed in Mb/s.
      * @throws UncheckedIOException if a file cannot be read or written, or the input is not an Ethernet pcap.
      */
-    public PcapFilePort(final String name, final Path inputPcap, final Path outputPcap, final int mtu,
-        final long speedMbps) {
+    public PcapFilePort(
+            final String name, final Path inputPcap, final Path outputPcap, final int mtu, final long speedMbps) {
         this.name = name;
         this.mtu = mtu;
         this.speedMbps = speedMbps;
@@ -78,11 +78,20 @@ public final class PcapFilePort implements Port {
                 frameTimestampsNs = new long[0];
             }
             if (outputPcap != null) {
-                output = FileChannel.open(outputPcap, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING);
+                output = FileChannel.open(
+                        outputPcap,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE,
+                        StandardOpenOption.TRUNCATE_EXISTING);
                 outBuffer = ByteBuffer.allocateDirect(OUT_BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-                outBuffer.putInt(MAGIC_NS).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0)
-                    .putInt(SNAPLEN).putInt(LINKTYPE_ETHERNET);
+                outBuffer
+                        .putInt(MAGIC_NS)
+                        .putShort((short) 2)
+                        .putShort((short) 4)
+                        .putInt(0)
+                        .putInt(0)
+                        .putInt(SNAPLEN)
+                        .putInt(LINKTYPE_ETHERNET);
                 outSegment = MemorySegment.ofBuffer(outBuffer.duplicate().clear());
             } else {
                 output = null;
@@ -232,5 +241,4 @@ public final class PcapFilePort implements Port {
             }
         }
     }
-
 }

@@ -55,8 +55,12 @@ public final class RxBatch {
      * @param cookie a value private to the port, returned by {@link #cookie(int)}.
      * @return false if the batch is full (nothing was added).
      */
-    public boolean add(final MemorySegment segment, final long offset, final int length, final long timestampNs,
-        final long cookie) {
+    public boolean add(
+            final MemorySegment segment,
+            final long offset,
+            final int length,
+            final long timestampNs,
+            final long cookie) {
         if (count == segments.length) {
             return false;
         }

@@ -63,6 +63,7 @@ public final class LinkPartnerPort implements Port {
     private static final int PRIORITIES = 8;
     /** The FIFO of frames that are never paused. */
     private static final int UNPAUSED = PRIORITIES;
+
     private static final long PFC_DA = 0x0180_c200_0001L;
     private static final int MAC_CONTROL = 0x8808;
     private static final int PFC_OPCODE = 0x0101;
@@ -109,8 +110,14 @@ public final class LinkPartnerPort implements Port {
      * @param classifier the partner's priority of each frame.
      * @throws UncheckedIOException if the capture cannot be read.
      */
-    public LinkPartnerPort(final String name, final Path inputPcap, final Path outputPcap, final int mtu,
-        final long speedMbps, final long cableDelayNs, final PriorityClassifier classifier) {
+    public LinkPartnerPort(
+            final String name,
+            final Path inputPcap,
+            final Path outputPcap,
+            final int mtu,
+            final long speedMbps,
+            final long cableDelayNs,
+            final PriorityClassifier classifier) {
         if (cableDelayNs < 0 || speedMbps <= 0) {
             throw new IllegalArgumentException("cable delay >= 0 and speed > 0 required");
         }
@@ -155,8 +162,7 @@ public final class LinkPartnerPort implements Port {
         output = new PcapFilePort(name, null, outputPcap, mtu, speedMbps);
     }
 
-    private static void index(final MemorySegment data, final Path file, final List<long[]> frames)
-        throws IOException {
+    private static void index(final MemorySegment data, final Path file, final List<long[]> frames) throws IOException {
         try (CaptureReader reader = CaptureReader.of(data)) {
             while (reader.next()) {
                 if (reader.linkType() != CaptureReader.LINKTYPE_ETHERNET) {
@@ -307,8 +313,9 @@ public final class LinkPartnerPort implements Port {
             return false;
         }
         final long da = ((s.get(U32, offset) & 0xffff_ffffL) << 16) | (s.get(U16, offset + 4) & 0xffff);
-        return da == PFC_DA && (s.get(U16, offset + 12) & 0xffff) == MAC_CONTROL
-            && (s.get(U16, offset + 14) & 0xffff) == PFC_OPCODE;
+        return da == PFC_DA
+                && (s.get(U16, offset + 12) & 0xffff) == MAC_CONTROL
+                && (s.get(U16, offset + 14) & 0xffff) == PFC_OPCODE;
     }
 
     private void onPfc(final MemorySegment s, final long offset, final long atNs) {

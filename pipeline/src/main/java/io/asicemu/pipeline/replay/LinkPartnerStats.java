@@ -8,8 +8,8 @@ package io.asicemu.pipeline.replay;
  * @param delayedFrames frames it sent later than recorded.
  * @param totalDelayNs the sum of those delays in ns.
  */
-public record LinkPartnerStats(long pfcFramesReceived, long[] pfcFramesPerPriority, long delayedFrames,
-    long totalDelayNs) {
+public record LinkPartnerStats(
+        long pfcFramesReceived, long[] pfcFramesPerPriority, long delayedFrames, long totalDelayNs) {
     /**
      * @param port a partner after its replay.
      * @return its statistics.
@@ -19,7 +19,6 @@ public record LinkPartnerStats(long pfcFramesReceived, long[] pfcFramesPerPriori
         for (int p = 0; p < perPriority.length; p++) {
             perPriority[p] = port.pfcFramesReceived(p);
         }
-        return new LinkPartnerStats(port.pfcFramesReceived(), perPriority, port.delayedFrames(),
-            port.totalDelayNs());
+        return new LinkPartnerStats(port.pfcFramesReceived(), perPriority, port.delayedFrames(), port.totalDelayNs());
     }
 }

@@ -13,8 +13,7 @@ import java.nio.file.Path;
  * in that directory (no separator, no {@code ..}, no absolute path) that is not a symbolic link.
  */
 public final class OutputPaths {
-    private OutputPaths() {
-    }
+    private OutputPaths() {}
 
     /**
      * @param outDir the output directory.
@@ -28,18 +27,21 @@ public final class OutputPaths {
         try {
             file = dir.resolve(fileName).normalize();
         } catch (final java.nio.file.InvalidPathException e) {
-            throw new IllegalArgumentException("output file name " + quoted(fileName) + " is not a valid path: "
-                + e.getReason());
+            throw new IllegalArgumentException(
+                    "output file name " + quoted(fileName) + " is not a valid path: " + e.getReason());
         }
-        if (fileName.isEmpty() || fileName.indexOf('/') >= 0 || fileName.indexOf('\\') >= 0
-            || fileName.indexOf('\0') >= 0 || !dir.equals(file.getParent())
-            || !file.getFileName().toString().equals(fileName)) {
+        if (fileName.isEmpty()
+                || fileName.indexOf('/') >= 0
+                || fileName.indexOf('\\') >= 0
+                || fileName.indexOf('\0') >= 0
+                || !dir.equals(file.getParent())
+                || !file.getFileName().toString().equals(fileName)) {
             throw new IllegalArgumentException("output file name " + quoted(fileName) + " would be written outside "
-                + dir + "; only plain file names are allowed");
+                    + dir + "; only plain file names are allowed");
         }
         if (Files.isSymbolicLink(file)) {
-            throw new IllegalArgumentException("output file " + file + " is a symbolic link; refusing to write "
-                + "through it");
+            throw new IllegalArgumentException(
+                    "output file " + file + " is a symbolic link; refusing to write " + "through it");
         }
         return file;
     }

@@ -40,8 +40,7 @@ public final class Replay {
     /** Safety bound on duty cycles per input frame. */
     private static final long MAX_CYCLES_PER_FRAME = 10_000;
 
-    private Replay() {
-    }
+    private Replay() {}
 
     /**
      * What a replay produced.
@@ -57,10 +56,17 @@ public final class Replay {
      * @param portNames port names by the index the traffic manager's counters use.
      * @param tableEntries per-route, per-next-hop and per-neighbor hit counters at the end.
      */
-    public record Result(Map<String, Path> outputs, Path cpuPcap, Path countersFile, CountersSnapshot counters,
-        long cycles, long endNs, Map<String, LinkPartnerStats> linkPartners, TmCountersSnapshot trafficManager,
-        List<String> portNames, TableEntryCounters tableEntries) {
-    }
+    public record Result(
+            Map<String, Path> outputs,
+            Path cpuPcap,
+            Path countersFile,
+            CountersSnapshot counters,
+            long cycles,
+            long endNs,
+            Map<String, LinkPartnerStats> linkPartners,
+            TmCountersSnapshot trafficManager,
+            List<String> portNames,
+            TableEntryCounters tableEntries) {}
 
     /**
      * Replays with default sizes.
@@ -85,8 +91,8 @@ public final class Replay {
      * @throws io.asicemu.pipeline.config.ConfigException if the configuration is refused.
      * @throws IllegalArgumentException if an input names a port the configuration lacks.
      */
-    public static Result run(final ConfigDb db, final Map<String, Path> inputs, final Path outDir,
-        final PipelineSizing sizing) {
+    public static Result run(
+            final ConfigDb db, final Map<String, Path> inputs, final Path outDir, final PipelineSizing sizing) {
         return run(db, inputs, outDir, sizing, ReplayOptions.defaults());
     }
 
@@ -104,8 +110,12 @@ public final class Replay {
      *     leave {@code outDir} ({@link OutputPaths}), or {@code outDir} is not a directory.
      * @throws ReplayFailedException if the run failed midway (the outputs and counters so far are written).
      */
-    public static Result run(final ConfigDb db, final Map<String, Path> inputs, final Path outDir,
-        final PipelineSizing sizing, final ReplayOptions options) {
+    public static Result run(
+            final ConfigDb db,
+            final Map<String, Path> inputs,
+            final Path outDir,
+            final PipelineSizing sizing,
+            final ReplayOptions options) {
         return run(db, inputs, outDir, sizing, options, 0, false);
     }
 
@@ -114,9 +124,14 @@ public final class Replay {
      * (tests; 0 = {@link #MAX_CYCLES_PER_FRAME} per input frame), and optionally stepping through idle time from timer
      * to timer as before the jump existed (tests compare the two).
      */
-    static Result run(final ConfigDb db, final Map<String, Path> inputs, final Path outDir,
-        final PipelineSizing sizing, final ReplayOptions options, final long cycleLimit,
-        final boolean stepThroughIdleTime) {
+    static Result run(
+            final ConfigDb db,
+            final Map<String, Path> inputs,
+            final Path outDir,
+            final PipelineSizing sizing,
+            final ReplayOptions options,
+            final long cycleLimit,
+            final boolean stepThroughIdleTime) {
         OutputPaths.createDirectory(outDir);
         final ManualClock clock = new ManualClock();
         final Map<String, Port> ports = new LinkedHashMap<>();
@@ -131,8 +146,10 @@ public final class Replay {
             long startNs = Long.MAX_VALUE;
             for (final String name : probe.portNames()) {
                 final Path out = OutputPaths.confined(outDir, name + ".pcap");
-                final long speed = Long.parseLong(db.table("PORT").get(name).get("speed").trim());
-                final int mtu = Integer.parseInt(db.table("PORT").get(name).getOrDefault("mtu", "9100").trim());
+                final long speed =
+                        Long.parseLong(db.table("PORT").get(name).get("speed").trim());
+                final int mtu = Integer.parseInt(
+                        db.table("PORT").get(name).getOrDefault("mtu", "9100").trim());
                 final Port port = openPort(probe, name, inputs.get(name), out, mtu, speed, options);
                 ports.put(name, port);
                 outputs.put(name, out);
@@ -161,8 +178,10 @@ public final class Replay {
             }
             final CountersSnapshot counters = pipeline.control().counters();
             // the data thread (here: this one) takes the traffic manager's snapshot at its next duty cycle
-            final CompletableFuture<TmCountersSnapshot> tmCounters = pipeline.control().trafficManagerCounters();
-            final CompletableFuture<TableEntryCounters> entries = pipeline.control().tableEntryCounters();
+            final CompletableFuture<TmCountersSnapshot> tmCounters =
+                    pipeline.control().trafficManagerCounters();
+            final CompletableFuture<TableEntryCounters> entries =
+                    pipeline.control().tableEntryCounters();
             try {
                 pipeline.agent().doWork();
             } catch (final RuntimeException e) {
@@ -172,13 +191,24 @@ public final class Replay {
                 failure.addSuppressed(e); // the pipeline's own counters are still written below
             }
             final List<String> portNames = pipeline.control().portNames();
-            final Result result = new Result(outputs, cpuPcap, countersFile, counters, cycles[0], clock.nowNs(),
-                partners, tmCounters.getNow(null), portNames, entries.getNow(null));
+            final Result result = new Result(
+                    outputs,
+                    cpuPcap,
+                    countersFile,
+                    counters,
+                    cycles[0],
+                    clock.nowNs(),
+                    partners,
+                    tmCounters.getNow(null),
+                    portNames,
+                    entries.getNow(null));
             if (failure != null) {
                 final String reason = "replay failed after " + cycles[0] + " cycles at virtual time " + clock.nowNs()
-                    + " ns: " + failure.getMessage();
-                Files.writeString(countersFile, "# INCOMPLETE: " + reason + "; the counters and captures hold what "
-                    + "happened until then\n" + render(result));
+                        + " ns: " + failure.getMessage();
+                Files.writeString(
+                        countersFile,
+                        "# INCOMPLETE: " + reason + "; the counters and captures hold what " + "happened until then\n"
+                                + render(result));
                 throw new ReplayFailedException(reason, result, failure);
             }
             Files.writeString(countersFile, render(result));
@@ -192,26 +222,44 @@ public final class Replay {
         }
     }
 
-    private static Port openPort(final CompiledConfig config, final String name, final Path input, final Path out,
-        final int mtu, final long speed, final ReplayOptions options) {
+    private static Port openPort(
+            final CompiledConfig config,
+            final String name,
+            final Path input,
+            final Path out,
+            final int mtu,
+            final long speed,
+            final ReplayOptions options) {
         if (input == null || options.linkPartner() == LinkPartnerMode.NONE) {
             return new PcapFilePort(name, input, out, mtu, speed);
         }
-        return new LinkPartnerPort(name, input, out, mtu, speed, options.cableDelayNs(),
-            SwitchPriorityClassifier.of(config.tables().qos(), config.portIndex().get(name)));
+        return new LinkPartnerPort(
+                name,
+                input,
+                out,
+                mtu,
+                speed,
+                options.cableDelayNs(),
+                SwitchPriorityClassifier.of(
+                        config.tables().qos(), config.portIndex().get(name)));
     }
 
     private static long nextRxNs(final Port port) {
-        return port instanceof LinkPartnerPort lp ? lp.nextRxTimestampNs()
-            : ((PcapFilePort) port).nextRxTimestampNs();
+        return port instanceof LinkPartnerPort lp ? lp.nextRxTimestampNs() : ((PcapFilePort) port).nextRxTimestampNs();
     }
 
     private static int pendingRx(final Port port) {
         return port instanceof LinkPartnerPort lp ? lp.pendingRx() : ((PcapFilePort) port).pendingRx();
     }
 
-    private static void loop(final Pipeline pipeline, final ManualClock clock, final Map<String, Port> ports,
-        final PcapWriter cpu, final long[] cyclesOut, final long cycleLimit, final boolean stepThroughIdleTime) {
+    private static void loop(
+            final Pipeline pipeline,
+            final ManualClock clock,
+            final Map<String, Port> ports,
+            final PcapWriter cpu,
+            final long[] cyclesOut,
+            final long cycleLimit,
+            final boolean stepThroughIdleTime) {
         final DataPlaneAgent agent = pipeline.agent();
         long frames = 0;
         for (final Port port : ports.values()) {
@@ -231,8 +279,8 @@ public final class Replay {
             // Idle (nothing queued): the timers due before the next frame (watchdog polls, FDB aging) change nothing
             // a frame could see that they would not also do when run late at their own instants, so jump to the
             // frame in one step: a gap of days costs one cycle, not one per timer period.
-            final long next = stepThroughIdleTime || agent.hasQueuedPackets()
-                ? Math.min(nextRx, agent.nextDeadlineNs()) : nextRx;
+            final long next =
+                    stepThroughIdleTime || agent.hasQueuedPackets() ? Math.min(nextRx, agent.nextDeadlineNs()) : nextRx;
             if (next != Long.MAX_VALUE && next > clock.nowNs()) {
                 clock.nowNs(next);
             }
@@ -240,16 +288,20 @@ public final class Replay {
             drainCpu(pipeline, cpu);
             cyclesOut[0] = ++cycles;
             if (cycles > maxCycles) {
-                throw new IllegalStateException("replay made no progress after " + cycles + " cycles at "
-                    + clock.nowNs() + " ns");
+                throw new IllegalStateException(
+                        "replay made no progress after " + cycles + " cycles at " + clock.nowNs() + " ns");
             }
         }
         drainCpu(pipeline, cpu);
     }
 
     private static void drainCpu(final Pipeline pipeline, final PcapWriter cpu) {
-        pipeline.control().cpuPort().poll((segment, offset, length, port, reason, timestampNs) ->
-            cpu.write(segment, offset, length, timestampNs), Integer.MAX_VALUE);
+        pipeline.control()
+                .cpuPort()
+                .poll(
+                        (segment, offset, length, port, reason, timestampNs) ->
+                                cpu.write(segment, offset, length, timestampNs),
+                        Integer.MAX_VALUE);
     }
 
     /**
@@ -286,7 +338,12 @@ public final class Replay {
         fields.forEach((field, value) -> {
             final boolean quiet = value.equals("0") || value.equals("false") || value.equals("operational");
             if (!quiet) {
-                out.append(key).append(' ').append(field).append(' ').append(value).append('\n');
+                out.append(key)
+                        .append(' ')
+                        .append(field)
+                        .append(' ')
+                        .append(value)
+                        .append('\n');
             }
         });
     }

@@ -47,8 +47,11 @@ public final class EgressStage {
      * @param store the packet store sized for that traffic manager's buffer.
      * @param attached ports by index (null where none is attached).
      */
-    public void use(final ForwardingTables current, final TrafficManager trafficManager, final PacketBuffer store,
-        final Port[] attached) {
+    public void use(
+            final ForwardingTables current,
+            final TrafficManager trafficManager,
+            final PacketBuffer store,
+            final Port[] attached) {
         this.tables = current;
         this.tm = trafficManager;
         this.buffer = store;
@@ -65,8 +68,8 @@ public final class EgressStage {
      * @param nowNs the time.
      * @return how many copies were admitted.
      */
-    public int send(final Verdict v, final MemorySegment segment, final long offset, final int length,
-        final long nowNs) {
+    public int send(
+            final Verdict v, final MemorySegment segment, final long offset, final int length, final long nowNs) {
         if (v.action == Verdict.UNICAST) {
             return enqueue(v, v.egressPort, segment, offset, length, nowNs) ? 1 : 0;
         }
@@ -109,8 +112,13 @@ public final class EgressStage {
         return sent;
     }
 
-    private boolean enqueue(final Verdict v, final int port, final MemorySegment segment, final long offset,
-        final int length, final long nowNs) {
+    private boolean enqueue(
+            final Verdict v,
+            final int port,
+            final MemorySegment segment,
+            final long offset,
+            final int length,
+            final long nowNs) {
         final ForwardingTables t = tables;
         final Port p = port < ports.length ? ports[port] : null;
         if (p == null || !p.linkUp() || !t.portAdminUp(port) || port >= tm.portCount()) {
@@ -150,8 +158,7 @@ public final class EgressStage {
         buffer.ipVersion[handle] = (byte) v.ipVersion;
         buffer.l3Offset[handle] = (short) (v.l3Offset < 0 ? -1 : v.l3Offset - v.l2Length + header);
         final int inPort = v.ingressPort >= 0 && v.ingressPort < tm.portCount() ? v.ingressPort : port;
-        final int result = tm.admit(nowNs, inPort, v.pg, port, queue, outLength, v.ipVersion == 0 ? 0 : v.ecn,
-            handle);
+        final int result = tm.admit(nowNs, inPort, v.pg, port, queue, outLength, v.ipVersion == 0 ? 0 : v.ecn, handle);
         if (result != TrafficManager.ADMITTED) {
             buffer.release(handle);
             return refused(port, result, nowNs);
@@ -186,8 +193,13 @@ public final class EgressStage {
      * The egress ACL for one copy, after the queue choice: matches the egress port and the packet as it leaves (DSCP
      * after any rewrite), counts the hit and says whether the rule drops it.
      */
-    private boolean egressAclDrops(final ForwardingTables t, final Verdict v, final int port,
-        final MemorySegment segment, final long offset, final int outLength) {
+    private boolean egressAclDrops(
+            final ForwardingTables t,
+            final Verdict v,
+            final int port,
+            final MemorySegment segment,
+            final long offset,
+            final int outLength) {
         final AclEgressTable acl = t.egressAcl();
         final int etherType = NetworkOrder.u16(segment, offset + v.l2Length);
         int dst = 0;
@@ -220,8 +232,8 @@ public final class EgressStage {
      * @param nowNs the time.
      * @return how many copies were admitted.
      */
-    public int mirror(final Verdict v, final MemorySegment segment, final long offset, final int length,
-        final long nowNs) {
+    public int mirror(
+            final Verdict v, final MemorySegment segment, final long offset, final int length, final long nowNs) {
         final ForwardingTables t = tables;
         final AclMirrorSessions sessions = t.mirrorSessions();
         final int session = v.mirrorSession;

@@ -4,17 +4,17 @@ import io.asicemu.flowlet.LoadBalanceGroup;
 import io.asicemu.flowlet.hash.HashKey;
 import io.asicemu.parser.FrameKind;
 import io.asicemu.parser.FrameRewriter;
+import io.asicemu.parser.InternetChecksum;
 import io.asicemu.parser.PacketParser;
 import io.asicemu.parser.ParseReason;
 import io.asicemu.parser.ParseResult;
-import io.asicemu.parser.InternetChecksum;
 import io.asicemu.pipeline.counter.ConsumeReason;
 import io.asicemu.pipeline.counter.Counters;
 import io.asicemu.pipeline.counter.DropReason;
 import io.asicemu.pipeline.counter.PortStat;
 import io.asicemu.pipeline.counter.PuntReason;
-import io.asicemu.pipeline.table.AclMeters;
 import io.asicemu.pipeline.table.AclKey;
+import io.asicemu.pipeline.table.AclMeters;
 import io.asicemu.pipeline.table.AclTable;
 import io.asicemu.pipeline.table.FdbTable;
 import io.asicemu.pipeline.table.ForwardingTables;
@@ -66,6 +66,7 @@ public final class IngressStage {
     private ParseResult parsed = single;
     /** Its LPM slot from {@link #lookUpAll}, or {@link #NOT_LOOKED_UP}. */
     private int lookedUpSlot = NOT_LOOKED_UP;
+
     private final AclKey aclKey = new AclKey();
     private final HashKey hashKey = new HashKey();
     private final Counters counters;
@@ -118,8 +119,13 @@ public final class IngressStage {
      * @param nowNs the cycle's time.
      * @param v receives the decision.
      */
-    public void process(final int port, final MemorySegment segment, final long offset, final int length,
-        final long nowNs, final Verdict v) {
+    public void process(
+            final int port,
+            final MemorySegment segment,
+            final long offset,
+            final int length,
+            final long nowNs,
+            final Verdict v) {
         final ParseResult p = single;
         parser.parse(segment, offset, length, p);
         countIn(port, length, p);
@@ -264,8 +270,9 @@ public final class IngressStage {
             return;
         }
         final boolean isIp = p.ipVersion() != 0;
-        v.tc = rule != AclTable.NO_MATCH && t.acl().setTc(rule) >= 0 ? t.acl().setTc(rule)
-            : t.qos().trafficClass(port, p.vlanCount() > 0, p.outerPcp(), isIp, p.dscp());
+        v.tc = rule != AclTable.NO_MATCH && t.acl().setTc(rule) >= 0
+                ? t.acl().setTc(rule)
+                : t.qos().trafficClass(port, p.vlanCount() > 0, p.outerPcp(), isIp, p.dscp());
         v.pg = t.qos().priorityGroup(port, v.tc);
         v.ecn = p.ecn();
         v.ipVersion = p.ipVersion();
@@ -289,8 +296,8 @@ public final class IngressStage {
      * Carries out the matched ACL rule's meter and action; returns false if that decided the packet (drop, trap).
      * A red packet of the rule's meter (RFC 2698) is dropped before its action runs.
      */
-    private static boolean aclAction(final ForwardingTables t, final int rule, final int length, final long nowNs,
-        final Verdict v) {
+    private static boolean aclAction(
+            final ForwardingTables t, final int rule, final int length, final long nowNs, final Verdict v) {
         final AclTable acl = t.acl();
         if (acl.meters().color(rule, length, nowNs) == AclMeters.RED) {
             v.drop(DropReason.ACL_METER_RED);
@@ -311,8 +318,7 @@ public final class IngressStage {
                 v.copyReason = PuntReason.ACL_COPY;
             }
             case MIRROR -> v.mirrorSession = t.mirrorSessions().find(acl.mirrorSession(rule));
-            default -> {
-            }
+            default -> {}
         }
         return true;
     }
@@ -343,13 +349,14 @@ public final class IngressStage {
         }
     }
 
-    private static boolean ingressVlan(final ForwardingTables t, final int port, final ParseResult p,
-        final Verdict v) {
+    private static boolean ingressVlan(final ForwardingTables t, final int port, final ParseResult p, final Verdict v) {
         final int vid = p.vlanCount() > 0 ? p.outerVlanId() : 0;
         if (vid != 0) {
             if (!t.vlanExists(vid) || !t.vlanMember(vid, port)) {
-                v.drop(t.portRouterInterface(port) != ForwardingTables.NONE
-                    ? DropReason.VLAN_TAG_NOT_ALLOWED : DropReason.INGRESS_VLAN_FILTER);
+                v.drop(
+                        t.portRouterInterface(port) != ForwardingTables.NONE
+                                ? DropReason.VLAN_TAG_NOT_ALLOWED
+                                : DropReason.INGRESS_VLAN_FILTER);
                 return false;
             }
             return admitVlan(t, vid, v);
@@ -408,8 +415,13 @@ public final class IngressStage {
     }
 
     /** ARP and neighbor discovery aimed at the switch; returns true if the packet was fully handled. */
-    private boolean controlPlane(final ForwardingTables t, final int rif, final int port, final ParseResult p,
-        final Verdict v, final long nowNs) {
+    private boolean controlPlane(
+            final ForwardingTables t,
+            final int rif,
+            final int port,
+            final ParseResult p,
+            final Verdict v,
+            final long nowNs) {
         if (p.kind() == FrameKind.ARP) {
             final boolean forMe = isLocal(t, 0, p.arpTargetIp() & 0xffff_ffffL, false);
             if (!forMe) {
@@ -428,8 +440,10 @@ public final class IngressStage {
             }
             return true;
         }
-        if (p.ipVersion() == 6 && p.protocol() == ICMPV6 && p.icmpType() >= ND_ROUTER_SOLICITATION
-            && p.icmpType() <= ND_REDIRECT) {
+        if (p.ipVersion() == 6
+                && p.protocol() == ICMPV6
+                && p.icmpType() >= ND_ROUTER_SOLICITATION
+                && p.icmpType() <= ND_REDIRECT) {
             final int type = p.icmpType();
             final boolean solicitation = type == ND_NEIGHBOR_SOLICITATION;
             final boolean advertisement = type == ND_NEIGHBOR_ADVERTISEMENT;
@@ -460,8 +474,8 @@ public final class IngressStage {
         return RouteTarget.kind(t.routeTargetFor(v6, high, low)) == RouteTarget.LOCAL;
     }
 
-    private void bridge(final ForwardingTables t, final int port, final ParseResult p, final Verdict v,
-        final long nowNs) {
+    private void bridge(
+            final ForwardingTables t, final int port, final ParseResult p, final Verdict v, final long nowNs) {
         final long dst = p.dstMac();
         if ((dst & 0x0100_0000_0000L) != 0) {
             v.action = Verdict.FLOOD;
@@ -541,8 +555,9 @@ public final class IngressStage {
             int nextHop = RouteTarget.id(value);
             if (kind == RouteTarget.GROUP) {
                 final LoadBalanceGroup group = t.group(nextHop);
-                final int member = group == null ? LoadBalanceGroup.NO_MEMBER
-                    : group.select(hashKey(p, v.ingressPort), p.frameLength(), nowNs);
+                final int member = group == null
+                        ? LoadBalanceGroup.NO_MEMBER
+                        : group.select(hashKey(p, v.ingressPort), p.frameLength(), nowNs);
                 if (member == LoadBalanceGroup.NO_MEMBER) {
                     v.drop(DropReason.UNRESOLVED_NEXT_HOP);
                     return;
@@ -609,8 +624,11 @@ public final class IngressStage {
 
     private HashKey hashKey(final ParseResult p, final int inPort) {
         final HashKey k = hashKey.clear();
-        k.inPort(inPort).srcMac(p.srcMac()).dstMac(p.dstMac()).etherType(p.etherType())
-            .vlanId(p.vlanCount() > 0 ? p.outerVlanId() : 0);
+        k.inPort(inPort)
+                .srcMac(p.srcMac())
+                .dstMac(p.dstMac())
+                .etherType(p.etherType())
+                .vlanId(p.vlanCount() > 0 ? p.outerVlanId() : 0);
         if (p.ipVersion() == 6) {
             k.srcIpv6(p.srcAddressHigh(), p.srcAddressLow()).dstIpv6(p.dstAddressHigh(), p.dstAddressLow());
         } else {

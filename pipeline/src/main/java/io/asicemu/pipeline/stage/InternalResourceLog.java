@@ -26,8 +26,12 @@ final class InternalResourceLog {
             suppressed++;
             return;
         }
-        LOG.error("{} ran out before the buffer model refused a frame (egress port {}; {} more since the last report):"
-            + " a sizing bug, frames counted as an internal-resource drop", resource, port, suppressed);
+        LOG.error(
+                "{} ran out before the buffer model refused a frame (egress port {}; {} more since the last report):"
+                        + " a sizing bug, frames counted as an internal-resource drop",
+                resource,
+                port,
+                suppressed);
         suppressed = 0;
         nextLogNs = nowNs + INTERVAL_NS;
     }

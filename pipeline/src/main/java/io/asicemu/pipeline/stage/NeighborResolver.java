@@ -23,6 +23,7 @@ import java.lang.foreign.MemorySegment;
 public final class NeighborResolver {
     /** Minimum gap between two requests for the same address. */
     public static final long RETRY_NS = 1_000_000_000L;
+
     private static final int PENDING = 256;
     private static final long BROADCAST = 0xffff_ffff_ffffL;
     private static final int ICMPV6 = 58;
@@ -199,14 +200,12 @@ public final class NeighborResolver {
             final int oldTtlWord = NetworkOrder.u16(s, ip + 8);
             final int newTtlWord = (64 << 8) | (oldTtlWord & 0xff);
             NetworkOrder.u16(s, ip + 8, newTtlWord);
-            NetworkOrder.u16(s, ip + 10, InternetChecksum.update(NetworkOrder.u16(s, ip + 10), oldTtlWord,
-                newTtlWord));
+            NetworkOrder.u16(s, ip + 10, InternetChecksum.update(NetworkOrder.u16(s, ip + 10), oldTtlWord, newTtlWord));
         }
         final int oldTypeWord = NetworkOrder.u16(s, icmp);
         final int newTypeWord = ((v6 ? 129 : 0) << 8) | (oldTypeWord & 0xff);
         NetworkOrder.u16(s, icmp, newTypeWord);
-        NetworkOrder.u16(s, icmp + 2, InternetChecksum.update(NetworkOrder.u16(s, icmp + 2), oldTypeWord,
-            newTypeWord));
+        NetworkOrder.u16(s, icmp + 2, InternetChecksum.update(NetworkOrder.u16(s, icmp + 2), oldTypeWord, newTypeWord));
         v.action = Verdict.UNICAST;
         v.egressPort = v.ingressPort;
         v.dstMac = p.srcMac();
@@ -237,8 +236,10 @@ public final class NeighborResolver {
             return;
         }
         final int slot = (int) ((high * 31 + low) ^ ((high * 31 + low) >>> 17)) & (PENDING - 1);
-        if (pendingUsed[slot] && pendingHigh[slot] == high && pendingLow[slot] == low
-            && nowNs - pendingNs[slot] < RETRY_NS) {
+        if (pendingUsed[slot]
+                && pendingHigh[slot] == high
+                && pendingLow[slot] == low
+                && nowNs - pendingNs[slot] < RETRY_NS) {
             return;
         }
         pendingUsed[slot] = true;
@@ -253,8 +254,10 @@ public final class NeighborResolver {
             length = writeSolicitation(t, rif, high, low, dstMac, myMac);
         } else {
             dstMac = BROADCAST;
-            length = builder.reset().macs(dstMac, myMac).untagged()
-                .buildArp(scratch, 0, ArpFlyweight.OP_REQUEST, myMac, t.rifIpv4(rif), 0, (int) low);
+            length = builder.reset()
+                    .macs(dstMac, myMac)
+                    .untagged()
+                    .buildArp(scratch, 0, ArpFlyweight.OP_REQUEST, myMac, t.rifIpv4(rif), 0, (int) low);
         }
         final Verdict v = requestVerdict;
         v.reset(-1);
@@ -273,8 +276,13 @@ public final class NeighborResolver {
         requestsSent++;
     }
 
-    private int writeSolicitation(final ForwardingTables t, final int rif, final long high, final long low,
-        final long dstMac, final long myMac) {
+    private int writeSolicitation(
+            final ForwardingTables t,
+            final int rif,
+            final long high,
+            final long low,
+            final long dstMac,
+            final long myMac) {
         final MemorySegment s = scratch;
         NetworkOrder.u48(s, 0, dstMac);
         NetworkOrder.u48(s, 6, myMac);

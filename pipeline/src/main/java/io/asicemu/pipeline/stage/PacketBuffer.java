@@ -24,6 +24,7 @@ public final class PacketBuffer implements AutoCloseable {
     public static final int NONE = -1;
     /** Smallest cell: the whole 60 B minimum frame and the L2/L3 header fields rewritten in place fit one cell. */
     public static final int MIN_CELL_BYTES = 64;
+
     private static final long METADATA_BYTES_PER_CELL = Integer.BYTES * 2 + Short.BYTES + 2;
 
     private final Arena arena = Arena.ofShared();
@@ -31,6 +32,7 @@ public final class PacketBuffer implements AutoCloseable {
     private final int cellBytes;
     /** ceil(2^32 / cellBytes): n / cellBytes == (n * cellReciprocal) >>> 32 for n &lt; 2^16 (no division per frame). */
     private final long cellReciprocal;
+
     private final int maxFrameBytes;
     private final int cellCount;
     private final int[] free;
@@ -48,10 +50,12 @@ public final class PacketBuffer implements AutoCloseable {
      * @param maxFrameBytes the largest frame stored (longer ones are refused by the caller).
      */
     public PacketBuffer(final int cells, final int cellBytes, final int maxFrameBytes) {
-        if (cells < 1 || cellBytes < MIN_CELL_BYTES || maxFrameBytes < MIN_CELL_BYTES
-            || maxFrameBytes + cellBytes >= 1 << 16) {
+        if (cells < 1
+                || cellBytes < MIN_CELL_BYTES
+                || maxFrameBytes < MIN_CELL_BYTES
+                || maxFrameBytes + cellBytes >= 1 << 16) {
             throw new IllegalArgumentException("invalid packet buffer: " + cells + " cells of " + cellBytes
-                + " B, largest frame " + maxFrameBytes + " B");
+                    + " B, largest frame " + maxFrameBytes + " B");
         }
         this.cellBytes = cellBytes;
         this.cellReciprocal = ((1L << 32) + cellBytes - 1) / cellBytes;
@@ -80,8 +84,8 @@ public final class PacketBuffer implements AutoCloseable {
     public static int cellsFor(final long bufferBytes, final int cellBytes, final int maxFrameBytes) {
         final long cells = bufferBytes / cellBytes + (maxFrameBytes + cellBytes - 1) / cellBytes;
         if (cells > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException("buffer of " + bufferBytes + " B is too large for " + cellBytes
-                + " B cells");
+            throw new IllegalArgumentException(
+                    "buffer of " + bufferBytes + " B is too large for " + cellBytes + " B cells");
         }
         return (int) cells;
     }
@@ -149,8 +153,12 @@ public final class PacketBuffer implements AutoCloseable {
      * @param sourceOffset their offset.
      * @param count how many.
      */
-    public void write(final int handle, final int frameOffset, final MemorySegment source, final long sourceOffset,
-        final int count) {
+    public void write(
+            final int handle,
+            final int frameOffset,
+            final MemorySegment source,
+            final long sourceOffset,
+            final int count) {
         if (contiguous[handle]) {
             MemorySegment.copy(source, sourceOffset, memory, (long) handle * cellBytes + frameOffset, count);
             return;

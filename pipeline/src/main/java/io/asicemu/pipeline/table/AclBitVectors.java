@@ -27,6 +27,7 @@ final class AclBitVectors {
     /** Key chunks: port, EtherType, MACs (2 each), VLAN, IP version, addresses (4 each), protocol, L4, DSCP, ECN,
      *  TCP flags, BTH. */
     static final int CHUNKS = 23;
+
     private static final int IN_PORT = 0;
     private static final int ETHER_TYPE = 1;
     private static final int SRC_MAC = 2;
@@ -49,6 +50,7 @@ final class AclBitVectors {
     private final int words;
     /** Chunks some rule constrains; per such chunk its interval cuts and rows (interval i: words from i * words). */
     private final int[] activeChunk;
+
     private final long[][] bounds;
     private final long[][] rows;
     /**
@@ -152,8 +154,8 @@ final class AclBitVectors {
     }
 
     /** Each chunk's condition of rule r as [low, high], or any. */
-    private static void intervals(final AclRule r, final int i, final long[][] low, final long[][] high,
-        final boolean[][] any) {
+    private static void intervals(
+            final AclRule r, final int i, final long[][] low, final long[][] high, final boolean[][] any) {
         for (int c = 0; c < CHUNKS; c++) {
             any[c][i] = true;
         }
@@ -202,22 +204,40 @@ final class AclBitVectors {
         }
     }
 
-    private static void range(final long[][] low, final long[][] high, final boolean[][] any, final int chunk,
-        final int rule, final long from, final long to) {
+    private static void range(
+            final long[][] low,
+            final long[][] high,
+            final boolean[][] any,
+            final int chunk,
+            final int rule,
+            final long from,
+            final long to) {
         any[chunk][rule] = false;
         low[chunk][rule] = from;
         high[chunk][rule] = to;
     }
 
-    private static void masked64(final long[][] low, final long[][] high, final boolean[][] any, final int chunk,
-        final int rule, final long value, final long mask) {
+    private static void masked64(
+            final long[][] low,
+            final long[][] high,
+            final boolean[][] any,
+            final int chunk,
+            final int rule,
+            final long value,
+            final long mask) {
         masked(low, high, any, chunk, rule, value >>> 32, mask >>> 32);
         masked(low, high, any, chunk + 1, rule, value & LOW32, mask & LOW32);
     }
 
     /** A 32-bit (value, mask) as the block its mask's leading ones fix (exact for a prefix mask, wider otherwise). */
-    private static void masked(final long[][] low, final long[][] high, final boolean[][] any, final int chunk,
-        final int rule, final long value, final long mask) {
+    private static void masked(
+            final long[][] low,
+            final long[][] high,
+            final boolean[][] any,
+            final int chunk,
+            final int rule,
+            final long value,
+            final long mask) {
         final int ones = Integer.numberOfLeadingZeros(~(int) mask);
         if (ones == 0) {
             return;

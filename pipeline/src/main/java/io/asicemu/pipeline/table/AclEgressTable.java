@@ -15,6 +15,7 @@ import java.util.List;
 public final class AclEgressTable {
     /** No rule matched. */
     public static final int NO_MATCH = -1;
+
     private static final AclEgressTable EMPTY = new AclEgressTable(List.of());
 
     private final int count;
@@ -98,8 +99,13 @@ public final class AclEgressTable {
      * @param dscpValue the DSCP (ignored unless IP).
      * @return the rule index, or {@link #NO_MATCH}.
      */
-    public int match(final int outPort, final int type, final int ipVersion, final int dstIpv4Address,
-        final int protocol, final int dscpValue) {
+    public int match(
+            final int outPort,
+            final int type,
+            final int ipVersion,
+            final int dstIpv4Address,
+            final int protocol,
+            final int dscpValue) {
         final long dst = dstIpv4Address & 0xffff_ffffL;
         for (int i = 0; i < count; i++) {
             final long[] ports = outPorts[i];
@@ -115,8 +121,10 @@ public final class AclEgressTable {
             if (dstIpv4Mask[i] != 0 && (ipVersion != 4 || (dst & dstIpv4Mask[i]) != dstIpv4[i])) {
                 continue;
             }
-            if ((ipProtocolMask[i] | dscpMask[i]) != 0 && (ipVersion == 0
-                || (protocol & ipProtocolMask[i]) != ipProtocol[i] || (dscpValue & dscpMask[i]) != dscp[i])) {
+            if ((ipProtocolMask[i] | dscpMask[i]) != 0
+                    && (ipVersion == 0
+                            || (protocol & ipProtocolMask[i]) != ipProtocol[i]
+                            || (dscpValue & dscpMask[i]) != dscp[i])) {
                 continue;
             }
             return i;

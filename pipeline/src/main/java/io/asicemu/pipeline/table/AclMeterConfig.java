@@ -31,7 +31,7 @@ public record AclMeterConfig(long cir, long cbs, long pir, long pbs) {
         }
         if (cbs > MAX_BURST || pbs > MAX_BURST || pir > MAX_RATE) {
             throw new IllegalArgumentException("meter bursts above " + MAX_BURST + " or rates above " + MAX_RATE
-                + " are beyond the pipeline's meters");
+                    + " are beyond the pipeline's meters");
         }
     }
 }

@@ -20,6 +20,7 @@ public final class AclMeters {
     public static final int YELLOW = 1;
     /** Above the peak rate. */
     public static final int RED = 2;
+
     static final long NS_PER_SECOND = 1_000_000_000L;
 
     private final boolean packets;

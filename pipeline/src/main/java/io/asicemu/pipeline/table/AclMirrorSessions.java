@@ -13,6 +13,7 @@ import java.util.TreeMap;
 public final class AclMirrorSessions {
     /** No such session. */
     public static final int NONE = -1;
+
     private static final AclMirrorSessions EMPTY = new AclMirrorSessions(Map.of());
 
     private final int[] ids;

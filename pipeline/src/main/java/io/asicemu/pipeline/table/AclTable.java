@@ -19,6 +19,7 @@ import java.util.List;
 public final class AclTable {
     /** No rule matched. */
     public static final int NO_MATCH = -1;
+
     private static final AclTable EMPTY = new AclTable(List.of());
 
     private final int count;
@@ -261,27 +262,32 @@ public final class AclTable {
             }
         }
         if ((f.etherType & etherTypeMask[i]) != etherType[i]
-            || (f.srcMac & srcMacMask[i]) != srcMac[i]
-            || (f.dstMac & dstMacMask[i]) != dstMac[i]
-            || (vlanId[i] >= 0 && f.vlanId != vlanId[i])) {
+                || (f.srcMac & srcMacMask[i]) != srcMac[i]
+                || (f.dstMac & dstMacMask[i]) != dstMac[i]
+                || (vlanId[i] >= 0 && f.vlanId != vlanId[i])) {
             return false;
         }
         if (ipVersion[i] != 0) {
             if (f.ipVersion != ipVersion[i]
-                || (f.srcHigh & srcHighMask[i]) != srcHigh[i] || (f.srcLow & srcLowMask[i]) != srcLow[i]
-                || (f.dstHigh & dstHighMask[i]) != dstHigh[i] || (f.dstLow & dstLowMask[i]) != dstLow[i]) {
+                    || (f.srcHigh & srcHighMask[i]) != srcHigh[i]
+                    || (f.srcLow & srcLowMask[i]) != srcLow[i]
+                    || (f.dstHigh & dstHighMask[i]) != dstHigh[i]
+                    || (f.dstLow & dstLowMask[i]) != dstLow[i]) {
                 return false;
             }
         }
         if (ipProtocol[i] >= 0 && f.ipProtocol != ipProtocol[i]) {
             return false;
         }
-        if (f.l4SrcPort < l4SrcMin[i] || f.l4SrcPort > l4SrcMax[i]
-            || f.l4DstPort < l4DstMin[i] || f.l4DstPort > l4DstMax[i]) {
+        if (f.l4SrcPort < l4SrcMin[i]
+                || f.l4SrcPort > l4SrcMax[i]
+                || f.l4DstPort < l4DstMin[i]
+                || f.l4DstPort > l4DstMax[i]) {
             return false;
         }
-        if ((dscp[i] >= 0 && f.dscp != dscp[i]) || (ecn[i] >= 0 && f.ecn != ecn[i])
-            || (f.tcpFlags & tcpFlagsMask[i]) != tcpFlags[i]) {
+        if ((dscp[i] >= 0 && f.dscp != dscp[i])
+                || (ecn[i] >= 0 && f.ecn != ecn[i])
+                || (f.tcpFlags & tcpFlagsMask[i]) != tcpFlags[i]) {
             return false;
         }
         return bthOpcode[i] < 0 || (f.roce && f.bthOpcode == bthOpcode[i]);

@@ -15,6 +15,7 @@ public final class FdbTable {
     public static final int DROP_PORT = -2;
     /** The last-hit time of a static entry no packet has matched yet. */
     public static final long NEVER_HIT = Long.MIN_VALUE;
+
     private static final long EMPTY = -1L;
 
     private final int mask;
@@ -42,8 +43,10 @@ public final class FdbTable {
 
     /** @return bytes of the slot arrays (sized from the capacity when built). */
     long reservedBytes() {
-        return ForwardingTables.bytes(keys) + ForwardingTables.bytes(ports) + ForwardingTables.bytes(lastSeenNs)
-            + ForwardingTables.bytes(statics);
+        return ForwardingTables.bytes(keys)
+                + ForwardingTables.bytes(ports)
+                + ForwardingTables.bytes(lastSeenNs)
+                + ForwardingTables.bytes(statics);
     }
 
     /**
@@ -211,8 +214,10 @@ public final class FdbTable {
     public int flushVlan(final int vlanId, final int port) {
         int removed = 0;
         for (int i = 0; i <= mask; ) {
-            if (keys[i] != EMPTY && !statics[i] && (int) (keys[i] >>> 48) == (vlanId & 0xfff)
-                && (port < 0 || ports[i] == port)) {
+            if (keys[i] != EMPTY
+                    && !statics[i]
+                    && (int) (keys[i] >>> 48) == (vlanId & 0xfff)
+                    && (port < 0 || ports[i] == port)) {
                 removeAt(i);
                 removed++;
             } else {

@@ -169,14 +169,33 @@ public final class ForwardingTables {
      */
     public long reservedBytes() {
         long bytes = bytes(portAdminUp) + bytes(portMtu) + bytes(portSpeedMbps) + bytes(portPvid) + bytes(portRif);
-        bytes += bytes(vlanExists) + bytes(vlanDropped) + bytes(vlanMembers) + bytes(vlanTagged) + bytes(vlanRif)
-            + bytes(vlanFloodSlot);
-        bytes += bytes(rifMac) + bytes(rifPort) + bytes(rifVlan) + bytes(rifMtu) + bytes(rifIpv4) + bytes(rifHasIpv4)
-            + bytes(rifIpv6High) + bytes(rifIpv6Low) + bytes(rifHasIpv6);
-        bytes += lpm4.reservedBytes() + lpm6.reservedBytes() + bytes(routeTarget) + bytes(routePackets)
-            + bytes(routeBytes);
-        bytes += bytes(nextHopHigh) + bytes(nextHopLow) + bytes(nextHopV6) + bytes(nextHopRif) + bytes(nextHopUsed)
-            + bytes(nextHopPackets) + bytes(nextHopBytes);
+        bytes += bytes(vlanExists)
+                + bytes(vlanDropped)
+                + bytes(vlanMembers)
+                + bytes(vlanTagged)
+                + bytes(vlanRif)
+                + bytes(vlanFloodSlot);
+        bytes += bytes(rifMac)
+                + bytes(rifPort)
+                + bytes(rifVlan)
+                + bytes(rifMtu)
+                + bytes(rifIpv4)
+                + bytes(rifHasIpv4)
+                + bytes(rifIpv6High)
+                + bytes(rifIpv6Low)
+                + bytes(rifHasIpv6);
+        bytes += lpm4.reservedBytes()
+                + lpm6.reservedBytes()
+                + bytes(routeTarget)
+                + bytes(routePackets)
+                + bytes(routeBytes);
+        bytes += bytes(nextHopHigh)
+                + bytes(nextHopLow)
+                + bytes(nextHopV6)
+                + bytes(nextHopRif)
+                + bytes(nextHopUsed)
+                + bytes(nextHopPackets)
+                + bytes(nextHopBytes);
         bytes += 4L * (groups.length + groupNextHops.length + groupWatchPorts.length);
         return bytes + neighbors.reservedBytes() + fdb.reservedBytes() + qos.reservedBytes();
     }
@@ -611,8 +630,8 @@ public final class ForwardingTables {
      * @param slot its slot from the control model's {@code RouteSlots}.
      * @param target what it points at (a {@link RouteTarget} value).
      */
-    public void route(final boolean v6, final long high, final long low, final int length, final int slot,
-        final int target) {
+    public void route(
+            final boolean v6, final long high, final long low, final int length, final int slot, final int target) {
         routeTarget[slot] = target;
         lpm(v6).add(high, low, length, slot);
     }
@@ -629,8 +648,14 @@ public final class ForwardingTables {
      * @param coverLength the covering route's length, or -1 if none.
      * @param coverSlot the covering route's slot (ignored when {@code coverLength} is -1).
      */
-    public void deleteRoute(final boolean v6, final long high, final long low, final int length, final int slot,
-        final int coverLength, final int coverSlot) {
+    public void deleteRoute(
+            final boolean v6,
+            final long high,
+            final long low,
+            final int length,
+            final int slot,
+            final int coverLength,
+            final int coverSlot) {
         lpm(v6).delete(high, low, length, coverLength, coverSlot);
         routeTarget[slot] = 0;
         routePackets[slot] = 0;

@@ -24,6 +24,7 @@ import java.util.Arrays;
 public final class LpmTable {
     /** The largest value a route can carry. */
     public static final int MAX_VALUE = (1 << 23) - 1;
+
     private static final int CHILD = 0x8000_0000;
     private static final int DEPTH_SHIFT = 23;
     private static final int ROOT_BITS = 16;
@@ -120,8 +121,7 @@ public final class LpmTable {
      * @param coverLength the length of the longest present prefix shorter than {@code length} covering it, or -1.
      * @param coverValue that prefix's value (ignored when {@code coverLength} is -1).
      */
-    public void delete(final long high, final long low, final int length, final int coverLength,
-        final int coverValue) {
+    public void delete(final long high, final long low, final int length, final int coverLength, final int coverValue) {
         checkLength(length);
         final int replacement = coverLength < 0 ? 0 : leaf(coverLength, coverValue);
         write(high, low, length, replacement, length, true);
@@ -142,8 +142,13 @@ public final class LpmTable {
     }
 
     /** Writes {@code leaf} into every slot the prefix covers, at the right level, descending into children. */
-    private void write(final long high, final long low, final int length, final int leaf, final int depth,
-        final boolean deleting) {
+    private void write(
+            final long high,
+            final long low,
+            final int length,
+            final int leaf,
+            final int depth,
+            final boolean deleting) {
         // Find the level where the prefix ends: root covers bits [0,16), then 8-bit levels.
         int levelStart = 0;
         int levelBits = ROOT_BITS;

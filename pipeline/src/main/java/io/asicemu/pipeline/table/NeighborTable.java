@@ -49,9 +49,15 @@ public final class NeighborTable {
 
     /** @return bytes of the slot arrays (sized from the capacity when built). */
     long reservedBytes() {
-        return ForwardingTables.bytes(highs) + ForwardingTables.bytes(lows) + ForwardingTables.bytes(families)
-            + ForwardingTables.bytes(used) + ForwardingTables.bytes(macs) + ForwardingTables.bytes(rifs)
-            + ForwardingTables.bytes(statics) + ForwardingTables.bytes(hitPackets) + ForwardingTables.bytes(hitBytes);
+        return ForwardingTables.bytes(highs)
+                + ForwardingTables.bytes(lows)
+                + ForwardingTables.bytes(families)
+                + ForwardingTables.bytes(used)
+                + ForwardingTables.bytes(macs)
+                + ForwardingTables.bytes(rifs)
+                + ForwardingTables.bytes(statics)
+                + ForwardingTables.bytes(hitPackets)
+                + ForwardingTables.bytes(hitBytes);
     }
 
     private static int hash(final long high, final long low, final boolean v6) {
@@ -118,8 +124,8 @@ public final class NeighborTable {
      * @param isStatic whether the entry is static.
      * @return false if full, or if a dynamic update met a static entry.
      */
-    public boolean put(final long high, final long low, final boolean v6, final long mac, final int rif,
-        final boolean isStatic) {
+    public boolean put(
+            final long high, final long low, final boolean v6, final long mac, final int rif, final boolean isStatic) {
         int i = probe(high, low, v6);
         if (i >= 0) {
             if (statics[i] && !isStatic) {

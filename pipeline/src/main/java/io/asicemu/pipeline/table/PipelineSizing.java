@@ -16,15 +16,34 @@ package io.asicemu.pipeline.table;
  * @param cpuQueueSlots packets the CPU port's punt queue holds.
  * @param maxRoutes IPv4 and IPv6 routes together (each has a hit counter).
  */
-public record PipelineSizing(int maxPorts, int maxRouterInterfaces, int maxNextHops, int maxGroups, int fdbEntries,
-    int neighbors, int aclRules, int maxFrameBytes, int batchSize, int cpuQueueSlots,
-    int maxRoutes) {
+public record PipelineSizing(
+        int maxPorts,
+        int maxRouterInterfaces,
+        int maxNextHops,
+        int maxGroups,
+        int fdbEntries,
+        int neighbors,
+        int aclRules,
+        int maxFrameBytes,
+        int batchSize,
+        int cpuQueueSlots,
+        int maxRoutes) {
 
     /** Validates. */
     public PipelineSizing {
-        if (maxPorts < 1 || maxPorts > 1024 || maxRouterInterfaces < 1 || maxNextHops < 1 || maxGroups < 1
-            || fdbEntries < 1 || neighbors < 1 || aclRules < 1 || maxFrameBytes < 128
-            || batchSize < 1 || cpuQueueSlots < 1 || maxRoutes < 1 || maxRoutes > LpmTable.MAX_VALUE) {
+        if (maxPorts < 1
+                || maxPorts > 1024
+                || maxRouterInterfaces < 1
+                || maxNextHops < 1
+                || maxGroups < 1
+                || fdbEntries < 1
+                || neighbors < 1
+                || aclRules < 1
+                || maxFrameBytes < 128
+                || batchSize < 1
+                || cpuQueueSlots < 1
+                || maxRoutes < 1
+                || maxRoutes > LpmTable.MAX_VALUE) {
             throw new IllegalArgumentException("invalid sizing: " + this);
         }
         if (maxNextHops > RouteTarget.MAX_ID || maxGroups > RouteTarget.MAX_ID) {
@@ -44,8 +63,7 @@ public record PipelineSizing(int maxPorts, int maxRouterInterfaces, int maxNextH
      * @return the defaults.
      */
     public static PipelineSizing defaults() {
-        return new PipelineSizing(64, 512, 16_384, 4_096, 32_768, 16_384, 1_024, 9_728, 64, 1_024,
-            DEFAULT_MAX_ROUTES);
+        return new PipelineSizing(64, 512, 16_384, 4_096, 32_768, 16_384, 1_024, 9_728, 64, 1_024, DEFAULT_MAX_ROUTES);
     }
 
     /**
@@ -59,9 +77,24 @@ public record PipelineSizing(int maxPorts, int maxRouterInterfaces, int maxNextH
      * @param acl ACL rules (ingress and egress each).
      * @return the new sizing (validated).
      */
-    public PipelineSizing withTables(final int routes, final int nextHops, final int groups, final int neighborEntries,
-        final int fdb, final int acl) {
-        return new PipelineSizing(maxPorts, maxRouterInterfaces, nextHops, groups, fdb, neighborEntries, acl,
-            maxFrameBytes, batchSize, cpuQueueSlots, routes);
+    public PipelineSizing withTables(
+            final int routes,
+            final int nextHops,
+            final int groups,
+            final int neighborEntries,
+            final int fdb,
+            final int acl) {
+        return new PipelineSizing(
+                maxPorts,
+                maxRouterInterfaces,
+                nextHops,
+                groups,
+                fdb,
+                neighborEntries,
+                acl,
+                maxFrameBytes,
+                batchSize,
+                cpuQueueSlots,
+                routes);
     }
 }

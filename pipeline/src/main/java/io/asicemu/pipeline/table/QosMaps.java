@@ -13,6 +13,7 @@ import java.util.Arrays;
 public final class QosMaps {
     /** Traffic classes (SONiC tc_type 0..15). */
     public static final int TC_COUNT = 16;
+
     private final int maxPorts;
     private final byte[] dscpToTc;
     private final boolean[] hasDscp;
@@ -23,8 +24,12 @@ public final class QosMaps {
 
     /** @return bytes of the per-port maps. */
     long reservedBytes() {
-        return ForwardingTables.bytes(dscpToTc) + ForwardingTables.bytes(hasDscp) + ForwardingTables.bytes(dot1pToTc)
-            + ForwardingTables.bytes(hasDot1p) + ForwardingTables.bytes(tcToQueue) + ForwardingTables.bytes(tcToPg);
+        return ForwardingTables.bytes(dscpToTc)
+                + ForwardingTables.bytes(hasDscp)
+                + ForwardingTables.bytes(dot1pToTc)
+                + ForwardingTables.bytes(hasDot1p)
+                + ForwardingTables.bytes(tcToQueue)
+                + ForwardingTables.bytes(tcToPg);
     }
 
     /**

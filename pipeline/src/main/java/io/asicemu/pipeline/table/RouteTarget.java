@@ -17,8 +17,7 @@ public final class RouteTarget {
     /** Largest id. */
     public static final int MAX_ID = (1 << 20) - 1;
 
-    private RouteTarget() {
-    }
+    private RouteTarget() {}
 
     /**
      * @param kind a kind constant.

@@ -25,7 +25,8 @@ class PackageDependencyTest {
     void shouldNameNothingOfTheControlSideWhenInADataPathPackage(final String pkg) throws IOException {
         final List<String> offending = new ArrayList<>();
         try (Stream<Path> files = Files.list(MAIN.resolve(pkg))) {
-            for (final Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+            for (final Path file :
+                    files.filter(f -> f.toString().endsWith(".java")).toList()) {
                 final String source = Files.readString(file);
                 if (source.contains("io.asicemu.pipeline.control") || source.contains("io.asicemu.pipeline.config")) {
                     offending.add(file.getFileName().toString());
@@ -33,6 +34,8 @@ class PackageDependencyTest {
             }
         }
         assertThat(Files.isDirectory(MAIN.resolve(pkg))).as(pkg + " exists").isTrue();
-        assertThat(offending).as("files of pipeline." + pkg + " naming pipeline.control or pipeline.config").isEmpty();
+        assertThat(offending)
+                .as("files of pipeline." + pkg + " naming pipeline.control or pipeline.config")
+                .isEmpty();
     }
 }

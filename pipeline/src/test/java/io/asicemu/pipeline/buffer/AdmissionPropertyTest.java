@@ -48,17 +48,19 @@ class AdmissionPropertyTest {
         }
     }
 
-    private static void put(final Map<String, Map<String, Map<String, String>>> db, final String table,
-        final String key, final String... kv) {
-        final Map<String, String> f = db.computeIfAbsent(table, t -> new LinkedHashMap<>())
-            .computeIfAbsent(key, k -> new LinkedHashMap<>());
+    private static void put(
+            final Map<String, Map<String, Map<String, String>>> db,
+            final String table,
+            final String key,
+            final String... kv) {
+        final Map<String, String> f =
+                db.computeIfAbsent(table, t -> new LinkedHashMap<>()).computeIfAbsent(key, k -> new LinkedHashMap<>());
         for (int i = 0; i < kv.length; i += 2) {
             f.put(kv[i], kv[i + 1]);
         }
     }
 
-    private record Setup(TrafficManager tm, ReferenceAdmissionModel reference, int ports) {
-    }
+    private record Setup(TrafficManager tm, ReferenceAdmissionModel reference, int ports) {}
 
     private static Setup build(final Choices c, final int cellBytes, final long[] lateDrops) {
         final Map<String, Map<String, Map<String, String>>> db = new LinkedHashMap<>();
@@ -70,8 +72,18 @@ class AdmissionPropertyTest {
             final long size = 8_000 + c.pick(400_000);
             final long xoff = c.chance(40) ? 5_000 + c.pick(100_000) : 0;
             pools.add(new ReferenceAdmissionModel.Pool(size, xoff));
-            put(db, "BUFFER_POOL", "pool" + p, "type", "both", "mode", "dynamic", "size", Long.toString(size),
-                "xoff", Long.toString(xoff));
+            put(
+                    db,
+                    "BUFFER_POOL",
+                    "pool" + p,
+                    "type",
+                    "both",
+                    "mode",
+                    "dynamic",
+                    "size",
+                    Long.toString(size),
+                    "xoff",
+                    Long.toString(xoff));
         }
         final List<ReferenceAdmissionModel.Profile> profiles = new ArrayList<>();
         final int profileCount = 1 + c.pick(4);
@@ -83,9 +95,20 @@ class AdmissionPropertyTest {
             final int dynamicTh = isStatic ? 0 : c.pick(7) - 3;
             final long xoff = c.chance(60) ? c.pick(50_000) : 0;
             profiles.add(new ReferenceAdmissionModel.Profile(pool, size, staticTh, dynamicTh, xoff));
-            put(db, "BUFFER_PROFILE", "prof" + i, "pool", "pool" + pool, "size", Long.toString(size),
-                isStatic ? "static_th" : "dynamic_th", Long.toString(isStatic ? staticTh : dynamicTh),
-                "xoff", Long.toString(xoff), "xon", "0");
+            put(
+                    db,
+                    "BUFFER_PROFILE",
+                    "prof" + i,
+                    "pool",
+                    "pool" + pool,
+                    "size",
+                    Long.toString(size),
+                    isStatic ? "static_th" : "dynamic_th",
+                    Long.toString(isStatic ? staticTh : dynamicTh),
+                    "xoff",
+                    Long.toString(xoff),
+                    "xon",
+                    "0");
         }
         final boolean unprofiled = c.chance(40);
         final int[][] pgProfile = new int[ports][8];
@@ -114,14 +137,20 @@ class AdmissionPropertyTest {
                 }
             }
         }
-        final TrafficManager tm = new TrafficManager(TmConfigParser.parse(db, portIndex),
-            TmOptions.defaults().withCellBytes(cellBytes), (now, port, vector, quanta) -> { },
-            (now, handle, port, queue, reason) -> lateDrops[0]++, 0);
+        final TrafficManager tm = new TrafficManager(
+                TmConfigParser.parse(db, portIndex),
+                TmOptions.defaults().withCellBytes(cellBytes),
+                (now, port, vector, quanta) -> {},
+                (now, handle, port, queue, reason) -> lateDrops[0]++,
+                0);
         final ReferenceAdmissionModel reference = new ReferenceAdmissionModel(cellBytes, pools);
         for (int p = 0; p < ports; p++) {
             for (int i = 0; i < 8; i++) {
-                reference.pg(p, i, pgProfile[p][i] < 0 ? null : profiles.get(pgProfile[p][i]),
-                    (pfcEnable[p] & (1 << i)) != 0);
+                reference.pg(
+                        p,
+                        i,
+                        pgProfile[p][i] < 0 ? null : profiles.get(pgProfile[p][i]),
+                        (pfcEnable[p] & (1 << i)) != 0);
                 reference.queue(p, i, qProfile[p][i] < 0 ? null : profiles.get(qProfile[p][i]));
             }
         }
@@ -131,17 +160,17 @@ class AdmissionPropertyTest {
 
     @Property(tries = 300)
     void shouldDropExactlyWhatTheReferenceModelDropsWhenTrafficAndBuffersAreRandom(
-        @ForAll @Size(min = 1, max = 64) final List<@IntRange(min = 0, max = Integer.MAX_VALUE) Integer> config,
-        @ForAll @Size(min = 50, max = 1_500) final List<@IntRange(min = 0, max = Integer.MAX_VALUE) Integer> ops,
-        @ForAll @IntRange(min = 0, max = 4) final int cellChoice) {
+            @ForAll @Size(min = 1, max = 64) final List<@IntRange(min = 0, max = Integer.MAX_VALUE) Integer> config,
+            @ForAll @Size(min = 50, max = 1_500) final List<@IntRange(min = 0, max = Integer.MAX_VALUE) Integer> ops,
+            @ForAll @IntRange(min = 0, max = 4) final int cellChoice) {
         final int cellBytes = CELLS[cellChoice];
         final long[] lateDrops = new long[1];
         final Setup s = build(new Choices(config), cellBytes, lateDrops);
         final TrafficManager tm = s.tm();
         final ReferenceAdmissionModel reference = s.reference();
         assertThat(tm.bufferBytes()).as("device buffer").isEqualTo(reference.deviceBytes());
-        try (PacketBuffer store = new PacketBuffer(PacketBuffer.cellsFor(tm.bufferBytes(), cellBytes, MAX_FRAME),
-            cellBytes, MAX_FRAME)) {
+        try (PacketBuffer store =
+                new PacketBuffer(PacketBuffer.cellsFor(tm.bufferBytes(), cellBytes, MAX_FRAME), cellBytes, MAX_FRAME)) {
             long t = 0;
             int handleCount = 0;
             final Map<Integer, Integer> storeHandle = new LinkedHashMap<>();
@@ -161,12 +190,15 @@ class AdmissionPropertyTest {
                     final int burst = 1 + ((b >>> 5) & 31); // frames of one flow arriving back to back
                     for (int f = 0; f < burst; f++) {
                         final int handle = store.allocate(bytes);
-                        assertThat(handle).as("store cell for an admission attempt").isNotEqualTo(PacketBuffer.NONE);
+                        assertThat(handle)
+                                .as("store cell for an admission attempt")
+                                .isNotEqualTo(PacketBuffer.NONE);
                         final int id = handleCount++;
                         final int result = tm.admit(t, inPort, pg, outPort, queue, bytes, 0, id);
                         final int expected = reference.admit(id, inPort, pg, outPort, queue, bytes);
-                        assertThat(category(result)).as("admit %d B %d/%d -> %d/%d", bytes, inPort, pg, outPort,
-                            queue).isEqualTo(expected);
+                        assertThat(category(result))
+                                .as("admit %d B %d/%d -> %d/%d", bytes, inPort, pg, outPort, queue)
+                                .isEqualTo(expected);
                         if (result == TrafficManager.ADMITTED) {
                             storeHandle.put(id, handle);
                         } else {
@@ -191,7 +223,8 @@ class AdmissionPropertyTest {
                     t += b % 5_000;
                 }
                 assertThat((long) (store.capacity() - store.freeCells()) * cellBytes)
-                    .as("store holds exactly the admitted frames").isEqualTo(tm.bufferUsedBytes());
+                        .as("store holds exactly the admitted frames")
+                        .isEqualTo(tm.bufferUsedBytes());
             }
             Statistics.label("ingress drops").collect(ingressDrops > 0);
             Statistics.label("egress drops").collect(egressDrops > 0);

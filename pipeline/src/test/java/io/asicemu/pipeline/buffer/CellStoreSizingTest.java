@@ -35,8 +35,7 @@ class CellStoreSizingTest {
                              "Ethernet4|0-7": {"profile": "egress_lossy_profile"}}""".formatted(bytes);
     }
 
-    private record Reserved(long storeBytes, long cells, int cellBytes, long descriptorBytes, long bufferBytes) {
-    }
+    private record Reserved(long storeBytes, long cells, int cellBytes, long descriptorBytes, long bufferBytes) {}
 
     private static Reserved reserved(final String json) throws Exception {
         try (Pipeline pipeline = Pipeline.create(new ManualClock(0), PipelineSizing.defaults(), Map.of())) {
@@ -45,8 +44,12 @@ class CellStoreSizingTest {
             pipeline.control().submit(a -> {
                 final PacketBuffer store = a.packetBuffer();
                 final TrafficManager tm = a.trafficManager();
-                result.complete(new Reserved(store.reservedBytes(), store.capacity(), store.cellBytes(),
-                    tm.descriptorBytes(), tm.bufferBytes()));
+                result.complete(new Reserved(
+                        store.reservedBytes(),
+                        store.capacity(),
+                        store.cellBytes(),
+                        tm.descriptorBytes(),
+                        tm.bufferBytes()));
             });
             pipeline.agent().doWork();
             return result.get();
@@ -57,14 +60,17 @@ class CellStoreSizingTest {
     void shouldReserveAboutTheConfiguredPoolPlusBoundedOverheadWhenTheBufferIs9Mb() throws Exception {
         final long pool = 9_000_000;
         final Reserved r = reserved(config(egressPool(pool)));
-        System.out.printf("9 MB pool: store %d B (%d cells of %d B), TM descriptors %d B, old store %d B%n",
-            r.storeBytes(), r.cells(), r.cellBytes(), r.descriptorBytes(), OLD_STORE_BYTES);
+        System.out.printf(
+                "9 MB pool: store %d B (%d cells of %d B), TM descriptors %d B, old store %d B%n",
+                r.storeBytes(), r.cells(), r.cellBytes(), r.descriptorBytes(), OLD_STORE_BYTES);
         assertThat(r.cellBytes()).isEqualTo(208);
         assertThat(r.bufferBytes()).isEqualTo(pool / 208 * 208);
         final long oneFrameCells = (9_728 + 207) / 208;
         assertThat(r.cells()).isEqualTo(pool / 208 + oneFrameCells);
-        assertThat(r.storeBytes()).isEqualTo(r.cells() * (208 + 16) + oneFrameCells * 4)
-            .isGreaterThanOrEqualTo(pool).isLessThanOrEqualTo(pool + pool * 16 / 208 + 16 * 1024);
+        assertThat(r.storeBytes())
+                .isEqualTo(r.cells() * (208 + 16) + oneFrameCells * 4)
+                .isGreaterThanOrEqualTo(pool)
+                .isLessThanOrEqualTo(pool + pool * 16 / 208 + 16 * 1024);
         assertThat(r.storeBytes() + r.descriptorBytes()).isLessThanOrEqualTo(pool + pool * 36 / 208 + 16 * 1024);
     }
 

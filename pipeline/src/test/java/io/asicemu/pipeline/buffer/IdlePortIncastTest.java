@@ -12,9 +12,9 @@ import io.asicemu.pipeline.counter.CountersSnapshot;
 import io.asicemu.pipeline.port.InMemoryPort;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.ManualClock;
+import io.asicemu.tm.config.SonicDefaults;
 import io.asicemu.tm.counter.QueueStat;
 import io.asicemu.tm.counter.TmCountersSnapshot;
-import io.asicemu.tm.config.SonicDefaults;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,15 +33,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Timeout(120)
 class IdlePortIncastTest {
-    private static final List<String> PORTS = List.of("Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12",
-        "Ethernet16");
+    private static final List<String> PORTS =
+            List.of("Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12", "Ethernet16");
     private static final int FRAME = 1024;
     private static final long POOL = 9_243_812;
     private static final long RUN_NS = 60_000_000;
 
     private static ConfigDb config(final boolean bufferTables) {
-        final Map<String, Map<String, Map<String, String>>> db = new LinkedHashMap<>(
-            SonicDefaults.genericLossless(PORTS, 10_000, 40));
+        final Map<String, Map<String, Map<String, String>>> db =
+                new LinkedHashMap<>(SonicDefaults.genericLossless(PORTS, 10_000, 40));
         if (!bufferTables) {
             SonicDefaults.BUFFER_TABLES.forEach(db::remove);
         }
@@ -88,11 +88,20 @@ class IdlePortIncastTest {
             }
             final CompiledConfig compiled = pipeline.control().applyConfig(config(bufferTables));
             pipeline.agent().doWork();
-            final byte[] lossy = Frames.udp4(Frames.builder().macs(ROUTER, 0x0200_0000_0002L)
-                .ipv4(ip(10, 0, 0, 2), ip(192, 168, 2, 7)).dscp(8), FRAME - 42);
-            final byte[] roce = Frames.roce4(Frames.builder().macs(ROUTER, 0x0200_0000_0402L)
-                .ipv4(ip(10, 0, 4, 2), ip(192, 168, 3, 9)).dscp(3).udpPorts(49_152, 4791).bth(4, 0x11, 0),
-                FRAME - 58);
+            final byte[] lossy = Frames.udp4(
+                    Frames.builder()
+                            .macs(ROUTER, 0x0200_0000_0002L)
+                            .ipv4(ip(10, 0, 0, 2), ip(192, 168, 2, 7))
+                            .dscp(8),
+                    FRAME - 42);
+            final byte[] roce = Frames.roce4(
+                    Frames.builder()
+                            .macs(ROUTER, 0x0200_0000_0402L)
+                            .ipv4(ip(10, 0, 4, 2), ip(192, 168, 3, 9))
+                            .dscp(3)
+                            .udpPorts(49_152, 4791)
+                            .bth(4, 0x11, 0),
+                    FRAME - 58);
             assertThat(lossy).hasSize(FRAME);
             long delivered = 0;
             long roceSent = 0;
@@ -105,11 +114,13 @@ class IdlePortIncastTest {
                 clock.nowNs(isLossy ? nextLossy : nextRoce);
                 if (isLossy) {
                     assertThat(ports.get((lossyCount & 1) == 0 ? "Ethernet0" : "Ethernet4")
-                        .inject(lossy, clock.nowNs())).isTrue();
+                                    .inject(lossy, clock.nowNs()))
+                            .isTrue();
                     lossyCount++;
                     nextLossy = start + lossyCount * 2_048L / 3; // 1024 B every 682.7 ns: 12 Gb/s
                 } else {
-                    assertThat(ports.get("Ethernet16").inject(roce, clock.nowNs())).isTrue();
+                    assertThat(ports.get("Ethernet16").inject(roce, clock.nowNs()))
+                            .isTrue();
                     roceSent++;
                     roceInBurst = (roceInBurst + 1) % 8;
                     nextRoce += roceInBurst == 0 ? 100_000 - 7 * 843 : 843; // bursts of 8 at line rate per 100 µs
@@ -131,25 +142,38 @@ class IdlePortIncastTest {
             final TmCountersSnapshot tm = tmFuture.get();
             final int congested = compiled.portIndex().get("Ethernet8");
             final long watermark = tm.queue(congested, 0, QueueStat.SHARED_WATERMARK_BYTES);
-            System.out.printf("buffer tables %s: congested queue watermark %d B (%.4f of the pool), %d lossy drops;"
-                + " idle port delivered %d of %d RoCE frames, %d drops; store %d B%n", bufferTables, watermark,
-                (double) watermark / POOL, counters.port("Ethernet8", "ASICEMU_OUT_DROP_REASON_BUFFER_FULL"),
-                delivered, roceSent, counters.port("Ethernet12", "SAI_PORT_STAT_IF_OUT_DISCARDS"),
-                storeBytes(pipeline));
+            System.out.printf(
+                    "buffer tables %s: congested queue watermark %d B (%.4f of the pool), %d lossy drops;"
+                            + " idle port delivered %d of %d RoCE frames, %d drops; store %d B%n",
+                    bufferTables,
+                    watermark,
+                    (double) watermark / POOL,
+                    counters.port("Ethernet8", "ASICEMU_OUT_DROP_REASON_BUFFER_FULL"),
+                    delivered,
+                    roceSent,
+                    counters.port("Ethernet12", "SAI_PORT_STAT_IF_OUT_DISCARDS"),
+                    storeBytes(pipeline));
 
             assertThat(delivered).as("every RoCE frame leaves the idle port").isEqualTo(roceSent);
-            assertThat(counters.port("Ethernet12", "SAI_PORT_STAT_IF_OUT_DISCARDS")).isZero();
-            assertThat(counters.port("Ethernet12", "ASICEMU_OUT_DROP_REASON_BUFFER_FULL")).isZero();
+            assertThat(counters.port("Ethernet12", "SAI_PORT_STAT_IF_OUT_DISCARDS"))
+                    .isZero();
+            assertThat(counters.port("Ethernet12", "ASICEMU_OUT_DROP_REASON_BUFFER_FULL"))
+                    .isZero();
             assertThat(counters.port("Ethernet8", "ASICEMU_OUT_DROP_REASON_BUFFER_FULL"))
-                .as("the model, not the store, drops on the congested port").isPositive()
-                .isEqualTo(tm.queue(congested, 0, QueueStat.DROPPED_PACKETS));
+                    .as("the model, not the store, drops on the congested port")
+                    .isPositive()
+                    .isEqualTo(tm.queue(congested, 0, QueueStat.DROPPED_PACKETS));
             for (final String p : PORTS) {
-                assertThat(counters.port(p, "ASICEMU_OUT_DROP_REASON_PACKET_STORE_EXHAUSTED")).isZero();
-                assertThat(counters.port(p, "ASICEMU_OUT_DROP_REASON_TM_DESCRIPTORS_EXHAUSTED")).isZero();
+                assertThat(counters.port(p, "ASICEMU_OUT_DROP_REASON_PACKET_STORE_EXHAUSTED"))
+                        .isZero();
+                assertThat(counters.port(p, "ASICEMU_OUT_DROP_REASON_TM_DESCRIPTORS_EXHAUSTED"))
+                        .isZero();
             }
             // 1024 B in 208 B cells is 1040 B; alpha = 8: the last admitted frame fit, the first refused did not.
-            assertThat((double) watermark).isGreaterThan(4_193_280.0)
-                .isGreaterThan((8.0 * POOL - 1040) / 9).isLessThanOrEqualTo(8.0 * (POOL + 1040) / 9);
+            assertThat((double) watermark)
+                    .isGreaterThan(4_193_280.0)
+                    .isGreaterThan((8.0 * POOL - 1040) / 9)
+                    .isLessThanOrEqualTo(8.0 * (POOL + 1040) / 9);
         } finally {
             ports.values().forEach(InMemoryPort::close);
         }

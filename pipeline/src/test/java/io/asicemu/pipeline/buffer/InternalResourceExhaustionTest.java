@@ -30,18 +30,26 @@ class InternalResourceExhaustionTest {
     @Test
     void shouldCountStoreExhaustionUnderItsOwnReasonWhenTheStoreRunsOutBeforeTheModel() {
         try (SwitchFixture sw = new SwitchFixture(CONFIG)) {
-            sw.pipeline.control().submit(a -> a.onInstall(a.tables(), a.trafficManager(),
-                new PacketBuffer(2, a.trafficManager().cellBytes(), 9_728)));
+            sw.pipeline
+                    .control()
+                    .submit(a -> a.onInstall(
+                            a.tables(),
+                            a.trafficManager(),
+                            new PacketBuffer(2, a.trafficManager().cellBytes(), 9_728)));
             sw.pipeline.agent().doWork();
             for (int i = 0; i < 5; i++) { // 5 frames of 142 B (one cell each) in one RX batch: 2 fit, 3 do not
-                sw.send("Ethernet0", Frames.udp4(Frames.builder().macs(ROUTER, HOST_A)
-                    .ipv4(ip(10, 0, 1, 2), ip(192, 168, 1, 1)), 100));
+                sw.send(
+                        "Ethernet0",
+                        Frames.udp4(
+                                Frames.builder().macs(ROUTER, HOST_A).ipv4(ip(10, 0, 1, 2), ip(192, 168, 1, 1)), 100));
             }
             sw.run();
             assertThat(sw.take("Ethernet4")).hasSize(2);
-            assertThat(sw.counter("Ethernet4", "ASICEMU_OUT_DROP_REASON_PACKET_STORE_EXHAUSTED")).isEqualTo(3);
+            assertThat(sw.counter("Ethernet4", "ASICEMU_OUT_DROP_REASON_PACKET_STORE_EXHAUSTED"))
+                    .isEqualTo(3);
             assertThat(sw.counter("Ethernet4", "SAI_PORT_STAT_IF_OUT_DISCARDS")).isEqualTo(3);
-            assertThat(sw.counter("Ethernet4", "ASICEMU_OUT_DROP_REASON_BUFFER_FULL")).isZero();
+            assertThat(sw.counter("Ethernet4", "ASICEMU_OUT_DROP_REASON_BUFFER_FULL"))
+                    .isZero();
         }
     }
 }

@@ -30,12 +30,10 @@ final class ReferenceAdmissionModel {
     /** Refused by the egress queue rules or the device buffer. */
     static final int DROP_EGRESS = 2;
 
-    record Pool(long sizeBytes, long xoffBytes) {
-    }
+    record Pool(long sizeBytes, long xoffBytes) {}
 
     /** A BUFFER_PROFILE: staticTh −1 for dynamic. */
-    record Profile(int pool, long sizeBytes, long staticThBytes, int dynamicTh, long xoffBytes) {
-    }
+    record Profile(int pool, long sizeBytes, long staticThBytes, int dynamicTh, long xoffBytes) {}
 
     private static final class Bucket {
         final Profile profile;
@@ -48,8 +46,7 @@ final class ReferenceAdmissionModel {
         }
     }
 
-    private record Held(String pg, String queue, long cells) {
-    }
+    private record Held(String pg, String queue, long cells) {}
 
     private final long cell;
     private final List<Pool> pools;
@@ -157,15 +154,15 @@ final class ReferenceAdmissionModel {
     }
 
     private boolean fitsShared(final Bucket b, final long cells) {
-        return poolShared[b.profile.pool()] + cells <= cellsOf(pools.get(b.profile.pool()).sizeBytes())
-            && b.shared + cells <= sharedLimitCells(b.profile);
+        return poolShared[b.profile.pool()] + cells
+                        <= cellsOf(pools.get(b.profile.pool()).sizeBytes())
+                && b.shared + cells <= sharedLimitCells(b.profile);
     }
 
     /**
      * @return {@link #ADMIT}, {@link #DROP_INGRESS} or {@link #DROP_EGRESS}; an admitted frame is held under handle.
      */
-    int admit(final int handle, final int inPort, final int pg, final int outPort, final int queue,
-        final int bytes) {
+    int admit(final int handle, final int inPort, final int pg, final int outPort, final int queue, final int bytes) {
         final long cells = Math.max(1, (bytes + cell - 1) / cell);
         final String pgKey = key(inPort, pg);
         final String qKey = key(outPort, queue);
@@ -177,9 +174,11 @@ final class ReferenceAdmissionModel {
                 inBucket = 0;
             } else if (fitsShared(in, cells)) {
                 inBucket = 1;
-            } else if (lossless.get(pgKey) && in.headroom + cells <= cellsOf(in.profile.xoffBytes())
-                && (pools.get(in.profile.pool()).xoffBytes() == 0
-                    || poolHeadroom[in.profile.pool()] + cells <= cellsOf(pools.get(in.profile.pool()).xoffBytes()))) {
+            } else if (lossless.get(pgKey)
+                    && in.headroom + cells <= cellsOf(in.profile.xoffBytes())
+                    && (pools.get(in.profile.pool()).xoffBytes() == 0
+                            || poolHeadroom[in.profile.pool()] + cells
+                                    <= cellsOf(pools.get(in.profile.pool()).xoffBytes()))) {
                 inBucket = 2;
             } else {
                 return DROP_INGRESS;

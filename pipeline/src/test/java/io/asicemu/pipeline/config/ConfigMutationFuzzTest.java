@@ -25,30 +25,65 @@ import net.jqwik.api.Provide;
  */
 class ConfigMutationFuzzTest {
     private static final List<Path> SEEDS = List.of(
-        Path.of("../switchd/src/main/resources/io/asicemu/switchd/demo/config_db.json"),
-        Path.of("../docker/labs/leaf-spine/configs/leaf1.json"),
-        Path.of("src/test/resources/io/asicemu/pipeline/replay/lossless_incast_config_db.json"));
+            Path.of("../switchd/src/main/resources/io/asicemu/switchd/demo/config_db.json"),
+            Path.of("../docker/labs/leaf-spine/configs/leaf1.json"),
+            Path.of("src/test/resources/io/asicemu/pipeline/replay/lossless_incast_config_db.json"));
 
-    private static final List<String> HOSTILE = List.of("", " ", "-1", "0", "abc", "99999999999999999999",
-        "4294967296", "9223372036854775808", "1e3", "0x10", "NaN", "true", "1.5", "ÿ", "Ethernet9999", "10.0.0.1/33",
-        "02:00:00:00:00", "3-", "-3", "0-7", "1,,2", "../../x", "[\"a\"]", "\u0000");
+    private static final List<String> HOSTILE = List.of(
+            "",
+            " ",
+            "-1",
+            "0",
+            "abc",
+            "99999999999999999999",
+            "4294967296",
+            "9223372036854775808",
+            "1e3",
+            "0x10",
+            "NaN",
+            "true",
+            "1.5",
+            "ÿ",
+            "Ethernet9999",
+            "10.0.0.1/33",
+            "02:00:00:00:00",
+            "3-",
+            "-3",
+            "0-7",
+            "1,,2",
+            "../../x",
+            "[\"a\"]",
+            "\u0000");
 
-    enum Kind { DELETE_FIELD, REPLACE_VALUE, ADD_FIELD, ADD_TABLE, MANGLE_KEY, DROP_TABLE, DROP_KEY }
+    enum Kind {
+        DELETE_FIELD,
+        REPLACE_VALUE,
+        ADD_FIELD,
+        ADD_TABLE,
+        MANGLE_KEY,
+        DROP_TABLE,
+        DROP_KEY
+    }
 
     record Mutation(Kind kind, int table, int key, int field, int value) {}
 
     @Provide
     Arbitrary<List<Mutation>> mutations() {
-        Arbitrary<Mutation> one = Combinators.combine(Arbitraries.of(Kind.class),
-            Arbitraries.integers().between(0, 10_000), Arbitraries.integers().between(0, 10_000),
-            Arbitraries.integers().between(0, 10_000), Arbitraries.integers().between(0, 10_000)).as(Mutation::new);
+        Arbitrary<Mutation> one = Combinators.combine(
+                        Arbitraries.of(Kind.class),
+                        Arbitraries.integers().between(0, 10_000),
+                        Arbitraries.integers().between(0, 10_000),
+                        Arbitraries.integers().between(0, 10_000),
+                        Arbitraries.integers().between(0, 10_000))
+                .as(Mutation::new);
         return one.list().ofMinSize(1).ofMaxSize(4);
     }
 
     @Property(tries = 300)
-    void everyMutatedConfigLoadsOrIsRefusedNamingWhere(@ForAll("mutations") List<Mutation> mutations,
-        @ForAll("seeds") Path seed) {
-        final Map<String, Map<String, Map<String, String>>> tables = deepCopy(ConfigDb.load(seed).tables());
+    void everyMutatedConfigLoadsOrIsRefusedNamingWhere(
+            @ForAll("mutations") List<Mutation> mutations, @ForAll("seeds") Path seed) {
+        final Map<String, Map<String, Map<String, String>>> tables =
+                deepCopy(ConfigDb.load(seed).tables());
         for (final Mutation m : mutations) {
             apply(tables, m);
         }
@@ -72,8 +107,9 @@ class ConfigMutationFuzzTest {
     private static void apply(final Map<String, Map<String, Map<String, String>>> tables, final Mutation m) {
         final List<String> names = new ArrayList<>(tables.keySet());
         if (m.kind() == Kind.ADD_TABLE || names.isEmpty()) {
-            tables.put("NO_SUCH_TABLE_" + m.table() % 3, new LinkedHashMap<>(Map.of("k", new LinkedHashMap<>(
-                Map.of("f", "v")))));
+            tables.put(
+                    "NO_SUCH_TABLE_" + m.table() % 3,
+                    new LinkedHashMap<>(Map.of("k", new LinkedHashMap<>(Map.of("f", "v")))));
             return;
         }
         final String table = names.get(m.table() % names.size());
@@ -112,7 +148,7 @@ class ConfigMutationFuzzTest {
     }
 
     private static Map<String, Map<String, Map<String, String>>> deepCopy(
-        final Map<String, Map<String, Map<String, String>>> tables) {
+            final Map<String, Map<String, Map<String, String>>> tables) {
         final Map<String, Map<String, Map<String, String>>> copy = new LinkedHashMap<>();
         tables.forEach((t, rows) -> {
             final Map<String, Map<String, String>> r = new LinkedHashMap<>();

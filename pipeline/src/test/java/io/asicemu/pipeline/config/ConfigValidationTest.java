@@ -28,15 +28,16 @@ class ConfigValidationTest {
         return ConfigCompiler.compile(ConfigDb.parse(json), PipelineSizing.defaults(), Map.of());
     }
 
-    private static void assertRefused(final String json, final String table, final String key, final String field,
-        final String reasonPart) {
+    private static void assertRefused(
+            final String json, final String table, final String key, final String field, final String reasonPart) {
         assertThatThrownBy(() -> compile(json)).isInstanceOfSatisfying(io.asicemu.config.ConfigException.class, e -> {
             assertThat(e.table()).isEqualTo(table);
             assertThat(e.key()).isEqualTo(key);
             assertThat(e.field()).isEqualTo(field);
             // A problem with the document as a whole (not JSON) is the reason alone.
-            assertThat(e.getMessage()).startsWith(table.isEmpty() ? "not valid JSON" : table + "|" + key + "|" + field
-                + ": ").contains(reasonPart);
+            assertThat(e.getMessage())
+                    .startsWith(table.isEmpty() ? "not valid JSON" : table + "|" + key + "|" + field + ": ")
+                    .contains(reasonPart);
             assertThat(e.getMessage()).doesNotContain("\n");
         });
     }
@@ -51,8 +52,7 @@ class ConfigValidationTest {
         assertRefused("{" + PORTS + """
             , "WRED_PROFILE": {"W": {"wred_green_enable": "true", "ecn": "ecn_all", "green_min_threshold": "1000",
                                      "green_max_threshold": "2000"}},
-              "QUEUE": {"Ethernet0|3": {"wred_profle": "W"}}}""", "QUEUE", "Ethernet0|3", "wred_profle",
-            "unknown field");
+              "QUEUE": {"Ethernet0|3": {"wred_profle": "W"}}}""", "QUEUE", "Ethernet0|3", "wred_profle", "unknown field");
     }
 
     @Test
@@ -60,8 +60,8 @@ class ConfigValidationTest {
         final String json = "{" + PORTS + ", \"BGP_NEIGHBOR\": {\"10.0.0.1\": {\"asn\": \"65000\"}}}";
         assertRefused(json, "BGP_NEIGHBOR", "", "", "unknown table");
         final List<String> warnings = new ArrayList<>();
-        final CompiledConfig lenient = ConfigCompiler.compile(ConfigDb.parse(json), PipelineSizing.defaults(),
-            Map.of(), true, warnings::add);
+        final CompiledConfig lenient =
+                ConfigCompiler.compile(ConfigDb.parse(json), PipelineSizing.defaults(), Map.of(), true, warnings::add);
         assertThat(lenient.portNames()).hasSize(2);
         assertThat(warnings).containsExactly("BGP_NEIGHBOR||: unknown table ignored");
     }
@@ -84,75 +84,114 @@ class ConfigValidationTest {
     @ParameterizedTest
     @ValueSource(strings = {"01:00:5e:00:00:01", "ff:ff:ff:ff:ff:ff", "00:00:00:00:00:00"})
     void shouldRefuseASwitchMacThatIsMulticastOrZero(final String mac) {
-        assertRefused("{" + PORTS + ", \"DEVICE_METADATA\": {\"localhost\": {\"mac\": \"" + mac + "\"}}}",
-            "DEVICE_METADATA", "localhost", "mac", "unicast");
+        assertRefused(
+                "{" + PORTS + ", \"DEVICE_METADATA\": {\"localhost\": {\"mac\": \"" + mac + "\"}}}",
+                "DEVICE_METADATA",
+                "localhost",
+                "mac",
+                "unicast");
     }
 
     @Test
     void shouldRefuseEcmpHashGivenAsAStringNotAList() {
-        assertRefused("{" + PORTS + ", \"SWITCH_HASH\": {\"GLOBAL\": {\"ecmp_hash\": \"SRC_IP\"}}}",
-            "SWITCH_HASH", "GLOBAL", "ecmp_hash", "must be a list");
+        assertRefused(
+                "{" + PORTS + ", \"SWITCH_HASH\": {\"GLOBAL\": {\"ecmp_hash\": \"SRC_IP\"}}}",
+                "SWITCH_HASH",
+                "GLOBAL",
+                "ecmp_hash",
+                "must be a list");
         assertThat(compile("{" + PORTS + ", \"SWITCH_HASH\": {\"GLOBAL\": {\"ecmp_hash\": [\"SRC_IP\"]}}}")
-            .flowletConfig().switchHash()).isNotNull();
+                        .flowletConfig()
+                        .switchHash())
+                .isNotNull();
     }
 
     @Test
     void shouldRefuseAListWhereAStringIsExpected() {
-        assertRefused("{" + PORTS + ", \"STATIC_ROUTE\": {\"10.9.0.0/16\": {\"nexthop\": [\"10.0.2.2\"]}}}",
-            "STATIC_ROUTE", "10.9.0.0/16", "nexthop", "must be a string");
+        assertRefused(
+                "{" + PORTS + ", \"STATIC_ROUTE\": {\"10.9.0.0/16\": {\"nexthop\": [\"10.0.2.2\"]}}}",
+                "STATIC_ROUTE",
+                "10.9.0.0/16",
+                "nexthop",
+                "must be a string");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"10000", "1e4", "true"})
     void shouldRefuseASpeedWrittenAsAJsonNumberOrBoolean(final String value) {
-        assertRefused("{\"PORT\": {\"Ethernet0\": {\"speed\": " + value + "}}}", "PORT", "Ethernet0", "speed",
-            "values must be strings");
+        assertRefused(
+                "{\"PORT\": {\"Ethernet0\": {\"speed\": " + value + "}}}",
+                "PORT",
+                "Ethernet0",
+                "speed",
+                "values must be strings");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"10.0.2.1", "10.0.1.1"})
     void shouldRefuseANextHopThatIsTheSwitchsOwnAddress(final String hop) {
-        assertRefused("{" + PORTS + ", \"STATIC_ROUTE\": {\"10.9.0.0/16\": {\"nexthop\": \"10.0.2.2," + hop
-            + "\"}}}", "STATIC_ROUTE", "10.9.0.0/16", "nexthop", "own address");
+        assertRefused(
+                "{" + PORTS + ", \"STATIC_ROUTE\": {\"10.9.0.0/16\": {\"nexthop\": \"10.0.2.2," + hop + "\"}}}",
+                "STATIC_ROUTE",
+                "10.9.0.0/16",
+                "nexthop",
+                "own address");
     }
 
     @Test
     void shouldRefuseANeighborOnTheSwitchsOwnAddress() {
-        assertRefused("{" + PORTS + ", \"NEIGH\": {\"Ethernet4|10.0.2.1\": {\"neigh\": \"02:00:00:00:00:09\"}}}",
-            "NEIGH", "Ethernet4|10.0.2.1", "", "own address");
+        assertRefused(
+                "{" + PORTS + ", \"NEIGH\": {\"Ethernet4|10.0.2.1\": {\"neigh\": \"02:00:00:00:00:09\"}}}",
+                "NEIGH",
+                "Ethernet4|10.0.2.1",
+                "",
+                "own address");
     }
 
     @Test
     void shouldRefuseADuplicateTopLevelKeyRatherThanKeepTheLastOne() {
-        assertRefused("{" + PORTS + ", \"PORT\": {\"Ethernet8\": {\"speed\": \"10000\"}}}", "", "", "",
-            "Duplicate field 'PORT'");
+        assertRefused(
+                "{" + PORTS + ", \"PORT\": {\"Ethernet8\": {\"speed\": \"10000\"}}}",
+                "",
+                "",
+                "",
+                "Duplicate field 'PORT'");
     }
 
     @Test
     void shouldRefuseADuplicateKeyInsideATable() {
-        assertRefused("{\"PORT\": {\"Ethernet0\": {\"speed\": \"10000\"}, \"Ethernet0\": {\"speed\": \"25000\"}}}",
-            "", "", "", "Duplicate field 'Ethernet0'");
+        assertRefused(
+                "{\"PORT\": {\"Ethernet0\": {\"speed\": \"10000\"}, \"Ethernet0\": {\"speed\": \"25000\"}}}",
+                "",
+                "",
+                "",
+                "Duplicate field 'Ethernet0'");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"4611686018427387904", "9223372036854775807", "68719476737"})
     void shouldRefuseABufferPoolLargerThanAnyAsicCouldHold(final String size) {
-        assertRefused("{" + PORTS + ", \"BUFFER_POOL\": {\"ingress_lossless_pool\": {\"type\": \"ingress\","
-            + " \"mode\": \"dynamic\", \"size\": \"" + size + "\"}}}", "BUFFER_POOL", "ingress_lossless_pool", "size",
-            "outside 0..68719476736");
+        assertRefused(
+                "{" + PORTS + ", \"BUFFER_POOL\": {\"ingress_lossless_pool\": {\"type\": \"ingress\","
+                        + " \"mode\": \"dynamic\", \"size\": \"" + size + "\"}}}",
+                "BUFFER_POOL",
+                "ingress_lossless_pool",
+                "size",
+                "outside 0..68719476736");
     }
 
     @Test
     void shouldAcceptTheLargestBufferTheBoundsAllow() {
         assertThat(compile("{" + PORTS + ", \"BUFFER_POOL\": {\"p\": {\"type\": \"ingress\", \"mode\": \"dynamic\","
-            + " \"size\": \"" + io.asicemu.config.ConfigBound.BUFFER_BYTES.max() + "\"}}}").tmConfig()).isNotNull();
+                                + " \"size\": \"" + io.asicemu.config.ConfigBound.BUFFER_BYTES.max() + "\"}}}")
+                        .tmConfig())
+                .isNotNull();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"../../../../elsewhere/x", "/elsewhere/x", "..", "a/b", "Ethernet0 ", "-x", ""})
     void shouldRefusePortNamesThatAreNotSafeFileNames(final String name) {
-        assertRefused("{\"PORT\": {\"" + name + "\": {\"speed\": \"10000\"}}}", "PORT", name, "",
-            "port name");
+        assertRefused("{\"PORT\": {\"" + name + "\": {\"speed\": \"10000\"}}}", "PORT", name, "", "port name");
     }
 
     @Test
@@ -162,8 +201,10 @@ class ConfigValidationTest {
                                "10.8.0.0/16": {"nexthop": "10.0.2.2,10.0.1.2"},
                                "10.7.0.0/16": {"nexthop": "10.0.2.2,10.0.1.2", "weight": "1,3"}}}""");
         assertThat(c.groupCount()).isEqualTo(2);
-        assertThat(c.routes().get(io.asicemu.pipeline.control.IpPrefix.parse("10.9.0.0/16"))).isEqualTo(c.routes().get(io.asicemu.pipeline.control.IpPrefix.parse("10.8.0.0/16")));
-        assertThat(c.routes().get(io.asicemu.pipeline.control.IpPrefix.parse("10.7.0.0/16"))).isNotEqualTo(c.routes().get(io.asicemu.pipeline.control.IpPrefix.parse("10.8.0.0/16")));
+        assertThat(c.routes().get(io.asicemu.pipeline.control.IpPrefix.parse("10.9.0.0/16")))
+                .isEqualTo(c.routes().get(io.asicemu.pipeline.control.IpPrefix.parse("10.8.0.0/16")));
+        assertThat(c.routes().get(io.asicemu.pipeline.control.IpPrefix.parse("10.7.0.0/16")))
+                .isNotEqualTo(c.routes().get(io.asicemu.pipeline.control.IpPrefix.parse("10.8.0.0/16")));
     }
 
     @Test
@@ -178,8 +219,8 @@ class ConfigValidationTest {
             routes.put("20." + (i >> 16) + "." + ((i >> 8) & 0xff) + "." + (i & 0xff) + "/32", hops);
         }
         db.put("STATIC_ROUTE", routes);
-        final PipelineSizing sizing = PipelineSizing.defaults().withTables(count + 1_024, 16_384, 4_096, 16_384,
-            32_768, 1_024);
+        final PipelineSizing sizing =
+                PipelineSizing.defaults().withTables(count + 1_024, 16_384, 4_096, 16_384, 32_768, 1_024);
         final CompiledConfig c = ConfigCompiler.compile(new ConfigDb(db), sizing, Map.of());
         assertThat(c.groupCount()).isEqualTo(1);
         assertThat(c.nextHopCount()).isEqualTo(4);

@@ -16,15 +16,18 @@ import org.junit.jupiter.params.provider.MethodSource;
 class RepositoryConfigsTest {
     static Stream<Path> configs() throws IOException {
         final Path root = Path.of("..").toAbsolutePath().normalize();
-        final List<Path> dirs = List.of(root.resolve("docker/labs"), root.resolve("switchd/src/main/resources"),
-            root.resolve("pipeline/src/test/resources"));
+        final List<Path> dirs = List.of(
+                root.resolve("docker/labs"),
+                root.resolve("switchd/src/main/resources"),
+                root.resolve("pipeline/src/test/resources"));
         Stream<Path> all = Stream.empty();
         for (final Path dir : dirs) {
             if (Files.isDirectory(dir)) {
                 try (Stream<Path> files = Files.walk(dir)) {
                     final List<Path> found = files.filter(p -> p.toString().endsWith(".json"))
-                        .filter(p -> p.getFileName().toString().contains("config") || p.getParent().getFileName()
-                            .toString().equals("configs")).toList();
+                            .filter(p -> p.getFileName().toString().contains("config")
+                                    || p.getParent().getFileName().toString().equals("configs"))
+                            .toList();
                     all = Stream.concat(all, found.stream());
                 }
             }
@@ -35,7 +38,8 @@ class RepositoryConfigsTest {
     @ParameterizedTest
     @MethodSource("configs")
     void shouldLoadStrictlyEveryShippedConfig(final Path config) {
-        assertThat(ConfigCompiler.compile(ConfigDb.load(config), PipelineSizing.defaults(), Map.of()).portNames())
-            .isNotEmpty();
+        assertThat(ConfigCompiler.compile(ConfigDb.load(config), PipelineSizing.defaults(), Map.of())
+                        .portNames())
+                .isNotEmpty();
     }
 }

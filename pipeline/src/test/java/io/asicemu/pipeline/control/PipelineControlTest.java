@@ -48,11 +48,11 @@ class PipelineControlTest {
     void shouldApplyWholeBatchAndRestoreCoveringRouteWhenMoreSpecificIsDeleted() {
         final PipelineControl control = sw.pipeline.control();
         control.batch()
-            .addNextHop(100, "Ethernet4", IpPrefix.address("10.0.2.2"))
-            .addNextHop(101, "Ethernet8", IpPrefix.address("10.0.3.2"))
-            .writeRoute(IpPrefix.parse("192.168.0.0/16"), 100, false, true)
-            .writeRoute(IpPrefix.parse("192.168.5.0/24"), 101, false, true)
-            .commit();
+                .addNextHop(100, "Ethernet4", IpPrefix.address("10.0.2.2"))
+                .addNextHop(101, "Ethernet8", IpPrefix.address("10.0.3.2"))
+                .writeRoute(IpPrefix.parse("192.168.0.0/16"), 100, false, true)
+                .writeRoute(IpPrefix.parse("192.168.5.0/24"), 101, false, true)
+                .commit();
         assertThat(forwardTo(ip(192, 168, 5, 1))).isEqualTo(0x0200_0000_0302L);
         assertThat(forwardTo(ip(192, 168, 6, 1))).isEqualTo(0x0200_0000_0202L);
         control.batch().deleteRoute(IpPrefix.parse("192.168.5.0/24")).commit();
@@ -63,32 +63,38 @@ class PipelineControlTest {
     void shouldApplyNothingWhenOneUpdateOfTheBatchIsInvalid() {
         final PipelineControl control = sw.pipeline.control();
         final TableBatch batch = control.batch()
-            .addNextHop(7, "Ethernet4", IpPrefix.address("10.0.2.2"))
-            .writeRoute(IpPrefix.parse("172.16.0.0/12"), 7, false, true);
+                .addNextHop(7, "Ethernet4", IpPrefix.address("10.0.2.2"))
+                .writeRoute(IpPrefix.parse("172.16.0.0/12"), 7, false, true);
         assertThatThrownBy(() -> batch.writeRoute(IpPrefix.parse("172.20.0.0/16"), 99, false, true))
-            .isInstanceOfSatisfying(TableException.class, e -> {
-                assertThat(e.code()).isEqualTo(TableException.Code.NOT_FOUND);
-                assertThat(e.index()).isEqualTo(2);
-            });
+                .isInstanceOfSatisfying(TableException.class, e -> {
+                    assertThat(e.code()).isEqualTo(TableException.Code.NOT_FOUND);
+                    assertThat(e.index()).isEqualTo(2);
+                });
         assertThat(forwardTo(ip(172, 16, 0, 1))).as("batch never committed").isEqualTo(-1);
         assertThatThrownBy(() -> control.batch().deleteRoute(IpPrefix.parse("172.16.0.0/12")))
-            .isInstanceOfSatisfying(TableException.class, e ->
-                assertThat(e.code()).isEqualTo(TableException.Code.NOT_FOUND));
+                .isInstanceOfSatisfying(
+                        TableException.class, e -> assertThat(e.code()).isEqualTo(TableException.Code.NOT_FOUND));
     }
 
     @Test
     void shouldSpreadFlowsOverGroupAndDropMemberWhenItsLinkGoesDown() {
         final PipelineControl control = sw.pipeline.control();
         control.batch()
-            .addNextHop(1, "Ethernet4", IpPrefix.address("10.0.2.2"))
-            .addNextHop(2, "Ethernet8", IpPrefix.address("10.0.3.2"))
-            .addGroup(5, "g5", new int[] {1, 2}, new int[] {1, 1})
-            .writeRouteToGroup(IpPrefix.parse("172.16.0.0/12"), 5, true)
-            .commit();
+                .addNextHop(1, "Ethernet4", IpPrefix.address("10.0.2.2"))
+                .addNextHop(2, "Ethernet8", IpPrefix.address("10.0.3.2"))
+                .addGroup(5, "g5", new int[] {1, 2}, new int[] {1, 1})
+                .writeRouteToGroup(IpPrefix.parse("172.16.0.0/12"), 5, true)
+                .commit();
         int toFour = 0;
         for (int i = 0; i < 64; i++) {
-            sw.send("Ethernet0", Frames.udp4(Frames.builder().macs(ROUTER, HOST_A).ipv4(ip(10, 0, 1, 2),
-                ip(172, 16, i, 1)).udpPorts(1000 + i, 2000), 10));
+            sw.send(
+                    "Ethernet0",
+                    Frames.udp4(
+                            Frames.builder()
+                                    .macs(ROUTER, HOST_A)
+                                    .ipv4(ip(10, 0, 1, 2), ip(172, 16, i, 1))
+                                    .udpPorts(1000 + i, 2000),
+                            10));
         }
         sw.run();
         toFour = sw.take("Ethernet4").size();
@@ -96,8 +102,14 @@ class PipelineControlTest {
         assertThat(toFour).isBetween(8, 56);
         sw.port("Ethernet8").linkUp(false);
         for (int i = 0; i < 64; i++) {
-            sw.send("Ethernet0", Frames.udp4(Frames.builder().macs(ROUTER, HOST_A).ipv4(ip(10, 0, 1, 2),
-                ip(172, 16, i, 1)).udpPorts(1000 + i, 2000), 10));
+            sw.send(
+                    "Ethernet0",
+                    Frames.udp4(
+                            Frames.builder()
+                                    .macs(ROUTER, HOST_A)
+                                    .ipv4(ip(10, 0, 1, 2), ip(172, 16, i, 1))
+                                    .udpPorts(1000 + i, 2000),
+                            10));
         }
         sw.run();
         assertThat(sw.take("Ethernet4")).as("the live member takes every flow").hasSize(64);
@@ -110,7 +122,8 @@ class PipelineControlTest {
         final var tm = sw.pipeline.control().trafficManagerCounters();
         sw.pipeline.agent().doWork();
         assertThat(neighbors.get()).extracting(NeighborEntry::mac).contains(0x0200_0000_0202L, 0x0200_0000_0302L);
-        assertThat(tm.get().queue(1, 0, io.asicemu.tm.counter.QueueStat.PACKETS)).isEqualTo(1);
+        assertThat(tm.get().queue(1, 0, io.asicemu.tm.counter.QueueStat.PACKETS))
+                .isEqualTo(1);
     }
 
     @Test
@@ -119,8 +132,10 @@ class PipelineControlTest {
         sw.pipeline.control().cpuPort().packetOut(frame, sw.pipeline.control().portIndex("Ethernet8"));
         sw.run();
         assertThat(sw.take("Ethernet8")).containsExactly(frame);
-        sw.pipeline.control().cpuPort().packetOutThroughIngress(
-            Frames.udp4(ROUTER, HOST_A, ip(10, 0, 1, 2), ip(10, 0, 2, 2), 64, 10), 0);
+        sw.pipeline
+                .control()
+                .cpuPort()
+                .packetOutThroughIngress(Frames.udp4(ROUTER, HOST_A, ip(10, 0, 1, 2), ip(10, 0, 2, 2), 64, 10), 0);
         sw.run();
         assertThat(sw.take("Ethernet4")).hasSize(1);
     }
@@ -130,7 +145,8 @@ class PipelineControlTest {
         forwardTo(ip(10, 0, 2, 2));
         final var counters = sw.pipeline.control().counters();
         assertThat(counters.port("Ethernet0", "SAI_PORT_STAT_IF_IN_UCAST_PKTS")).isEqualTo(1);
-        assertThat(counters.port("Ethernet4", "SAI_PORT_STAT_IF_OUT_UCAST_PKTS")).isEqualTo(1);
+        assertThat(counters.port("Ethernet4", "SAI_PORT_STAT_IF_OUT_UCAST_PKTS"))
+                .isEqualTo(1);
         assertThat(counters.port("Ethernet4", "SAI_PORT_STAT_IF_OUT_OCTETS")).isEqualTo(60);
         assertThat(counters.ports()).containsOnlyKeys("Ethernet0", "Ethernet4", "Ethernet8");
     }

@@ -32,6 +32,7 @@ class RuntimeKnobsTest {
     private static final int N = 20;
     /** Ethernet + IPv4 + UDP headers + payload. */
     private static final int LENGTH = 14 + 20 + 8 + PAYLOAD;
+
     private static final int CELL = TmOptions.defaults().cellBytes();
     private static final long C = (LENGTH + CELL - 1) / CELL * (long) CELL;
 
@@ -48,8 +49,15 @@ class RuntimeKnobsTest {
 
     private static void burst(final SwitchFixture sw, final int dscp) {
         for (int i = 0; i < N; i++) {
-            sw.send("Ethernet0", Frames.udp4(Frames.builder().macs(ROUTER, HOST_A)
-                .ipv4(ip(10, 0, 1, 2), ip(192, 168, 1, 1)).dscp(dscp).ecn(2), PAYLOAD));
+            sw.send(
+                    "Ethernet0",
+                    Frames.udp4(
+                            Frames.builder()
+                                    .macs(ROUTER, HOST_A)
+                                    .ipv4(ip(10, 0, 1, 2), ip(192, 168, 1, 1))
+                                    .dscp(dscp)
+                                    .ecn(2),
+                            PAYLOAD));
         }
         sw.run();
     }
@@ -85,12 +93,16 @@ class RuntimeKnobsTest {
         try (SwitchFixture sw = new SwitchFixture(config(wred))) {
             final PipelineControl control = sw.pipeline.control();
             final int port = control.portIndex("Ethernet4");
-            assertThat(control.runtimeKnobs().value(RuntimeKnob.ECN_MIN_THRESHOLD_BYTES, port * 8)).isEqualTo(19 * C);
-            assertThat(control.runtimeKnobs().value(RuntimeKnob.ECN_MAX_PROBABILITY_PERCENT, port * 8)).isEqualTo(100);
+            assertThat(control.runtimeKnobs().value(RuntimeKnob.ECN_MIN_THRESHOLD_BYTES, port * 8))
+                    .isEqualTo(19 * C);
+            assertThat(control.runtimeKnobs().value(RuntimeKnob.ECN_MAX_PROBABILITY_PERCENT, port * 8))
+                    .isEqualTo(100);
 
             burst(sw, 0);
-            assertThat(ce(sw.take("Ethernet4"))).as("Kmax 19 cells-of-C: depths 20C, 19C").isEqualTo(2)
-                .isEqualTo(expectedMarks(19));
+            assertThat(ce(sw.take("Ethernet4")))
+                    .as("Kmax 19 cells-of-C: depths 20C, 19C")
+                    .isEqualTo(2)
+                    .isEqualTo(expectedMarks(19));
 
             control.batch().setWred(port, 0, 10 * C, 10 * C, 100).commit();
             burst(sw, 0);
@@ -101,7 +113,8 @@ class RuntimeKnobsTest {
                 assertThat(out.get(i)[15] & 3).as("frame %d", i).isEqualTo((N - i) * C >= 10 * C ? 3 : 2);
             }
             assertThat(tm(sw).queue(port, 0, QueueStat.WRED_ECN_MARKED_PACKETS)).isEqualTo(2 + 11);
-            assertThat(control.runtimeKnobs().value(RuntimeKnob.ECN_MAX_THRESHOLD_BYTES, port * 8)).isEqualTo(10 * C);
+            assertThat(control.runtimeKnobs().value(RuntimeKnob.ECN_MAX_THRESHOLD_BYTES, port * 8))
+                    .isEqualTo(10 * C);
         }
     }
 
@@ -112,9 +125,11 @@ class RuntimeKnobsTest {
             final int port = control.portIndex("Ethernet4");
             burst(sw, 0);
             assertThat(ce(sw.take("Ethernet4"))).isZero();
-            control.batch().setKnob(RuntimeKnob.ECN_MAX_THRESHOLD_BYTES, port * 8, 15 * C)
-                .setKnob(RuntimeKnob.ECN_MIN_THRESHOLD_BYTES, port * 8, 15 * C)
-                .setKnob(RuntimeKnob.ECN_MAX_PROBABILITY_PERCENT, port * 8, 100).commit();
+            control.batch()
+                    .setKnob(RuntimeKnob.ECN_MAX_THRESHOLD_BYTES, port * 8, 15 * C)
+                    .setKnob(RuntimeKnob.ECN_MIN_THRESHOLD_BYTES, port * 8, 15 * C)
+                    .setKnob(RuntimeKnob.ECN_MAX_PROBABILITY_PERCENT, port * 8, 100)
+                    .commit();
             burst(sw, 0);
             assertThat(ce(sw.take("Ethernet4"))).isEqualTo(6).isEqualTo(expectedMarks(15));
         }
@@ -133,9 +148,10 @@ class RuntimeKnobsTest {
                                         "pfc_enable": "3"}}""", 10 * C, 5 * C, 2 * C);
 
     private static List<int[]> pfcFrames(final List<byte[]> frames) {
-        return frames.stream().filter(f -> (f[12] & 0xff) == 0x88 && (f[13] & 0xff) == 0x08)
-            .map(f -> new int[] {f[17] & 0xff, (f[14 + 4 + 2 * 3] & 0xff) << 8 | f[14 + 4 + 2 * 3 + 1] & 0xff})
-            .toList();
+        return frames.stream()
+                .filter(f -> (f[12] & 0xff) == 0x88 && (f[13] & 0xff) == 0x08)
+                .map(f -> new int[] {f[17] & 0xff, (f[14 + 4 + 2 * 3] & 0xff) << 8 | f[14 + 4 + 2 * 3 + 1] & 0xff})
+                .toList();
     }
 
     @Test
@@ -143,7 +159,8 @@ class RuntimeKnobsTest {
         try (SwitchFixture sw = new SwitchFixture(config(LOSSLESS))) {
             final PipelineControl control = sw.pipeline.control();
             final int in = control.portIndex("Ethernet0");
-            assertThat(control.runtimeKnobs().value(RuntimeKnob.PFC_XOFF_BYTES, in * 8 + 3)).isEqualTo(5 * C);
+            assertThat(control.runtimeKnobs().value(RuntimeKnob.PFC_XOFF_BYTES, in * 8 + 3))
+                    .isEqualTo(5 * C);
 
             // static_th 10C: frames 0..9 fit shared; frame 10 spills (XOFF), 10..14 fill the 5C headroom, 15..19 drop.
             burst(sw, 3);
@@ -172,17 +189,26 @@ class RuntimeKnobsTest {
             assertThat(s.queue(port, 0, QueueStat.PACKETS)).isEqualTo(N);
             assertThat(s.queue(port, 6, QueueStat.PACKETS)).isZero();
 
-            control.batch().setKnob(RuntimeKnob.DSCP_TO_TC, 46, 5).setKnob(RuntimeKnob.TC_TO_QUEUE, 5, 6).commit();
+            control.batch()
+                    .setKnob(RuntimeKnob.DSCP_TO_TC, 46, 5)
+                    .setKnob(RuntimeKnob.TC_TO_QUEUE, 5, 6)
+                    .commit();
             burst(sw, 46);
             burst(sw, 10);
             s = tm(sw);
-            assertThat(s.queue(port, 6, QueueStat.PACKETS)).as("DSCP 46 → TC 5 → queue 6").isEqualTo(N);
-            assertThat(s.queue(port, 0, QueueStat.PACKETS)).as("DSCP 10 has no entry: TC 0").isEqualTo(2 * N);
+            assertThat(s.queue(port, 6, QueueStat.PACKETS))
+                    .as("DSCP 46 → TC 5 → queue 6")
+                    .isEqualTo(N);
+            assertThat(s.queue(port, 0, QueueStat.PACKETS))
+                    .as("DSCP 10 has no entry: TC 0")
+                    .isEqualTo(2 * N);
 
             control.batch().setKnob(RuntimeKnob.DSCP_TO_TC, 46, -1).commit();
             burst(sw, 46);
             s = tm(sw);
-            assertThat(s.queue(port, 0, QueueStat.PACKETS)).as("entry deleted: configured maps again").isEqualTo(3 * N);
+            assertThat(s.queue(port, 0, QueueStat.PACKETS))
+                    .as("entry deleted: configured maps again")
+                    .isEqualTo(3 * N);
             assertThat(s.queue(port, 6, QueueStat.PACKETS)).isEqualTo(N);
             sw.take("Ethernet4");
         }
@@ -196,32 +222,40 @@ class RuntimeKnobsTest {
             final int ports = control.portNames().size();
             final TableBatch batch = control.batch().setKnob(RuntimeKnob.ECN_MIN_THRESHOLD_BYTES, port * 8, 5);
             assertThatThrownBy(() -> batch.setKnob(RuntimeKnob.ECN_MAX_THRESHOLD_BYTES, ports * 8, 100))
-                .isInstanceOfSatisfying(TableException.class, e -> {
-                    assertThat(e.code()).isEqualTo(TableException.Code.INVALID_ARGUMENT);
-                    assertThat(e.index()).isEqualTo(1);
-                });
+                    .isInstanceOfSatisfying(TableException.class, e -> {
+                        assertThat(e.code()).isEqualTo(TableException.Code.INVALID_ARGUMENT);
+                        assertThat(e.index()).isEqualTo(1);
+                    });
             assertThatThrownBy(() -> control.batch().setKnob(RuntimeKnob.ECN_MAX_PROBABILITY_PERCENT, 0, 101))
-                .isInstanceOfSatisfying(TableException.class,
-                    e -> assertThat(e.code()).isEqualTo(TableException.Code.INVALID_ARGUMENT));
+                    .isInstanceOfSatisfying(
+                            TableException.class,
+                            e -> assertThat(e.code()).isEqualTo(TableException.Code.INVALID_ARGUMENT));
             assertThatThrownBy(() -> control.batch().setKnob(RuntimeKnob.FLOWLET_IDLE_TIME_NS, 0, 15_999))
-                .isInstanceOfSatisfying(TableException.class,
-                    e -> assertThat(e.code()).isEqualTo(TableException.Code.INVALID_ARGUMENT));
-            assertThatThrownBy(() -> control.batch().setKnob(RuntimeKnob.ECN_MIN_THRESHOLD_BYTES, 0, 10)
-                .setKnob(RuntimeKnob.ECN_MAX_THRESHOLD_BYTES, 0, 9))
-                .isInstanceOfSatisfying(TableException.class,
-                    e -> assertThat(e.code()).isEqualTo(TableException.Code.INVALID_ARGUMENT));
+                    .isInstanceOfSatisfying(
+                            TableException.class,
+                            e -> assertThat(e.code()).isEqualTo(TableException.Code.INVALID_ARGUMENT));
+            assertThatThrownBy(() -> control.batch()
+                            .setKnob(RuntimeKnob.ECN_MIN_THRESHOLD_BYTES, 0, 10)
+                            .setKnob(RuntimeKnob.ECN_MAX_THRESHOLD_BYTES, 0, 9))
+                    .isInstanceOfSatisfying(
+                            TableException.class,
+                            e -> assertThat(e.code()).isEqualTo(TableException.Code.INVALID_ARGUMENT));
             assertThatThrownBy(() -> control.batch().setKnob(RuntimeKnob.PFC_XOFF_BYTES, port * 8 + 3, 100))
-                .as("Ethernet4 PG 3 has no BUFFER_PG profile")
-                .isInstanceOfSatisfying(TableException.class,
-                    e -> assertThat(e.code()).isEqualTo(TableException.Code.FAILED_PRECONDITION));
+                    .as("Ethernet4 PG 3 has no BUFFER_PG profile")
+                    .isInstanceOfSatisfying(
+                            TableException.class,
+                            e -> assertThat(e.code()).isEqualTo(TableException.Code.FAILED_PRECONDITION));
             assertThatThrownBy(() -> control.batch().setKnob(RuntimeKnob.PFC_WATCHDOG_DETECTION_MS, 0, 200))
-                .isInstanceOfSatisfying(TableException.class,
-                    e -> assertThat(e.code()).isEqualTo(TableException.Code.FAILED_PRECONDITION));
+                    .isInstanceOfSatisfying(
+                            TableException.class,
+                            e -> assertThat(e.code()).isEqualTo(TableException.Code.FAILED_PRECONDITION));
             assertThatThrownBy(() -> control.batch().setKnob(RuntimeKnob.TC_TO_QUEUE, 8, 1))
-                .isInstanceOfSatisfying(TableException.class,
-                    e -> assertThat(e.code()).isEqualTo(TableException.Code.INVALID_ARGUMENT));
+                    .isInstanceOfSatisfying(
+                            TableException.class,
+                            e -> assertThat(e.code()).isEqualTo(TableException.Code.INVALID_ARGUMENT));
             // The refused batch was never committed: the model and the data path are unchanged.
-            assertThat(control.runtimeKnobs().value(RuntimeKnob.ECN_MIN_THRESHOLD_BYTES, port * 8)).isZero();
+            assertThat(control.runtimeKnobs().value(RuntimeKnob.ECN_MIN_THRESHOLD_BYTES, port * 8))
+                    .isZero();
             burst(sw, 0);
             assertThat(ce(sw.take("Ethernet4"))).isZero();
         }
@@ -252,8 +286,11 @@ class RuntimeKnobsTest {
         int moves = 0;
         for (int round = 0; round < 10; round++) {
             for (int flow = 0; flow < 8; flow++) {
-                sw.send("Ethernet0", Frames.udp4(Frames.builder().macs(ROUTER, HOST_A)
-                    .ipv4(ip(10, 0, 1, 2), ip(172, 16, 0, flow + 1)), 100));
+                sw.send(
+                        "Ethernet0",
+                        Frames.udp4(
+                                Frames.builder().macs(ROUTER, HOST_A).ipv4(ip(10, 0, 1, 2), ip(172, 16, 0, flow + 1)),
+                                100));
                 sw.run();
                 for (final String up : List.of("Ethernet4", "Ethernet8", "Ethernet12", "Ethernet16")) {
                     if (!sw.take(up).isEmpty()) {
@@ -271,7 +308,8 @@ class RuntimeKnobsTest {
     void shouldRerouteAfterTheGapOnlyWhenFlowletIdleTimeIsBelowIt() {
         try (SwitchFixture sw = new SwitchFixture(FLOWLET_CONFIG)) {
             final PipelineControl control = sw.pipeline.control();
-            assertThat(control.runtimeKnobs().value(RuntimeKnob.FLOWLET_IDLE_TIME_NS, 0)).isEqualTo(256_000);
+            assertThat(control.runtimeKnobs().value(RuntimeKnob.FLOWLET_IDLE_TIME_NS, 0))
+                    .isEqualTo(256_000);
             // Gaps of 100 µs (less a few ns of the 8 flows) are inside the 256 µs SAI default idle time: no move.
             assertThat(moves(sw)).isZero();
 
@@ -279,7 +317,9 @@ class RuntimeKnobsTest {
             // Now every gap ends a flowlet: each of the 72 later packets is placed at random over 4 members.
             assertThat(moves(sw)).isPositive();
 
-            control.batch().setKnob(RuntimeKnob.FLOWLET_IDLE_TIME_NS, 0, 150_000).commit();
+            control.batch()
+                    .setKnob(RuntimeKnob.FLOWLET_IDLE_TIME_NS, 0, 150_000)
+                    .commit();
             assertThat(moves(sw)).isZero();
         }
     }
@@ -288,23 +328,29 @@ class RuntimeKnobsTest {
     void shouldSwitchAGroupFromHashToFlowletWhenSelectionModeIsWritten() {
         try (SwitchFixture sw = new SwitchFixture(FLOWLET_CONFIG.replace("flowlet_random", "enhanced_ecmp"))) {
             final PipelineControl control = sw.pipeline.control();
-            assertThat(control.runtimeKnobs().value(RuntimeKnob.GROUP_SELECTION_MODE, 0)).as("hash").isZero();
+            assertThat(control.runtimeKnobs().value(RuntimeKnob.GROUP_SELECTION_MODE, 0))
+                    .as("hash")
+                    .isZero();
             control.batch().setKnob(RuntimeKnob.FLOWLET_IDLE_TIME_NS, 0, 50_000).commit();
             assertThat(moves(sw)).as("hashing never moves a flow").isZero();
 
             control.batch().setKnob(RuntimeKnob.GROUP_SELECTION_MODE, 0, 2).commit();
-            assertThat(control.runtimeKnobs().value(RuntimeKnob.GROUP_SELECTION_MODE, 0)).isEqualTo(2);
-            assertThat(moves(sw)).as("flowlet_random: every 100 µs gap exceeds 50 µs").isPositive();
+            assertThat(control.runtimeKnobs().value(RuntimeKnob.GROUP_SELECTION_MODE, 0))
+                    .isEqualTo(2);
+            assertThat(moves(sw))
+                    .as("flowlet_random: every 100 µs gap exceeds 50 µs")
+                    .isPositive();
 
             control.batch().setKnob(RuntimeKnob.GROUP_SELECTION_MODE, 0, 0).commit();
             assertThat(moves(sw)).isZero();
 
             assertThatThrownBy(() -> control.batch().setKnob(RuntimeKnob.GROUP_SELECTION_MODE, 7, 1))
-                .isInstanceOfSatisfying(TableException.class,
-                    e -> assertThat(e.code()).isEqualTo(TableException.Code.NOT_FOUND));
+                    .isInstanceOfSatisfying(
+                            TableException.class, e -> assertThat(e.code()).isEqualTo(TableException.Code.NOT_FOUND));
             assertThatThrownBy(() -> control.batch().setKnob(RuntimeKnob.GROUP_SELECTION_MODE, 0, 4))
-                .isInstanceOfSatisfying(TableException.class,
-                    e -> assertThat(e.code()).isEqualTo(TableException.Code.INVALID_ARGUMENT));
+                    .isInstanceOfSatisfying(
+                            TableException.class,
+                            e -> assertThat(e.code()).isEqualTo(TableException.Code.INVALID_ARGUMENT));
         }
     }
 
@@ -339,7 +385,7 @@ class RuntimeKnobsTest {
             // Dequeues start one 10G frame time apart: (1042 + 24) B * 8 / 10 Gb/s = 852.8 ns.
             final double frameNs = (LENGTH + 24) * 8 / 10.0;
             assertThat((double) (before - after))
-                .isCloseTo((13 - 6) * frameNs, org.assertj.core.data.Offset.offset(1.0));
+                    .isCloseTo((13 - 6) * frameNs, org.assertj.core.data.Offset.offset(1.0));
         }
     }
 }

@@ -45,11 +45,12 @@ class RuntimeL2TablesTest {
     }
 
     private void vlan10() {
-        control.batch().writeVlan(10, 0, true)
-            .writeVlanMember(10, "Ethernet0", false, true)
-            .writeVlanMember(10, "Ethernet4", false, true)
-            .writeVlanMember(10, "Ethernet8", true, true)
-            .commit();
+        control.batch()
+                .writeVlan(10, 0, true)
+                .writeVlanMember(10, "Ethernet0", false, true)
+                .writeVlanMember(10, "Ethernet4", false, true)
+                .writeVlanMember(10, "Ethernet8", true, true)
+                .commit();
     }
 
     private List<long[]> drainLearned() {
@@ -123,41 +124,51 @@ class RuntimeL2TablesTest {
 
     @Test
     void shouldReplicateToTheGroupsPortsWhenTheVlanFloodsToAMulticastGroup() {
-        control.batch().writeMulticastGroup(7, List.of("Ethernet4", "Ethernet12", "Ethernet12"), true)
-            .writeVlan(20, 7, true)
-            .writeVlanMember(20, "Ethernet0", false, true)
-            .writeVlanMember(20, "Ethernet4", true, true)
-            .writeVlanMember(20, "Ethernet8", true, true)
-            .commit();
+        control.batch()
+                .writeMulticastGroup(7, List.of("Ethernet4", "Ethernet12", "Ethernet12"), true)
+                .writeVlan(20, 7, true)
+                .writeVlanMember(20, "Ethernet0", false, true)
+                .writeVlanMember(20, "Ethernet4", true, true)
+                .writeVlanMember(20, "Ethernet8", true, true)
+                .commit();
         sw.send("Ethernet0", frame(HOST_B, HOST_A));
         sw.run();
         final List<byte[]> four = sw.take("Ethernet4");
         assertThat(four).hasSize(1);
         assertThat(u16(four.get(0), 14) & 0xfff).as("tagged member of VLAN 20").isEqualTo(20);
-        assertThat(sw.take("Ethernet12")).as("two replicas, untagged (not a VLAN 20 member)").hasSize(2)
-            .allSatisfy(f -> assertThat(u16(f, 12)).isEqualTo(0x0800));
+        assertThat(sw.take("Ethernet12"))
+                .as("two replicas, untagged (not a VLAN 20 member)")
+                .hasSize(2)
+                .allSatisfy(f -> assertThat(u16(f, 12)).isEqualTo(0x0800));
         assertThat(sw.take("Ethernet8")).as("member, but not a replica").isEmpty();
     }
 
     @Test
     void shouldRefuseAndChangeNothingWhenAMemberNamesAnUnknownVlanOrPort() {
-        final TableException noVlan = catchThrowableOfType(TableException.class, () -> control.batch()
-            .writeVlan(10, 0, true).writeVlanMember(11, "Ethernet0", false, true));
+        final TableException noVlan = catchThrowableOfType(
+                TableException.class,
+                () -> control.batch().writeVlan(10, 0, true).writeVlanMember(11, "Ethernet0", false, true));
         assertThat(noVlan.code()).isEqualTo(TableException.Code.NOT_FOUND);
-        final TableException noPort = catchThrowableOfType(TableException.class, () -> control.batch()
-            .writeVlan(10, 0, true).writeVlanMember(10, "Ethernet99", false, true));
+        final TableException noPort = catchThrowableOfType(
+                TableException.class,
+                () -> control.batch().writeVlan(10, 0, true).writeVlanMember(10, "Ethernet99", false, true));
         assertThat(noPort.code()).isEqualTo(TableException.Code.NOT_FOUND);
-        final TableException pvid = catchThrowableOfType(TableException.class, () -> control.batch()
-            .writeVlan(10, 0, true).writeVlanMember(10, "Ethernet12", false, true));
-        assertThat(pvid.code()).as("Ethernet12 is untagged in VLAN 100").isEqualTo(TableException.Code
-            .FAILED_PRECONDITION);
+        final TableException pvid = catchThrowableOfType(
+                TableException.class,
+                () -> control.batch().writeVlan(10, 0, true).writeVlanMember(10, "Ethernet12", false, true));
+        assertThat(pvid.code())
+                .as("Ethernet12 is untagged in VLAN 100")
+                .isEqualTo(TableException.Code.FAILED_PRECONDITION);
         sw.run();
         // VLAN 10 was never committed: a frame tagged 10 is filtered, and VLAN 10 can still be created
-        sw.send("Ethernet0", Frames.udp4(Frames.builder().macs(HOST_B, HOST_A).vlan(10, 0)
-            .ipv4(ip(10, 0, 0, 1), ip(10, 0, 0, 2)), 10));
+        sw.send(
+                "Ethernet0",
+                Frames.udp4(
+                        Frames.builder().macs(HOST_B, HOST_A).vlan(10, 0).ipv4(ip(10, 0, 0, 1), ip(10, 0, 0, 2)), 10));
         sw.run();
         assertThat(sw.counter("Ethernet0", "SAI_IN_DROP_REASON_INGRESS_VLAN_FILTER")
-            + sw.counter("Ethernet0", "SAI_IN_DROP_REASON_VLAN_TAG_NOT_ALLOWED")).isEqualTo(1);
+                        + sw.counter("Ethernet0", "SAI_IN_DROP_REASON_VLAN_TAG_NOT_ALLOWED"))
+                .isEqualTo(1);
         vlan10();
     }
 
@@ -165,34 +176,43 @@ class RuntimeL2TablesTest {
     void shouldRefuseARouterInterfaceOnAVlanMemberAndAMembershipOnARoutedPort() {
         vlan10();
         final int rif = control.configRouterInterfaceCount();
-        final TableException member = catchThrowableOfType(TableException.class,
-            () -> control.batch().writeRouterInterface(rif, "Ethernet4", 0x0200_0000_aa04L, true));
+        final TableException member = catchThrowableOfType(
+                TableException.class,
+                () -> control.batch().writeRouterInterface(rif, "Ethernet4", 0x0200_0000_aa04L, true));
         assertThat(member.code()).isEqualTo(TableException.Code.FAILED_PRECONDITION);
-        control.batch().removeVlanMember(100, "Ethernet12") // it leaves VLAN 100 and is routed, in one batch
-            .writeRouterInterface(rif, "Ethernet12", 0x0200_0000_aa0cL, true).commit();
-        final TableException routed = catchThrowableOfType(TableException.class,
-            () -> control.batch().writeVlanMember(10, "Ethernet12", true, true));
+        control.batch()
+                .removeVlanMember(100, "Ethernet12") // it leaves VLAN 100 and is routed, in one batch
+                .writeRouterInterface(rif, "Ethernet12", 0x0200_0000_aa0cL, true)
+                .commit();
+        final TableException routed = catchThrowableOfType(
+                TableException.class, () -> control.batch().writeVlanMember(10, "Ethernet12", true, true));
         assertThat(routed.code()).as("Ethernet12 is now routed").isEqualTo(TableException.Code.FAILED_PRECONDITION);
     }
 
     @Test
     void shouldStopBridgingAPortWhenItsMembershipAndThenTheVlanAreRemoved() {
         vlan10();
-        final TableException inUse = catchThrowableOfType(TableException.class,
-            () -> control.batch().removeVlan(10));
+        final TableException inUse =
+                catchThrowableOfType(TableException.class, () -> control.batch().removeVlan(10));
         assertThat(inUse.code()).isEqualTo(TableException.Code.FAILED_PRECONDITION);
         control.batch().removeVlanMember(10, "Ethernet4").commit();
         sw.send("Ethernet0", frame(HOST_B, HOST_A));
         sw.run();
         assertThat(sw.take("Ethernet4")).isEmpty();
         assertThat(sw.take("Ethernet8")).hasSize(1);
-        control.batch().removeVlanMember(10, "Ethernet0").removeVlanMember(10, "Ethernet8").removeVlan(10).commit();
+        control.batch()
+                .removeVlanMember(10, "Ethernet0")
+                .removeVlanMember(10, "Ethernet8")
+                .removeVlan(10)
+                .commit();
         sw.send("Ethernet0", frame(HOST_B, HOST_A));
         sw.run();
         assertThat(sw.take("Ethernet8")).isEmpty();
-        assertThat(sw.counter("Ethernet0", "SAI_IN_DROP_REASON_VLAN_TAG_NOT_ALLOWED")).isEqualTo(1);
-        final TableException configVlan = catchThrowableOfType(TableException.class,
-            () -> control.batch().removeVlanMember(100, "Ethernet12").removeVlan(100));
+        assertThat(sw.counter("Ethernet0", "SAI_IN_DROP_REASON_VLAN_TAG_NOT_ALLOWED"))
+                .isEqualTo(1);
+        final TableException configVlan = catchThrowableOfType(
+                TableException.class,
+                () -> control.batch().removeVlanMember(100, "Ethernet12").removeVlan(100));
         assertThat(configVlan.code()).isEqualTo(TableException.Code.FAILED_PRECONDITION);
     }
 }

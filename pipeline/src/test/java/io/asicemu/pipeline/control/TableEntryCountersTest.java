@@ -36,22 +36,31 @@ class TableEntryCountersTest {
 
     private static PipelineSizing sizingWithRoutes(final int maxRoutes) {
         final PipelineSizing d = PipelineSizing.defaults();
-        return new PipelineSizing(d.maxPorts(), d.maxRouterInterfaces(), d.maxNextHops(), d.maxGroups(),
-            d.fdbEntries(), d.neighbors(), d.aclRules(), d.maxFrameBytes(), d.batchSize(),
-            d.cpuQueueSlots(), maxRoutes);
+        return new PipelineSizing(
+                d.maxPorts(),
+                d.maxRouterInterfaces(),
+                d.maxNextHops(),
+                d.maxGroups(),
+                d.fdbEntries(),
+                d.neighbors(),
+                d.aclRules(),
+                d.maxFrameBytes(),
+                d.batchSize(),
+                d.cpuQueueSlots(),
+                maxRoutes);
     }
 
     /** Two controller interfaces on Ethernet4/8 with one neighbor and one next hop each (ids 1 and 2). */
     private static void programTwoUplinks(final PipelineControl control) {
         final int rif4 = control.configRouterInterfaceCount();
         control.batch()
-            .writeRouterInterface(rif4, "Ethernet4", 0x02_00_00_00_aa_04L, true)
-            .writeRouterInterface(rif4 + 1, "Ethernet8", 0x02_00_00_00_aa_08L, true)
-            .addNeighbor(rif4, IpPrefix.address("10.0.2.2"), 0x0200_0000_0202L)
-            .addNeighbor(rif4 + 1, IpPrefix.address("10.0.3.2"), 0x0200_0000_0302L)
-            .writeNextHop(1, rif4, IpPrefix.address("10.0.2.2"), true)
-            .writeNextHop(2, rif4 + 1, IpPrefix.address("10.0.3.2"), true)
-            .commit();
+                .writeRouterInterface(rif4, "Ethernet4", 0x02_00_00_00_aa_04L, true)
+                .writeRouterInterface(rif4 + 1, "Ethernet8", 0x02_00_00_00_aa_08L, true)
+                .addNeighbor(rif4, IpPrefix.address("10.0.2.2"), 0x0200_0000_0202L)
+                .addNeighbor(rif4 + 1, IpPrefix.address("10.0.3.2"), 0x0200_0000_0302L)
+                .writeNextHop(1, rif4, IpPrefix.address("10.0.2.2"), true)
+                .writeNextHop(2, rif4 + 1, IpPrefix.address("10.0.3.2"), true)
+                .commit();
     }
 
     private static TableEntryCounters read(final SwitchFixture sw) throws Exception {
@@ -64,8 +73,12 @@ class TableEntryCountersTest {
     private static long send(final SwitchFixture sw, final int firstOctet, final int secondOctet, final int count) {
         long bytes = 0;
         for (int i = 0; i < count; i++) {
-            final byte[] f = Frames.udp4(Frames.builder().macs(ROUTER, HOST_A)
-                .ipv4(ip(10, 0, 1, 2), ip(firstOctet, secondOctet, i, 1)).udpPorts(1000 + i, 2000), 10 + i % 7);
+            final byte[] f = Frames.udp4(
+                    Frames.builder()
+                            .macs(ROUTER, HOST_A)
+                            .ipv4(ip(10, 0, 1, 2), ip(firstOctet, secondOctet, i, 1))
+                            .udpPorts(1000 + i, 2000),
+                    10 + i % 7);
             bytes += f.length;
             sw.send("Ethernet0", f);
         }
@@ -78,9 +91,11 @@ class TableEntryCountersTest {
         try (SwitchFixture sw = new SwitchFixture(CONFIG)) {
             final PipelineControl control = sw.pipeline.control();
             programTwoUplinks(control);
-            control.batch().addGroup(7, "g7", new int[] {1, 2}, new int[] {1, 1})
-                .writeRouteToGroup(IpPrefix.parse("172.16.0.0/12"), 7, true)
-                .writeRoute(IpPrefix.parse("192.168.0.0/16"), 2, false, true).commit();
+            control.batch()
+                    .addGroup(7, "g7", new int[] {1, 2}, new int[] {1, 1})
+                    .writeRouteToGroup(IpPrefix.parse("172.16.0.0/12"), 7, true)
+                    .writeRoute(IpPrefix.parse("192.168.0.0/16"), 2, false, true)
+                    .commit();
             final long groupBytes = send(sw, 172, 16, 40);
             final long directBytes = send(sw, 192, 168, 9);
             final int out4 = sw.take("Ethernet4").size();
@@ -90,18 +105,27 @@ class TableEntryCountersTest {
 
             final TableEntryCounters c = read(sw);
             assertThat(c.routes().get(IpPrefix.parse("172.16.0.0/12")))
-                .isEqualTo(new TableEntryCounters.Hits(40, groupBytes));
+                    .isEqualTo(new TableEntryCounters.Hits(40, groupBytes));
             assertThat(c.routes().get(IpPrefix.parse("192.168.0.0/16")))
-                .isEqualTo(new TableEntryCounters.Hits(9, directBytes));
-            assertThat(c.routes().get(IpPrefix.parse("10.0.1.0/24"))).as("connected, unused")
-                .isEqualTo(new TableEntryCounters.Hits(0, 0));
-            assertThat(c.nextHops().get(1).packets()).as("frames out of Ethernet4").isEqualTo(out4);
-            assertThat(c.nextHops().get(2).packets()).as("frames out of Ethernet8").isEqualTo(out8);
-            assertThat(c.nextHops().get(1).bytes() + c.nextHops().get(2).bytes()).isEqualTo(groupBytes + directBytes);
-            assertThat(c.neighbors().get(IpPrefix.parse("10.0.2.2/32")).packets()).isEqualTo(out4);
-            assertThat(c.neighbors().get(IpPrefix.parse("10.0.3.2/32")).packets()).isEqualTo(out8);
-            assertThat(c.render()).contains("ROUTE 172.16.0.0/12 Packets 40 Bytes " + groupBytes)
-                .doesNotContain("10.0.1.0/24");
+                    .isEqualTo(new TableEntryCounters.Hits(9, directBytes));
+            assertThat(c.routes().get(IpPrefix.parse("10.0.1.0/24")))
+                    .as("connected, unused")
+                    .isEqualTo(new TableEntryCounters.Hits(0, 0));
+            assertThat(c.nextHops().get(1).packets())
+                    .as("frames out of Ethernet4")
+                    .isEqualTo(out4);
+            assertThat(c.nextHops().get(2).packets())
+                    .as("frames out of Ethernet8")
+                    .isEqualTo(out8);
+            assertThat(c.nextHops().get(1).bytes() + c.nextHops().get(2).bytes())
+                    .isEqualTo(groupBytes + directBytes);
+            assertThat(c.neighbors().get(IpPrefix.parse("10.0.2.2/32")).packets())
+                    .isEqualTo(out4);
+            assertThat(c.neighbors().get(IpPrefix.parse("10.0.3.2/32")).packets())
+                    .isEqualTo(out8);
+            assertThat(c.render())
+                    .contains("ROUTE 172.16.0.0/12 Packets 40 Bytes " + groupBytes)
+                    .doesNotContain("10.0.1.0/24");
         }
     }
 
@@ -112,7 +136,10 @@ class TableEntryCountersTest {
             programTwoUplinks(control);
             final IpPrefix cover = IpPrefix.parse("192.168.0.0/16");
             final IpPrefix specific = IpPrefix.parse("192.168.0.0/20");
-            control.batch().writeRoute(cover, 1, false, true).writeRoute(specific, 2, false, true).commit();
+            control.batch()
+                    .writeRoute(cover, 1, false, true)
+                    .writeRoute(specific, 2, false, true)
+                    .commit();
             send(sw, 192, 168, 10);
             assertThat(read(sw).routes().get(specific).packets()).isEqualTo(10);
             assertThat(read(sw).routes().get(cover).packets()).isZero();
@@ -125,18 +152,27 @@ class TableEntryCountersTest {
             assertThat(c.routes().get(cover).packets()).isEqualTo(10);
 
             control.batch().writeRoute(specific, 2, false, true).commit();
-            assertThat(read(sw).routes().get(specific).packets()).as("a re-added route starts at zero").isZero();
+            assertThat(read(sw).routes().get(specific).packets())
+                    .as("a re-added route starts at zero")
+                    .isZero();
             // Delete and re-add in one batch, and add-then-delete another route in the same batch.
             send(sw, 192, 168, 3);
-            control.batch().deleteRoute(specific).writeRoute(specific, 1, false, true)
-                .writeRoute(IpPrefix.parse("10.99.0.0/16"), 1, false, true)
-                .deleteRoute(IpPrefix.parse("10.99.0.0/16")).commit();
+            control.batch()
+                    .deleteRoute(specific)
+                    .writeRoute(specific, 1, false, true)
+                    .writeRoute(IpPrefix.parse("10.99.0.0/16"), 1, false, true)
+                    .deleteRoute(IpPrefix.parse("10.99.0.0/16"))
+                    .commit();
             send(sw, 192, 168, 4);
             c = read(sw);
             assertThat(c.routes().get(specific).packets()).isEqualTo(4);
             assertThat(c.routes()).doesNotContainKey(IpPrefix.parse("10.99.0.0/16"));
-            assertThat(c.nextHops().get(1).packets()).as("10 via the cover, then 4").isEqualTo(14);
-            assertThat(c.nextHops().get(2).packets()).as("10, then 3, then removed from it").isEqualTo(13);
+            assertThat(c.nextHops().get(1).packets())
+                    .as("10 via the cover, then 4")
+                    .isEqualTo(14);
+            assertThat(c.nextHops().get(2).packets())
+                    .as("10, then 3, then removed from it")
+                    .isEqualTo(13);
         }
     }
 
@@ -146,21 +182,29 @@ class TableEntryCountersTest {
         try (SwitchFixture sw = new SwitchFixture(CONFIG, sizingWithRoutes(4))) {
             final PipelineControl control = sw.pipeline.control();
             programTwoUplinks(control);
-            control.batch().writeRoute(IpPrefix.parse("192.168.0.0/16"), 1, false, true).commit();
+            control.batch()
+                    .writeRoute(IpPrefix.parse("192.168.0.0/16"), 1, false, true)
+                    .commit();
             final TableBatch tooMany = control.batch().writeRoute(IpPrefix.parse("192.169.0.0/16"), 1, false, true);
             assertThatThrownBy(() -> tooMany.writeRoute(IpPrefix.parse("192.170.0.0/16"), 1, false, true))
-                .isInstanceOfSatisfying(TableException.class,
-                    e -> assertThat(e.code()).isEqualTo(TableException.Code.RESOURCE_EXHAUSTED));
+                    .isInstanceOfSatisfying(
+                            TableException.class,
+                            e -> assertThat(e.code()).isEqualTo(TableException.Code.RESOURCE_EXHAUSTED));
             send(sw, 192, 169, 2);
-            assertThat(sw.take("Ethernet4")).as("nothing of the refused batch applied").isEmpty();
-            control.batch().deleteRoute(IpPrefix.parse("192.168.0.0/16"))
-                .writeRoute(IpPrefix.parse("192.169.0.0/16"), 1, false, true)
-                .writeRoute(IpPrefix.parse("192.170.0.0/16"), 1, false, true).commit();
+            assertThat(sw.take("Ethernet4"))
+                    .as("nothing of the refused batch applied")
+                    .isEmpty();
+            control.batch()
+                    .deleteRoute(IpPrefix.parse("192.168.0.0/16"))
+                    .writeRoute(IpPrefix.parse("192.169.0.0/16"), 1, false, true)
+                    .writeRoute(IpPrefix.parse("192.170.0.0/16"), 1, false, true)
+                    .commit();
             send(sw, 192, 170, 2);
             assertThat(sw.take("Ethernet4")).as("a freed slot is reused").hasSize(2);
         }
         assertThatThrownBy(() -> new SwitchFixture(CONFIG, sizingWithRoutes(1)))
-            .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.getMessage()).contains("STATIC_ROUTE"));
+                .isInstanceOfSatisfying(
+                        ConfigException.class, e -> assertThat(e.getMessage()).contains("STATIC_ROUTE"));
     }
 
     /**
@@ -169,7 +213,7 @@ class TableEntryCountersTest {
      */
     @Property(tries = 40)
     void shouldForwardByTheLongestMatchAfterAnyMixOfRouteEditsAndSlotReuse(
-        @ForAll @LongRange(min = 0, max = Long.MAX_VALUE) final long seed) {
+            @ForAll @LongRange(min = 0, max = Long.MAX_VALUE) final long seed) {
         try (SwitchFixture sw = new SwitchFixture(CONFIG, sizingWithRoutes(64))) {
             final PipelineControl control = sw.pipeline.control();
             programTwoUplinks(control);
@@ -179,8 +223,8 @@ class TableEntryCountersTest {
                 final TableBatch batch = control.batch();
                 final Map<IpPrefix, Integer> next = new HashMap<>(model);
                 for (int u = 0; u < 1 + random.nextInt(8); u++) {
-                    final IpPrefix p = new IpPrefix(false, 0, 0xc0a8_0000L | random.nextInt(1 << 16),
-                        16 + random.nextInt(9));
+                    final IpPrefix p =
+                            new IpPrefix(false, 0, 0xc0a8_0000L | random.nextInt(1 << 16), 16 + random.nextInt(9));
                     if (next.containsKey(p) && random.nextBoolean()) {
                         batch.deleteRoute(p);
                         next.remove(p);
@@ -197,8 +241,9 @@ class TableEntryCountersTest {
                 final var tables = control.compiled().tables();
                 for (int probe = 0; probe < 64; probe++) {
                     final long address = 0xc0a8_0000L | random.nextInt(1 << 16);
-                    assertThat(tables.routeTargetFor(false, 0, address)).as("address %08x", address)
-                        .isEqualTo(longestMatch(model, address));
+                    assertThat(tables.routeTargetFor(false, 0, address))
+                            .as("address %08x", address)
+                            .isEqualTo(longestMatch(model, address));
                 }
             }
             assertThat(control.routeSlots().size()).isEqualTo(model.size());
@@ -212,7 +257,9 @@ class TableEntryCountersTest {
                 covering.add(p);
             }
         }
-        return covering.stream().max(java.util.Comparator.comparingInt(IpPrefix::length))
-            .map(routes::get).orElse(0);
+        return covering.stream()
+                .max(java.util.Comparator.comparingInt(IpPrefix::length))
+                .map(routes::get)
+                .orElse(0);
     }
 }

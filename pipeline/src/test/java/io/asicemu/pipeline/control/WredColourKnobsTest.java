@@ -46,20 +46,24 @@ class WredColourKnobsTest {
     @Test
     void shouldAgreeWithTheLoadedConfigWhenOneColoursKnobIsWritten() {
         try (SwitchFixture written = new SwitchFixture(config(10, 10_000));
-             SwitchFixture loaded = new SwitchFixture(config(70, 5_000))) {
+                SwitchFixture loaded = new SwitchFixture(config(70, 5_000))) {
             final PipelineControl control = written.pipeline.control();
             final int q = control.portIndex("Ethernet4") * 8 + 3;
-            assertThat(wredKnobs(control, q)).as("every colour as WRED_PROFILE gives it").containsExactly(
-                40_000L, 80_000L, 10L, 20_000L, 60_000L, 50L, 10_000L, 30_000L, 90L);
+            assertThat(wredKnobs(control, q))
+                    .as("every colour as WRED_PROFILE gives it")
+                    .containsExactly(40_000L, 80_000L, 10L, 20_000L, 60_000L, 50L, 10_000L, 30_000L, 90L);
 
-            control.batch().setKnob(RuntimeKnob.ECN_MAX_PROBABILITY_PERCENT, q, 70)
-                .setKnob(RuntimeKnob.ECN_RED_MIN_THRESHOLD_BYTES, q, 5_000).commit();
+            control.batch()
+                    .setKnob(RuntimeKnob.ECN_MAX_PROBABILITY_PERCENT, q, 70)
+                    .setKnob(RuntimeKnob.ECN_RED_MIN_THRESHOLD_BYTES, q, 5_000)
+                    .commit();
             written.run();
 
             final PipelineControl reference = loaded.pipeline.control();
-            assertThat(wredKnobs(control, q)).as("the knobs after the writes = the config with those values")
-                .isEqualTo(wredKnobs(reference, reference.portIndex("Ethernet4") * 8 + 3))
-                .containsExactly(40_000L, 80_000L, 70L, 20_000L, 60_000L, 50L, 5_000L, 30_000L, 90L);
+            assertThat(wredKnobs(control, q))
+                    .as("the knobs after the writes = the config with those values")
+                    .isEqualTo(wredKnobs(reference, reference.portIndex("Ethernet4") * 8 + 3))
+                    .containsExactly(40_000L, 80_000L, 70L, 20_000L, 60_000L, 50L, 5_000L, 30_000L, 90L);
         }
     }
 
@@ -70,11 +74,15 @@ class WredColourKnobsTest {
             final int q = control.portIndex("Ethernet4") * 8 + 3;
             // Red's Kmax is 30000: a red Kmin of 35000 is refused, while green's Kmax (80000) would allow it.
             assertThatThrownBy(() -> control.batch().setKnob(RuntimeKnob.ECN_RED_MIN_THRESHOLD_BYTES, q, 35_000))
-                .isInstanceOfSatisfying(TableException.class,
-                    e -> assertThat(e.code()).isEqualTo(TableException.Code.INVALID_ARGUMENT))
-                .hasMessageContaining("(red)");
-            control.batch().setKnob(RuntimeKnob.ECN_MIN_THRESHOLD_BYTES, q, 35_000).commit();
-            assertThat(control.runtimeKnobs().value(RuntimeKnob.ECN_RED_MIN_THRESHOLD_BYTES, q)).isEqualTo(10_000);
+                    .isInstanceOfSatisfying(
+                            TableException.class,
+                            e -> assertThat(e.code()).isEqualTo(TableException.Code.INVALID_ARGUMENT))
+                    .hasMessageContaining("(red)");
+            control.batch()
+                    .setKnob(RuntimeKnob.ECN_MIN_THRESHOLD_BYTES, q, 35_000)
+                    .commit();
+            assertThat(control.runtimeKnobs().value(RuntimeKnob.ECN_RED_MIN_THRESHOLD_BYTES, q))
+                    .isEqualTo(10_000);
         }
     }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.HashMap;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 
 /** The PacketOut injection queue is bounded in frames and in bytes, and every refusal is handed over per port. */
@@ -26,7 +25,9 @@ class CpuPortInjectionTest {
             assertThat(refused).as("handed over once").isEmpty();
 
             assertThat(cpu.pollInjected()).isNotNull();
-            assertThat(cpu.packetOut(new byte[64], 2)).as("room again after one left").isTrue();
+            assertThat(cpu.packetOut(new byte[64], 2))
+                    .as("room again after one left")
+                    .isTrue();
         }
     }
 
@@ -37,13 +38,17 @@ class CpuPortInjectionTest {
             for (int i = 0; i < 4; i++) {
                 assertThat(cpu.packetOut(new byte[jumbo], 1)).isTrue();
             }
-            assertThat(cpu.packetOut(new byte[1], 1)).as("the byte budget is used up").isFalse();
+            assertThat(cpu.packetOut(new byte[1], 1))
+                    .as("the byte budget is used up")
+                    .isFalse();
             for (int i = 0; i < 4; i++) {
                 assertThat(cpu.pollInjected()).isNotNull();
             }
             assertThat(cpu.pollInjected()).isNull();
             for (int i = 0; i < 4; i++) {
-                assertThat(cpu.packetOut(new byte[jumbo], 1)).as("the bytes came back when drained").isTrue();
+                assertThat(cpu.packetOut(new byte[jumbo], 1))
+                        .as("the bytes came back when drained")
+                        .isTrue();
             }
         }
     }

@@ -19,12 +19,14 @@ class LearnRingTest {
         assertThat(ring.pending()).isEqualTo(8);
         assertThat(ring.dropped()).isEqualTo(2);
         final List<long[]> out = new ArrayList<>();
-        assertThat(ring.poll((vlan, mac, port, ns) -> out.add(new long[] {vlan, mac, port, ns}), 3)).isEqualTo(3);
+        assertThat(ring.poll((vlan, mac, port, ns) -> out.add(new long[] {vlan, mac, port, ns}), 3))
+                .isEqualTo(3);
         assertThat(out.get(0)).containsExactly(10, 0, 3, 100);
         assertThat(out.get(2)).containsExactly(10, 2, 3, 102);
         assertThat(ring.offer(11, 42, 4, 200)).as("room again").isTrue();
         out.clear();
-        assertThat(ring.poll((vlan, mac, port, ns) -> out.add(new long[] {vlan, mac, port, ns}), 100)).isEqualTo(6);
+        assertThat(ring.poll((vlan, mac, port, ns) -> out.add(new long[] {vlan, mac, port, ns}), 100))
+                .isEqualTo(6);
         assertThat(out.get(5)).containsExactly(11, 42, 4, 200);
         assertThat(ring.pending()).isZero();
     }
@@ -60,7 +62,8 @@ class LearnRingTest {
         assertThat(consistent[0]).as("in order, fields of one record together").isTrue();
         assertThat(received[0]).isEqualTo(events);
         assertThat(ring.dropped()).as("every refusal counted").isEqualTo(refused[0]);
-        System.out.printf("learn ring, 2 threads: %d delivered in order, %d offers refused while full (ring of %d)%n",
-            received[0], ring.dropped(), ring.capacity());
+        System.out.printf(
+                "learn ring, 2 threads: %d delivered in order, %d offers refused while full (ring of %d)%n",
+                received[0], ring.dropped(), ring.capacity());
     }
 }

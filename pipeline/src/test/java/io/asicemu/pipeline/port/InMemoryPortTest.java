@@ -37,6 +37,7 @@ class InMemoryPortTest extends PortContractTest {
     void shouldRefuseTransmitWhenLinkIsDown() {
         final InMemoryPort p = (InMemoryPort) port;
         p.linkUp(false);
-        assertThat(p.transmit(java.lang.foreign.MemorySegment.ofArray(new byte[60]), 0, 60, 1)).isFalse();
+        assertThat(p.transmit(java.lang.foreign.MemorySegment.ofArray(new byte[60]), 0, 60, 1))
+                .isFalse();
     }
 }

@@ -72,7 +72,7 @@ class PcapFilePortTest extends PortContractTest {
             assertThat(ng.receive(batch, 3_000_000_000L)).isEqualTo(1);
             assertThat(batch.length(0)).isEqualTo(42);
             assertThat(batch.segment(0).get(java.lang.foreign.ValueLayout.JAVA_BYTE, batch.offset(0) + 5))
-                .isEqualTo((byte) 2);
+                    .isEqualTo((byte) 2);
             ng.release(batch);
             assertThat(ng.receive(batch, 4_000_000_000L)).isEqualTo(1);
             assertThat(batch.timestampNs(0)).isEqualTo(3_250_000_000L);
@@ -85,8 +85,7 @@ class PcapFilePortTest extends PortContractTest {
         final byte[] frame = frames()[2];
         port.transmit(java.lang.foreign.MemorySegment.ofArray(frame), 0, frame.length, 1_234_567_891L);
         port.close();
-        final List<List<String>> rows = Tshark.fields(dir.resolve("out.pcap"), null, "frame.len",
-            "frame.time_epoch");
+        final List<List<String>> rows = Tshark.fields(dir.resolve("out.pcap"), null, "frame.len", "frame.time_epoch");
         assertThat(rows).containsExactly(List.of("62", "1.234567891"));
         assertThat(Files.size(dir.resolve("out.pcap"))).isEqualTo(24 + 16 + 62);
     }

@@ -50,8 +50,8 @@ abstract class PortContractTest {
         for (int i = 0; i < 2; i++) {
             assertThat(batch.length(i)).isEqualTo(expected[i].length);
             assertThat(batch.timestampNs(i)).isEqualTo(TIMES_NS[i]);
-            final byte[] got = batch.segment(i).asSlice(batch.offset(i), batch.length(i))
-                .toArray(ValueLayout.JAVA_BYTE);
+            final byte[] got =
+                    batch.segment(i).asSlice(batch.offset(i), batch.length(i)).toArray(ValueLayout.JAVA_BYTE);
             assertThat(got).isEqualTo(expected[i]);
         }
         port.release(batch);

@@ -51,10 +51,19 @@ class EcnIncastReplayTest {
         }
         final Path in = dir.resolve("in");
         Files.createDirectories(in);
-        assertThat(Scapy.runResource(EcnIncastReplayTest.class, "build_incast.py", in.toString(), "2",
-            Integer.toString(FRAMES), Integer.toString(FRAME_LEN), "3", "2", "84")).contains("ok");
-        final Map<String, Path> inputs = Map.of("Ethernet0", in.resolve("Ethernet0.pcap"),
-            "Ethernet4", in.resolve("Ethernet4.pcap"));
+        assertThat(Scapy.runResource(
+                        EcnIncastReplayTest.class,
+                        "build_incast.py",
+                        in.toString(),
+                        "2",
+                        Integer.toString(FRAMES),
+                        Integer.toString(FRAME_LEN),
+                        "3",
+                        "2",
+                        "84"))
+                .contains("ok");
+        final Map<String, Path> inputs =
+                Map.of("Ethernet0", in.resolve("Ethernet0.pcap"), "Ethernet4", in.resolve("Ethernet4.pcap"));
         final Replay.Result result = Replay.run(db, inputs, dir.resolve("out"), PipelineSizing.defaults());
 
         final List<Long> arrivals = new ArrayList<>();
@@ -65,8 +74,13 @@ class EcnIncastReplayTest {
         }
         Collections.sort(arrivals);
         assertThat(arrivals).hasSize(2 * FRAMES);
-        final List<List<String>> out = Tshark.fields(result.outputs().get("Ethernet12"), "udp.dstport == 4791",
-            "frame.time_epoch", "ip.dsfield.ecn", "ip.checksum.status", "frame.len");
+        final List<List<String>> out = Tshark.fields(
+                result.outputs().get("Ethernet12"),
+                "udp.dstport == 4791",
+                "frame.time_epoch",
+                "ip.dsfield.ecn",
+                "ip.checksum.status",
+                "frame.len");
         assertThat(out).as("nothing dropped: ECT is marked, not dropped").hasSize(2 * FRAMES);
         int below = 0;
         int above = 0;
@@ -79,21 +93,25 @@ class EcnIncastReplayTest {
             marked += ce ? 1 : 0;
             final long end = ns(row.get(0));
             // the frame started between end - 85 and end - 83 ns: count arrivals up to each bound
-            final long depthLow = (countUpTo(arrivals, end - (long) Math.ceil(SERIALIZATION_NS) - 1) - k)
-                * (long) FRAME_LEN;
-            final long depthHigh = (countUpTo(arrivals, end - (long) Math.floor(SERIALIZATION_NS)) - k)
-                * (long) FRAME_LEN;
+            final long depthLow =
+                    (countUpTo(arrivals, end - (long) Math.ceil(SERIALIZATION_NS) - 1) - k) * (long) FRAME_LEN;
+            final long depthHigh =
+                    (countUpTo(arrivals, end - (long) Math.floor(SERIALIZATION_NS)) - k) * (long) FRAME_LEN;
             if (depthHigh < KMIN) {
                 below++;
-                assertThat(ce).as("frame %d at depth <= %d B < Kmin is not marked", k, depthHigh).isFalse();
+                assertThat(ce)
+                        .as("frame %d at depth <= %d B < Kmin is not marked", k, depthHigh)
+                        .isFalse();
             }
             if (depthLow >= KMAX) {
                 above++;
-                assertThat(ce).as("frame %d at depth >= %d B >= Kmax is marked", k, depthLow).isTrue();
+                assertThat(ce)
+                        .as("frame %d at depth >= %d B >= Kmax is marked", k, depthLow)
+                        .isTrue();
             }
         }
         System.out.println("ECN 2:1 incast of ECT(0): " + marked + " of " + out.size() + " frames CE at the receiver; "
-            + below + " below Kmin (none marked), " + above + " at/above Kmax (all marked)");
+                + below + " below Kmin (none marked), " + above + " at/above Kmax (all marked)");
         assertThat(below).isGreaterThan(40);
         assertThat(above).isGreaterThan(40);
         assertThat(marked).isGreaterThanOrEqualTo(above);

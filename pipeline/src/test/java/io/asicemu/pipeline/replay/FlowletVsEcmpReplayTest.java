@@ -13,7 +13,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -46,6 +45,7 @@ class FlowletVsEcmpReplayTest {
     private static final int FRAME_LEN = 1024;
     /** 90 Gb/s of 1024 B frames: one every 91 ns. */
     private static final long BACKGROUND_GAP_NS = 91;
+
     private static final long START_NS = 1_000_000_000L;
     private static final long WINDOW_NS = PERIOD_NS * PERIODS;
 
@@ -71,39 +71,49 @@ class FlowletVsEcmpReplayTest {
             }
         }
         frames.sort(Comparator.<long[]>comparingLong(a -> a[0]).thenComparingLong(a -> a[1]));
-        try (Arena arena = Arena.ofConfined(); PcapWriter host = new PcapWriter(hostPcap);
-             PcapWriter background = new PcapWriter(backgroundPcap)) {
+        try (Arena arena = Arena.ofConfined();
+                PcapWriter host = new PcapWriter(hostPcap);
+                PcapWriter background = new PcapWriter(backgroundPcap)) {
             final MemorySegment buf = arena.allocate(2048);
             final FrameBuilder b = new FrameBuilder();
             for (final long[] fr : frames) {
-                b.reset().macs(0x02aa_bbcc_ddeeL, 0x0200_0000_0102L).ipv4(0x0a00_0102, 0xac10_0009)
-                    .udpPorts(49152, 4791).bth(0x04, 0x100 + (int) fr[1], (int) fr[2]);
+                b.reset()
+                        .macs(0x02aa_bbcc_ddeeL, 0x0200_0000_0102L)
+                        .ipv4(0x0a00_0102, 0xac10_0009)
+                        .udpPorts(49152, 4791)
+                        .bth(0x04, 0x100 + (int) fr[1], (int) fr[2]);
                 final int len = b.buildRoce(buf, 0, FRAME_LEN - 58);
                 assertThat(len).isEqualTo(FRAME_LEN);
                 host.write(buf, 0, len, fr[0]);
             }
             for (long t = START_NS; t < START_NS + WINDOW_NS; t += BACKGROUND_GAP_NS) {
-                b.reset().macs(0x02aa_bbcc_ddeeL, 0x0200_0000_0602L).ipv4(0x0a00_0602, 0xc0a8_0009)
-                    .udpPorts(7000, 7001);
+                b.reset()
+                        .macs(0x02aa_bbcc_ddeeL, 0x0200_0000_0602L)
+                        .ipv4(0x0a00_0602, 0xc0a8_0009)
+                        .udpPorts(7000, 7001);
                 final int len = b.buildUdp(buf, 0, FRAME_LEN - 42);
                 background.write(buf, 0, len, t);
             }
         }
     }
 
-    private record Outcome(double imbalance, long[] windowBytes, int reorders, int roceFrames) {
-    }
+    private record Outcome(double imbalance, long[] windowBytes, int reorders, int roceFrames) {}
 
     private Outcome run(final String mode, final Map<String, Path> inputs) throws IOException {
-        final Replay.Result result = Replay.run(ConfigDb.parse(config(mode)), inputs, dir.resolve("out-" + mode),
-            PipelineSizing.defaults());
+        final Replay.Result result =
+                Replay.run(ConfigDb.parse(config(mode)), inputs, dir.resolve("out-" + mode), PipelineSizing.defaults());
         final long[] bytes = new long[UPLINKS.size()];
         final List<long[]> merged = new ArrayList<>(); // time, qp, psn
         int reorders = 0;
         int roce = 0;
         for (int u = 0; u < UPLINKS.size(); u++) {
-            final List<List<String>> rows = Tshark.fields(result.outputs().get(UPLINKS.get(u)), null,
-                "frame.time_epoch", "frame.len", "infiniband.bth.destqp", "infiniband.bth.psn");
+            final List<List<String>> rows = Tshark.fields(
+                    result.outputs().get(UPLINKS.get(u)),
+                    null,
+                    "frame.time_epoch",
+                    "frame.len",
+                    "infiniband.bth.destqp",
+                    "infiniband.bth.psn");
             final Map<String, Long> lastPsn = new HashMap<>();
             for (final List<String> row : rows) {
                 final long t = new BigDecimal(row.get(0)).movePointRight(9).longValueExact();
@@ -149,10 +159,14 @@ class FlowletVsEcmpReplayTest {
 
         final Outcome ecmp = run("enhanced_ecmp", inputs);
         final Outcome flowlet = run("flowlet_quality", inputs);
-        System.out.printf("uplink utilization imbalance (max/mean of bytes sent in the %d us window), one uplink "
-                + "congested by 90G background: enhanced_ecmp %.3f %s, flowlet_quality %.3f %s%n", WINDOW_NS / 1000,
-            ecmp.imbalance(), java.util.Arrays.toString(ecmp.windowBytes()), flowlet.imbalance(),
-            java.util.Arrays.toString(flowlet.windowBytes()));
+        System.out.printf(
+                "uplink utilization imbalance (max/mean of bytes sent in the %d us window), one uplink "
+                        + "congested by 90G background: enhanced_ecmp %.3f %s, flowlet_quality %.3f %s%n",
+                WINDOW_NS / 1000,
+                ecmp.imbalance(),
+                java.util.Arrays.toString(ecmp.windowBytes()),
+                flowlet.imbalance(),
+                java.util.Arrays.toString(flowlet.windowBytes()));
         assertThat(flowlet.roceFrames()).isEqualTo(FLOWS * BURST_FRAMES * PERIODS);
         assertThat(flowlet.reorders()).as("flowlet mode reorders nothing").isZero();
         assertThat(ecmp.reorders()).isZero();

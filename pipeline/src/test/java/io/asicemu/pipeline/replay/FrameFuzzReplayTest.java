@@ -50,21 +50,28 @@ class FrameFuzzReplayTest {
     private static final long GAP_NS = 10_000;
     private static final int MAX_FRAME = 9_000;
     private static final int CHUNK = 250_000;
-    private static final int[] ETHER_TYPES = {0x0800, 0x86dd, 0x8100, 0x88a8, 0x0806, 0x88cc, 0x8808, 0x8915, 0x0000,
-        0xffff, 0x05dc};
+    private static final int[] ETHER_TYPES = {
+        0x0800, 0x86dd, 0x8100, 0x88a8, 0x0806, 0x88cc, 0x8808, 0x8915, 0x0000, 0xffff, 0x05dc
+    };
 
     private static List<byte[]> seeds;
 
     /** Mutation kinds. */
-    enum Op { FLIP_BIT, SET_BYTE, ETHER_TYPE, IP_FIELD, TRUNCATE, EXTEND, NONE }
+    enum Op {
+        FLIP_BIT,
+        SET_BYTE,
+        ETHER_TYPE,
+        IP_FIELD,
+        TRUNCATE,
+        EXTEND,
+        NONE
+    }
 
     /** One mutation: what, where (a fraction of the frame, 0..65535) and with what value. */
-    record Mutation(Op op, int where, int value) {
-    }
+    record Mutation(Op op, int where, int value) {}
 
     /** A fuzzed frame: a seed and the mutations applied to it in order. */
-    record Fuzzed(int seed, List<Mutation> mutations) {
-    }
+    record Fuzzed(int seed, List<Mutation> mutations) {}
 
     /** The seeds, built once (scapy's in a temporary folder removed at once); shared by the jqwik and JUnit runs. */
     private static synchronized List<byte[]> seeds() throws IOException {
@@ -73,12 +80,13 @@ class FrameFuzzReplayTest {
             try {
                 final Path scapyPcap = dir.resolve("scapy.pcap");
                 assertThat(Scapy.runResource(FrameFuzzReplayTest.class, "build_fuzz_seeds.py", scapyPcap.toString()))
-                    .startsWith("ok");
+                        .startsWith("ok");
                 final List<byte[]> all = new ArrayList<>(builtSeeds());
                 try (CaptureReader reader = CaptureReader.open(scapyPcap)) {
                     while (reader.next()) {
-                        all.add(reader.segment().asSlice(reader.frameOffset(), reader.capturedLength())
-                            .toArray(ValueLayout.JAVA_BYTE));
+                        all.add(reader.segment()
+                                .asSlice(reader.frameOffset(), reader.capturedLength())
+                                .toArray(ValueLayout.JAVA_BYTE));
                     }
                 }
                 assertThat(all).hasSizeGreaterThan(150);
@@ -94,18 +102,32 @@ class FrameFuzzReplayTest {
         final List<byte[]> out = new ArrayList<>();
         try (Arena arena = Arena.ofConfined()) {
             final MemorySegment f = arena.allocate(2048);
-            final FrameBuilder b = new FrameBuilder().macs(ROUTER, HOST).untagged().ipv4(0x0a00_0102, 0xc0a8_0101)
-                .ttl(64).udpPorts(1234, 4791);
+            final FrameBuilder b = new FrameBuilder()
+                    .macs(ROUTER, HOST)
+                    .untagged()
+                    .ipv4(0x0a00_0102, 0xc0a8_0101)
+                    .ttl(64)
+                    .udpPorts(1234, 4791);
             out.add(slice(f, b.buildUdp(f, 0, 100)));
             out.add(slice(f, b.bth(0x04, 0x1234, 7).buildRoce(f, 0, 256)));
             out.add(slice(f, b.buildCnp(f, 0, 0x55)));
             out.add(slice(f, b.ttl(1).buildUdp(f, 0, 60)));
             out.add(slice(f, b.ttl(64).ipv4(0x0a00_0102, 0x0a00_0101).buildIcmpEcho(f, 0, 1, 1, 32)));
             out.add(slice(f, b.vlan(10, 3).ipv4(0x0a00_0102, 0xc0a8_0101).buildUdp(f, 0, 200)));
-            out.add(slice(f, new FrameBuilder().macs(ROUTER, HOST).untagged().ipv6(0x2001_0db8_0000_0000L, 2,
-                0x2001_0db8_0000_0000L, 1).udpPorts(1, 2).buildUdp(f, 0, 80)));
-            out.add(slice(f, new FrameBuilder().macs(0xffff_ffff_ffffL, HOST).untagged().buildArp(f, 0, 1, HOST,
-                0x0a00_0102, 0, 0x0a00_0101)));
+            out.add(slice(
+                    f,
+                    new FrameBuilder()
+                            .macs(ROUTER, HOST)
+                            .untagged()
+                            .ipv6(0x2001_0db8_0000_0000L, 2, 0x2001_0db8_0000_0000L, 1)
+                            .udpPorts(1, 2)
+                            .buildUdp(f, 0, 80)));
+            out.add(slice(
+                    f,
+                    new FrameBuilder()
+                            .macs(0xffff_ffff_ffffL, HOST)
+                            .untagged()
+                            .buildArp(f, 0, 1, HOST, 0x0a00_0102, 0, 0x0a00_0101)));
             out.add(slice(f, MacControlFrames.writePfc(f, 0, HOST, 0x08, new int[] {0, 0, 0, 50, 0, 0, 0, 0}, false)));
             out.add(slice(f, MacControlFrames.writePause(f, 0, HOST, 10, false)));
         }
@@ -118,10 +140,15 @@ class FrameFuzzReplayTest {
 
     @Provide
     Arbitrary<List<Fuzzed>> mixes() {
-        final Arbitrary<Mutation> mutation = Combinators.combine(Arbitraries.of(Op.class),
-            Arbitraries.integers().between(0, 65_535), Arbitraries.integers().between(0, 65_535)).as(Mutation::new);
-        final Arbitrary<Fuzzed> frame = Combinators.combine(Arbitraries.integers().between(0, 10_000),
-            mutation.list().ofMaxSize(4)).as(Fuzzed::new);
+        final Arbitrary<Mutation> mutation = Combinators.combine(
+                        Arbitraries.of(Op.class),
+                        Arbitraries.integers().between(0, 65_535),
+                        Arbitraries.integers().between(0, 65_535))
+                .as(Mutation::new);
+        final Arbitrary<Fuzzed> frame = Combinators.combine(
+                        Arbitraries.integers().between(0, 10_000),
+                        mutation.list().ofMaxSize(4))
+                .as(Fuzzed::new);
         return frame.list().ofMinSize(1).ofMaxSize(400);
     }
 
@@ -130,12 +157,12 @@ class FrameFuzzReplayTest {
         final Path dir = Files.createTempDirectory("asicemu-fuzz");
         try {
             final Path input = dir.resolve("in.pcap");
-            try (PcapWriter out = new PcapWriter(input); Arena arena = Arena.ofConfined()) {
+            try (PcapWriter out = new PcapWriter(input);
+                    Arena arena = Arena.ofConfined()) {
                 final MemorySegment frame = arena.allocate(MAX_FRAME + 64);
                 long t = 1_000_000;
                 for (final Fuzzed fuzzed : mix) {
-                    final int length = mutate(seeds().get(fuzzed.seed() % seeds().size()), fuzzed.mutations(),
-                        frame);
+                    final int length = mutate(seeds().get(fuzzed.seed() % seeds().size()), fuzzed.mutations(), frame);
                     out.write(frame, 0, length, t);
                     t += GAP_NS;
                 }
@@ -165,8 +192,10 @@ class FrameFuzzReplayTest {
                         mutations.clear();
                         final int n = random.nextInt(5);
                         for (int m = 0; m < n; m++) {
-                            mutations.add(new Mutation(Op.values()[random.nextInt(Op.values().length)],
-                                random.nextInt(65_536), random.nextInt(65_536)));
+                            mutations.add(new Mutation(
+                                    Op.values()[random.nextInt(Op.values().length)],
+                                    random.nextInt(65_536),
+                                    random.nextInt(65_536)));
                         }
                         final int length = mutate(seeds().get(random.nextInt(seeds().size())), mutations, frame);
                         out.write(frame, 0, length, t);
@@ -176,15 +205,17 @@ class FrameFuzzReplayTest {
                 assertAccounted(input, chunk, dir.resolve("out"));
                 done += chunk;
                 if (frames > CHUNK) {
-                    System.out.printf("frame fuzz: %d of %d frames accounted for (%.0f s)%n", done, frames,
-                        (System.nanoTime() - startNs) / 1e9);
+                    System.out.printf(
+                            "frame fuzz: %d of %d frames accounted for (%.0f s)%n",
+                            done, frames, (System.nanoTime() - startNs) / 1e9);
                 }
             }
         } finally {
             delete(dir);
         }
-        System.out.printf("frame fuzz: %d mutated frames (seed %d) accounted for in %.1f s%n", frames, seed,
-            (System.nanoTime() - startNs) / 1e9);
+        System.out.printf(
+                "frame fuzz: %d mutated frames (seed %d) accounted for in %.1f s%n",
+                frames, seed, (System.nanoTime() - startNs) / 1e9);
     }
 
     /** Applies the mutations to a copy of the seed in {@code frame}; returns the length (1..MAX_FRAME). */
@@ -194,8 +225,9 @@ class FrameFuzzReplayTest {
         for (final Mutation m : mutations) {
             final int at = (int) ((long) m.where() * length / 65_536);
             switch (m.op()) {
-                case FLIP_BIT -> frame.set(ValueLayout.JAVA_BYTE, at,
-                    (byte) (frame.get(ValueLayout.JAVA_BYTE, at) ^ (1 << (m.value() & 7))));
+                case FLIP_BIT ->
+                    frame.set(ValueLayout.JAVA_BYTE, at, (byte)
+                            (frame.get(ValueLayout.JAVA_BYTE, at) ^ (1 << (m.value() & 7))));
                 case SET_BYTE -> frame.set(ValueLayout.JAVA_BYTE, at, (byte) m.value());
                 case ETHER_TYPE -> {
                     if (length >= 14) {
@@ -220,8 +252,7 @@ class FrameFuzzReplayTest {
                     }
                     length += extra;
                 }
-                case NONE -> {
-                }
+                case NONE -> {}
             }
         }
         return length;
@@ -233,19 +264,22 @@ class FrameFuzzReplayTest {
     }
 
     private static void assertAccounted(final Path input, final long sent, final Path outDir) throws IOException {
-        final Replay.Result result = Replay.run(NothingLostReplayPropertyTest.config(), Map.of("Ethernet0", input),
-            outDir, PipelineSizing.defaults());
+        final Replay.Result result = Replay.run(
+                NothingLostReplayPropertyTest.config(), Map.of("Ethernet0", input), outDir, PipelineSizing.defaults());
         final CountersSnapshot c = result.counters();
         long in = 0;
         long out = 0;
         for (final String port : c.ports().keySet()) {
             in += c.port(port, "SAI_PORT_STAT_IF_IN_UCAST_PKTS") + c.port(port, "SAI_PORT_STAT_IF_IN_NON_UCAST_PKTS");
             out += c.port(port, "SAI_PORT_STAT_IF_OUT_UCAST_PKTS")
-                + c.port(port, "SAI_PORT_STAT_IF_OUT_NON_UCAST_PKTS");
+                    + c.port(port, "SAI_PORT_STAT_IF_OUT_NON_UCAST_PKTS");
         }
-        final long drops = c.drops().values().stream().mapToLong(Long::longValue).sum();
-        final long punts = c.punts().values().stream().mapToLong(Long::longValue).sum();
-        final long consumed = c.consumed().values().stream().mapToLong(Long::longValue).sum();
+        final long drops =
+                c.drops().values().stream().mapToLong(Long::longValue).sum();
+        final long punts =
+                c.punts().values().stream().mapToLong(Long::longValue).sum();
+        final long consumed =
+                c.consumed().values().stream().mapToLong(Long::longValue).sum();
         long originated = 0;
         long written = 0;
         for (final Path pcap : result.outputs().values()) {
@@ -256,8 +290,10 @@ class FrameFuzzReplayTest {
         assertThat(in).as("frames in (%s)", c.render()).isEqualTo(sent);
         assertThat(written).as("frames in the output captures").isEqualTo(out);
         assertThat(out - originated + drops + punts + consumed)
-            .as("out %d - originated %d + drops %d + punts %d + consumed %d; %s", out, originated, drops, punts,
-                consumed, c.render()).isEqualTo(in);
+                .as(
+                        "out %d - originated %d + drops %d + punts %d + consumed %d; %s",
+                        out, originated, drops, punts, consumed, c.render())
+                .isEqualTo(in);
     }
 
     /** Frames the switch originated (ARP request, neighbor solicitation, MAC control from the router MAC) and all. */
@@ -274,8 +310,10 @@ class FrameFuzzReplayTest {
                 final int etherType = u16(b, f + 12);
                 final boolean arpRequest = etherType == 0x0806 && length >= 22 && u16(b, f + 20) == 1;
                 final boolean macControl = etherType == 0x8808;
-                final boolean solicitation = etherType == 0x86dd && length >= 55 && (b.get(f + 20) & 0xff) == 58
-                    && (b.get(f + 54) & 0xff) == 135;
+                final boolean solicitation = etherType == 0x86dd
+                        && length >= 55
+                        && (b.get(f + 20) & 0xff) == 58
+                        && (b.get(f + 54) & 0xff) == 135;
                 if (arpRequest || macControl || solicitation) {
                     originated++;
                 }

@@ -35,16 +35,28 @@ class LinkPartnerPortTest {
     /** Frames with the given DSCPs, recorded at 1000 + 100 i. */
     private LinkPartnerPort partner(final int... dscps) throws IOException {
         final Path in = dir.resolve("in.pcap");
-        try (Arena arena = Arena.ofConfined(); PcapWriter w = new PcapWriter(in)) {
+        try (Arena arena = Arena.ofConfined();
+                PcapWriter w = new PcapWriter(in)) {
             final MemorySegment buf = arena.allocate(2048);
             for (int i = 0; i < dscps.length; i++) {
-                final int len = new FrameBuilder().reset().macs(ROUTER, 0x0200_0000_0102L)
-                    .ipv4(0x0a00_0102, 0x0a00_0902).dscp(dscps[i]).udpPorts(1, 2 + i).buildUdp(buf, 0, 1024 - 42);
+                final int len = new FrameBuilder()
+                        .reset()
+                        .macs(ROUTER, 0x0200_0000_0102L)
+                        .ipv4(0x0a00_0102, 0x0a00_0902)
+                        .dscp(dscps[i])
+                        .udpPorts(1, 2 + i)
+                        .buildUdp(buf, 0, 1024 - 42);
                 w.write(buf, 0, len, 1000 + 100L * i);
             }
         }
-        return new LinkPartnerPort("Ethernet0", in, dir.resolve("out.pcap"), 9100, SPEED, CABLE,
-            (frame, offset, length) -> (frame.get(ValueLayout.JAVA_BYTE, offset + 15) & 0xff) >>> 2);
+        return new LinkPartnerPort(
+                "Ethernet0",
+                in,
+                dir.resolve("out.pcap"),
+                9100,
+                SPEED,
+                CABLE,
+                (frame, offset, length) -> (frame.get(ValueLayout.JAVA_BYTE, offset + 15) & 0xff) >>> 2);
     }
 
     private static void pfc(final LinkPartnerPort port, final long atNs, final int priority, final int quanta) {
@@ -53,7 +65,7 @@ class LinkPartnerPortTest {
             final int[] q = new int[8];
             q[priority] = quanta;
             assertThat(port.transmit(f, 0, MacControlFrames.writePfc(f, 0, ROUTER, 1 << priority, q, false), atNs))
-                .isTrue();
+                    .isTrue();
         }
     }
 
@@ -63,8 +75,10 @@ class LinkPartnerPortTest {
         final int n = port.receive(batch, nowNs);
         final List<String> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            final int dstPort = batch.segment(i).get(ValueLayout.JAVA_SHORT_UNALIGNED
-                .withOrder(java.nio.ByteOrder.BIG_ENDIAN), batch.offset(i) + 36);
+            final int dstPort = batch.segment(i)
+                    .get(
+                            ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN),
+                            batch.offset(i) + 36);
             out.add(batch.timestampNs(i) + "@" + (dstPort - 2));
         }
         port.release(batch);
@@ -76,8 +90,7 @@ class LinkPartnerPortTest {
         try (LinkPartnerPort port = partner(3, 3, 3)) {
             assertThat(port.nextRxTimestampNs()).isEqualTo(1000);
             assertThat(receive(port, 999)).isEmpty();
-            assertThat(receive(port, 1200)).containsExactly("1000@0", "1100@1",
-                "1200@2");
+            assertThat(receive(port, 1200)).containsExactly("1000@0", "1100@1", "1200@2");
             assertThat(port.delayedFrames()).isZero();
         }
     }
@@ -90,8 +103,7 @@ class LinkPartnerPortTest {
             assertThat(receive(port, 1694)).containsExactly("1000@0", "1100@1");
             // frame 2 wanted 1017: starts at 1512, arrives 1512 + 83 + 100; 3 and 4 follow back to back
             assertThat(port.nextRxTimestampNs()).isEqualTo(1695);
-            assertThat(receive(port, 1861)).containsExactly("1695@2", "1778@3",
-                "1861@4");
+            assertThat(receive(port, 1861)).containsExactly("1695@2", "1778@3", "1861@4");
             assertThat(port.delayedFrames()).isEqualTo(3);
             assertThat(port.pfcFramesReceived(3)).isEqualTo(1);
         }
@@ -101,9 +113,9 @@ class LinkPartnerPortTest {
     void shouldResumeAtOnceWhenXonArrivesAndLetOtherPrioritiesPass() throws IOException {
         try (LinkPartnerPort port = partner(3, 3, 0, 3)) {
             pfc(port, 900, 3, 0xFFFF); // XOFF at the partner from 1000 for 335,539 ns
-            pfc(port, 1200, 3, 0);     // XON at the partner at 1300
-            assertThat(receive(port, 1200)).containsExactly("1000@0", "1100@1",
-                "1200@2"); // frame 2 is priority 0: not paused
+            pfc(port, 1200, 3, 0); // XON at the partner at 1300
+            assertThat(receive(port, 1200))
+                    .containsExactly("1000@0", "1100@1", "1200@2"); // frame 2 is priority 0: not paused
             // frame 3 wanted 1117: waits for the XON at 1300, arrives 1300 + 183
             assertThat(port.nextRxTimestampNs()).isEqualTo(1483);
             assertThat(receive(port, 1483)).containsExactly("1483@3");
@@ -113,7 +125,7 @@ class LinkPartnerPortTest {
     @Test
     void shouldReplaceRemainingPauseTimeWhenNewerFrameArrives() throws IOException {
         try (LinkPartnerPort port = partner(3, 3, 3)) {
-            pfc(port, 900, 3, 100);  // paused 1000 .. 1512
+            pfc(port, 900, 3, 100); // paused 1000 .. 1512
             pfc(port, 1400, 3, 200); // at 1500 replaced: until 1500 + 1024 = 2524
             assertThat(receive(port, 1100)).hasSize(2);
             assertThat(port.nextRxTimestampNs()).isEqualTo(2524 + 83 + 100);

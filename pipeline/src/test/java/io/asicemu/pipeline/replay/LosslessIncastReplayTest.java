@@ -35,12 +35,14 @@ class LosslessIncastReplayTest {
     private static final int FRAME_LEN = 1024;
     /** Line rate at 100G for 1024 B + 24 B overhead is 83.84 ns: 84 ns spacing. */
     private static final int GAP_NS = 84;
+
     private static final double CABLE_M = 40;
     /** Speed of light in the cable as SONiC's buffer_headroom Lua uses it: 198e6 m/s. */
     private static final long CABLE_DELAY_NS = Math.round(CABLE_M / 198e6 * 1e9);
 
     @TempDir
     static Path inputDir;
+
     private static Map<String, Path> inputs;
 
     @TempDir
@@ -55,9 +57,17 @@ class LosslessIncastReplayTest {
     /** scapy builds the three senders' captures once for all tests. */
     @BeforeAll
     static void buildInputs() {
-        assertThat(Scapy.runResource(LosslessIncastReplayTest.class, "build_incast.py", inputDir.toString(), "3",
-            Integer.toString(FRAMES), Integer.toString(FRAME_LEN), "3", "0", Integer.toString(GAP_NS)))
-            .contains("ok");
+        assertThat(Scapy.runResource(
+                        LosslessIncastReplayTest.class,
+                        "build_incast.py",
+                        inputDir.toString(),
+                        "3",
+                        Integer.toString(FRAMES),
+                        Integer.toString(FRAME_LEN),
+                        "3",
+                        "0",
+                        Integer.toString(GAP_NS)))
+                .contains("ok");
         final Map<String, Path> in = new LinkedHashMap<>();
         for (final String port : SENDERS) {
             in.put(port, inputDir.resolve(port + ".pcap"));
@@ -94,10 +104,12 @@ class LosslessIncastReplayTest {
 
     /** Every frame each sender got back, as hex, read by scapy (one python run for all ports). */
     private static Map<String, List<String>> rawFrames(final Replay.Result result) {
-        final String[] files = SENDERS.stream().map(p -> result.outputs().get(p).toString()).toArray(String[]::new);
-        final String out = Scapy.run("import sys\nfrom scapy.all import rdpcap\n"
-            + "for f in sys.argv[1:]:\n    print('#')\n    for p in rdpcap(f):\n        print(bytes(p).hex())\n",
-            files);
+        final String[] files =
+                SENDERS.stream().map(p -> result.outputs().get(p).toString()).toArray(String[]::new);
+        final String out = Scapy.run(
+                "import sys\nfrom scapy.all import rdpcap\n"
+                        + "for f in sys.argv[1:]:\n    print('#')\n    for p in rdpcap(f):\n        print(bytes(p).hex())\n",
+                files);
         final Map<String, List<String>> frames = new LinkedHashMap<>();
         final String[] sections = out.strip().split("#", -1);
         for (int i = 0; i < SENDERS.size(); i++) {
@@ -109,33 +121,50 @@ class LosslessIncastReplayTest {
     @Test
     void shouldReplayLosslessIncastWithoutDropsAndEmitPfcWhenLinkPartnersHonourPause() throws IOException {
         final ConfigDb db = config();
-        assertThat(db.table("BUFFER_PROFILE").get("pg_lossless_100000_40m_profile").get("xoff"))
-            .isEqualTo(Long.toString(sonicXoffBytes()));
-        final Replay.Result result = Replay.run(db, inputs(), dir.resolve("out"), PipelineSizing.defaults(),
-            ReplayOptions.pfcLinkPartners(CABLE_DELAY_NS));
+        assertThat(db.table("BUFFER_PROFILE")
+                        .get("pg_lossless_100000_40m_profile")
+                        .get("xoff"))
+                .isEqualTo(Long.toString(sonicXoffBytes()));
+        final Replay.Result result = Replay.run(
+                db,
+                inputs(),
+                dir.resolve("out"),
+                PipelineSizing.defaults(),
+                ReplayOptions.pfcLinkPartners(CABLE_DELAY_NS));
 
-        final List<List<String>> delivered = Tshark.fields(result.outputs().get(RECEIVER), "udp.dstport == 4791",
-            "ip.src", "ip.dsfield.dscp");
+        final List<List<String>> delivered =
+                Tshark.fields(result.outputs().get(RECEIVER), "udp.dstport == 4791", "ip.src", "ip.dsfield.dscp");
         assertThat(delivered).hasSize(3 * FRAMES);
         assertThat(drops(result)).as("drops with link partners").isZero();
         assertThat(sum(result, "SAI_PORT_STAT_IF_OUT_DISCARDS") + sum(result, "SAI_PORT_STAT_IF_IN_DISCARDS"))
-            .isZero();
+                .isZero();
 
         final Map<String, List<String>> raw = rawFrames(result);
-        final StringBuilder report = new StringBuilder("lossless 3:1 incast, link partners, cable "
-            + CABLE_DELAY_NS + " ns: drops 0, delivered " + delivered.size());
+        final StringBuilder report = new StringBuilder("lossless 3:1 incast, link partners, cable " + CABLE_DELAY_NS
+                + " ns: drops 0, delivered " + delivered.size());
         for (final String port : SENDERS) {
             final Path out = result.outputs().get(port);
-            final List<List<String>> pfc = Tshark.fields(out, "macc", "eth.dst", "eth.src", "eth.type",
-                "macc.opcode", "macc.cbfc.enbv", "macc.cbfc.enbv.c3", "macc.cbfc.pause_time.c3", "frame.len",
-                "macc.cbfc.enbv.not_zero", "macc.dst_address_invalid");
+            final List<List<String>> pfc = Tshark.fields(
+                    out,
+                    "macc",
+                    "eth.dst",
+                    "eth.src",
+                    "eth.type",
+                    "macc.opcode",
+                    "macc.cbfc.enbv",
+                    "macc.cbfc.enbv.c3",
+                    "macc.cbfc.pause_time.c3",
+                    "frame.len",
+                    "macc.cbfc.enbv.not_zero",
+                    "macc.dst_address_invalid");
             assertThat(pfc).as("PFC frames on %s", port).isNotEmpty();
             for (final List<String> row : pfc) {
-                assertThat(row.subList(0, 6)).containsExactly("01:80:c2:00:00:01", ROUTER, "0x8808", "0x0101",
-                    "0x0008", "1");
+                assertThat(row.subList(0, 6))
+                        .containsExactly("01:80:c2:00:00:01", ROUTER, "0x8808", "0x0101", "0x0008", "1");
                 assertThat(row.get(6)).isIn("65535", "0");
                 assertThat(row.get(7)).isEqualTo("60");
-                assertThat(row.subList(8, 10)).allSatisfy(field -> assertThat(field).isEmpty());
+                assertThat(row.subList(8, 10))
+                        .allSatisfy(field -> assertThat(field).isEmpty());
             }
             assertThat(pfc.get(0).get(6)).as("first is XOFF").isEqualTo("65535");
             assertThat(pfc.get(pfc.size() - 1).get(6)).as("last is XON").isEqualTo("0");
@@ -144,32 +173,50 @@ class LosslessIncastReplayTest {
             for (int i = 0; i < pfc.size(); i++) {
                 if ("0".equals(pfc.get(i).get(6))) {
                     xon++;
-                    assertThat(pfc.get(i - 1).get(6)).as("exactly one XON per pause episode").isEqualTo("65535");
+                    assertThat(pfc.get(i - 1).get(6))
+                            .as("exactly one XON per pause episode")
+                            .isEqualTo("65535");
                 } else {
                     xoff++;
                 }
             }
             final String xoffHex = "0180c2000001" + ROUTER.replace(":", "") + "8808" + "0101" + "0008"
-                + "0000".repeat(3) + "ffff" + "0000".repeat(4) + "00".repeat(26);
+                    + "0000".repeat(3) + "ffff" + "0000".repeat(4) + "00".repeat(26);
             final String xonHex = xoffHex.replace("ffff", "0000");
-            assertThat(raw.get(port)).as("the whole 60 B frame, §6.1 layout, zero padding")
-                .hasSize(pfc.size()).allSatisfy(hex -> assertThat(hex).isIn(xoffHex, xonHex));
+            assertThat(raw.get(port))
+                    .as("the whole 60 B frame, §6.1 layout, zero padding")
+                    .hasSize(pfc.size())
+                    .allSatisfy(hex -> assertThat(hex).isIn(xoffHex, xonHex));
             final LinkPartnerStats partner = result.linkPartners().get(port);
             assertThat(partner.pfcFramesReceived()).isEqualTo(pfc.size());
             assertThat(partner.pfcFramesPerPriority()[3]).isEqualTo(pfc.size());
             assertThat(partner.delayedFrames()).as("the partner paused").isPositive();
-            assertThat(Tshark.fields(out, "!macc", "frame.len")).as("only PFC goes back to a sender").isEmpty();
-            report.append("; ").append(port).append(": PFC ").append(pfc.size()).append(" (XOFF ").append(xoff)
-                .append(", XON ").append(xon).append("), partner delayed ").append(partner.delayedFrames())
-                .append(" frames by ").append(partner.totalDelayNs()).append(" ns in total");
+            assertThat(Tshark.fields(out, "!macc", "frame.len"))
+                    .as("only PFC goes back to a sender")
+                    .isEmpty();
+            report.append("; ")
+                    .append(port)
+                    .append(": PFC ")
+                    .append(pfc.size())
+                    .append(" (XOFF ")
+                    .append(xoff)
+                    .append(", XON ")
+                    .append(xon)
+                    .append("), partner delayed ")
+                    .append(partner.delayedFrames())
+                    .append(" frames by ")
+                    .append(partner.totalDelayNs())
+                    .append(" ns in total");
         }
         System.out.println(report);
-        final List<List<String>> psns = Tshark.fields(result.outputs().get(RECEIVER), "udp.dstport == 4791",
-            "ip.src", "infiniband.bth.psn");
+        final List<List<String>> psns =
+                Tshark.fields(result.outputs().get(RECEIVER), "udp.dstport == 4791", "ip.src", "infiniband.bth.psn");
         final Map<String, Integer> nextPsn = new LinkedHashMap<>();
         for (final List<String> row : psns) {
             final int expected = nextPsn.getOrDefault(row.get(0), 0);
-            assertThat(Integer.parseInt(row.get(1))).as("PSN order of %s", row.get(0)).isEqualTo(expected);
+            assertThat(Integer.parseInt(row.get(1)))
+                    .as("PSN order of %s", row.get(0))
+                    .isEqualTo(expected);
             nextPsn.put(row.get(0), expected + 1);
         }
     }
@@ -177,30 +224,41 @@ class LosslessIncastReplayTest {
     @Test
     void shouldDropWhenHeadroomIsExceededWithoutLinkPartners() throws IOException {
         final Replay.Result result = Replay.run(config(), inputs(), dir.resolve("out"), PipelineSizing.defaults());
-        final int delivered = Tshark.fields(result.outputs().get(RECEIVER), "udp.dstport == 4791", "ip.src").size();
+        final int delivered = Tshark.fields(result.outputs().get(RECEIVER), "udp.dstport == 4791", "ip.src")
+                .size();
         final long drops = drops(result);
         System.out.println("lossless 3:1 incast without link partners: drops " + drops + ", delivered " + delivered
-            + " of " + 3 * FRAMES);
+                + " of " + 3 * FRAMES);
         assertThat(drops).as("headroom exceeded").isPositive();
         assertThat(delivered + drops).isEqualTo(3 * FRAMES);
         assertThat(sum(result, "SAI_PORT_STAT_IF_OUT_DISCARDS")).isEqualTo(drops);
         assertThat(result.linkPartners()).isEmpty();
         for (final String port : SENDERS) {
             assertThat(Tshark.fields(result.outputs().get(port), "macc.opcode == 0x0101", "frame.len"))
-                .as("the switch still sends PFC on %s, nobody listens", port).isNotEmpty();
+                    .as("the switch still sends PFC on %s, nobody listens", port)
+                    .isNotEmpty();
         }
     }
 
     @Test
     void shouldProduceIdenticalOutputsWhenReplayedTwice() throws IOException {
         final Map<String, Path> in = inputs();
-        final Replay.Result a = Replay.run(config(), in, dir.resolve("a"), PipelineSizing.defaults(),
-            ReplayOptions.pfcLinkPartners(CABLE_DELAY_NS));
-        final Replay.Result b = Replay.run(config(), in, dir.resolve("b"), PipelineSizing.defaults(),
-            ReplayOptions.pfcLinkPartners(CABLE_DELAY_NS));
+        final Replay.Result a = Replay.run(
+                config(),
+                in,
+                dir.resolve("a"),
+                PipelineSizing.defaults(),
+                ReplayOptions.pfcLinkPartners(CABLE_DELAY_NS));
+        final Replay.Result b = Replay.run(
+                config(),
+                in,
+                dir.resolve("b"),
+                PipelineSizing.defaults(),
+                ReplayOptions.pfcLinkPartners(CABLE_DELAY_NS));
         for (final String port : a.outputs().keySet()) {
-            assertThat(Files.readAllBytes(b.outputs().get(port))).as(port)
-                .isEqualTo(Files.readAllBytes(a.outputs().get(port)));
+            assertThat(Files.readAllBytes(b.outputs().get(port)))
+                    .as(port)
+                    .isEqualTo(Files.readAllBytes(a.outputs().get(port)));
         }
     }
 }

@@ -45,18 +45,31 @@ class NothingLostReplayPropertyTest {
 
     /** The frame classes, each with the counter that must account for it. */
     enum FrameClass {
-        ROUTED, OVER_EGRESS_MTU, BAD_IPV4_CHECKSUM, TTL_ONE, NO_ROUTE, UDP_TO_SWITCH, PING_SWITCH, ARP_REQUEST,
-        ARP_REPLY, LLDP, PAUSE, PFC, MAC_CONTROL_UNKNOWN, RUNT, FOREIGN_UNICAST
+        ROUTED,
+        OVER_EGRESS_MTU,
+        BAD_IPV4_CHECKSUM,
+        TTL_ONE,
+        NO_ROUTE,
+        UDP_TO_SWITCH,
+        PING_SWITCH,
+        ARP_REQUEST,
+        ARP_REPLY,
+        LLDP,
+        PAUSE,
+        PFC,
+        MAC_CONTROL_UNKNOWN,
+        RUNT,
+        FOREIGN_UNICAST
     }
 
     static ConfigDb config() {
         return ConfigDb.parse("{\"DEVICE_METADATA\": {\"localhost\": {\"mac\": \"02:aa:bb:cc:dd:ee\"}},"
-            + " \"PORT\": {\"Ethernet0\": {\"speed\": \"10000\", \"admin_status\": \"up\", \"mtu\": \"9100\"},"
-            + " \"Ethernet4\": {\"speed\": \"10000\", \"admin_status\": \"up\", \"mtu\": \"1000\"}},"
-            + " \"INTERFACE\": {\"Ethernet0\": {}, \"Ethernet0|10.0.1.1/24\": {}, \"Ethernet4\": {},"
-            + " \"Ethernet4|10.0.2.1/24\": {}},"
-            + " \"NEIGH\": {\"Ethernet4|10.0.2.2\": {\"neigh\": \"02:00:00:00:02:02\", \"family\": \"IPv4\"}},"
-            + " \"STATIC_ROUTE\": {\"192.168.0.0/16\": {\"nexthop\": \"10.0.2.2\", \"ifname\": \"Ethernet4\"}}}");
+                + " \"PORT\": {\"Ethernet0\": {\"speed\": \"10000\", \"admin_status\": \"up\", \"mtu\": \"9100\"},"
+                + " \"Ethernet4\": {\"speed\": \"10000\", \"admin_status\": \"up\", \"mtu\": \"1000\"}},"
+                + " \"INTERFACE\": {\"Ethernet0\": {}, \"Ethernet0|10.0.1.1/24\": {}, \"Ethernet4\": {},"
+                + " \"Ethernet4|10.0.2.1/24\": {}},"
+                + " \"NEIGH\": {\"Ethernet4|10.0.2.2\": {\"neigh\": \"02:00:00:00:02:02\", \"family\": \"IPv4\"}},"
+                + " \"STATIC_ROUTE\": {\"192.168.0.0/16\": {\"nexthop\": \"10.0.2.2\", \"ifname\": \"Ethernet4\"}}}");
     }
 
     @Provide
@@ -70,7 +83,8 @@ class NothingLostReplayPropertyTest {
         try {
             final Path input = dir.resolve("in.pcap");
             final Map<FrameClass, Integer> sent = new EnumMap<>(FrameClass.class);
-            try (PcapWriter out = new PcapWriter(input); Arena arena = Arena.ofConfined()) {
+            try (PcapWriter out = new PcapWriter(input);
+                    Arena arena = Arena.ofConfined()) {
                 final MemorySegment frame = arena.allocate(2048);
                 long t = 1_000_000;
                 for (final FrameClass c : mix) {
@@ -80,49 +94,58 @@ class NothingLostReplayPropertyTest {
                     sent.merge(c, 1, Integer::sum);
                 }
             }
-            final Replay.Result result = Replay.run(config(), Map.of("Ethernet0", input), dir.resolve("out"),
-                PipelineSizing.defaults());
+            final Replay.Result result =
+                    Replay.run(config(), Map.of("Ethernet0", input), dir.resolve("out"), PipelineSizing.defaults());
             final CountersSnapshot c = result.counters();
 
             long in = 0;
             long out = 0;
             for (final String port : c.ports().keySet()) {
                 in += c.port(port, "SAI_PORT_STAT_IF_IN_UCAST_PKTS")
-                    + c.port(port, "SAI_PORT_STAT_IF_IN_NON_UCAST_PKTS");
+                        + c.port(port, "SAI_PORT_STAT_IF_IN_NON_UCAST_PKTS");
                 out += c.port(port, "SAI_PORT_STAT_IF_OUT_UCAST_PKTS")
-                    + c.port(port, "SAI_PORT_STAT_IF_OUT_NON_UCAST_PKTS");
+                        + c.port(port, "SAI_PORT_STAT_IF_OUT_NON_UCAST_PKTS");
             }
-            final long drops = c.drops().values().stream().mapToLong(Long::longValue).sum();
-            final long punts = c.punts().values().stream().mapToLong(Long::longValue).sum();
-            final long consumed = c.consumed().values().stream().mapToLong(Long::longValue).sum();
+            final long drops =
+                    c.drops().values().stream().mapToLong(Long::longValue).sum();
+            final long punts =
+                    c.punts().values().stream().mapToLong(Long::longValue).sum();
+            final long consumed =
+                    c.consumed().values().stream().mapToLong(Long::longValue).sum();
             assertThat(in).as("frames in").isEqualTo(mix.size());
-            assertThat(out + drops + punts + consumed).as("out %d + drops %d + punts %d + consumed %d; %s", out,
-                drops, punts, consumed, c.render()).isEqualTo(in);
+            assertThat(out + drops + punts + consumed)
+                    .as("out %d + drops %d + punts %d + consumed %d; %s", out, drops, punts, consumed, c.render())
+                    .isEqualTo(in);
 
             final int replies = n(sent, FrameClass.PING_SWITCH) + n(sent, FrameClass.ARP_REQUEST);
             assertThat(pcapRecords(result.outputs().get("Ethernet4"))).isEqualTo(n(sent, FrameClass.ROUTED));
             assertThat(pcapRecords(result.outputs().get("Ethernet0"))).isEqualTo(replies);
             assertThat(out).isEqualTo(n(sent, FrameClass.ROUTED) + replies);
             assertThat(c.drops().get("SAI_IN_DROP_REASON_IP_HEADER_ERROR"))
-                .isEqualTo(n(sent, FrameClass.BAD_IPV4_CHECKSUM));
-            assertThat(c.drops().get("SAI_IN_DROP_REASON_EXCEEDS_L3_MTU") + c.drops().get(
-                "SAI_IN_DROP_REASON_EXCEEDS_L2_MTU")).isEqualTo(n(sent, FrameClass.OVER_EGRESS_MTU));
+                    .isEqualTo(n(sent, FrameClass.BAD_IPV4_CHECKSUM));
+            assertThat(c.drops().get("SAI_IN_DROP_REASON_EXCEEDS_L3_MTU")
+                            + c.drops().get("SAI_IN_DROP_REASON_EXCEEDS_L2_MTU"))
+                    .isEqualTo(n(sent, FrameClass.OVER_EGRESS_MTU));
             assertThat(c.drops().get("SAI_IN_DROP_REASON_TTL")).isEqualTo(n(sent, FrameClass.TTL_ONE));
             assertThat(c.drops().get("SAI_IN_DROP_REASON_LPM4_MISS")).isEqualTo(n(sent, FrameClass.NO_ROUTE));
             assertThat(c.drops().get("ASICEMU_IN_DROP_REASON_MAC_CONTROL_UNKNOWN_OPCODE"))
-                .isEqualTo(n(sent, FrameClass.MAC_CONTROL_UNKNOWN));
+                    .isEqualTo(n(sent, FrameClass.MAC_CONTROL_UNKNOWN));
             assertThat(c.drops().get("ASICEMU_IN_DROP_REASON_MALFORMED_FRAME")).isEqualTo(n(sent, FrameClass.RUNT));
             assertThat(c.drops().get("ASICEMU_IN_DROP_REASON_NO_EGRESS_PORT"))
-                .isEqualTo(n(sent, FrameClass.FOREIGN_UNICAST));
-            assertThat(c.punts().get("SAI_HOSTIF_TRAP_TYPE_LLDP") + c.punts().get("SAI_HOSTIF_TRAP_TYPE_IP2ME")
-                + c.drops().get("ASICEMU_IN_DROP_REASON_CPU_QUEUE_FULL"))
-                .isEqualTo(n(sent, FrameClass.LLDP) + n(sent, FrameClass.UDP_TO_SWITCH));
+                    .isEqualTo(n(sent, FrameClass.FOREIGN_UNICAST));
+            assertThat(c.punts().get("SAI_HOSTIF_TRAP_TYPE_LLDP")
+                            + c.punts().get("SAI_HOSTIF_TRAP_TYPE_IP2ME")
+                            + c.drops().get("ASICEMU_IN_DROP_REASON_CPU_QUEUE_FULL"))
+                    .isEqualTo(n(sent, FrameClass.LLDP) + n(sent, FrameClass.UDP_TO_SWITCH));
             assertThat(c.consumed().get("SAI_PORT_STAT_PAUSE_RX_PKTS")).isEqualTo(n(sent, FrameClass.PAUSE));
             assertThat(c.consumed().get("ASICEMU_PORT_STAT_PFC_RX_FRAMES")).isEqualTo(n(sent, FrameClass.PFC));
             assertThat(c.consumed().get("ASICEMU_PORT_STAT_NEIGHBOR_ANSWER_RX_PKTS"))
-                .isEqualTo(n(sent, FrameClass.ARP_REPLY));
-            assertThat(Files.readString(result.countersFile())).contains(
-                mix.contains(FrameClass.PAUSE) ? "SAI_PORT_STAT_PAUSE_RX_PKTS" : "SAI_PORT_STAT_IF_IN_OCTETS");
+                    .isEqualTo(n(sent, FrameClass.ARP_REPLY));
+            assertThat(Files.readString(result.countersFile()))
+                    .contains(
+                            mix.contains(FrameClass.PAUSE)
+                                    ? "SAI_PORT_STAT_PAUSE_RX_PKTS"
+                                    : "SAI_PORT_STAT_IF_IN_OCTETS");
         } finally {
             delete(dir);
         }
@@ -133,8 +156,12 @@ class NothingLostReplayPropertyTest {
     }
 
     private static int build(final FrameClass c, final MemorySegment f) {
-        final FrameBuilder b = new FrameBuilder().macs(ROUTER, HOST).untagged().ipv4(HOST_IP, 0xc0a8_0101)
-            .ttl(64).udpPorts(1234, 9);
+        final FrameBuilder b = new FrameBuilder()
+                .macs(ROUTER, HOST)
+                .untagged()
+                .ipv4(HOST_IP, 0xc0a8_0101)
+                .ttl(64)
+                .udpPorts(1234, 9);
         return switch (c) {
             case ROUTED -> b.buildUdp(f, 0, 100);
             case OVER_EGRESS_MTU -> b.buildUdp(f, 0, 1200);
@@ -171,8 +198,9 @@ class NothingLostReplayPropertyTest {
         b.put(new byte[] {0x01, (byte) 0x80, (byte) 0xc2, 0, 0, 0x0e}).put(new byte[] {2, 0, 0, 0, 1, 2});
         b.putShort((short) 0x88cc);
         b.putShort((short) ((1 << 9) | 7)).put((byte) 4).put(new byte[] {2, 0, 0, 0, 1, 2});
-        b.putShort((short) ((2 << 9) | 5)).put((byte) 5)
-            .put("eth1".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        b.putShort((short) ((2 << 9) | 5))
+                .put((byte) 5)
+                .put("eth1".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
         b.putShort((short) ((3 << 9) | 2)).putShort((short) 120);
         b.putShort((short) 0);
         MemorySegment.copy(MemorySegment.ofArray(b.array()), 0, f, 0, 60);

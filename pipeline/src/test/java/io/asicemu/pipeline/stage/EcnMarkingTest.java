@@ -46,18 +46,28 @@ class EcnMarkingTest {
         try (SwitchFixture sw = new SwitchFixture(CONFIG)) {
             for (int i = 0; i < 20; i++) {
                 // Arrivals back to back at the 100G ingress line rate; the 10G egress drains 10x slower.
-                sw.send("Ethernet0", Frames.udp4(Frames.builder().macs(ROUTER, HOST_A)
-                    .ipv4(ip(10, 0, 1, 2), ip(192, 168, 1, 1)).ecn(2), 1000));
+                sw.send(
+                        "Ethernet0",
+                        Frames.udp4(
+                                Frames.builder()
+                                        .macs(ROUTER, HOST_A)
+                                        .ipv4(ip(10, 0, 1, 2), ip(192, 168, 1, 1))
+                                        .ecn(2),
+                                1000));
                 sw.pipeline.agent().doWork();
                 sw.clock.advanceNs(84);
             }
             sw.run();
             final List<byte[]> out = sw.take("Ethernet4");
             assertThat(out).hasSize(20);
-            assertThat(out.get(0)[15] & 3).as("first frame leaves an empty queue: ECT(0)").isEqualTo(2);
+            assertThat(out.get(0)[15] & 3)
+                    .as("first frame leaves an empty queue: ECT(0)")
+                    .isEqualTo(2);
             assertThat(out.get(5)[15] & 3).as("queue far above Kmax: CE").isEqualTo(3);
             assertThat(out).allSatisfy(f -> assertThat(checksumValid(f)).isTrue());
-            assertThat(out.get(out.size() - 1)[15] & 3).as("last frame leaves an empty queue").isEqualTo(2);
+            assertThat(out.get(out.size() - 1)[15] & 3)
+                    .as("last frame leaves an empty queue")
+                    .isEqualTo(2);
         }
     }
 }

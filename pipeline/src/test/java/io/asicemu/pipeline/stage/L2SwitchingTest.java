@@ -78,8 +78,8 @@ class L2SwitchingTest {
         sw.run();
         sw.take("Ethernet4");
         sw.take("Ethernet8");
-        final byte[] tagged = Frames.udp4(Frames.builder().macs(HOST_A, HOST_B).vlan(100, 5)
-            .ipv4(ip(10, 0, 0, 2), ip(10, 0, 0, 1)), 4);
+        final byte[] tagged = Frames.udp4(
+                Frames.builder().macs(HOST_A, HOST_B).vlan(100, 5).ipv4(ip(10, 0, 0, 2), ip(10, 0, 0, 1)), 4);
         sw.send("Ethernet4", tagged);
         sw.run();
         final List<byte[]> out = sw.take("Ethernet0");
@@ -91,12 +91,16 @@ class L2SwitchingTest {
 
     @Test
     void shouldDropTaggedFrameWhenPortIsNotMemberOfItsVlan() {
-        sw.send("Ethernet4", Frames.udp4(Frames.builder().macs(HOST_A, HOST_B).vlan(200, 0)
-            .ipv4(ip(10, 0, 0, 2), ip(10, 0, 0, 1)), 10));
+        sw.send(
+                "Ethernet4",
+                Frames.udp4(
+                        Frames.builder().macs(HOST_A, HOST_B).vlan(200, 0).ipv4(ip(10, 0, 0, 2), ip(10, 0, 0, 1)), 10));
         sw.send("Ethernet12", aToB());
         sw.run();
-        assertThat(sw.counter("Ethernet4", "SAI_IN_DROP_REASON_INGRESS_VLAN_FILTER")).isEqualTo(1);
-        assertThat(sw.counter("Ethernet12", "SAI_IN_DROP_REASON_VLAN_TAG_NOT_ALLOWED")).isEqualTo(1);
+        assertThat(sw.counter("Ethernet4", "SAI_IN_DROP_REASON_INGRESS_VLAN_FILTER"))
+                .isEqualTo(1);
+        assertThat(sw.counter("Ethernet12", "SAI_IN_DROP_REASON_VLAN_TAG_NOT_ALLOWED"))
+                .isEqualTo(1);
         assertThat(sw.counter("Ethernet4", "SAI_PORT_STAT_IF_IN_DISCARDS")).isEqualTo(1);
     }
 
@@ -113,8 +117,14 @@ class L2SwitchingTest {
         sw.take("Ethernet8");
         sw.clock.advanceNs(11_000_000_000L);
         sw.pipeline.agent().doWork();
-        sw.send("Ethernet4", Frames.udp4(Frames.builder().macs(HOST_B, 0x0200_0000_0999L).vlan(100, 0)
-            .ipv4(ip(10, 0, 0, 9), ip(10, 0, 0, 2)), 10));
+        sw.send(
+                "Ethernet4",
+                Frames.udp4(
+                        Frames.builder()
+                                .macs(HOST_B, 0x0200_0000_0999L)
+                                .vlan(100, 0)
+                                .ipv4(ip(10, 0, 0, 9), ip(10, 0, 0, 2)),
+                        10));
         sw.run();
         assertThat(sw.take("Ethernet0")).as("aged out after 10 s: flooded").hasSize(1);
         assertThat(sw.take("Ethernet8")).hasSize(1);

@@ -20,8 +20,7 @@ import net.jqwik.api.statistics.Statistics;
  * frame takes exactly ceil(length / cell) cells, and releasing everything gives every cell back.
  */
 class PacketBufferPropertyTest {
-    private record Stored(int handle, int length, int seed) {
-    }
+    private record Stored(int handle, int length, int seed) {}
 
     private static byte pattern(final int seed, final int i) {
         return (byte) (seed * 31 + i * 7 + (i >>> 8));
@@ -29,12 +28,12 @@ class PacketBufferPropertyTest {
 
     @Property(tries = 200)
     void shouldReadBackEveryFrameWhenCellsAreFragmented(
-        @ForAll @Size(min = 1, max = 400) final List<@IntRange(min = 0, max = Integer.MAX_VALUE) Integer> ops,
-        @ForAll @IntRange(min = 0, max = 3) final int cellChoice) {
+            @ForAll @Size(min = 1, max = 400) final List<@IntRange(min = 0, max = Integer.MAX_VALUE) Integer> ops,
+            @ForAll @IntRange(min = 0, max = 3) final int cellChoice) {
         final int cell = new int[] {64, 144, 208, 256}[cellChoice];
         final int maxFrame = 9_728;
         try (Arena arena = Arena.ofConfined();
-            PacketBuffer store = new PacketBuffer(600, cell, maxFrame)) {
+                PacketBuffer store = new PacketBuffer(600, cell, maxFrame)) {
             final MemorySegment source = arena.allocate(maxFrame);
             final MemorySegment out = arena.allocate(maxFrame);
             final List<Stored> held = new ArrayList<>();
@@ -82,8 +81,9 @@ class PacketBufferPropertyTest {
                 }
                 for (int i = 0; i < s.length(); i++) {
                     if (from.get(ValueLayout.JAVA_BYTE, at + i) != pattern(s.seed(), i)) {
-                        assertThat(from.get(ValueLayout.JAVA_BYTE, at + i)).as("byte %d of a %d B frame", i,
-                            s.length()).isEqualTo(pattern(s.seed(), i));
+                        assertThat(from.get(ValueLayout.JAVA_BYTE, at + i))
+                                .as("byte %d of a %d B frame", i, s.length())
+                                .isEqualTo(pattern(s.seed(), i));
                     }
                 }
                 store.release(s.handle());
@@ -91,7 +91,7 @@ class PacketBufferPropertyTest {
             assertThat(store.freeCells()).isEqualTo(store.capacity());
             Statistics.label("a frame in scattered cells read back").collect(gathered);
             Statistics.label("a frame in scattered cells read back")
-                .coverage(c -> c.check(true).percentage(p -> p > 10));
+                    .coverage(c -> c.check(true).percentage(p -> p > 10));
         }
     }
 }

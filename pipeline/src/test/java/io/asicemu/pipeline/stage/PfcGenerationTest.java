@@ -39,8 +39,14 @@ class PfcGenerationTest {
     void shouldSendXoffThenXonOnIngressPortWhenLosslessPgSpillsAndDrains() {
         try (SwitchFixture sw = new SwitchFixture(CONFIG)) {
             for (int i = 0; i < 40; i++) {
-                sw.send("Ethernet0", Frames.udp4(Frames.builder().macs(ROUTER, HOST_A)
-                    .ipv4(ip(10, 0, 1, 2), ip(192, 168, 1, 1)).dscp(3), 1000));
+                sw.send(
+                        "Ethernet0",
+                        Frames.udp4(
+                                Frames.builder()
+                                        .macs(ROUTER, HOST_A)
+                                        .ipv4(ip(10, 0, 1, 2), ip(192, 168, 1, 1))
+                                        .dscp(3),
+                                1000));
             }
             sw.run();
             final List<byte[]> back = sw.take("Ethernet0");

@@ -82,7 +82,8 @@ class RoutingStagesTest {
         sw.send("Ethernet0", truncated);
         sw.run();
         assertThat(sw.take("Ethernet4")).isEmpty();
-        assertThat(sw.counter("Ethernet0", "SAI_IN_DROP_REASON_IP_HEADER_ERROR")).isEqualTo(1);
+        assertThat(sw.counter("Ethernet0", "SAI_IN_DROP_REASON_IP_HEADER_ERROR"))
+                .isEqualTo(1);
     }
 
     @Test
@@ -93,7 +94,9 @@ class RoutingStagesTest {
         final List<byte[]> out = sw.take("Ethernet4");
         assertThat(out).hasSize(1);
         assertThat(u32(out.get(0), 30)).isEqualTo(ip(192, 168, 7, 9));
-        assertThat((out.get(0)[15] & 0xff) >>> 2).as("SET_DSCP of the FORWARD rule").isEqualTo(46);
+        assertThat((out.get(0)[15] & 0xff) >>> 2)
+                .as("SET_DSCP of the FORWARD rule")
+                .isEqualTo(46);
         assertThat(sw.counter("Ethernet0", "SAI_IN_DROP_REASON_ACL_ANY")).isEqualTo(1);
         final var acl = sw.pipeline.control().counters().aclRules();
         assertThat(acl.get("DATAACL|ALLOW_HOST").get("Packets")).isEqualTo(1);
@@ -103,13 +106,16 @@ class RoutingStagesTest {
 
     @Test
     void shouldPuntWithIngressPortAndReasonWhenAclTraps() {
-        final byte[] ssh = Frames.udp4(Frames.builder().macs(ROUTER, HOST_A).ipv4(ip(10, 0, 1, 2), ip(192, 168, 1, 1))
-            .udpPorts(40000, 22), 20);
+        final byte[] ssh = Frames.udp4(
+                Frames.builder()
+                        .macs(ROUTER, HOST_A)
+                        .ipv4(ip(10, 0, 1, 2), ip(192, 168, 1, 1))
+                        .udpPorts(40000, 22),
+                20);
         sw.send("Ethernet0", ssh);
         sw.run();
         final List<int[]> punts = new ArrayList<>();
-        sw.pipeline.control().cpuPort().poll((s, o, l, port, reason, ts) -> punts.add(new int[] {port, reason, l}),
-            10);
+        sw.pipeline.control().cpuPort().poll((s, o, l, port, reason, ts) -> punts.add(new int[] {port, reason, l}), 10);
         assertThat(punts).hasSize(1);
         assertThat(punts.get(0)).containsExactly(0, PuntReason.ACL_TRAP.index(), ssh.length);
         assertThat(sw.take("Ethernet4")).isEmpty();
@@ -117,22 +123,37 @@ class RoutingStagesTest {
 
     @Test
     void shouldCopyRoceSendToCpuAndStillForwardWhenAclCopies() {
-        sw.send("Ethernet0", Frames.roce4(Frames.builder().macs(ROUTER, HOST_A)
-            .ipv4(ip(10, 0, 1, 2), ip(192, 168, 1, 1)).bth(4, 0x42, 1), 32));
+        sw.send(
+                "Ethernet0",
+                Frames.roce4(
+                        Frames.builder()
+                                .macs(ROUTER, HOST_A)
+                                .ipv4(ip(10, 0, 1, 2), ip(192, 168, 1, 1))
+                                .bth(4, 0x42, 1),
+                        32));
         sw.run();
         assertThat(sw.take("Ethernet4")).hasSize(1);
         assertThat(sw.pipeline.control().cpuPort().pending()).isEqualTo(1);
         final int[] ttl = {0};
-        sw.pipeline.control().cpuPort().poll((s, o, l, port, reason, ts) ->
-            ttl[0] = s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, o + 14 + 8) & 0xff, 1);
+        sw.pipeline
+                .control()
+                .cpuPort()
+                .poll(
+                        (s, o, l, port, reason, ts) ->
+                                ttl[0] = s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, o + 14 + 8) & 0xff,
+                        1);
         assertThat(ttl[0]).as("the copy shows the packet as received").isEqualTo(64);
         assertThat(sw.counter("Ethernet0", "ASICEMU_HOSTIF_TRAP_TYPE_ACL_COPY")).isEqualTo(1);
     }
 
     @Test
     void shouldClassifyDscpToTcToQueueAndPgWhenPortHasQosMaps() {
-        final byte[] af31 = Frames.udp4(Frames.builder().macs(ROUTER, HOST_A).ipv4(ip(10, 0, 1, 2),
-            ip(192, 168, 1, 1)).dscp(26), 100);
+        final byte[] af31 = Frames.udp4(
+                Frames.builder()
+                        .macs(ROUTER, HOST_A)
+                        .ipv4(ip(10, 0, 1, 2), ip(192, 168, 1, 1))
+                        .dscp(26),
+                100);
         sw.send("Ethernet0", af31);
         sw.send("Ethernet0", af31);
         sw.pipeline.agent().doWork();
@@ -140,7 +161,9 @@ class RoutingStagesTest {
         assertThat(sw.pipeline.agent().trafficManager().queuedPackets(1, 6)).isEqualTo(1);
         final var snapshot = sw.pipeline.agent().trafficManager().newSnapshot();
         sw.pipeline.agent().trafficManager().snapshot(sw.clock.nowNs(), snapshot);
-        assertThat(snapshot.pg(0, 3, io.asicemu.tm.counter.PgStat.PACKETS)).as("PG 3 saw both").isEqualTo(2);
+        assertThat(snapshot.pg(0, 3, io.asicemu.tm.counter.PgStat.PACKETS))
+                .as("PG 3 saw both")
+                .isEqualTo(2);
         sw.run();
         assertThat(sw.take("Ethernet4")).hasSize(2);
     }
@@ -172,7 +195,8 @@ class RoutingStagesTest {
         assertThat(mac(request, 22)).isEqualTo(ROUTER);
         assertThat(u32(request, 28)).isEqualTo(ip(10, 0, 2, 1));
         assertThat(u32(request, 38)).isEqualTo(ip(10, 0, 2, 7));
-        assertThat(sw.counter("Ethernet0", "SAI_IN_DROP_REASON_UNRESOLVED_NEXT_HOP")).isEqualTo(1);
+        assertThat(sw.counter("Ethernet0", "SAI_IN_DROP_REASON_UNRESOLVED_NEXT_HOP"))
+                .isEqualTo(1);
 
         final long answerer = 0x0200_0000_0207L;
         sw.send("Ethernet4", Frames.arp(ROUTER, answerer, 2, answerer, ip(10, 0, 2, 7), ROUTER, ip(10, 0, 2, 1)));
@@ -190,26 +214,34 @@ class RoutingStagesTest {
         sw.run();
         sw.send("Ethernet0", toHost(ip(10, 0, 2, 7), 64, 100));
         sw.run();
-        assertThat(sw.take("Ethernet4")).as("the request is lost on the down port").isEmpty();
+        assertThat(sw.take("Ethernet4"))
+                .as("the request is lost on the down port")
+                .isEmpty();
         sw.send("Ethernet0", toHost(ip(10, 0, 2, 7), 64, 100));
         sw.run();
-        assertThat(sw.take("Ethernet4")).as("within the retry gap: no second request").isEmpty();
+        assertThat(sw.take("Ethernet4"))
+                .as("within the retry gap: no second request")
+                .isEmpty();
 
         sw.port("Ethernet4").linkUp(true);
         sw.run();
         sw.send("Ethernet0", toHost(ip(10, 0, 2, 7), 64, 100));
         sw.run();
         final List<byte[]> requests = sw.take("Ethernet4");
-        assertThat(requests).as("asked again as soon as the port is up, same virtual instant").hasSize(1);
+        assertThat(requests)
+                .as("asked again as soon as the port is up, same virtual instant")
+                .hasSize(1);
         assertThat(u16(requests.get(0), 12)).isEqualTo(0x0806);
         assertThat(u32(requests.get(0), 38)).isEqualTo(ip(10, 0, 2, 7));
-        assertThat(sw.counter("Ethernet0", "SAI_IN_DROP_REASON_UNRESOLVED_NEXT_HOP")).isEqualTo(3);
+        assertThat(sw.counter("Ethernet0", "SAI_IN_DROP_REASON_UNRESOLVED_NEXT_HOP"))
+                .isEqualTo(3);
     }
 
     @Test
     void shouldSendNeighborSolicitationWhenIpv6DestinationIsUnresolved() {
-        final byte[] v6 = Frames.udp4(Frames.builder().macs(ROUTER, HOST_A)
-            .ipv6(0x2001_0db8_0001_0000L, 2, 0x2001_0db8_0002_0000L, 0x77), 10);
+        final byte[] v6 = Frames.udp4(
+                Frames.builder().macs(ROUTER, HOST_A).ipv6(0x2001_0db8_0001_0000L, 2, 0x2001_0db8_0002_0000L, 0x77),
+                10);
         sw.send("Ethernet0", v6);
         sw.run();
         // Ethernet0 has no IPv6 subnet, but the route to 2001:db8:2::/64 is connected on Ethernet4.

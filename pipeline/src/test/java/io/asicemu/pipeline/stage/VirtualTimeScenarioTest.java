@@ -52,10 +52,18 @@ class VirtualTimeScenarioTest {
         final long pausedAt = sw.clock.nowNs();
         sw.send("Ethernet4", pfc);
         sw.pipeline.agent().doWork();
-        final byte[] lossless = Frames.udp4(Frames.builder().macs(ROUTER, HOST_A).ipv4(ip(10, 0, 1, 2),
-            ip(192, 168, 1, 1)).dscp(3), 100);
-        final byte[] lossy = Frames.udp4(Frames.builder().macs(ROUTER, HOST_A).ipv4(ip(10, 0, 1, 2),
-            ip(192, 168, 1, 2)).dscp(0), 100);
+        final byte[] lossless = Frames.udp4(
+                Frames.builder()
+                        .macs(ROUTER, HOST_A)
+                        .ipv4(ip(10, 0, 1, 2), ip(192, 168, 1, 1))
+                        .dscp(3),
+                100);
+        final byte[] lossy = Frames.udp4(
+                Frames.builder()
+                        .macs(ROUTER, HOST_A)
+                        .ipv4(ip(10, 0, 1, 2), ip(192, 168, 1, 2))
+                        .dscp(0),
+                100);
         sw.send("Ethernet0", lossless);
         sw.send("Ethernet0", lossy);
         sw.run();
@@ -63,7 +71,9 @@ class VirtualTimeScenarioTest {
         assertThat(out.transmittedCount()).isEqualTo(2);
         // Reference §6.1/§6.2: one quantum = 512 bit times; 1000 quanta at 10 Gb/s = 51 200 ns.
         final long pauseEndNs = pausedAt + 1000L * 512 * 1000 / 10_000;
-        assertThat(Frames.u32(out.transmitted(0), 30)).as("lossy queue 0 goes first").isEqualTo(ip(192, 168, 1, 2));
+        assertThat(Frames.u32(out.transmitted(0), 30))
+                .as("lossy queue 0 goes first")
+                .isEqualTo(ip(192, 168, 1, 2));
         assertThat(out.transmittedTimestampNs(0)).isLessThan(pauseEndNs);
         assertThat(Frames.u32(out.transmitted(1), 30)).isEqualTo(ip(192, 168, 1, 1));
         assertThat(out.transmittedTimestampNs(1)).isGreaterThanOrEqualTo(pauseEndNs);
@@ -71,8 +81,14 @@ class VirtualTimeScenarioTest {
 
     @Test
     void shouldRouteIntoVlanInterfaceTaggingFrameTowardsLearnedPort() {
-        sw.send("Ethernet8", Frames.udp4(Frames.builder().macs(0xffff_ffff_ffffL, 0x0200_0000_2005L).vlan(200, 0)
-            .ipv4(ip(10, 0, 200, 5), ip(10, 0, 200, 255)), 10));
+        sw.send(
+                "Ethernet8",
+                Frames.udp4(
+                        Frames.builder()
+                                .macs(0xffff_ffff_ffffL, 0x0200_0000_2005L)
+                                .vlan(200, 0)
+                                .ipv4(ip(10, 0, 200, 5), ip(10, 0, 200, 255)),
+                        10));
         sw.run();
         sw.take("Ethernet8");
         sw.send("Ethernet0", Frames.udp4(ROUTER, HOST_A, ip(10, 0, 1, 2), ip(10, 0, 200, 5), 64, 40));
@@ -91,10 +107,15 @@ class VirtualTimeScenarioTest {
         sw.send("Ethernet0", Frames.udp4(ROUTER, HOST_B, ip(10, 0, 1, 2), ip(10, 0, 2, 1), 64, 10));
         sw.run();
         final int[] reason = {-1, -1};
-        sw.pipeline.control().cpuPort().poll((s, o, l, port, r, ts) -> {
-            reason[0] = port;
-            reason[1] = r;
-        }, 1);
+        sw.pipeline
+                .control()
+                .cpuPort()
+                .poll(
+                        (s, o, l, port, r, ts) -> {
+                            reason[0] = port;
+                            reason[1] = r;
+                        },
+                        1);
         assertThat(reason).containsExactly(0, PuntReason.IP2ME.index());
     }
 }

@@ -25,11 +25,16 @@ class AclAndQosTablesTest {
     @Test
     void shouldReturnHighestPriorityRuleWhenSeveralTernaryRulesMatch() {
         final AclTable acl = new AclTable(List.of(
-            new AclRule("T|any", 1).action(AclAction.FORWARD),
-            new AclRule("T|cnp", 50).bthOpcode(0x81).action(AclAction.TRAP),
-            new AclRule("T|rdma", 40).ipProtocol(17).l4DstPort(4791, 4791).dscp(26).action(AclAction.COPY).setTc(3),
-            new AclRule("T|port9", 90).inPorts(9).action(AclAction.DROP),
-            new AclRule("T|range", 30).l4SrcPort(49152, 65535).ecn(3).action(AclAction.DROP)));
+                new AclRule("T|any", 1).action(AclAction.FORWARD),
+                new AclRule("T|cnp", 50).bthOpcode(0x81).action(AclAction.TRAP),
+                new AclRule("T|rdma", 40)
+                        .ipProtocol(17)
+                        .l4DstPort(4791, 4791)
+                        .dscp(26)
+                        .action(AclAction.COPY)
+                        .setTc(3),
+                new AclRule("T|port9", 90).inPorts(9).action(AclAction.DROP),
+                new AclRule("T|range", 30).l4SrcPort(49152, 65535).ecn(3).action(AclAction.DROP)));
         assertThat(acl.name(0)).isEqualTo("T|port9");
         assertThat(acl.name(acl.match(roce(1, 0x04)))).isEqualTo("T|rdma");
         assertThat(acl.setTc(acl.match(roce(1, 0x04)))).isEqualTo(3);
@@ -46,8 +51,8 @@ class AclAndQosTablesTest {
     @Test
     void shouldMatchIpv6PrefixesAndNotIpv4WhenRuleIsIpv6() {
         final AclTable acl = new AclTable(List.of(
-            new AclRule("T|v6", 10).dstIpv6(0x2001_0db8_0000_0000L, 0, 32).action(AclAction.DROP),
-            new AclRule("T|v4", 5).dstIpv4(0xc0a8_0000, 16).action(AclAction.DROP)));
+                new AclRule("T|v6", 10).dstIpv6(0x2001_0db8_0000_0000L, 0, 32).action(AclAction.DROP),
+                new AclRule("T|v4", 5).dstIpv4(0xc0a8_0000, 16).action(AclAction.DROP)));
         final AclKey k = new AclKey();
         k.ipVersion = 6;
         k.dstHigh = 0x2001_0db8_0001_0000L;

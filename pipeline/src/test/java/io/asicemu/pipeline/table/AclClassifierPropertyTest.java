@@ -29,8 +29,8 @@ class AclClassifierPropertyTest {
     }
 
     @Property(tries = 300)
-    void shouldFindTheLinearScansRuleWhenRulesAndPacketsAreRandom(@ForAll("seeds") final List<Long> ruleSeeds,
-        @ForAll final long packetSeed) {
+    void shouldFindTheLinearScansRuleWhenRulesAndPacketsAreRandom(
+            @ForAll("seeds") final List<Long> ruleSeeds, @ForAll final long packetSeed) {
         final List<AclRule> rules = new ArrayList<>();
         for (int i = 0; i < ruleSeeds.size(); i++) {
             rules.add(rule(i, new SplittableRandom(ruleSeeds.get(i))));
@@ -127,8 +127,8 @@ class AclClassifierPropertyTest {
     private static void ip(final AclRule rule, final SplittableRandom r) {
         switch (r.nextInt(5)) {
             case 0 -> rule.srcIpv4(V4[r.nextInt(V4.length)], r.nextInt(33));
-            case 1 -> rule.dstIpv4(V4[r.nextInt(V4.length)], r.nextInt(33)).srcIpv4(V4[r.nextInt(V4.length)],
-                r.nextInt(33));
+            case 1 ->
+                rule.dstIpv4(V4[r.nextInt(V4.length)], r.nextInt(33)).srcIpv4(V4[r.nextInt(V4.length)], r.nextInt(33));
             case 2 -> rule.dstIpv6(V6_HIGH[r.nextInt(V6_HIGH.length)], r.nextInt(3), r.nextInt(129));
             case 3 -> rule.srcIpv4(V4[r.nextInt(V4.length)], 24).ipVersion(r.nextBoolean() ? 0 : 6);
             default -> {

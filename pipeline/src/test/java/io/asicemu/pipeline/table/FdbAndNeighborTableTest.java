@@ -52,8 +52,8 @@ class FdbAndNeighborTableTest {
             }
             final long probe = random.nextLong(64);
             final int pv = 1 + random.nextInt(3);
-            assertThat(fdb.lookup(pv, probe)).isEqualTo(reference.getOrDefault(FdbTable.key(pv, probe),
-                FdbTable.MISSING));
+            assertThat(fdb.lookup(pv, probe))
+                    .isEqualTo(reference.getOrDefault(FdbTable.key(pv, probe), FdbTable.MISSING));
         }
         assertThat(fdb.size()).isEqualTo(reference.size());
     }
@@ -65,7 +65,9 @@ class FdbAndNeighborTableTest {
         n.put(0, 0x0a000002L, true, 0x22L, 2, false);
         assertThat(n.mac(n.find(0, 0x0a000002L, false))).isEqualTo(0x11L);
         assertThat(n.mac(n.find(0, 0x0a000002L, true))).isEqualTo(0x22L);
-        assertThat(n.put(0, 0x0a000002L, false, 0x33L, 1, false)).as("learning never overrides static").isFalse();
+        assertThat(n.put(0, 0x0a000002L, false, 0x33L, 1, false))
+                .as("learning never overrides static")
+                .isFalse();
         assertThat(n.remove(0, 0x0a000002L, true)).isTrue();
         assertThat(n.find(0, 0x0a000002L, true)).isEqualTo(NeighborTable.MISSING);
         assertThat(n.find(0, 0x0a000002L, false)).isNotEqualTo(NeighborTable.MISSING);

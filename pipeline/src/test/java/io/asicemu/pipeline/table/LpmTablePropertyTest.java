@@ -35,8 +35,7 @@ class LpmTablePropertyTest {
     }
 
     /** One edit: add (value > 0) or delete (value 0). */
-    record Edit(Route route, boolean delete) {
-    }
+    record Edit(Route route, boolean delete) {}
 
     private static int reference(final Map<String, Route> table, final boolean v6, final long h, final long l) {
         Route best = null;
@@ -66,35 +65,45 @@ class LpmTablePropertyTest {
         for (int len = r.length() - 1; len >= 0 && cover == null; len--) {
             cover = table.get(key(Route.of(v6, r.high(), r.low(), len, 0)));
         }
-        lpm.delete(r.high(), r.low(), r.length(), cover == null ? -1 : cover.length(),
-            cover == null ? 0 : cover.value());
+        lpm.delete(
+                r.high(), r.low(), r.length(), cover == null ? -1 : cover.length(), cover == null ? 0 : cover.value());
     }
 
     @Provide
     Arbitrary<List<Edit>> v4Edits() {
         // Addresses drawn from a small pool of /8s so prefixes nest and overlap often.
-        final Arbitrary<Long> address = Combinators.combine(Arbitraries.of(10L, 11L, 192L),
-            Arbitraries.integers().between(0, 0xffffff)).as((a, b) -> (a << 24) | b);
-        final Arbitrary<Edit> edit = Combinators.combine(address, Arbitraries.integers().between(0, 32),
-            Arbitraries.integers().between(1, LpmTable.MAX_VALUE), Arbitraries.integers().between(0, 3))
-            .as((a, len, value, op) -> new Edit(Route.of(false, 0, a, len, value), op == 0));
+        final Arbitrary<Long> address = Combinators.combine(
+                        Arbitraries.of(10L, 11L, 192L), Arbitraries.integers().between(0, 0xffffff))
+                .as((a, b) -> (a << 24) | b);
+        final Arbitrary<Edit> edit = Combinators.combine(
+                        address,
+                        Arbitraries.integers().between(0, 32),
+                        Arbitraries.integers().between(1, LpmTable.MAX_VALUE),
+                        Arbitraries.integers().between(0, 3))
+                .as((a, len, value, op) -> new Edit(Route.of(false, 0, a, len, value), op == 0));
         return edit.list().ofMinSize(1).ofMaxSize(120);
     }
 
     @Provide
     Arbitrary<List<Edit>> v6Edits() {
-        final Arbitrary<Long> high = Combinators.combine(Arbitraries.of(0x2001_0db8_0000_0000L, 0xfd00_0000_0000_0000L),
-            Arbitraries.longs().between(0, 0xffff_ffffL)).as((p, r) -> p | r);
-        final Arbitrary<Edit> edit = Combinators.combine(high, Arbitraries.longs(),
-            Arbitraries.integers().between(0, 128), Arbitraries.integers().between(1, 1000),
-            Arbitraries.integers().between(0, 3))
-            .as((h, l, len, value, op) -> new Edit(Route.of(true, h, l, len, value), op == 0));
+        final Arbitrary<Long> high = Combinators.combine(
+                        Arbitraries.of(0x2001_0db8_0000_0000L, 0xfd00_0000_0000_0000L),
+                        Arbitraries.longs().between(0, 0xffff_ffffL))
+                .as((p, r) -> p | r);
+        final Arbitrary<Edit> edit = Combinators.combine(
+                        high,
+                        Arbitraries.longs(),
+                        Arbitraries.integers().between(0, 128),
+                        Arbitraries.integers().between(1, 1000),
+                        Arbitraries.integers().between(0, 3))
+                .as((h, l, len, value, op) -> new Edit(Route.of(true, h, l, len, value), op == 0));
         return edit.list().ofMinSize(1).ofMaxSize(60);
     }
 
     @Property(tries = 200)
-    void shouldAgreeWithBruteForceWhenIpv4RoutesAreAddedAndDeleted(@ForAll("v4Edits") final List<Edit> edits,
-        @ForAll @Size(50) final List<@net.jqwik.api.constraints.IntRange(min = 0, max = 0xffffff) Integer> probes) {
+    void shouldAgreeWithBruteForceWhenIpv4RoutesAreAddedAndDeleted(
+            @ForAll("v4Edits") final List<Edit> edits,
+            @ForAll @Size(50) final List<@net.jqwik.api.constraints.IntRange(min = 0, max = 0xffffff) Integer> probes) {
         final LpmTable lpm = new LpmTable(32);
         final Map<String, Route> table = new LinkedHashMap<>();
         for (final Edit e : edits) {
@@ -124,8 +133,9 @@ class LpmTablePropertyTest {
             apply(lpm, table, e, true);
         }
         for (final Route r : table.values()) {
-            for (final long[] a : new long[][] {{r.high(), r.low()}, {r.high() | 1, r.low() ^ 0x8000_0000_0000_0001L},
-                {r.high(), r.low() | 0xff}}) {
+            for (final long[] a : new long[][] {
+                {r.high(), r.low()}, {r.high() | 1, r.low() ^ 0x8000_0000_0000_0001L}, {r.high(), r.low() | 0xff}
+            }) {
                 assertThat(lpm.lookup(a[0], a[1])).isEqualTo(reference(table, true, a[0], a[1]));
             }
         }

@@ -16,17 +16,19 @@ class TableSizingTest {
     private static final long NEIGHBOR_SLOT_BYTES = 8 + 8 + 1 + 1 + 8 + 4 + 1 + 8 + 8;
 
     private static long reserved(final PipelineSizing sizing) {
-        return ConfigCompiler.compile(ConfigDb.parse(CONFIG), sizing, Map.of()).tables().reservedBytes();
+        return ConfigCompiler.compile(ConfigDb.parse(CONFIG), sizing, Map.of())
+                .tables()
+                .reservedBytes();
     }
 
     @Test
     void shouldReserveRouteMemoryInProportionToMaxRoutesWhenRoutesAreResized() {
         final PipelineSizing d = PipelineSizing.defaults();
         final long base = reserved(d);
-        final long million = reserved(d.withTables(1 << 20, d.maxNextHops(), d.maxGroups(), d.neighbors(),
-            d.fdbEntries(), d.aclRules()));
-        final long small = reserved(d.withTables(1024, d.maxNextHops(), d.maxGroups(), d.neighbors(),
-            d.fdbEntries(), d.aclRules()));
+        final long million = reserved(
+                d.withTables(1 << 20, d.maxNextHops(), d.maxGroups(), d.neighbors(), d.fdbEntries(), d.aclRules()));
+        final long small = reserved(
+                d.withTables(1024, d.maxNextHops(), d.maxGroups(), d.neighbors(), d.fdbEntries(), d.aclRules()));
         assertThat(million - base).isEqualTo(ROUTE_SLOT_BYTES * ((1 << 20) - d.maxRoutes()));
         assertThat(base - small).isEqualTo(ROUTE_SLOT_BYTES * (d.maxRoutes() - 1024));
     }
@@ -34,8 +36,8 @@ class TableSizingTest {
     @Test
     void shouldReserveNeighborSlotsInProportionToNeighborsWhenNeighborsAreResized() {
         final PipelineSizing d = PipelineSizing.defaults();
-        final long doubled = reserved(d.withTables(d.maxRoutes(), d.maxNextHops(), d.maxGroups(), 2 * d.neighbors(),
-            d.fdbEntries(), d.aclRules()));
+        final long doubled = reserved(d.withTables(
+                d.maxRoutes(), d.maxNextHops(), d.maxGroups(), 2 * d.neighbors(), d.fdbEntries(), d.aclRules()));
         // open addressing at load <= 1/2: 16k neighbors take 32k slots, 32k take 64k
         assertThat(doubled - reserved(d)).isEqualTo(NEIGHBOR_SLOT_BYTES * 2 * d.neighbors());
     }

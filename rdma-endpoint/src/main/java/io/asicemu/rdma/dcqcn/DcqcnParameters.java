@@ -91,8 +91,8 @@ public record DcqcnParameters(
      * {@code R_T ← R_C} on every cut. R_HAI is not fixed by the paper; 400 Mb/s keeps the NICs' 1:10 ratio.
      */
     public static DcqcnParameters paperSettings() {
-        return new DcqcnParameters(55, 10_000_000, 5, 0, 40, 400, 11, 50, 1, 0, 1020, 55, 0, 1023, true, true, 50, 48,
-                6);
+        return new DcqcnParameters(
+                55, 10_000_000, 5, 0, 40, 400, 11, 50, 1, 0, 1020, 55, 0, 1023, true, true, 50, 48, 6);
     }
 
     /** The paper's alpha gain g as a fraction. */
@@ -102,8 +102,7 @@ public record DcqcnParameters(
 
     private static void requireRange(String field, long value, long min, long max) {
         if (value < min || value > max) {
-            throw new IllegalArgumentException(
-                    "DCQCN " + field + " = " + value + " is outside " + min + ".." + max);
+            throw new IllegalArgumentException("DCQCN " + field + " = " + value + " is outside " + min + ".." + max);
         }
     }
 }

@@ -42,6 +42,7 @@ public final class ReactionPoint {
     private long nextAlphaNs = Long.MAX_VALUE;
     /** When the alpha timer last ticked (or was reset); lets a QP that stopped its timers decay alpha on return. */
     private long alphaClockNs;
+
     private long lastCutNs = Long.MIN_VALUE;
     private long pendingCutNs = Long.MAX_VALUE;
     private long nowNs = Long.MIN_VALUE;

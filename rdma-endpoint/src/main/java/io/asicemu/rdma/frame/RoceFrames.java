@@ -55,12 +55,28 @@ public final class RoceFrames {
      * @param dmaLength the whole message's length (RETH, first or only packet)
      * @return the frame length
      */
-    public int writeData(MemorySegment segment, long offset, int destQp, int psn, boolean first, boolean last,
-            boolean ackRequest, int payloadBytes, int udpSrcPort, int dscp, long remoteAddress, int rkey,
+    public int writeData(
+            MemorySegment segment,
+            long offset,
+            int destQp,
+            int psn,
+            boolean first,
+            boolean last,
+            boolean ackRequest,
+            int payloadBytes,
+            int udpSrcPort,
+            int dscp,
+            long remoteAddress,
+            int rkey,
             int dmaLength) {
         int opcode = first ? (last ? RDMA_WRITE_ONLY : RDMA_WRITE_FIRST) : (last ? RDMA_WRITE_LAST : RDMA_WRITE_MIDDLE);
-        builder.dscp(dscp).ecn(ECT0).udpPorts(udpSrcPort, EtherType.ROCEV2_UDP_PORT)
-                .bth(opcode, destQp, psn).ackReq(ackRequest).fecnBecn(0).reth(remoteAddress, rkey, dmaLength)
+        builder.dscp(dscp)
+                .ecn(ECT0)
+                .udpPorts(udpSrcPort, EtherType.ROCEV2_UDP_PORT)
+                .bth(opcode, destQp, psn)
+                .ackReq(ackRequest)
+                .fecnBecn(0)
+                .reth(remoteAddress, rkey, dmaLength)
                 .payloadSeed(psn);
         return builder.buildRoce(segment, offset, payloadBytes);
     }
@@ -71,25 +87,32 @@ public final class RoceFrames {
     }
 
     /** A PSN-sequence-error NAK: the responder expects {@code expectedPsn}. */
-    public int writeNak(MemorySegment segment, long offset, int destQp, int expectedPsn, int msn, int udpSrcPort,
-            int dscp) {
-        return writeAeth(segment, offset, destQp, expectedPsn, SYNDROME_NAK_PSN_SEQUENCE_ERROR, msn, udpSrcPort,
-                dscp);
+    public int writeNak(
+            MemorySegment segment, long offset, int destQp, int expectedPsn, int msn, int udpSrcPort, int dscp) {
+        return writeAeth(segment, offset, destQp, expectedPsn, SYNDROME_NAK_PSN_SEQUENCE_ERROR, msn, udpSrcPort, dscp);
     }
 
     /** A congestion notification packet to {@code destQp}. */
     public int writeCnp(MemorySegment segment, long offset, int destQp, int udpSrcPort, int cnpDscp) {
         // The PSN of a CNP is reserved: zero, not the last data PSN the builder holds.
-        builder.dscp(cnpDscp).ecn(0).udpPorts(udpSrcPort, EtherType.ROCEV2_UDP_PORT)
-                .bth(CNP, destQp, 0).ackReq(false);
+        builder.dscp(cnpDscp)
+                .ecn(0)
+                .udpPorts(udpSrcPort, EtherType.ROCEV2_UDP_PORT)
+                .bth(CNP, destQp, 0)
+                .ackReq(false);
         return builder.buildCnp(segment, offset, destQp);
     }
 
-    private int writeAeth(MemorySegment segment, long offset, int destQp, int psn, int syndrome, int msn,
-            int udpSrcPort, int dscp) {
+    private int writeAeth(
+            MemorySegment segment, long offset, int destQp, int psn, int syndrome, int msn, int udpSrcPort, int dscp) {
         // ECN-capable like the data: a WRED queue marks an ACK instead of dropping it as it would a Not-ECT frame.
-        builder.dscp(dscp).ecn(ECT0).udpPorts(udpSrcPort, EtherType.ROCEV2_UDP_PORT)
-                .bth(ACKNOWLEDGE, destQp, psn).ackReq(false).fecnBecn(0).aeth(syndrome, msn);
+        builder.dscp(dscp)
+                .ecn(ECT0)
+                .udpPorts(udpSrcPort, EtherType.ROCEV2_UDP_PORT)
+                .bth(ACKNOWLEDGE, destQp, psn)
+                .ackReq(false)
+                .fecnBecn(0)
+                .aeth(syndrome, msn);
         return builder.buildRoce(segment, offset, 0);
     }
 
@@ -104,8 +127,11 @@ public final class RoceFrames {
 
     public static boolean isRdmaWrite(ParseResult parsed) {
         int op = parsed.bthOpcode();
-        return parsed.roce() && (op == RDMA_WRITE_FIRST || op == RDMA_WRITE_MIDDLE || op == RDMA_WRITE_LAST
-                || op == RDMA_WRITE_ONLY);
+        return parsed.roce()
+                && (op == RDMA_WRITE_FIRST
+                        || op == RDMA_WRITE_MIDDLE
+                        || op == RDMA_WRITE_LAST
+                        || op == RDMA_WRITE_ONLY);
     }
 
     public static boolean isLastOfMessage(int opcode) {

@@ -41,6 +41,7 @@ public final class RoceHost {
 
     /** Ethernet preamble, start delimiter, FCS and inter-frame gap: what a frame costs on the wire beyond its bytes. */
     static final int WIRE_OVERHEAD_BYTES = 24;
+
     private static final int MIN_FRAME = 60;
     private static final int CE = 0b11;
     private static final long PFC_DA = 0x0180_c200_0001L;
@@ -82,8 +83,18 @@ public final class RoceHost {
     private long pfcFramesReceived;
     private long controlQueueDrops;
 
-    public RoceHost(String name, long mac, int ip, long gatewayMac, long lineRateBps, DcqcnParameters dcqcn,
-            int mtuPayload, int windowPackets, long ackTimeoutNs, int dataDscp, int dataPriority,
+    public RoceHost(
+            String name,
+            long mac,
+            int ip,
+            long gatewayMac,
+            long lineRateBps,
+            DcqcnParameters dcqcn,
+            int mtuPayload,
+            int windowPackets,
+            long ackTimeoutNs,
+            int dataDscp,
+            int dataPriority,
             CompletionListener completionListener) {
         this.name = name;
         this.mac = mac;
@@ -129,14 +140,14 @@ public final class RoceHost {
     /** A frame reached the port at {@code nowNs}. */
     public void onFrame(MemorySegment frame, long offset, int length, long nowNs) {
         framesReceived++;
-        if (length >= MIN_FRAME && NetworkOrder.u48(frame, offset) == PFC_DA
+        if (length >= MIN_FRAME
+                && NetworkOrder.u48(frame, offset) == PFC_DA
                 && NetworkOrder.u16(frame, offset + 12) == EtherType.MAC_CONTROL
                 && NetworkOrder.u16(frame, offset + 14) == PFC_OPCODE) {
             onPfc(frame, offset, nowNs);
             return;
         }
-        if (parser.parse(frame, offset, length, parsed) != ParseReason.OK || !parsed.roce()
-                || parsed.ipv4Dst() != ip) {
+        if (parser.parse(frame, offset, length, parsed) != ParseReason.OK || !parsed.roce() || parsed.ipv4Dst() != ip) {
             framesIgnored++;
             return;
         }
@@ -181,11 +192,13 @@ public final class RoceHost {
         }
         int msn = (int) (qp.receiver.messagesDelivered() & 0xFF_FFFF);
         switch (response) {
-            case ACK -> queueControl(qp.frames.writeAck(scratch, 0, qp.remoteQpn, qp.receiver.ackPsn(), msn,
-                    qp.udpSrcPort, dataDscp));
-            case NAK -> queueControl(qp.frames.writeNak(scratch, 0, qp.remoteQpn, qp.receiver.ackPsn(), msn,
-                    qp.udpSrcPort, dataDscp));
-            default -> { }
+            case ACK ->
+                queueControl(qp.frames.writeAck(
+                        scratch, 0, qp.remoteQpn, qp.receiver.ackPsn(), msn, qp.udpSrcPort, dataDscp));
+            case NAK ->
+                queueControl(qp.frames.writeNak(
+                        scratch, 0, qp.remoteQpn, qp.receiver.ackPsn(), msn, qp.udpSrcPort, dataDscp));
+            default -> {}
         }
     }
 
@@ -270,8 +283,19 @@ public final class RoceHost {
     private void sendData(QueuePair qp, long nowNs, Wire wire) {
         RcSender s = qp.sender;
         int psn = s.sendNext(nowNs);
-        int length = qp.frames.writeData(scratch, 0, qp.remoteQpn, psn, s.packetFirst(), s.packetLast(),
-                s.packetAckRequest(), s.packetPayload(), qp.udpSrcPort, dataDscp, 0, 0,
+        int length = qp.frames.writeData(
+                scratch,
+                0,
+                qp.remoteQpn,
+                psn,
+                s.packetFirst(),
+                s.packetLast(),
+                s.packetAckRequest(),
+                s.packetPayload(),
+                qp.udpSrcPort,
+                dataDscp,
+                0,
+                0,
                 (int) Math.min(Integer.MAX_VALUE, qp.messageBytes(s.packetMessageId())));
         long start = Math.max(wireFreeNs, nowNs);
         transmit(scratch, 0, length, nowNs, wire);
@@ -388,8 +412,8 @@ public final class RoceHost {
             this.frames = new RoceFrames(mac, gatewayMac, ip, peerIp);
             this.reaction = new ReactionPoint(dcqcn, lineRateBps);
             this.notification = new NotificationPoint(dcqcn);
-            this.sender = new RcSender(0, mtuPayload, windowPackets, ackTimeoutNs, 16,
-                    (id, bytes, postedNs, completedNs) -> {
+            this.sender =
+                    new RcSender(0, mtuPayload, windowPackets, ackTimeoutNs, 16, (id, bytes, postedNs, completedNs) -> {
                         while (!postedMessages.isEmpty() && postedMessages.get(0)[0] <= id) {
                             postedMessages.remove(0);
                         }

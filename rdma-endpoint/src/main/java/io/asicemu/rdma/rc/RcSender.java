@@ -40,6 +40,7 @@ public final class RcSender {
     private long sndMax;
     /** Ring position of the message holding sndNxt, relative to msgHead. */
     private int cursorMsg;
+
     private long ackDeadlineNs = Long.MAX_VALUE;
 
     // The packet last handed out by sendNext.
@@ -59,9 +60,17 @@ public final class RcSender {
     private long messagesCompleted;
     private long bytesCompleted;
 
-    public RcSender(int startPsn, int mtuPayload, int windowPackets, long ackTimeoutNs, int ackRequestEvery,
+    public RcSender(
+            int startPsn,
+            int mtuPayload,
+            int windowPackets,
+            long ackTimeoutNs,
+            int ackRequestEvery,
             CompletionListener listener) {
-        if (mtuPayload < 1 || windowPackets < 1 || windowPackets >= (1 << 23) || ackTimeoutNs < 1
+        if (mtuPayload < 1
+                || windowPackets < 1
+                || windowPackets >= (1 << 23)
+                || ackTimeoutNs < 1
                 || ackRequestEvery < 1) {
             throw new IllegalArgumentException("bad RC sender settings: mtu payload " + mtuPayload + ", window "
                     + windowPackets + ", ack timeout " + ackTimeoutNs + " ns, ack request every " + ackRequestEvery);

@@ -110,14 +110,15 @@ class ReactionPointTest {
 
     @Test
     void bothCountersPastTheThresholdGiveHyperIncrease() {
-        DcqcnParameters smallBytes = new DcqcnParameters(55, 1_000, 2, 0, 40, 400, 11, 50, 1, 0, 1020, 55, 0, 1023,
-                true, true, 50, 48, 6);
+        DcqcnParameters smallBytes =
+                new DcqcnParameters(55, 1_000, 2, 0, 40, 400, 11, 50, 1, 0, 1020, 55, 0, 1023, true, true, 50, 48, 6);
         ReactionPoint rp = new ReactionPoint(smallBytes, LINE);
         rp.onCnp(0);
         rp.onCnp(1 * US);
         double rc = rp.currentRateBps();
         double rt = rp.targetRateBps();
-        // Three byte events at 2 µs: BC = 1, 2, 3 with T = 0 → fast, fast? max(T,BC) = 1 < 2 fast; 2 → additive; 3 → additive.
+        // Three byte events at 2 µs: BC = 1, 2, 3 with T = 0 → fast, fast? max(T,BC) = 1 < 2 fast; 2 → additive; 3 →
+        // additive.
         rp.onBytesSent(3_000, 2 * US);
         rc = (rt + rc) / 2;
         rt += 40e6;
@@ -180,8 +181,8 @@ class ReactionPointTest {
 
     @Test
     void cutsNeverGoBelowTheMinimumRateOrTheMinimumDecreaseFactor() {
-        DcqcnParameters harsh = new DcqcnParameters(55, 0, 5, 0, 40, 400, 10, 75, 30_000, 0, 0, 55, 0, 1023, true,
-                true, 50, 48, 6);
+        DcqcnParameters harsh =
+                new DcqcnParameters(55, 0, 5, 0, 40, 400, 10, 75, 30_000, 0, 0, 55, 0, 1023, true, true, 50, 48, 6);
         ReactionPoint rp = new ReactionPoint(harsh, LINE);
         rp.onCnp(0); // gd 10: cut factor alpha = 1023/1024, bounded by 75 %
         assertThat(rp.currentRateBps()).isEqualTo(LINE * 0.75);
@@ -240,13 +241,15 @@ class ReactionPointTest {
         double rateAtCnp = rp.currentRateBps();
         assertThat(rp.targetRateBps()).isGreaterThan(rateAtCnp);
         rp.onCnp(302 * US);
-        assertThat(rp.targetRateBps()).as("R_T <- R_C: the timer fired since the last cut").isEqualTo(rateAtCnp);
+        assertThat(rp.targetRateBps())
+                .as("R_T <- R_C: the timer fired since the last cut")
+                .isEqualTo(rateAtCnp);
     }
 
     @Test
     void rateOnFirstCnpSetsBothRates() {
-        DcqcnParameters p = new DcqcnParameters(300, 32_767, 1, 0, 5, 50, 11, 50, 1, 25_000, 1019, 1, 4, 1023, false,
-                true, 4, 48, 6);
+        DcqcnParameters p = new DcqcnParameters(
+                300, 32_767, 1, 0, 5, 50, 11, 50, 1, 25_000, 1019, 1, 4, 1023, false, true, 4, 48, 6);
         ReactionPoint rp = new ReactionPoint(p, LINE);
         rp.onCnp(0);
         assertThat(rp.currentRateBps()).isEqualTo(25e9);
@@ -263,9 +266,11 @@ class ReactionPointTest {
 
     @Test
     void parametersOutsideTheirRangeAreNamed() {
-        assertThatThrownBy(() -> new DcqcnParameters(0, 0, 5, 0, 40, 400, 11, 50, 1, 0, 1020, 55, 0, 1023, true, true,
-                50, 48, 6)).hasMessageContaining("rpg_time_reset");
-        assertThatThrownBy(() -> new DcqcnParameters(55, 0, 5, 0, 40, 400, 11, 50, 1, 0, 1020, 55, 0, 1023, true, true,
-                50, 64, 6)).hasMessageContaining("cnp_dscp");
+        assertThatThrownBy(() -> new DcqcnParameters(
+                        0, 0, 5, 0, 40, 400, 11, 50, 1, 0, 1020, 55, 0, 1023, true, true, 50, 48, 6))
+                .hasMessageContaining("rpg_time_reset");
+        assertThatThrownBy(() -> new DcqcnParameters(
+                        55, 0, 5, 0, 40, 400, 11, 50, 1, 0, 1020, 55, 0, 1023, true, true, 50, 64, 6))
+                .hasMessageContaining("cnp_dscp");
     }
 }

@@ -52,8 +52,8 @@ class RoceFramesScapyTest {
             PacketParser parser = new PacketParser();
             ParseResult parsed = new ParseResult();
 
-            int len = frames.writeData(seg, 0, 0x000456, 0xFFFFFF, true, false, false, 1024, 49_200, 26, 0x1000_2000L,
-                    0x77, 4096);
+            int len = frames.writeData(
+                    seg, 0, 0x000456, 0xFFFFFF, true, false, false, 1024, 49_200, 26, 0x1000_2000L, 0x77, 4096);
             hex.add(hex(seg, len));
             len = frames.writeData(seg, 0, 0x000456, 0, false, true, true, 512, 49_200, 26, 0, 0, 0);
             hex.add(hex(seg, len));
@@ -77,13 +77,14 @@ class RoceFramesScapyTest {
         }
         String out = Scapy.run(SCRIPT, hex.toArray(String[]::new));
         String[] lines = out.strip().split("\n");
-        assertThat(lines).containsExactly(
-                "f0|opcode=6,dqpn=1110,psn=16777215,ackreq=0,becn=0,dscp=26,ecn=2,icrc_ok=True,va=268443648,rkey=119,dmalen=4096",
-                "f1|opcode=8,dqpn=1110,psn=0,ackreq=1,becn=0,dscp=26,ecn=2,icrc_ok=True",
-                "f2|opcode=10,dqpn=1110,psn=5,ackreq=1,becn=0,dscp=26,ecn=2,icrc_ok=True,va=66,rkey=9,dmalen=100",
-                "f3|opcode=17,dqpn=291,psn=77,ackreq=0,becn=0,dscp=26,ecn=2,icrc_ok=True,syndrome=31,msn=3",
-                "f4|opcode=17,dqpn=291,psn=78,ackreq=0,becn=0,dscp=26,ecn=2,icrc_ok=True,syndrome=96,msn=3",
-                "f5|opcode=129,dqpn=291,psn=0,ackreq=0,becn=1,dscp=48,ecn=0,icrc_ok=True");
+        assertThat(lines)
+                .containsExactly(
+                        "f0|opcode=6,dqpn=1110,psn=16777215,ackreq=0,becn=0,dscp=26,ecn=2,icrc_ok=True,va=268443648,rkey=119,dmalen=4096",
+                        "f1|opcode=8,dqpn=1110,psn=0,ackreq=1,becn=0,dscp=26,ecn=2,icrc_ok=True",
+                        "f2|opcode=10,dqpn=1110,psn=5,ackreq=1,becn=0,dscp=26,ecn=2,icrc_ok=True,va=66,rkey=9,dmalen=100",
+                        "f3|opcode=17,dqpn=291,psn=77,ackreq=0,becn=0,dscp=26,ecn=2,icrc_ok=True,syndrome=31,msn=3",
+                        "f4|opcode=17,dqpn=291,psn=78,ackreq=0,becn=0,dscp=26,ecn=2,icrc_ok=True,syndrome=96,msn=3",
+                        "f5|opcode=129,dqpn=291,psn=0,ackreq=0,becn=1,dscp=48,ecn=0,icrc_ok=True");
     }
 
     private static String hex(MemorySegment seg, int len) {

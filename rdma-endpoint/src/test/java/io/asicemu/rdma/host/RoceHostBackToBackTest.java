@@ -20,13 +20,24 @@ class RoceHostBackToBackTest {
     /** A frame in flight: delivered to {@code to} at {@code atNs}; {@code seq} keeps equal times in send order. */
     record InFlight(long atNs, long seq, RoceHost to, byte[] bytes) {}
 
-    private final PriorityQueue<InFlight> cable = new PriorityQueue<>((a, b) -> a.atNs() != b.atNs()
-            ? Long.compare(a.atNs(), b.atNs()) : Long.compare(a.seq(), b.seq()));
+    private final PriorityQueue<InFlight> cable = new PriorityQueue<>(
+            (a, b) -> a.atNs() != b.atNs() ? Long.compare(a.atNs(), b.atNs()) : Long.compare(a.seq(), b.seq()));
     private long seq;
     private final List<long[]> completions = new ArrayList<>();
 
     private RoceHost host(String name, long mac, int ip, long peerMac) {
-        return new RoceHost(name, mac, ip, peerMac, LINE, DcqcnParameters.paperSettings(), 1024, 64, 500_000, 3, 3,
+        return new RoceHost(
+                name,
+                mac,
+                ip,
+                peerMac,
+                LINE,
+                DcqcnParameters.paperSettings(),
+                1024,
+                64,
+                500_000,
+                3,
+                3,
                 (qp, id, bytes, posted, done) -> completions.add(new long[] {id, bytes, posted, done}));
     }
 
@@ -34,15 +45,19 @@ class RoceHostBackToBackTest {
 
     /** Runs until nothing is left to do; data towards b leaving a before {@code markUntilNs} gets CE. */
     private void run(RoceHost a, RoceHost b, long markUntilNs, long untilNs) {
-        RoceHost.Wire toB = (f, off, len, depart) -> cable.add(new InFlight(depart + CABLE_NS, seq++, b,
+        RoceHost.Wire toB = (f, off, len, depart) -> cable.add(new InFlight(
+                depart + CABLE_NS,
+                seq++,
+                b,
                 mark(f.asSlice(off, len).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), depart < markUntilNs)));
-        RoceHost.Wire toA = (f, off, len, depart) -> cable.add(new InFlight(depart + CABLE_NS, seq++, a,
-                f.asSlice(off, len).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE)));
+        RoceHost.Wire toA = (f, off, len, depart) -> cable.add(new InFlight(
+                depart + CABLE_NS, seq++, a, f.asSlice(off, len).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE)));
         long now = 0;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment rx = arena.allocate(16_384);
             for (int step = 0; step < 10_000_000; step++) {
-                long next = Math.min(Math.min(a.nextEventNs(), b.nextEventNs()),
+                long next = Math.min(
+                        Math.min(a.nextEventNs(), b.nextEventNs()),
                         cable.isEmpty() ? Long.MAX_VALUE : cable.peek().atNs());
                 if (next == Long.MAX_VALUE || next > untilNs) {
                     return;

@@ -21,7 +21,16 @@ import net.jqwik.api.constraints.Size;
 class GoBackNPropertyTest {
     private static final long TIMEOUT_NS = 100_000;
 
-    enum Kind { SEND, DELIVER, DROP, DUPLICATE, DELIVER_ACK, DROP_ACK, TICK, POST }
+    enum Kind {
+        SEND,
+        DELIVER,
+        DROP,
+        DUPLICATE,
+        DELIVER_ACK,
+        DROP_ACK,
+        TICK,
+        POST
+    }
 
     record Action(Kind kind, int pick) {}
 
@@ -32,16 +41,17 @@ class GoBackNPropertyTest {
     @Provide
     Arbitrary<List<Action>> actions() {
         Arbitrary<Action> action = Combinators.combine(
-                Arbitraries.frequencyOf(
-                        net.jqwik.api.Tuple.of(30, Arbitraries.just(Kind.SEND)),
-                        net.jqwik.api.Tuple.of(25, Arbitraries.just(Kind.DELIVER)),
-                        net.jqwik.api.Tuple.of(6, Arbitraries.just(Kind.DROP)),
-                        net.jqwik.api.Tuple.of(4, Arbitraries.just(Kind.DUPLICATE)),
-                        net.jqwik.api.Tuple.of(20, Arbitraries.just(Kind.DELIVER_ACK)),
-                        net.jqwik.api.Tuple.of(4, Arbitraries.just(Kind.DROP_ACK)),
-                        net.jqwik.api.Tuple.of(6, Arbitraries.just(Kind.TICK)),
-                        net.jqwik.api.Tuple.of(5, Arbitraries.just(Kind.POST))),
-                Arbitraries.integers().between(0, 1_000)).as(Action::new);
+                        Arbitraries.frequencyOf(
+                                net.jqwik.api.Tuple.of(30, Arbitraries.just(Kind.SEND)),
+                                net.jqwik.api.Tuple.of(25, Arbitraries.just(Kind.DELIVER)),
+                                net.jqwik.api.Tuple.of(6, Arbitraries.just(Kind.DROP)),
+                                net.jqwik.api.Tuple.of(4, Arbitraries.just(Kind.DUPLICATE)),
+                                net.jqwik.api.Tuple.of(20, Arbitraries.just(Kind.DELIVER_ACK)),
+                                net.jqwik.api.Tuple.of(4, Arbitraries.just(Kind.DROP_ACK)),
+                                net.jqwik.api.Tuple.of(6, Arbitraries.just(Kind.TICK)),
+                                net.jqwik.api.Tuple.of(5, Arbitraries.just(Kind.POST))),
+                        Arbitraries.integers().between(0, 1_000))
+                .as(Action::new);
         return action.list().ofMinSize(1).ofMaxSize(600);
     }
 
@@ -53,8 +63,8 @@ class GoBackNPropertyTest {
             @ForAll @Size(min = 1, max = 6) List<@IntRange(min = 0, max = 9_000) Integer> messages) {
         int mtu = 1024;
         List<Long> completed = new ArrayList<>();
-        RcSender sender = new RcSender(startPsn, mtu, window, TIMEOUT_NS, 4,
-                (id, bytes, posted, done) -> completed.add(id));
+        RcSender sender =
+                new RcSender(startPsn, mtu, window, TIMEOUT_NS, 4, (id, bytes, posted, done) -> completed.add(id));
         RcReceiver receiver = new RcReceiver(startPsn);
         long now = 0;
         long posted = 0;
@@ -119,7 +129,9 @@ class GoBackNPropertyTest {
         // Clean channel from here: in-order delivery, no loss; the sender must finish everything.
         int steps = 0;
         while (!sender.idle()) {
-            assertThat(steps++).as("stuck: %d of %d messages done", completed.size(), posted).isLessThan(100_000);
+            assertThat(steps++)
+                    .as("stuck: %d of %d messages done", completed.size(), posted)
+                    .isLessThan(100_000);
             if (sender.canSend()) {
                 now += 1_000;
                 int psn = sender.sendNext(now);
@@ -148,8 +160,8 @@ class GoBackNPropertyTest {
         assertThat(receiver.messagesDelivered()).isEqualTo(posted);
     }
 
-    private static void deliver(List<Packet> wire, int pick, RcReceiver receiver, List<Answer> acks, int startPsn,
-            long[] deliveredSoFar) {
+    private static void deliver(
+            List<Packet> wire, int pick, RcReceiver receiver, List<Answer> acks, int startPsn, long[] deliveredSoFar) {
         if (wire.isEmpty()) {
             return;
         }
@@ -164,7 +176,7 @@ class GoBackNPropertyTest {
         switch (r) {
             case ACK -> acks.add(new Answer(false, receiver.ackPsn()));
             case NAK -> acks.add(new Answer(true, receiver.ackPsn()));
-            default -> { }
+            default -> {}
         }
     }
 

@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 
 class RcSenderTest {
     private final List<long[]> done = new ArrayList<>();
-    private final RcSender sender = new RcSender(0xFF_FFFE, 1000, 4, 50_000, 2,
-            (id, bytes, posted, at) -> done.add(new long[] {id, bytes, posted, at}));
+    private final RcSender sender = new RcSender(
+            0xFF_FFFE, 1000, 4, 50_000, 2, (id, bytes, posted, at) -> done.add(new long[] {id, bytes, posted, at}));
 
     @Test
     void messagesSplitIntoMtuPacketsWithWrappingPsns() {
@@ -20,7 +20,9 @@ class RcSenderTest {
         assertThat(sender.packetPayload()).isEqualTo(1000);
         assertThat(sender.packetAckRequest()).isFalse();
         assertThat(sender.sendNext(2)).isEqualTo(0xFF_FFFF);
-        assertThat(sender.packetAckRequest()).as("every 2nd packet asks for an ACK").isTrue();
+        assertThat(sender.packetAckRequest())
+                .as("every 2nd packet asks for an ACK")
+                .isTrue();
         assertThat(sender.sendNext(3)).isEqualTo(0);
         assertThat(sender.packetLast()).isTrue();
         assertThat(sender.packetPayload()).isEqualTo(500);

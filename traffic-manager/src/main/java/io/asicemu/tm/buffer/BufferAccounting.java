@@ -21,8 +21,7 @@ import io.asicemu.tm.counter.TmCounters;
  * profile on either side, as a chip's total buffer does. Not thread safe: data-plane thread only; no allocation after
  * construction.
  */
-public final class BufferAccounting
-{
+public final class BufferAccounting {
     /** Admission refused. */
     public static final int REJECT = -1;
     /** Charged to the reserved (min) bucket. */
@@ -63,6 +62,7 @@ public final class BufferAccounting
 
     /** ceil(2^32 / cellBytes): n / cellBytes == (n * cellReciprocal) >>> 32 for 0 ≤ n &lt; 2^16 (tested). */
     private final long cellReciprocal;
+
     private long deviceLimit = Long.MAX_VALUE;
     private long deviceUsed;
 
@@ -74,11 +74,12 @@ public final class BufferAccounting
      * @param counters  counters to keep occupancy and watermarks in.
      */
     public BufferAccounting(
-        final int cellBytes, final int portCount, final long[] poolSizes, final long[] poolXoffs,
-        final TmCounters counters)
-    {
-        if (cellBytes < 1 || cellBytes > 0xFFFF)
-        {
+            final int cellBytes,
+            final int portCount,
+            final long[] poolSizes,
+            final long[] poolXoffs,
+            final TmCounters counters) {
+        if (cellBytes < 1 || cellBytes > 0xFFFF) {
             throw new IllegalArgumentException("cell size out of range 1..65535: " + cellBytes);
         }
         this.cellBytes = cellBytes;
@@ -108,8 +109,7 @@ public final class BufferAccounting
         poolSlots = counters.poolSlots();
     }
 
-    private static int[] filled(final int n)
-    {
+    private static int[] filled(final int n) {
         final int[] a = new int[n];
         java.util.Arrays.fill(a, -1);
         return a;
@@ -126,9 +126,12 @@ public final class BufferAccounting
      * @param headroomBytes profile xoff (used only when the PG is lossless).
      */
     public void configurePg(
-        final int pgIndex, final int pool, final long reservedBytes, final long staticThBytes, final int dynamicTh,
-        final long headroomBytes)
-    {
+            final int pgIndex,
+            final int pool,
+            final long reservedBytes,
+            final long staticThBytes,
+            final int dynamicTh,
+            final long headroomBytes) {
         pgPool[pgIndex] = pool;
         pgReservedLimit[pgIndex] = reservedBytes;
         pgStaticTh[pgIndex] = staticThBytes;
@@ -143,8 +146,7 @@ public final class BufferAccounting
      * @param pgIndex       port*8+pg.
      * @param headroomBytes new xoff.
      */
-    public void setPgHeadroomLimit(final int pgIndex, final long headroomBytes)
-    {
+    public void setPgHeadroomLimit(final int pgIndex, final long headroomBytes) {
         pgHeadroomLimit[pgIndex] = headroomBytes;
     }
 
@@ -152,8 +154,7 @@ public final class BufferAccounting
      * @param pgIndex port*8+pg.
      * @return true when the PG has a BUFFER_PG profile (a pool).
      */
-    public boolean hasPgProfile(final int pgIndex)
-    {
+    public boolean hasPgProfile(final int pgIndex) {
         return pgPool[pgIndex] >= 0;
     }
 
@@ -167,8 +168,11 @@ public final class BufferAccounting
      * @param dynamicTh     dynamic_th.
      */
     public void configureQueue(
-        final int queueIndex, final int pool, final long reservedBytes, final long staticThBytes, final int dynamicTh)
-    {
+            final int queueIndex,
+            final int pool,
+            final long reservedBytes,
+            final long staticThBytes,
+            final int dynamicTh) {
         qPool[queueIndex] = pool;
         qReservedLimit[queueIndex] = reservedBytes;
         qStaticTh[queueIndex] = staticThBytes;
@@ -179,8 +183,7 @@ public final class BufferAccounting
      * @param bytes frame length.
      * @return bytes rounded up to whole cells (at least one cell: every stored packet takes a cell).
      */
-    public int chargedBytes(final int bytes)
-    {
+    public int chargedBytes(final int bytes) {
         return cells(bytes) * cellBytes;
     }
 
@@ -188,23 +191,19 @@ public final class BufferAccounting
      * @param bytes frame length.
      * @return the cells a frame of that length takes, at least one.
      */
-    public int cells(final int bytes)
-    {
+    public int cells(final int bytes) {
         final int n = Math.max(bytes, 1) + cellBytes - 1;
-        if (cellShift >= 0)
-        {
+        if (cellShift >= 0) {
             return n >>> cellShift;
         }
-        if (n < 0x10000)
-        {
-            return (int)((n * cellReciprocal) >>> 32); // no division on the packet path for 208-byte cells
+        if (n < 0x10000) {
+            return (int) ((n * cellReciprocal) >>> 32); // no division on the packet path for 208-byte cells
         }
         return n / cellBytes;
     }
 
     /** @return the cell size in bytes. */
-    public int cellBytes()
-    {
+    public int cellBytes() {
         return cellBytes;
     }
 
@@ -213,20 +212,17 @@ public final class BufferAccounting
      *
      * @param limitBytes whole cells, in bytes.
      */
-    public void deviceLimitBytes(final long limitBytes)
-    {
+    public void deviceLimitBytes(final long limitBytes) {
         deviceLimit = limitBytes / cellBytes * cellBytes;
     }
 
     /** @return the device buffer in bytes (whole cells). */
-    public long deviceLimitBytes()
-    {
+    public long deviceLimitBytes() {
         return deviceLimit;
     }
 
     /** @return bytes (whole cells) the admitted packets hold in the device buffer. */
-    public long deviceUsedBytes()
-    {
+    public long deviceUsedBytes() {
         return deviceUsed;
     }
 
@@ -234,8 +230,7 @@ public final class BufferAccounting
      * @param charged charged bytes of a packet.
      * @return true when the device buffer has room for it.
      */
-    public boolean fitsDevice(final long charged)
-    {
+    public boolean fitsDevice(final long charged) {
         return deviceUsed + charged <= deviceLimit;
     }
 
@@ -244,8 +239,7 @@ public final class BufferAccounting
      *
      * @param charged charged bytes, negative to release.
      */
-    public void chargeDevice(final long charged)
-    {
+    public void chargeDevice(final long charged) {
         deviceUsed += charged;
     }
 
@@ -258,8 +252,7 @@ public final class BufferAccounting
      *
      * @return the bound, or Long.MAX_VALUE when neither side has one.
      */
-    public long modelBoundBytes()
-    {
+    public long modelBoundBytes() {
         return Math.min(sideBound(pgPool, pgReservedLimit, pgHeadroomLimit), sideBound(qPool, qReservedLimit, null));
     }
 
@@ -269,68 +262,54 @@ public final class BufferAccounting
      *     whole cells: the whole configured buffer, used as the device buffer when PGs and queues without profiles
      *     leave the rules unbounded (so it binds only once those have filled it).
      */
-    public long configuredBytes()
-    {
+    public long configuredBytes() {
         final long[] headroomByPool = new long[poolSize.length];
         long sum = 0;
-        for (int i = 0; i < pgPool.length; i++)
-        {
-            if (pgPool[i] >= 0)
-            {
+        for (int i = 0; i < pgPool.length; i++) {
+            if (pgPool[i] >= 0) {
                 sum += floorCells(pgReservedLimit[i]);
                 headroomByPool[pgPool[i]] += floorCells(pgHeadroomLimit[i]);
             }
             sum += qPool[i] >= 0 ? floorCells(qReservedLimit[i]) : 0;
         }
-        for (int p = 0; p < poolSize.length; p++)
-        {
+        for (int p = 0; p < poolSize.length; p++) {
             sum += floorCells(poolSize[p]) + poolHeadroom(p, headroomByPool[p]);
         }
         return sum;
     }
 
-    private long poolHeadroom(final int pool, final long pgHeadroom)
-    {
+    private long poolHeadroom(final int pool, final long pgHeadroom) {
         return poolXoff[pool] > 0 ? Math.min(floorCells(poolXoff[pool]), pgHeadroom) : pgHeadroom;
     }
 
-    private long sideBound(final int[] pool, final long[] reserved, final long[] headroom)
-    {
+    private long sideBound(final int[] pool, final long[] reserved, final long[] headroom) {
         final boolean[] used = new boolean[poolSize.length];
         final long[] headroomByPool = new long[poolSize.length];
         long sum = 0;
-        for (int i = 0; i < pool.length; i++)
-        {
-            if (pool[i] < 0)
-            {
+        for (int i = 0; i < pool.length; i++) {
+            if (pool[i] < 0) {
                 return Long.MAX_VALUE;
             }
             used[pool[i]] = true;
             sum += floorCells(reserved[i]);
-            if (headroom != null)
-            {
+            if (headroom != null) {
                 headroomByPool[pool[i]] += floorCells(headroom[i]);
             }
         }
-        for (int p = 0; p < used.length; p++)
-        {
-            if (used[p])
-            {
+        for (int p = 0; p < used.length; p++) {
+            if (used[p]) {
                 sum += floorCells(poolSize[p]) + poolHeadroom(p, headroomByPool[p]);
             }
         }
         return sum;
     }
 
-    private long floorCells(final long bytes)
-    {
+    private long floorCells(final long bytes) {
         return Math.max(0, bytes) / cellBytes * cellBytes;
     }
 
-    private long sharedLimit(final int pool, final long staticTh, final int dynamicTh)
-    {
-        if (staticTh >= 0)
-        {
+    private long sharedLimit(final int pool, final long staticTh, final int dynamicTh) {
+        if (staticTh >= 0) {
             return staticTh;
         }
         final long free = poolSize[pool] - poolShared[pool];
@@ -345,25 +324,21 @@ public final class BufferAccounting
      * @param lossless true when the PG may use headroom.
      * @return {@link #RESERVED}, {@link #SHARED}, {@link #HEADROOM} or {@link #REJECT}.
      */
-    public int ingressBucket(final int pgIndex, final long charged, final boolean lossless)
-    {
+    public int ingressBucket(final int pgIndex, final long charged, final boolean lossless) {
         final int pool = pgPool[pgIndex];
-        if (pool < 0)
-        {
+        if (pool < 0) {
             return SHARED;
         }
-        if (pgReserved[pgIndex] + charged <= pgReservedLimit[pgIndex])
-        {
+        if (pgReserved[pgIndex] + charged <= pgReservedLimit[pgIndex]) {
             return RESERVED;
         }
-        if (poolShared[pool] + charged <= poolSize[pool] &&
-            pgShared[pgIndex] + charged <= sharedLimit(pool, pgStaticTh[pgIndex], pgDynamicTh[pgIndex]))
-        {
+        if (poolShared[pool] + charged <= poolSize[pool]
+                && pgShared[pgIndex] + charged <= sharedLimit(pool, pgStaticTh[pgIndex], pgDynamicTh[pgIndex])) {
             return SHARED;
         }
-        if (lossless && pgHeadroom[pgIndex] + charged <= pgHeadroomLimit[pgIndex] &&
-            (poolXoff[pool] == 0 || poolHeadroom[pool] + charged <= poolXoff[pool]))
-        {
+        if (lossless
+                && pgHeadroom[pgIndex] + charged <= pgHeadroomLimit[pgIndex]
+                && (poolXoff[pool] == 0 || poolHeadroom[pool] + charged <= poolXoff[pool])) {
             return HEADROOM;
         }
         return REJECT;
@@ -376,20 +351,16 @@ public final class BufferAccounting
      * @param charged    charged bytes.
      * @return {@link #RESERVED}, {@link #SHARED} or {@link #REJECT}.
      */
-    public int egressBucket(final int queueIndex, final long charged)
-    {
+    public int egressBucket(final int queueIndex, final long charged) {
         final int pool = qPool[queueIndex];
-        if (pool < 0)
-        {
+        if (pool < 0) {
             return SHARED;
         }
-        if (qReserved[queueIndex] + charged <= qReservedLimit[queueIndex])
-        {
+        if (qReserved[queueIndex] + charged <= qReservedLimit[queueIndex]) {
             return RESERVED;
         }
-        if (poolShared[pool] + charged <= poolSize[pool] &&
-            qShared[queueIndex] + charged <= sharedLimit(pool, qStaticTh[queueIndex], qDynamicTh[queueIndex]))
-        {
+        if (poolShared[pool] + charged <= poolSize[pool]
+                && qShared[queueIndex] + charged <= sharedLimit(pool, qStaticTh[queueIndex], qDynamicTh[queueIndex])) {
             return SHARED;
         }
         return REJECT;
@@ -402,31 +373,24 @@ public final class BufferAccounting
      * @param charged charged bytes.
      * @param bucket  result of {@link #ingressBucket}.
      */
-    public void chargeIngress(final int pgIndex, final long charged, final int bucket)
-    {
+    public void chargeIngress(final int pgIndex, final long charged, final int bucket) {
         // Only the bucket charged grows, so only its occupancy, the PG total and their watermarks change; the other
         // buckets' slots already hold their values (every change writes them), as do the pool's when no pool
         // bucket was charged.
         final int pool = pgPool[pgIndex];
         final int s = pgIndex * io.asicemu.tm.counter.PgStat.COUNT;
-        if (bucket == RESERVED)
-        {
+        if (bucket == RESERVED) {
             pgReserved[pgIndex] += charged;
-        }
-        else if (bucket == SHARED)
-        {
+        } else if (bucket == SHARED) {
             final long shared = pgShared[pgIndex] + charged;
             pgShared[pgIndex] = shared;
             pgSlots[s + TmCounters.PG_SHARED_OCCUPANCY] = shared;
             pgSlots[s + TmCounters.PG_SHARED_WATERMARK] = Math.max(pgSlots[s + TmCounters.PG_SHARED_WATERMARK], shared);
-            if (pool >= 0)
-            {
+            if (pool >= 0) {
                 poolShared[pool] += charged;
                 updatePool(pool);
             }
-        }
-        else
-        {
+        } else {
             final long headroom = pgHeadroom[pgIndex] + charged;
             pgHeadroom[pgIndex] = headroom;
             pgSlots[s + TmCounters.PG_XOFF_OCCUPANCY] = headroom;
@@ -445,8 +409,7 @@ public final class BufferAccounting
      * @param pgIndex port*8+pg.
      * @param charged charged bytes.
      */
-    public void releaseIngress(final int pgIndex, final long charged)
-    {
+    public void releaseIngress(final int pgIndex, final long charged) {
         final int pool = pgPool[pgIndex];
         long left = charged;
         final long fromHeadroom = Math.min(left, pgHeadroom[pgIndex]);
@@ -458,16 +421,13 @@ public final class BufferAccounting
         pgReserved[pgIndex] -= left;
         final int s = pgIndex * io.asicemu.tm.counter.PgStat.COUNT;
         pgSlots[s + TmCounters.PG_OCCUPANCY] = pgReserved[pgIndex] + pgShared[pgIndex] + pgHeadroom[pgIndex];
-        if (fromShared != 0)
-        {
+        if (fromShared != 0) {
             pgSlots[s + TmCounters.PG_SHARED_OCCUPANCY] = pgShared[pgIndex];
         }
-        if (fromHeadroom != 0)
-        {
+        if (fromHeadroom != 0) {
             pgSlots[s + TmCounters.PG_XOFF_OCCUPANCY] = pgHeadroom[pgIndex];
         }
-        if (pool >= 0 && (fromHeadroom | fromShared) != 0)
-        {
+        if (pool >= 0 && (fromHeadroom | fromShared) != 0) {
             poolHeadroom[pool] -= fromHeadroom;
             poolShared[pool] -= fromShared;
             poolOccupancyFell(pool);
@@ -481,25 +441,20 @@ public final class BufferAccounting
      * @param charged    charged bytes.
      * @param bucket     result of {@link #egressBucket}.
      */
-    public void chargeEgress(final int queueIndex, final long charged, final int bucket)
-    {
+    public void chargeEgress(final int queueIndex, final long charged, final int bucket) {
         final int pool = qPool[queueIndex];
-        if (bucket == RESERVED)
-        {
+        if (bucket == RESERVED) {
             qReserved[queueIndex] += charged;
-        }
-        else
-        {
+        } else {
             qShared[queueIndex] += charged;
-            if (pool >= 0)
-            {
+            if (pool >= 0) {
                 poolShared[pool] += charged;
                 updatePool(pool);
             }
         }
         final int s = queueIndex * io.asicemu.tm.counter.QueueStat.COUNT;
         qSlots[s + TmCounters.Q_SHARED_WATERMARK] =
-            Math.max(qSlots[s + TmCounters.Q_SHARED_WATERMARK], qShared[queueIndex]);
+                Math.max(qSlots[s + TmCounters.Q_SHARED_WATERMARK], qShared[queueIndex]);
     }
 
     /**
@@ -508,14 +463,12 @@ public final class BufferAccounting
      * @param queueIndex port*8+queue.
      * @param charged    charged bytes.
      */
-    public void releaseEgress(final int queueIndex, final long charged)
-    {
+    public void releaseEgress(final int queueIndex, final long charged) {
         final int pool = qPool[queueIndex];
         final long fromShared = Math.min(charged, qShared[queueIndex]);
         qShared[queueIndex] -= fromShared;
         qReserved[queueIndex] -= charged - fromShared;
-        if (pool >= 0 && fromShared != 0)
-        {
+        if (pool >= 0 && fromShared != 0) {
             poolShared[pool] -= fromShared;
             poolOccupancyFell(pool);
         }
@@ -525,15 +478,13 @@ public final class BufferAccounting
      * A release lowered the pool's occupancies: a watermark is at least every value it has seen (each rise writes
      * it), so only the current values change.
      */
-    private void poolOccupancyFell(final int pool)
-    {
+    private void poolOccupancyFell(final int pool) {
         final int s = pool * PoolStat.COUNT;
         poolSlots[s + PoolStat.CURR_OCCUPANCY_BYTES.ordinal()] = poolShared[pool];
         poolSlots[s + PoolStat.XOFF_ROOM_OCCUPANCY_BYTES.ordinal()] = poolHeadroom[pool];
     }
 
-    private void updatePool(final int pool)
-    {
+    private void updatePool(final int pool) {
         final int s = pool * PoolStat.COUNT;
         final long occ = poolShared[pool];
         poolSlots[s + PoolStat.CURR_OCCUPANCY_BYTES.ordinal()] = occ;
@@ -548,8 +499,7 @@ public final class BufferAccounting
      * @param pgIndex port*8+pg.
      * @return total bytes the PG holds (reserved + shared + headroom).
      */
-    public long pgOccupancy(final int pgIndex)
-    {
+    public long pgOccupancy(final int pgIndex) {
         return pgReserved[pgIndex] + pgShared[pgIndex] + pgHeadroom[pgIndex];
     }
 
@@ -557,8 +507,7 @@ public final class BufferAccounting
      * @param pgIndex port*8+pg.
      * @return bytes the PG holds outside headroom.
      */
-    public long pgNonHeadroomOccupancy(final int pgIndex)
-    {
+    public long pgNonHeadroomOccupancy(final int pgIndex) {
         return pgReserved[pgIndex] + pgShared[pgIndex];
     }
 
@@ -566,8 +515,7 @@ public final class BufferAccounting
      * @param pgIndex port*8+pg.
      * @return headroom bytes in use.
      */
-    public long pgHeadroom(final int pgIndex)
-    {
+    public long pgHeadroom(final int pgIndex) {
         return pgHeadroom[pgIndex];
     }
 
@@ -575,8 +523,7 @@ public final class BufferAccounting
      * @param pgIndex port*8+pg.
      * @return the PG's headroom limit (profile xoff).
      */
-    public long pgHeadroomLimit(final int pgIndex)
-    {
+    public long pgHeadroomLimit(final int pgIndex) {
         return pgHeadroomLimit[pgIndex];
     }
 
@@ -584,8 +531,7 @@ public final class BufferAccounting
      * @param pool pool index.
      * @return shared bytes in use.
      */
-    public long poolShared(final int pool)
-    {
+    public long poolShared(final int pool) {
         return poolShared[pool];
     }
 }

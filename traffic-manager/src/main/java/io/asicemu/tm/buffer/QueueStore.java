@@ -8,8 +8,7 @@ package io.asicemu.tm.buffer;
  * model can hold (one per cell), so the buffer rules, never this store, decide admission. Tracks per-queue bytes and a
  * per-port non-empty mask. Not thread safe: data-plane thread only; no allocation after construction.
  */
-public final class QueueStore
-{
+public final class QueueStore {
     private static final int NONE = -1;
 
     private final int[] handle;
@@ -29,10 +28,8 @@ public final class QueueStore
      * @param portCount   number of ports.
      * @param descriptors packets all queues together can hold, ≥ 1.
      */
-    public QueueStore(final int portCount, final int descriptors)
-    {
-        if (descriptors < 1)
-        {
+    public QueueStore(final int portCount, final int descriptors) {
+        if (descriptors < 1) {
             throw new IllegalArgumentException("descriptors must be positive: " + descriptors);
         }
         final int n = portCount * 8;
@@ -41,8 +38,7 @@ public final class QueueStore
         charged = new int[descriptors];
         meta = new int[descriptors];
         next = new int[descriptors];
-        for (int i = 0; i < descriptors; i++)
-        {
+        for (int i = 0; i < descriptors; i++) {
             next[i] = i + 1 < descriptors ? i + 1 : NONE;
         }
         freeHead = 0;
@@ -60,20 +56,17 @@ public final class QueueStore
      * @param q port*8+queue (all queues share the descriptors, so the answer is the same for every queue).
      * @return true when no descriptor is free.
      */
-    public boolean isFull(final int q)
-    {
+    public boolean isFull(final int q) {
         return freeCount == 0;
     }
 
     /** @return descriptors all queues together can hold. */
-    public int capacity()
-    {
+    public int capacity() {
         return handle.length;
     }
 
     /** @return descriptors in use. */
-    public int inUse()
-    {
+    public int inUse() {
         return handle.length - freeCount;
     }
 
@@ -86,9 +79,8 @@ public final class QueueStore
      * @param chargedBytes  cell-rounded length.
      * @param packedMeta    metadata.
      */
-    public void push(final int q, final int packetHandle, final int frameBytes, final int chargedBytes,
-        final int packedMeta)
-    {
+    public void push(
+            final int q, final int packetHandle, final int frameBytes, final int chargedBytes, final int packedMeta) {
         final int d = freeHead;
         freeHead = next[d];
         freeCount--;
@@ -98,12 +90,9 @@ public final class QueueStore
         meta[d] = packedMeta;
         next[d] = NONE;
         final int t = tail[q];
-        if (t == NONE)
-        {
+        if (t == NONE) {
             head[q] = d;
-        }
-        else
-        {
+        } else {
             next[t] = d;
         }
         tail[q] = d;
@@ -116,8 +105,7 @@ public final class QueueStore
      * @param q port*8+queue (non-empty).
      * @return the slot (descriptor) of the head packet, for the accessors below.
      */
-    public int headSlot(final int q)
-    {
+    public int headSlot(final int q) {
         return head[q];
     }
 
@@ -126,8 +114,7 @@ public final class QueueStore
      *
      * @param q port*8+queue (non-empty).
      */
-    public void pop(final int q)
-    {
+    public void pop(final int q) {
         final int d = head[q];
         queueBytes[q] -= charged[d];
         final int after = next[d];
@@ -135,58 +122,49 @@ public final class QueueStore
         next[d] = freeHead;
         freeHead = d;
         freeCount++;
-        if (--count[q] == 0)
-        {
+        if (--count[q] == 0) {
             tail[q] = NONE;
             nonEmptyMask[q >> 3] &= ~(1 << (q & 7));
         }
     }
 
     /** @param slot slot. @return handle. */
-    public int handle(final int slot)
-    {
+    public int handle(final int slot) {
         return handle[slot];
     }
 
     /** @param slot slot. @return frame bytes. */
-    public int bytes(final int slot)
-    {
+    public int bytes(final int slot) {
         return bytes[slot];
     }
 
     /** @param slot slot. @return charged bytes. */
-    public int charged(final int slot)
-    {
+    public int charged(final int slot) {
         return charged[slot];
     }
 
     /** @param slot slot. @return packed metadata. */
-    public int meta(final int slot)
-    {
+    public int meta(final int slot) {
         return meta[slot];
     }
 
     /** @param q port*8+queue. @return packets queued. */
-    public int count(final int q)
-    {
+    public int count(final int q) {
         return count[q];
     }
 
     /** @param q port*8+queue. @return charged bytes queued. */
-    public long queueBytes(final int q)
-    {
+    public long queueBytes(final int q) {
         return queueBytes[q];
     }
 
     /** @param port port. @return bit q set when queue q of the port holds packets. */
-    public int nonEmptyMask(final int port)
-    {
+    public int nonEmptyMask(final int port) {
         return nonEmptyMask[port];
     }
 
     /** @param q port*8+queue (non-empty). @return frame bytes of the head packet. */
-    public int headBytes(final int q)
-    {
+    public int headBytes(final int q) {
         return bytes[head[q]];
     }
 }

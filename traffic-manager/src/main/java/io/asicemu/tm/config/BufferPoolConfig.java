@@ -10,6 +10,4 @@ package io.asicemu.tm.config;
  * @param sizeBytes shared pool size in bytes.
  * @param xoffBytes shared headroom pool size in bytes, 0 = none.
  */
-public record BufferPoolConfig(String name, PoolType type, boolean dynamic, long sizeBytes, long xoffBytes)
-{
-}
+public record BufferPoolConfig(String name, PoolType type, boolean dynamic, long sizeBytes, long xoffBytes) {}

@@ -14,12 +14,16 @@ package io.asicemu.tm.config;
  * @param xonOffsetBytes xon_offset in bytes (0 = not set).
  */
 public record BufferProfileConfig(
-    String name, String pool, long sizeBytes, long staticThBytes, int dynamicTh, long xonBytes, long xoffBytes,
-    long xonOffsetBytes)
-{
+        String name,
+        String pool,
+        long sizeBytes,
+        long staticThBytes,
+        int dynamicTh,
+        long xonBytes,
+        long xoffBytes,
+        long xonOffsetBytes) {
     /** @return true when the shared limit is alpha × free pool. */
-    public boolean isDynamic()
-    {
+    public boolean isDynamic() {
         return staticThBytes < 0;
     }
 }

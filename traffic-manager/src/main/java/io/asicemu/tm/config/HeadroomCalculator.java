@@ -14,11 +14,8 @@ package io.asicemu.tm.config;
  * </pre>
  * Control-path helper; allocates.
  */
-public final class HeadroomCalculator
-{
-    private HeadroomCalculator()
-    {
-    }
+public final class HeadroomCalculator {
+    private HeadroomCalculator() {}
 
     /**
      * The computed headroom.
@@ -27,9 +24,7 @@ public final class HeadroomCalculator
      * @param xonBytes  BUFFER_PROFILE.xon.
      * @param sizeBytes BUFFER_PROFILE.size.
      */
-    public record Headroom(long xoffBytes, long xonBytes, long sizeBytes)
-    {
-    }
+    public record Headroom(long xoffBytes, long xonBytes, long sizeBytes) {}
 
     /**
      * IEEE 802.3 31B.3.7 peer response time in pause quanta for a port speed.
@@ -37,10 +32,8 @@ public final class HeadroomCalculator
      * @param speedMbps port speed.
      * @return quanta (10G 67, 25G 80, 40G 118, 50G 147, 100G 394, 200G 453, 400G/800G 905).
      */
-    public static int peerResponseQuanta(final long speedMbps)
-    {
-        return switch ((int)speedMbps)
-        {
+    public static int peerResponseQuanta(final long speedMbps) {
+        return switch ((int) speedMbps) {
             case 10_000 -> 67;
             case 25_000 -> 80;
             case 40_000 -> 118;
@@ -68,28 +61,32 @@ public final class HeadroomCalculator
      * @return xoff, xon and size.
      */
     public static Headroom compute(
-        final long speedMbps, final long cableLengthM, final long portMtu, final long losslessMtu,
-        final int smallPacketPercent, final int cellBytes, final long gearboxBytes, final long macPhyDelayBytes,
-        final long pipelineLatencyBytes, final boolean sharedHeadroomPool)
-    {
-        final long worstCaseFactor = cellBytes > 2 * 64
-            ? ceilDiv(cellBytes, 64) : ceilDiv(2L * cellBytes, 1L + cellBytes);
-        final double cellOccupancy = (100 - smallPacketPercent + smallPacketPercent * (double)worstCaseFactor) / 100.0;
+            final long speedMbps,
+            final long cableLengthM,
+            final long portMtu,
+            final long losslessMtu,
+            final int smallPacketPercent,
+            final int cellBytes,
+            final long gearboxBytes,
+            final long macPhyDelayBytes,
+            final long pipelineLatencyBytes,
+            final boolean sharedHeadroomPool) {
+        final long worstCaseFactor =
+                cellBytes > 2 * 64 ? ceilDiv(cellBytes, 64) : ceilDiv(2L * cellBytes, 1L + cellBytes);
+        final double cellOccupancy = (100 - smallPacketPercent + smallPacketPercent * (double) worstCaseFactor) / 100.0;
         final double bytesOnCable = 2.0 * cableLengthM * speedMbps * 1e6 / 198e6 / 8.0;
         final double peerResponse = peerResponseQuanta(speedMbps) * 512.0 / 8.0;
         final double propagationDelay = portMtu + bytesOnCable + 2.0 * gearboxBytes + macPhyDelayBytes + peerResponse;
-        final long xoff = roundUpKib((long)Math.ceil(losslessMtu + propagationDelay * cellOccupancy));
+        final long xoff = roundUpKib((long) Math.ceil(losslessMtu + propagationDelay * cellOccupancy));
         final long xon = roundUpKib(pipelineLatencyBytes);
         return new Headroom(xoff, xon, sharedHeadroomPool ? xon : xoff + xon);
     }
 
-    private static long roundUpKib(final long bytes)
-    {
+    private static long roundUpKib(final long bytes) {
         return ceilDiv(bytes, 1024) * 1024;
     }
 
-    private static long ceilDiv(final long a, final long b)
-    {
+    private static long ceilDiv(final long a, final long b) {
         return (a + b - 1) / b;
     }
 }

@@ -7,6 +7,4 @@ package io.asicemu.tm.config;
  * @param detectionTimeMs   100..5000 ms.
  * @param restorationTimeMs 100..60000 ms, or -1 when absent (never restore).
  */
-public record PfcWdPortConfig(PfcWdAction action, int detectionTimeMs, int restorationTimeMs)
-{
-}
+public record PfcWdPortConfig(PfcWdAction action, int detectionTimeMs, int restorationTimeMs) {}

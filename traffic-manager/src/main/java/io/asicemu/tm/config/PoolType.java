@@ -1,7 +1,8 @@
 package io.asicemu.tm.config;
 
 /** BUFFER_POOL.type. */
-public enum PoolType
-{
-    INGRESS, EGRESS, BOTH
+public enum PoolType {
+    INGRESS,
+    EGRESS,
+    BOTH
 }

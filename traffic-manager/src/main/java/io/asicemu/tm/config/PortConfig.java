@@ -22,8 +22,18 @@ package io.asicemu.tm.config;
  * @param cableLengthM       CABLE_LENGTH in metres, or -1.
  */
 public record PortConfig(
-    String name, int index, long speedMbps, boolean pfcAsym, int pfcEnableMask, int pfcwdSwEnableMask,
-    int[] pfcPriorityToQueue, int[] tcToPg, String[] pgProfile, String[] queueProfile, String[] queueScheduler,
-    String[] queueWredProfile, String shaperScheduler, PfcWdPortConfig pfcWd, int cableLengthM)
-{
-}
+        String name,
+        int index,
+        long speedMbps,
+        boolean pfcAsym,
+        int pfcEnableMask,
+        int pfcwdSwEnableMask,
+        int[] pfcPriorityToQueue,
+        int[] tcToPg,
+        String[] pgProfile,
+        String[] queueProfile,
+        String[] queueScheduler,
+        String[] queueWredProfile,
+        String shaperScheduler,
+        PfcWdPortConfig pfcWd,
+        int cableLengthM) {}

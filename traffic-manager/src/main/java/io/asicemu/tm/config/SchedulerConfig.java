@@ -9,6 +9,4 @@ package io.asicemu.tm.config;
  * @param pirBytesPerSec peak rate in bytes/s, 0 = none.
  * @param pbsBytes       peak burst in bytes, 0 = default (one 9216-byte frame).
  */
-public record SchedulerConfig(String name, SchedulerType type, int weight, long pirBytesPerSec, long pbsBytes)
-{
-}
+public record SchedulerConfig(String name, SchedulerType type, int weight, long pirBytesPerSec, long pbsBytes) {}

@@ -1,7 +1,8 @@
 package io.asicemu.tm.config;
 
 /** SCHEDULER.type (YANG default WRR). */
-public enum SchedulerType
-{
-    STRICT, DWRR, WRR
+public enum SchedulerType {
+    STRICT,
+    DWRR,
+    WRR
 }

@@ -17,8 +17,11 @@ import java.util.Map;
  * @param warnings         findings that are legal but suspicious (the "ECN before PFC" rule).
  */
 public record TmConfig(
-    List<PortConfig> ports, Map<String, BufferPoolConfig> pools, Map<String, BufferProfileConfig> profiles,
-    Map<String, WredProfileConfig> wredProfiles, Map<String, SchedulerConfig> schedulers, int pollIntervalMs,
-    boolean bigRedSwitch, List<String> warnings)
-{
-}
+        List<PortConfig> ports,
+        Map<String, BufferPoolConfig> pools,
+        Map<String, BufferProfileConfig> profiles,
+        Map<String, WredProfileConfig> wredProfiles,
+        Map<String, SchedulerConfig> schedulers,
+        int pollIntervalMs,
+        boolean bigRedSwitch,
+        List<String> warnings) {}

@@ -8,8 +8,7 @@ import java.io.Serial;
  * {@code WRED_PROFILE|AZURE_LOSSLESS|green_min_threshold: min 3000000 > max 2097152}. A {@link ConfigException}:
  * callers catch that one type; this subclass only says the traffic manager's parser refused.
  */
-public final class TmConfigException extends ConfigException
-{
+public final class TmConfigException extends ConfigException {
     @Serial
     private static final long serialVersionUID = 1L;
 
@@ -19,8 +18,7 @@ public final class TmConfigException extends ConfigException
      * @param field  field name (may be empty when the key as a whole is wrong).
      * @param reason what is wrong.
      */
-    public TmConfigException(final String table, final String key, final String field, final String reason)
-    {
+    public TmConfigException(final String table, final String key, final String field, final String reason) {
         super(table, key, field, reason);
     }
 }

@@ -11,9 +11,12 @@ package io.asicemu.tm.config;
  * @param ecnMarkColourMask bit c set when colour c marks ECT packets instead of dropping (from {@code ecn}).
  */
 public record WredProfileConfig(
-    String name, long[] minThresholdBytes, long[] maxThresholdBytes, int[] dropProbabilityPercent,
-    boolean[] enabled, int ecnMarkColourMask)
-{
+        String name,
+        long[] minThresholdBytes,
+        long[] maxThresholdBytes,
+        int[] dropProbabilityPercent,
+        boolean[] enabled,
+        int ecnMarkColourMask) {
     /** Colour index of green. */
     public static final int GREEN = 0;
     /** Colour index of yellow. */

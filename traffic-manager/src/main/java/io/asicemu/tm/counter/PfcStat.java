@@ -1,8 +1,7 @@
 package io.asicemu.tm.counter;
 
 /** Per-port, per-priority PFC counters; {@link #counterName(int)} gives e.g. SAI_PORT_STAT_PFC_3_RX_PKTS. */
-public enum PfcStat
-{
+public enum PfcStat {
     RX_PKTS("RX_PKTS"),
     TX_PKTS("TX_PKTS"),
     /** In pause quanta. */
@@ -16,8 +15,7 @@ public enum PfcStat
 
     private final String suffix;
 
-    PfcStat(final String suffix)
-    {
+    PfcStat(final String suffix) {
         this.suffix = suffix;
     }
 
@@ -25,8 +23,7 @@ public enum PfcStat
      * @param priority 0..7.
      * @return the SAI stat name for that priority.
      */
-    public String counterName(final int priority)
-    {
+    public String counterName(final int priority) {
         return "SAI_PORT_STAT_PFC_" + priority + "_" + suffix;
     }
 }

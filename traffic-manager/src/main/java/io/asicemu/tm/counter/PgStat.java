@@ -1,8 +1,7 @@
 package io.asicemu.tm.counter;
 
 /** Per-ingress-PG counters with their SAI names (reference §3.2); ordinal == slot. */
-public enum PgStat
-{
+public enum PgStat {
     PACKETS("SAI_INGRESS_PRIORITY_GROUP_STAT_PACKETS"),
     BYTES("SAI_INGRESS_PRIORITY_GROUP_STAT_BYTES"),
     DROPPED_PACKETS("SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS"),
@@ -18,14 +17,12 @@ public enum PgStat
 
     private final String counterName;
 
-    PgStat(final String counterName)
-    {
+    PgStat(final String counterName) {
         this.counterName = counterName;
     }
 
     /** @return the SAI stat name. */
-    public String counterName()
-    {
+    public String counterName() {
         return counterName;
     }
 }

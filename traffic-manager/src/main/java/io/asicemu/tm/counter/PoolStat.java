@@ -1,8 +1,7 @@
 package io.asicemu.tm.counter;
 
 /** Per-buffer-pool counters with their SAI names (reference §3.2); ordinal == slot. */
-public enum PoolStat
-{
+public enum PoolStat {
     CURR_OCCUPANCY_BYTES("SAI_BUFFER_POOL_STAT_CURR_OCCUPANCY_BYTES"),
     WATERMARK_BYTES("SAI_BUFFER_POOL_STAT_WATERMARK_BYTES"),
     XOFF_ROOM_OCCUPANCY_BYTES("SAI_BUFFER_POOL_STAT_XOFF_ROOM_OCCUPANCY_BYTES"),
@@ -13,14 +12,12 @@ public enum PoolStat
 
     private final String counterName;
 
-    PoolStat(final String counterName)
-    {
+    PoolStat(final String counterName) {
         this.counterName = counterName;
     }
 
     /** @return the SAI stat name. */
-    public String counterName()
-    {
+    public String counterName() {
         return counterName;
     }
 }

@@ -1,8 +1,7 @@
 package io.asicemu.tm.counter;
 
 /** Per-queue counters with their COUNTERS_DB field names (reference §2.4, §3.2); ordinal == slot. */
-public enum QueueStat
-{
+public enum QueueStat {
     PACKETS("SAI_QUEUE_STAT_PACKETS"),
     BYTES("SAI_QUEUE_STAT_BYTES"),
     DROPPED_PACKETS("SAI_QUEUE_STAT_DROPPED_PACKETS"),
@@ -33,14 +32,12 @@ public enum QueueStat
 
     private final String counterName;
 
-    QueueStat(final String counterName)
-    {
+    QueueStat(final String counterName) {
         this.counterName = counterName;
     }
 
     /** @return the COUNTERS_DB field name. */
-    public String counterName()
-    {
+    public String counterName() {
         return counterName;
     }
 }

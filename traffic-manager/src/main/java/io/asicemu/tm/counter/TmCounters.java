@@ -6,8 +6,7 @@ package io.asicemu.tm.counter;
  * priority {@code ((port*8+prio)*PfcStat.COUNT + stat)}, per pool {@code (pool*PoolStat.COUNT + stat)}.
  * Not thread safe: read through {@link TmCountersSnapshot#copyFrom(TmCounters)} on the data thread.
  */
-public final class TmCounters
-{
+public final class TmCounters {
     /** Slot of PACKETS in a queue record. */
     public static final int Q_PACKETS = QueueStat.PACKETS.ordinal();
     /** Slot of BYTES. */
@@ -72,8 +71,7 @@ public final class TmCounters
      * @param portCount number of ports.
      * @param poolCount number of buffer pools.
      */
-    public TmCounters(final int portCount, final int poolCount)
-    {
+    public TmCounters(final int portCount, final int poolCount) {
         this.portCount = portCount;
         this.poolCount = poolCount;
         queue = new long[portCount * 8 * QueueStat.COUNT];
@@ -83,38 +81,32 @@ public final class TmCounters
     }
 
     /** @return the queue slots (data thread only). */
-    public long[] queueSlots()
-    {
+    public long[] queueSlots() {
         return queue;
     }
 
     /** @return the PG slots (data thread only). */
-    public long[] pgSlots()
-    {
+    public long[] pgSlots() {
         return pg;
     }
 
     /** @return the per-port, per-priority PFC slots (data thread only). */
-    public long[] pfcSlots()
-    {
+    public long[] pfcSlots() {
         return pfc;
     }
 
     /** @return the pool slots (data thread only). */
-    public long[] poolSlots()
-    {
+    public long[] poolSlots() {
         return pool;
     }
 
     /** @return number of ports. */
-    public int portCount()
-    {
+    public int portCount() {
         return portCount;
     }
 
     /** @return number of pools. */
-    public int poolCount()
-    {
+    public int poolCount() {
         return poolCount;
     }
 }

@@ -8,8 +8,7 @@ package io.asicemu.tm.pfc;
  * {@code poll}.
  */
 @FunctionalInterface
-public interface PfcFrameSink
-{
+public interface PfcFrameSink {
     /**
      * Send one PFC frame.
      *

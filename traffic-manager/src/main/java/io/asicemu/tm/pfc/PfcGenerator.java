@@ -14,8 +14,7 @@ import io.asicemu.tm.scheduler.PortClock;
  * pipeline sends it ahead of queued data). Keeps SAI_PORT_STAT_PFC_n_TX_PKTS. Not thread safe: data-plane thread only;
  * no allocation.
  */
-public final class PfcGenerator
-{
+public final class PfcGenerator {
     private final PfcFrameSink sink;
     private final PortClock clock;
     private final int quanta;
@@ -47,9 +46,15 @@ public final class PfcGenerator
      * @param counters     counters.
      */
     public PfcGenerator(
-        final int portCount, final PfcFrameSink sink, final PortClock clock, final int quanta, final long[] refreshNs,
-        final int[] pgPrioMask, final long[] pgXon, final long[] pgXonOffset, final TmCounters counters)
-    {
+            final int portCount,
+            final PfcFrameSink sink,
+            final PortClock clock,
+            final int quanta,
+            final long[] refreshNs,
+            final int[] pgPrioMask,
+            final long[] pgXon,
+            final long[] pgXonOffset,
+            final TmCounters counters) {
         this.sink = sink;
         this.clock = clock;
         this.quanta = quanta;
@@ -70,8 +75,7 @@ public final class PfcGenerator
      * @param pgIndex port*8+pg.
      * @return true when the PG is lossless (has PFC priorities not cleared by the watchdog).
      */
-    public boolean isLossless(final int pgIndex)
-    {
+    public boolean isLossless(final int pgIndex) {
         return (pgPrioMask[pgIndex] & ~disabledPrios[pgIndex >> 3]) != 0;
     }
 
@@ -82,27 +86,23 @@ public final class PfcGenerator
      * @param pgIndex        port*8+pg.
      * @param occupancyBytes PG reserved + shared bytes at this moment.
      */
-    public void onSpill(final long nowNs, final int pgIndex, final long occupancyBytes)
-    {
-        if (pgXoff[pgIndex])
-        {
+    public void onSpill(final long nowNs, final int pgIndex, final long occupancyBytes) {
+        if (pgXoff[pgIndex]) {
             return;
         }
         final int port = pgIndex >> 3;
         final int prios = pgPrioMask[pgIndex] & ~disabledPrios[port];
-        if (prios == 0)
-        {
+        if (prios == 0) {
             return;
         }
         pgXoff[pgIndex] = true;
         pgXonThreshold[pgIndex] = pgXonOffset[pgIndex] > 0
-            ? Math.max(pgXon[pgIndex], occupancyBytes - pgXonOffset[pgIndex]) : pgXon[pgIndex];
+                ? Math.max(pgXon[pgIndex], occupancyBytes - pgXonOffset[pgIndex])
+                : pgXon[pgIndex];
         portXoffPrios[port] |= prios;
         final long deadline = nowNs + refreshNs[port];
-        for (int prio = 0; prio < 8; prio++)
-        {
-            if ((prios & (1 << prio)) != 0)
-            {
+        for (int prio = 0; prio < 8; prio++) {
+            if ((prios & (1 << prio)) != 0) {
                 prioDeadlineNs[port * 8 + prio] = deadline;
             }
         }
@@ -117,25 +117,20 @@ public final class PfcGenerator
      * @param pgIndex        port*8+pg.
      * @param occupancyBytes PG total bytes after the release.
      */
-    public void onRelease(final long nowNs, final int pgIndex, final long occupancyBytes)
-    {
-        if (!pgXoff[pgIndex] || occupancyBytes > pgXonThreshold[pgIndex])
-        {
+    public void onRelease(final long nowNs, final int pgIndex, final long occupancyBytes) {
+        if (!pgXoff[pgIndex] || occupancyBytes > pgXonThreshold[pgIndex]) {
             return;
         }
         pgXoff[pgIndex] = false;
         final int port = pgIndex >> 3;
         final int prios = pgPrioMask[pgIndex] & portXoffPrios[port];
         portXoffPrios[port] &= ~prios;
-        for (int prio = 0; prio < 8; prio++)
-        {
-            if ((prios & (1 << prio)) != 0)
-            {
+        for (int prio = 0; prio < 8; prio++) {
+            if ((prios & (1 << prio)) != 0) {
                 prioDeadlineNs[port * 8 + prio] = Long.MAX_VALUE;
             }
         }
-        if (prios != 0)
-        {
+        if (prios != 0) {
             send(nowNs, port, prios, 0);
         }
     }
@@ -146,37 +141,29 @@ public final class PfcGenerator
      * @param nowNs emulated time.
      * @return frames sent.
      */
-    public int poll(final long nowNs)
-    {
-        if (nowNs < nextDeadlineNs)
-        {
+    public int poll(final long nowNs) {
+        if (nowNs < nextDeadlineNs) {
             return 0;
         }
         int frames = 0;
         long next = Long.MAX_VALUE;
-        for (int port = 0; port < portXoffPrios.length; port++)
-        {
+        for (int port = 0; port < portXoffPrios.length; port++) {
             final int prios = portXoffPrios[port];
-            if (prios == 0)
-            {
+            if (prios == 0) {
                 continue;
             }
             int due = 0;
-            for (int prio = 0; prio < 8; prio++)
-            {
+            for (int prio = 0; prio < 8; prio++) {
                 final int i = port * 8 + prio;
-                if ((prios & (1 << prio)) != 0 && prioDeadlineNs[i] <= nowNs)
-                {
+                if ((prios & (1 << prio)) != 0 && prioDeadlineNs[i] <= nowNs) {
                     due |= 1 << prio;
                     prioDeadlineNs[i] = nowNs + refreshNs[port];
                 }
-                if ((prios & (1 << prio)) != 0)
-                {
+                if ((prios & (1 << prio)) != 0) {
                     next = Math.min(next, prioDeadlineNs[i]);
                 }
             }
-            if (due != 0)
-            {
+            if (due != 0) {
                 send(nowNs, port, due, quanta);
                 frames++;
             }
@@ -186,8 +173,7 @@ public final class PfcGenerator
     }
 
     /** @return the next refresh deadline, or Long.MAX_VALUE. */
-    public long nextDeadlineNs()
-    {
+    public long nextDeadlineNs() {
         return nextDeadlineNs;
     }
 
@@ -198,17 +184,13 @@ public final class PfcGenerator
      * @param prioMask priorities.
      * @param disabled true to clear PFC for them.
      */
-    public void disable(final int port, final int prioMask, final boolean disabled)
-    {
+    public void disable(final int port, final int prioMask, final boolean disabled) {
         disabledPrios[port] = disabled ? disabledPrios[port] | prioMask : disabledPrios[port] & ~prioMask;
-        if (disabled)
-        {
+        if (disabled) {
             portXoffPrios[port] &= ~prioMask;
-            for (int pg = 0; pg < 8; pg++)
-            {
+            for (int pg = 0; pg < 8; pg++) {
                 final int i = port * 8 + pg;
-                if (pgXoff[i] && (pgPrioMask[i] & ~disabledPrios[port]) == 0)
-                {
+                if (pgXoff[i] && (pgPrioMask[i] & ~disabledPrios[port]) == 0) {
                     pgXoff[i] = false;
                 }
             }
@@ -222,14 +204,13 @@ public final class PfcGenerator
      * @param pgIndex  port*8+pg.
      * @param xonBytes new xon.
      */
-    public void setXon(final int pgIndex, final long xonBytes)
-    {
+    public void setXon(final int pgIndex, final long xonBytes) {
         final long old = pgXon[pgIndex];
         pgXon[pgIndex] = xonBytes;
-        if (pgXoff[pgIndex])
-        {
+        if (pgXoff[pgIndex]) {
             pgXonThreshold[pgIndex] = pgXonOffset[pgIndex] > 0 && pgXonThreshold[pgIndex] > old
-                ? Math.max(xonBytes, pgXonThreshold[pgIndex]) : xonBytes;
+                    ? Math.max(xonBytes, pgXonThreshold[pgIndex])
+                    : xonBytes;
         }
     }
 
@@ -237,19 +218,15 @@ public final class PfcGenerator
      * @param pgIndex port*8+pg.
      * @return true while the PG is in XOFF.
      */
-    public boolean isXoff(final int pgIndex)
-    {
+    public boolean isXoff(final int pgIndex) {
         return pgXoff[pgIndex];
     }
 
-    private void send(final long nowNs, final int port, final int prios, final int q)
-    {
-        for (int prio = 0; prio < 8; prio++)
-        {
+    private void send(final long nowNs, final int port, final int prios, final int q) {
+        for (int prio = 0; prio < 8; prio++) {
             final boolean on = (prios & (1 << prio)) != 0;
             frameQuanta[prio] = on ? q : 0;
-            if (on)
-            {
+            if (on) {
                 pfcSlots[(port * 8 + prio) * PfcStat.COUNT + TmCounters.PFC_TX]++;
             }
         }

@@ -12,8 +12,7 @@ import io.asicemu.tm.counter.TmCounters;
  * cleared. Keeps SAI_PORT_STAT_PFC_n_RX_PKTS, ON2OFF_RX_PKTS, RX_PAUSE_DURATION (quanta) and _US.
  * Not thread safe: data-plane thread only; no allocation.
  */
-public final class PfcPauseTimers
-{
+public final class PfcPauseTimers {
     private final long[] speedMbps;
     private final int[] honourMask;
     private final int[] configuredHonourMask;
@@ -27,6 +26,7 @@ public final class PfcPauseTimers
     private final long[] durationNs;
     /** Per port: no pause timer runs past this time (may be stale-high after quanta 0; then the scan decides). */
     private final long[] portMaxUntilNs;
+
     private final long[] pfcSlots;
 
     /**
@@ -36,18 +36,15 @@ public final class PfcPauseTimers
      * @param counters           counters.
      */
     public PfcPauseTimers(
-        final long[] speedMbps, final int[] honourMask, final int[][] priorityToQueue, final TmCounters counters)
-    {
+            final long[] speedMbps, final int[] honourMask, final int[][] priorityToQueue, final TmCounters counters) {
         final int ports = speedMbps.length;
         this.speedMbps = speedMbps.clone();
         this.honourMask = honourMask.clone();
         this.configuredHonourMask = honourMask.clone();
         queuePriorityMask = new int[ports * 8];
         prioToQueue = new int[ports * 8];
-        for (int p = 0; p < ports; p++)
-        {
-            for (int prio = 0; prio < 8; prio++)
-            {
+        for (int p = 0; p < ports; p++) {
+            for (int prio = 0; prio < 8; prio++) {
                 queuePriorityMask[p * 8 + priorityToQueue[p][prio]] |= 1 << prio;
                 prioToQueue[p * 8 + prio] = priorityToQueue[p][prio];
             }
@@ -67,8 +64,7 @@ public final class PfcPauseTimers
      * @param speedMbps port speed.
      * @return quanta × 512 bit times in ns, rounded up.
      */
-    public static long pauseNs(final long quanta, final long speedMbps)
-    {
+    public static long pauseNs(final long quanta, final long speedMbps) {
         final long num = quanta * 512_000L;
         return (num + speedMbps - 1) / speedMbps;
     }
@@ -81,12 +77,9 @@ public final class PfcPauseTimers
      * @param classEnableVector bit n: quanta[n] valid.
      * @param quanta            8 quanta values.
      */
-    public void onPfcReceived(final long nowNs, final int port, final int classEnableVector, final int[] quanta)
-    {
-        for (int prio = 0; prio < 8; prio++)
-        {
-            if ((classEnableVector & (1 << prio)) == 0)
-            {
+    public void onPfcReceived(final long nowNs, final int port, final int classEnableVector, final int[] quanta) {
+        for (int prio = 0; prio < 8; prio++) {
+            if ((classEnableVector & (1 << prio)) == 0) {
                 continue;
             }
             final int i = port * 8 + prio;
@@ -94,13 +87,11 @@ public final class PfcPauseTimers
             pfcSlots[s + TmCounters.PFC_RX]++;
             settle(i, nowNs);
             final int q = quanta[prio] & 0xFFFF;
-            if (q == 0)
-            {
+            if (q == 0) {
                 untilNs[i] = Math.min(untilNs[i], nowNs);
                 continue;
             }
-            if (untilNs[i] <= nowNs)
-            {
+            if (untilNs[i] <= nowNs) {
                 pfcSlots[s + TmCounters.PFC_ON2OFF]++;
             }
             frameStartNs[i] = nowNs;
@@ -112,23 +103,21 @@ public final class PfcPauseTimers
         }
     }
 
-    private void settle(final int i, final long nowNs)
-    {
+    private void settle(final int i, final long nowNs) {
         final long until = untilNs[i];
-        if (accountedNs[i] >= until)
-        {
+        if (accountedNs[i] >= until) {
             return;
         }
         final long end = Math.min(nowNs, until);
-        if (end <= accountedNs[i])
-        {
+        if (end <= accountedNs[i]) {
             return;
         }
         durationNs[i] += end - accountedNs[i];
         accountedNs[i] = end;
         final long speed = speedMbps[i >> 3];
         final int elapsedQ = end >= until
-            ? frameQuanta[i] : (int)Math.min(frameQuanta[i], (end - frameStartNs[i]) * speed / 512_000L);
+                ? frameQuanta[i]
+                : (int) Math.min(frameQuanta[i], (end - frameStartNs[i]) * speed / 512_000L);
         final int s = i * PfcStat.COUNT;
         pfcSlots[s + TmCounters.PFC_RX_DURATION] += elapsedQ - countedQuanta[i];
         countedQuanta[i] = elapsedQ;
@@ -140,10 +129,8 @@ public final class PfcPauseTimers
      *
      * @param nowNs emulated time.
      */
-    public void settleAll(final long nowNs)
-    {
-        for (int i = 0; i < untilNs.length; i++)
-        {
+    public void settleAll(final long nowNs) {
+        for (int i = 0; i < untilNs.length; i++) {
             settle(i, nowNs);
         }
     }
@@ -154,10 +141,8 @@ public final class PfcPauseTimers
      * @param nowNs emulated time.
      * @param port  port.
      */
-    public void settlePort(final long nowNs, final int port)
-    {
-        for (int i = port * 8; i < port * 8 + 8; i++)
-        {
+    public void settlePort(final long nowNs, final int port) {
+        for (int i = port * 8; i < port * 8 + 8; i++) {
             settle(i, nowNs);
         }
     }
@@ -167,26 +152,21 @@ public final class PfcPauseTimers
      * @param port  port.
      * @return bit q set when egress queue q may not start a frame at nowNs.
      */
-    public int pausedQueueMask(final long nowNs, final int port)
-    {
-        if (portMaxUntilNs[port] <= nowNs)
-        {
+    public int pausedQueueMask(final long nowNs, final int port) {
+        if (portMaxUntilNs[port] <= nowNs) {
             return 0;
         }
         int mask = 0;
         final int honour = honourMask[port];
-        for (int prio = 0; prio < 8; prio++)
-        {
-            if ((honour & (1 << prio)) != 0 && untilNs[port * 8 + prio] > nowNs)
-            {
+        for (int prio = 0; prio < 8; prio++) {
+            if ((honour & (1 << prio)) != 0 && untilNs[port * 8 + prio] > nowNs) {
                 mask |= prioQueueBit(port, prio);
             }
         }
         return mask;
     }
 
-    private int prioQueueBit(final int port, final int prio)
-    {
+    private int prioQueueBit(final int port, final int prio) {
         return 1 << prioToQueue[port * 8 + prio];
     }
 
@@ -196,21 +176,16 @@ public final class PfcPauseTimers
      * @param queueBit queues of interest.
      * @return the earliest time any honoured pause on those queues ends, or {@code nowNs} when none is active.
      */
-    public long resumeNs(final long nowNs, final int port, final int queueBit)
-    {
+    public long resumeNs(final long nowNs, final int port, final int queueBit) {
         long earliest = Long.MAX_VALUE;
-        for (int q = 0; q < 8; q++)
-        {
-            if ((queueBit & (1 << q)) == 0)
-            {
+        for (int q = 0; q < 8; q++) {
+            if ((queueBit & (1 << q)) == 0) {
                 continue;
             }
             long queueResume = nowNs;
             final int prios = queuePriorityMask[port * 8 + q] & honourMask[port];
-            for (int prio = 0; prio < 8; prio++)
-            {
-                if ((prios & (1 << prio)) != 0)
-                {
+            for (int prio = 0; prio < 8; prio++) {
+                if ((prios & (1 << prio)) != 0) {
                     queueResume = Math.max(queueResume, untilNs[port * 8 + prio]);
                 }
             }
@@ -224,8 +199,7 @@ public final class PfcPauseTimers
      * @param prio priority.
      * @return the time the priority's pause timer ends (≤ now when not paused).
      */
-    public long pausedUntilNs(final int port, final int prio)
-    {
+    public long pausedUntilNs(final int port, final int prio) {
         return untilNs[port * 8 + prio];
     }
 
@@ -236,21 +210,18 @@ public final class PfcPauseTimers
      * @param prioMask priorities.
      * @param honour   true to honour.
      */
-    public void honour(final int port, final int prioMask, final boolean honour)
-    {
-        honourMask[port] = honour
-            ? honourMask[port] | (prioMask & configuredHonourMask[port]) : honourMask[port] & ~prioMask;
+    public void honour(final int port, final int prioMask, final boolean honour) {
+        honourMask[port] =
+                honour ? honourMask[port] | (prioMask & configuredHonourMask[port]) : honourMask[port] & ~prioMask;
     }
 
     /** @param port port. @return honoured priorities. */
-    public int honourMask(final int port)
-    {
+    public int honourMask(final int port) {
         return honourMask[port];
     }
 
     /** @param port port. @param q queue. @return priorities mapped to the queue. */
-    public int queuePriorityMask(final int port, final int q)
-    {
+    public int queuePriorityMask(final int port, final int q) {
         return queuePriorityMask[port * 8 + q];
     }
 }

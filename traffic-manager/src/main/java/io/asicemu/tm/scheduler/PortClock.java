@@ -6,8 +6,7 @@ package io.asicemu.tm.scheduler;
  * optional token-bucket port shaper (PORT_QOS_MAP.scheduler's pir/pbs). All times are emulated ns; time dilation,
  * if any, belongs to the owner of the clock. Not thread safe: data-plane thread only; no allocation.
  */
-public final class PortClock
-{
+public final class PortClock {
     private static final long NS_PER_S = 1_000_000_000L;
 
     private final long[] speedMbps;
@@ -24,6 +23,7 @@ public final class PortClock
      * two 64-bit divisions. Exact: (q·speed + rest + remainder) / speed = q + (rest + remainder ≥ speed ? 1 : 0).
      */
     private final int[] cachedWireBytes;
+
     private final long[] cachedQuotient;
     private final long[] cachedRest;
 
@@ -32,8 +32,7 @@ public final class PortClock
      * @param overheadBytes wire bytes added to every frame (preamble 8 + IFG 12 + FCS 4 = 24 by default).
      * @param startNs       emulated start time.
      */
-    public PortClock(final long[] speedMbps, final int overheadBytes, final long startNs)
-    {
+    public PortClock(final long[] speedMbps, final int overheadBytes, final long startNs) {
         this.speedMbps = speedMbps.clone();
         this.overheadBytes = overheadBytes;
         final int n = speedMbps.length;
@@ -57,8 +56,7 @@ public final class PortClock
      * @param pirBytesPerSec rate, bytes/s.
      * @param pbsBytes       burst, bytes.
      */
-    public void shaper(final int port, final long pirBytesPerSec, final long pbsBytes)
-    {
+    public void shaper(final int port, final long pirBytesPerSec, final long pbsBytes) {
         this.pirBytesPerSec[port] = pirBytesPerSec;
         bucketCapScaled[port] = pbsBytes * NS_PER_S;
         tokensScaled[port] = bucketCapScaled[port];
@@ -69,28 +67,23 @@ public final class PortClock
      * @param port  port.
      * @return the earliest time ≥ nowNs at which the port may start a frame.
      */
-    public long readyNs(final long nowNs, final int port)
-    {
+    public long readyNs(final long nowNs, final int port) {
         final long t = Math.max(nowNs, busyUntilNs[port]);
-        if (pirBytesPerSec[port] == 0)
-        {
+        if (pirBytesPerSec[port] == 0) {
             return t;
         }
         final long tokens = tokensAt(port, t);
-        if (tokens > 0)
-        {
+        if (tokens > 0) {
             return t;
         }
         return t + (-tokens) / pirBytesPerSec[port] + 1;
     }
 
-    private long tokensAt(final int port, final long t)
-    {
+    private long tokensAt(final int port, final long t) {
         final long elapsed = t - tokensAtNs[port];
         final long pir = pirBytesPerSec[port];
         final long need = bucketCapScaled[port] - tokensScaled[port];
-        if (elapsed <= 0)
-        {
+        if (elapsed <= 0) {
             return tokensScaled[port];
         }
         return elapsed >= (need + pir - 1) / pir ? bucketCapScaled[port] : tokensScaled[port] + elapsed * pir;
@@ -104,17 +97,14 @@ public final class PortClock
      * @param frameBytes frame bytes.
      * @return the time the last bit leaves.
      */
-    public long transmit(final long nowNs, final int port, final int frameBytes)
-    {
-        if (nowNs > busyUntilNs[port])
-        {
+    public long transmit(final long nowNs, final int port, final int frameBytes) {
+        if (nowNs > busyUntilNs[port]) {
             remainder[port] = 0;
         }
         final long start = Math.max(nowNs, busyUntilNs[port]);
         busyUntilNs[port] = start + serialize(port, Math.max(frameBytes, 60) + overheadBytes);
-        if (pirBytesPerSec[port] != 0)
-        {
-            tokensScaled[port] = tokensAt(port, start) - (long)frameBytes * NS_PER_S;
+        if (pirBytesPerSec[port] != 0) {
+            tokensScaled[port] = tokensAt(port, start) - (long) frameBytes * NS_PER_S;
             tokensAtNs[port] = start;
         }
         return busyUntilNs[port];
@@ -129,10 +119,8 @@ public final class PortClock
      * @param frameBytes frame bytes without FCS.
      * @return the time the control frame's last bit leaves.
      */
-    public long transmitControl(final long nowNs, final int port, final int frameBytes)
-    {
-        if (nowNs > busyUntilNs[port])
-        {
+    public long transmitControl(final long nowNs, final int port, final int frameBytes) {
+        if (nowNs > busyUntilNs[port]) {
             remainder[port] = 0;
         }
         final long start = Math.max(nowNs, busyUntilNs[port]);
@@ -144,19 +132,16 @@ public final class PortClock
      * Whole ns the wire bytes take at the port's speed, carrying the sub-ns rest in {@code remainder[port]}:
      * (wireBytes·8·1000 + remainder) / speedMbps, and the remainder of that division kept for the next frame.
      */
-    private long serialize(final int port, final int wireBytes)
-    {
+    private long serialize(final int port, final int wireBytes) {
         final long speed = speedMbps[port];
-        if (cachedWireBytes[port] != wireBytes)
-        {
+        if (cachedWireBytes[port] != wireBytes) {
             final long bitsTimes1000 = wireBytes * 8000L;
             cachedWireBytes[port] = wireBytes;
             cachedQuotient[port] = bitsTimes1000 / speed;
             cachedRest[port] = bitsTimes1000 % speed;
         }
         final long rest = cachedRest[port] + remainder[port];
-        if (rest >= speed)
-        {
+        if (rest >= speed) {
             remainder[port] = rest - speed;
             return cachedQuotient[port] + 1;
         }
@@ -168,8 +153,7 @@ public final class PortClock
      * @param port port.
      * @return when the frame on the wire ends.
      */
-    public long busyUntilNs(final int port)
-    {
+    public long busyUntilNs(final int port) {
         return busyUntilNs[port];
     }
 
@@ -177,8 +161,7 @@ public final class PortClock
      * @param port port.
      * @return the port speed in Mb/s.
      */
-    public long speedMbps(final int port)
-    {
+    public long speedMbps(final int port) {
         return speedMbps[port];
     }
 }

@@ -9,8 +9,7 @@ import io.asicemu.tm.buffer.QueueStore;
  * packets per round and spends one per frame. A queue that is not eligible when its turn comes loses its deficit.
  * Not thread safe: data-plane thread only; no allocation.
  */
-public final class PortScheduler
-{
+public final class PortScheduler {
     /** Strict priority. */
     public static final int STRICT = 0;
     /** Deficit weighted round robin, in bytes. */
@@ -34,8 +33,7 @@ public final class PortScheduler
      * @param portCount number of ports.
      * @param queues    the queue store (for head-of-line sizes).
      */
-    public PortScheduler(final int portCount, final QueueStore queues)
-    {
+    public PortScheduler(final int portCount, final QueueStore queues) {
         this.queues = queues;
         type = new int[portCount * 8];
         quantum = new long[portCount * 8];
@@ -57,18 +55,14 @@ public final class PortScheduler
      * @param weight                1..100.
      * @param quantumBytesPerWeight DWRR bytes per unit of weight.
      */
-    public void configure(final int port, final int q, final int schedulerType, final int weight,
-        final long quantumBytesPerWeight)
-    {
+    public void configure(
+            final int port, final int q, final int schedulerType, final int weight, final long quantumBytesPerWeight) {
         final int i = port * 8 + q;
         type[i] = schedulerType;
         quantum[i] = schedulerType == DWRR ? weight * quantumBytesPerWeight : weight;
-        if (schedulerType == STRICT)
-        {
+        if (schedulerType == STRICT) {
             strictMask[port] |= 1 << q;
-        }
-        else
-        {
+        } else {
             strictMask[port] &= ~(1 << q);
         }
     }
@@ -78,48 +72,37 @@ public final class PortScheduler
      * @param eligibleMask bit q: queue q holds packets and may transmit.
      * @return the queue to serve, or -1 when none is eligible.
      */
-    public int select(final int port, final int eligibleMask)
-    {
+    public int select(final int port, final int eligibleMask) {
         final int strict = eligibleMask & strictMask[port];
-        if (strict != 0)
-        {
+        if (strict != 0) {
             return 31 - Integer.numberOfLeadingZeros(strict);
         }
         final int rr = eligibleMask & ~strictMask[port];
-        if (rr == 0)
-        {
+        if (rr == 0) {
             return -1;
         }
-        if ((rr & (rr - 1)) == 0)
-        {
+        if ((rr & (rr - 1)) == 0) {
             final int only = selectOnly(port, Integer.numberOfTrailingZeros(rr));
-            if (only >= 0)
-            {
+            if (only >= 0) {
                 return only;
             }
         }
         int q = cursor[port];
-        for (int visit = 0; visit < MAX_VISITS; visit++)
-        {
+        for (int visit = 0; visit < MAX_VISITS; visit++) {
             final int i = port * 8 + q;
-            if ((rr & (1 << q)) != 0)
-            {
+            if ((rr & (1 << q)) != 0) {
                 final long cost = type[i] == DWRR ? queues.headBytes(i) : 1;
-                if (deficit[i] >= cost)
-                {
+                if (deficit[i] >= cost) {
                     cursor[port] = q;
                     return q;
                 }
-                if (!granted[i])
-                {
+                if (!granted[i]) {
                     deficit[i] += quantum[i];
                     granted[i] = true;
                     dirty[port] |= 1 << q;
                     continue;
                 }
-            }
-            else
-            {
+            } else {
                 deficit[i] = 0;
                 dirty[port] &= ~(1 << q);
             }
@@ -138,25 +121,21 @@ public final class PortScheduler
      *
      * @return q, or -1 if the loop would hit its visit bound (then the loop runs instead).
      */
-    private int selectOnly(final int port, final int q)
-    {
+    private int selectOnly(final int port, final int q) {
         final int base = port * 8;
         final int i = base + q;
         final long cost = type[i] == DWRR ? queues.headBytes(i) : 1;
         final int start = cursor[port];
         final int walk = (q - start) & 7;
-        if (deficit[i] >= cost)
-        {
+        if (deficit[i] >= cost) {
             resetRange(port, start, walk);
             cursor[port] = q;
             return q;
         }
         long earned = deficit[i];
-        if (!granted[i])
-        {
+        if (!granted[i]) {
             earned += quantum[i];
-            if (earned >= cost)
-            {
+            if (earned >= cost) {
                 resetRange(port, start, walk);
                 deficit[i] = earned;
                 granted[i] = true;
@@ -165,11 +144,11 @@ public final class PortScheduler
                 return q;
             }
         }
-        // Each further round passes the 7 others (all ineligible: they are reset) and earns one quantum; the walk spends
+        // Each further round passes the 7 others (all ineligible: they are reset) and earns one quantum; the walk
+        // spends
         // 9 visits on it (q, the 7 others, q again to earn). Where the walk would give up first, let it.
         final long rounds = (cost - earned + quantum[i] - 1) / quantum[i];
-        if (walk + 3 + rounds * 9 >= MAX_VISITS)
-        {
+        if (walk + 3 + rounds * 9 >= MAX_VISITS) {
             return -1;
         }
         resetRange(port, start, walk);
@@ -182,10 +161,8 @@ public final class PortScheduler
     }
 
     /** The loop walking from queue {@code from} past {@code count} ineligible queues: they lose deficit and grant. */
-    private void resetRange(final int port, final int from, final int count)
-    {
-        for (int k = 0, x = from; k < count; k++, x = (x + 1) & 7)
-        {
+    private void resetRange(final int port, final int from, final int count) {
+        for (int k = 0, x = from; k < count; k++, x = (x + 1) & 7) {
             deficit[port * 8 + x] = 0;
             granted[port * 8 + x] = false;
             dirty[port] &= ~(1 << x);
@@ -193,11 +170,9 @@ public final class PortScheduler
     }
 
     /** A full round past every queue but q (all ineligible): they lose deficit and grant. */
-    private void resetOthers(final int port, final int q)
-    {
+    private void resetOthers(final int port, final int q) {
         int m = dirty[port] & ~(1 << q);
-        while (m != 0)
-        {
+        while (m != 0) {
             final int x = Integer.numberOfTrailingZeros(m);
             deficit[port * 8 + x] = 0;
             granted[port * 8 + x] = false;
@@ -207,8 +182,7 @@ public final class PortScheduler
     }
 
     /** @return queue i's (port * 8 + q) deficit and grant flag as one value, for tests comparing scheduler states. */
-    long stateOf(final int i)
-    {
+    long stateOf(final int i) {
         return deficit[i] * 2 + (granted[i] ? 1 : 0);
     }
 
@@ -219,15 +193,11 @@ public final class PortScheduler
      * @param q     queue returned by {@link #select}.
      * @param bytes frame bytes.
      */
-    public void onServed(final int port, final int q, final int bytes)
-    {
+    public void onServed(final int port, final int q, final int bytes) {
         final int i = port * 8 + q;
-        if (type[i] == DWRR)
-        {
+        if (type[i] == DWRR) {
             deficit[i] = Math.max(0, deficit[i] - bytes);
-        }
-        else if (type[i] == WRR)
-        {
+        } else if (type[i] == WRR) {
             deficit[i] = Math.max(0, deficit[i] - 1);
         }
     }

@@ -22,8 +22,7 @@ import io.asicemu.tm.pfc.PfcPauseTimers;
  * BIG_RED_SWITCH applies the drop handler to every watched queue and disables detection.
  * Not thread safe: data-plane thread only; no allocation.
  */
-public final class PfcWatchdog
-{
+public final class PfcWatchdog {
     private final StormPredicate predicate;
     private final long pollNs;
     private final long pollUs;
@@ -70,11 +69,19 @@ public final class PfcWatchdog
      * @param counters       counters.
      */
     public PfcWatchdog(
-        final int portCount, final StormPredicate predicate, final int pollIntervalMs, final boolean bigRedSwitch,
-        final int[] watchedMask, final PfcWdAction[] actions, final int[] detectionMs, final int[] restorationMs,
-        final long startNs, final PfcPauseTimers pause, final PfcGenerator generator, final QueueStore queues,
-        final TmCounters counters)
-    {
+            final int portCount,
+            final StormPredicate predicate,
+            final int pollIntervalMs,
+            final boolean bigRedSwitch,
+            final int[] watchedMask,
+            final PfcWdAction[] actions,
+            final int[] detectionMs,
+            final int[] restorationMs,
+            final long startNs,
+            final PfcPauseTimers pause,
+            final PfcGenerator generator,
+            final QueueStore queues,
+            final TmCounters counters) {
         this.predicate = predicate;
         this.pollNs = pollIntervalMs * 1_000_000L;
         this.pollUs = pollIntervalMs * 1_000L;
@@ -104,28 +111,23 @@ public final class PfcWatchdog
         qSlots = counters.queueSlots();
         pgSlots = counters.pgSlots();
         pfcSlots = counters.pfcSlots();
-        for (int p = 0; p < portCount; p++)
-        {
-            for (int q = 0; q < 8; q++)
-            {
+        for (int p = 0; p < portCount; p++) {
+            for (int q = 0; q < 8; q++) {
                 final int i = p * 8 + q;
-                if ((watchedMask[p] & (1 << q)) != 0 && null != actions[p])
-                {
+                if ((watchedMask[p] & (1 << q)) != 0 && null != actions[p]) {
                     watched[i] = true;
                     action[i] = actions[p];
                     detectionUs[i] = detectionMs[p] * 1000L;
                     restorationUs[i] = restorationMs[p] < 0 ? -1 : restorationMs[p] * 1000L;
                     timeLeftUs[i] = detectionUs[i];
-                    if (bigRedSwitch)
-                    {
+                    if (bigRedSwitch) {
                         applyAction(p, q, PfcWdAction.DROP, true);
                     }
                 }
             }
         }
         boolean anyWatched = false;
-        for (final boolean w : watched)
-        {
+        for (final boolean w : watched) {
             anyWatched |= w;
         }
         // Nothing to watch, nothing to poll: an idle switch without PFC_WD sleeps instead of waking every poll.
@@ -142,31 +144,24 @@ public final class PfcWatchdog
      * @param detectionMs   detection_time.
      * @param restorationMs restoration_time, -1 = never restore.
      */
-    public void setTimes(final int port, final int detectionMs, final int restorationMs)
-    {
-        for (int q = 0; q < 8; q++)
-        {
+    public void setTimes(final int port, final int detectionMs, final int restorationMs) {
+        for (int q = 0; q < 8; q++) {
             final int i = port * 8 + q;
-            if (!watched[i])
-            {
+            if (!watched[i]) {
                 continue;
             }
             detectionUs[i] = detectionMs * 1000L;
             restorationUs[i] = restorationMs < 0 ? -1 : restorationMs * 1000L;
-            if (stormed[i])
-            {
+            if (stormed[i]) {
                 restoreLeftUs[i] = restorationUs[i];
-            }
-            else
-            {
+            } else {
                 timeLeftUs[i] = detectionUs[i];
             }
         }
     }
 
     /** @return the next poll time. */
-    public long nextDeadlineNs()
-    {
+    public long nextDeadlineNs() {
         return nextPollNs;
     }
 
@@ -176,16 +171,13 @@ public final class PfcWatchdog
      * @param nowNs emulated time.
      * @return polls run.
      */
-    public int poll(final long nowNs)
-    {
+    public int poll(final long nowNs) {
         int polls = 0;
-        while (nextPollNs <= nowNs)
-        {
+        while (nextPollNs <= nowNs) {
             final boolean quiescent = runPoll(nextPollNs);
             nextPollNs += pollNs;
             polls++;
-            if (quiescent && nextPollNs <= nowNs)
-            {
+            if (quiescent && nextPollNs <= nowNs) {
                 // Nothing stormed or paused, and no counter moves within this call: every further poll up to nowNs
                 // would find the state this one left, so a gap of any length costs one poll (virtual-time replay).
                 nextPollNs += ((nowNs - nextPollNs) / pollNs + 1) * pollNs;
@@ -195,14 +187,11 @@ public final class PfcWatchdog
     }
 
     /** @return whether the watchdog is at rest after this poll: no watched queue stormed or paused. */
-    private boolean runPoll(final long pollTimeNs)
-    {
+    private boolean runPoll(final long pollTimeNs) {
         pause.settleAll(pollTimeNs);
         boolean quiescent = true;
-        for (int i = 0; i < watched.length; i++)
-        {
-            if (!watched[i])
-            {
+        for (int i = 0; i < watched.length; i++) {
+            if (!watched[i]) {
                 continue;
             }
             final int port = i >> 3;
@@ -213,8 +202,7 @@ public final class PfcWatchdog
             final long durUs = pfcSlots[ps + TmCounters.PFC_RX_DURATION_US];
             final long txPackets = qSlots[i * QueueStat.COUNT + TmCounters.Q_PACKETS];
             final boolean paused = (pause.pausedQueueMask(pollTimeNs, port) & (1 << q)) != 0;
-            if (initialized[i] && !bigRedSwitch)
-            {
+            if (initialized[i] && !bigRedSwitch) {
                 evaluate(i, port, q, rx, on2off, durUs, txPackets, paused);
             }
             initialized[i] = true;
@@ -229,71 +217,58 @@ public final class PfcWatchdog
     }
 
     private void evaluate(
-        final int i, final int port, final int q, final long rx, final long on2off, final long durUs,
-        final long txPackets, final boolean paused)
-    {
+            final int i,
+            final int port,
+            final int q,
+            final long rx,
+            final long on2off,
+            final long durUs,
+            final long txPackets,
+            final boolean paused) {
         final boolean storm;
-        if (predicate == StormPredicate.BROADCOM)
-        {
+        if (predicate == StormPredicate.BROADCOM) {
             storm = rx - lastRx[i] > 0 && on2off - lastOn2Off[i] == 0 && lastPaused[i] && paused;
+        } else {
+            storm = queues.queueBytes(i) > 0
+                    && txPackets - lastTxPackets[i] == 0
+                    && (durUs - lastDurationUs[i]) * 100 > 99 * pollUs;
         }
-        else
-        {
-            storm = queues.queueBytes(i) > 0 && txPackets - lastTxPackets[i] == 0 &&
-                (durUs - lastDurationUs[i]) * 100 > 99 * pollUs;
-        }
-        if (!stormed[i])
-        {
-            if (!storm)
-            {
+        if (!stormed[i]) {
+            if (!storm) {
                 timeLeftUs[i] = detectionUs[i];
-            }
-            else if (timeLeftUs[i] <= pollUs)
-            {
+            } else if (timeLeftUs[i] <= pollUs) {
                 onStorm(i, port, q);
-            }
-            else
-            {
+            } else {
                 timeLeftUs[i] -= pollUs;
             }
             return;
         }
-        if (action[i] == PfcWdAction.ALERT)
-        {
-            if (!storm)
-            {
+        if (action[i] == PfcWdAction.ALERT) {
+            if (!storm) {
                 onRestore(i, port, q);
             }
             return;
         }
         commitStats(i, port, q);
-        if (restorationUs[i] < 0)
-        {
+        if (restorationUs[i] < 0) {
             return;
         }
-        if (rx - lastRx[i] != 0)
-        {
+        if (rx - lastRx[i] != 0) {
             restoreLeftUs[i] = restorationUs[i];
-        }
-        else if (restoreLeftUs[i] <= pollUs)
-        {
+        } else if (restoreLeftUs[i] <= pollUs) {
             onRestore(i, port, q);
-        }
-        else
-        {
+        } else {
             restoreLeftUs[i] -= pollUs;
         }
     }
 
-    private void onStorm(final int i, final int port, final int q)
-    {
+    private void onStorm(final int i, final int port, final int q) {
         stormed[i] = true;
         restoreLeftUs[i] = restorationUs[i];
         final int s = i * QueueStat.COUNT;
         qSlots[s + QueueStat.PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED.ordinal()]++;
         qSlots[s + QueueStat.PFC_WD_STATUS.ordinal()] = 1;
-        if (action[i] != PfcWdAction.ALERT)
-        {
+        if (action[i] != PfcWdAction.ALERT) {
             qSlots[s + QueueStat.PFC_WD_QUEUE_STATS_TX_PACKETS_LAST.ordinal()] = 0;
             qSlots[s + QueueStat.PFC_WD_QUEUE_STATS_TX_DROPPED_PACKETS_LAST.ordinal()] = 0;
             qSlots[s + QueueStat.PFC_WD_QUEUE_STATS_RX_PACKETS_LAST.ordinal()] = 0;
@@ -307,10 +282,8 @@ public final class PfcWatchdog
         applyAction(port, q, action[i], true);
     }
 
-    private void onRestore(final int i, final int port, final int q)
-    {
-        if (action[i] != PfcWdAction.ALERT)
-        {
+    private void onRestore(final int i, final int port, final int q) {
+        if (action[i] != PfcWdAction.ALERT) {
             commitStats(i, port, q);
         }
         stormed[i] = false;
@@ -321,8 +294,7 @@ public final class PfcWatchdog
         applyAction(port, q, action[i], false);
     }
 
-    private void commitStats(final int i, final int port, final int q)
-    {
+    private void commitStats(final int i, final int port, final int q) {
         final int s = i * QueueStat.COUNT;
         final int pg = (port * 8 + q) * PgStat.COUNT;
         final long tx = qSlots[s + TmCounters.Q_PACKETS];
@@ -330,34 +302,36 @@ public final class PfcWatchdog
         final long rx = pgSlots[pg + TmCounters.PG_PACKETS];
         final long rxDrop = pgSlots[pg + TmCounters.PG_DROPPED_PACKETS];
         add(s, QueueStat.PFC_WD_QUEUE_STATS_TX_PACKETS, QueueStat.PFC_WD_QUEUE_STATS_TX_PACKETS_LAST, tx - baseTx[i]);
-        add(s, QueueStat.PFC_WD_QUEUE_STATS_TX_DROPPED_PACKETS, QueueStat.PFC_WD_QUEUE_STATS_TX_DROPPED_PACKETS_LAST,
-            txDrop - baseTxDrop[i]);
+        add(
+                s,
+                QueueStat.PFC_WD_QUEUE_STATS_TX_DROPPED_PACKETS,
+                QueueStat.PFC_WD_QUEUE_STATS_TX_DROPPED_PACKETS_LAST,
+                txDrop - baseTxDrop[i]);
         add(s, QueueStat.PFC_WD_QUEUE_STATS_RX_PACKETS, QueueStat.PFC_WD_QUEUE_STATS_RX_PACKETS_LAST, rx - baseRx[i]);
-        add(s, QueueStat.PFC_WD_QUEUE_STATS_RX_DROPPED_PACKETS, QueueStat.PFC_WD_QUEUE_STATS_RX_DROPPED_PACKETS_LAST,
-            rxDrop - baseRxDrop[i]);
+        add(
+                s,
+                QueueStat.PFC_WD_QUEUE_STATS_RX_DROPPED_PACKETS,
+                QueueStat.PFC_WD_QUEUE_STATS_RX_DROPPED_PACKETS_LAST,
+                rxDrop - baseRxDrop[i]);
         baseTx[i] = tx;
         baseTxDrop[i] = txDrop;
         baseRx[i] = rx;
         baseRxDrop[i] = rxDrop;
     }
 
-    private void add(final int s, final QueueStat total, final QueueStat last, final long delta)
-    {
+    private void add(final int s, final QueueStat total, final QueueStat last, final long delta) {
         qSlots[s + total.ordinal()] += delta;
         qSlots[s + last.ordinal()] += delta;
     }
 
-    private void applyAction(final int port, final int q, final PfcWdAction a, final boolean on)
-    {
-        if (a == PfcWdAction.ALERT)
-        {
+    private void applyAction(final int port, final int q, final PfcWdAction a, final boolean on) {
+        if (a == PfcWdAction.ALERT) {
             return;
         }
         final int prio = 1 << q;
         pause.honour(port, prio, !on);
         generator.disable(port, prio, on);
-        if (a == PfcWdAction.DROP)
-        {
+        if (a == PfcWdAction.DROP) {
             dropMask[port] = on ? dropMask[port] | prio : dropMask[port] & ~prio;
         }
     }
@@ -366,8 +340,7 @@ public final class PfcWatchdog
      * @param port port.
      * @return bit q set when queue q (and ingress PG q) of the port drops all traffic.
      */
-    public int dropMask(final int port)
-    {
+    public int dropMask(final int port) {
         return dropMask[port];
     }
 
@@ -376,8 +349,7 @@ public final class PfcWatchdog
      * @param q    queue.
      * @return true while the queue is stormed.
      */
-    public boolean isStormed(final int port, final int q)
-    {
+    public boolean isStormed(final int port, final int q) {
         return stormed[port * 8 + q];
     }
 }

@@ -1,8 +1,7 @@
 package io.asicemu.tm.watchdog;
 
 /** Which platform's storm test the watchdog runs each poll (reference §2.2). */
-public enum StormPredicate
-{
+public enum StormPredicate {
     /**
      * {@code pfc_detect_broadcom.lua}: ΔPFC_RX_PKTS &gt; 0, ΔON2OFF_RX_PKTS == 0, and PAUSE_STATUS true at the last and
      * at this poll.

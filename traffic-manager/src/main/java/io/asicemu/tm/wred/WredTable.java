@@ -8,8 +8,7 @@ package io.asicemu.tm.wred;
  * ECN-capable packets drop there instead (classic WRED-ECN). With a weight w &gt; 0 the depth used is an EWMA,
  * {@code avg += (q − avg) / 2^w}, updated at every decision. Not thread safe: data-plane thread only.
  */
-public final class WredTable
-{
+public final class WredTable {
     /** Forward unchanged. */
     public static final int FORWARD = 0;
     /** Forward with ECN set to CE. */
@@ -39,8 +38,7 @@ public final class WredTable
      * @param random       the data thread's seeded generator.
      * @param weight       SAI WRED weight 0..15 (0 = instantaneous queue).
      */
-    public WredTable(final int queueCount, final boolean dropAboveMax, final SplitMix64 random, final int weight)
-    {
+    public WredTable(final int queueCount, final boolean dropAboveMax, final SplitMix64 random, final int weight) {
         ewmaGain = weight == 0 ? 1.0 : 1.0 / (1L << weight);
         average = new double[queueCount];
         configured = new boolean[queueCount];
@@ -64,13 +62,15 @@ public final class WredTable
      * @param ecnColourMask    colours that mark instead of drop.
      */
     public void configure(
-        final int q, final long[] minBytes, final long[] maxBytes, final int[] probPercent, final boolean[] enabled,
-        final int ecnColourMask)
-    {
+            final int q,
+            final long[] minBytes,
+            final long[] maxBytes,
+            final int[] probPercent,
+            final boolean[] enabled,
+            final int ecnColourMask) {
         configured[q] = true;
         int en = 0;
-        for (int c = 0; c < 3; c++)
-        {
+        for (int c = 0; c < 3; c++) {
             min[q * 3 + c] = minBytes[c];
             // SAI: a threshold of 0 means the maximum buffer size.
             max[q * 3 + c] = maxBytes[c] == 0 ? Long.MAX_VALUE : maxBytes[c];
@@ -93,16 +93,13 @@ public final class WredTable
      * @param maxBytes    Kmax (0 = the maximum buffer size, as SAI).
      * @param probPercent Pmax 0..100.
      */
-    public void setThresholds(final int q, final long minBytes, final long maxBytes, final int probPercent)
-    {
-        if (!configured[q])
-        {
+    public void setThresholds(final int q, final long minBytes, final long maxBytes, final int probPercent) {
+        if (!configured[q]) {
             configured[q] = true;
             enabledMask[q] = 7;
             ecnMask[q] = 7;
         }
-        for (int c = 0; c < 3; c++)
-        {
+        for (int c = 0; c < 3; c++) {
             min[q * 3 + c] = minBytes;
             max[q * 3 + c] = maxBytes == 0 ? Long.MAX_VALUE : maxBytes;
             pmax[q * 3 + c] = probPercent / 100.0;
@@ -123,15 +120,12 @@ public final class WredTable
      * @param probPercent Pmax 0..100.
      */
     public void setColourThresholds(
-        final int q, final int colour, final long minBytes, final long maxBytes, final int probPercent)
-    {
-        if (!configured[q])
-        {
+            final int q, final int colour, final long minBytes, final long maxBytes, final int probPercent) {
+        if (!configured[q]) {
             configured[q] = true;
             enabledMask[q] = 7;
             ecnMask[q] = 7;
-            for (int c = 0; c < 3; c++)
-            {
+            for (int c = 0; c < 3; c++) {
                 min[q * 3 + c] = 0;
                 max[q * 3 + c] = Long.MAX_VALUE;
                 pmax[q * 3 + c] = 0;
@@ -149,8 +143,7 @@ public final class WredTable
      * @param colour 0 green, 1 yellow, 2 red.
      * @param out    receives Kmin, Kmax (0 = the maximum buffer size), Pmax percent, enabled (1/0), ECN marks (1/0).
      */
-    public void settings(final int q, final int colour, final long[] out)
-    {
+    public void settings(final int q, final int colour, final long[] out) {
         out[0] = min[q * 3 + colour];
         out[1] = max[q * 3 + colour] == Long.MAX_VALUE ? 0 : max[q * 3 + colour];
         out[2] = Math.round(pmax[q * 3 + colour] * 100);
@@ -162,8 +155,7 @@ public final class WredTable
      * @param q port*8+queue.
      * @return true when the queue has a WRED profile with any colour enabled.
      */
-    public boolean isActive(final int q)
-    {
+    public boolean isActive(final int q) {
         return configured[q] && enabledMask[q] != 0;
     }
 
@@ -176,40 +168,31 @@ public final class WredTable
      * @param colour     0 green, 1 yellow, 2 red.
      * @return {@link #FORWARD}, {@link #MARK} or {@link #DROP}.
      */
-    public int decide(final int q, final long instantBytes, final int ecn, final int colour)
-    {
+    public int decide(final int q, final long instantBytes, final int ecn, final int colour) {
         final long depthBytes;
-        if (ewmaGain == 1.0)
-        {
+        if (ewmaGain == 1.0) {
             depthBytes = instantBytes;
-        }
-        else
-        {
+        } else {
             average[q] += (instantBytes - average[q]) * ewmaGain;
-            depthBytes = (long)average[q];
+            depthBytes = (long) average[q];
         }
-        if ((enabledMask[q] & (1 << colour)) == 0)
-        {
+        if ((enabledMask[q] & (1 << colour)) == 0) {
             return FORWARD;
         }
         final int i = q * 3 + colour;
         final long kmin = min[i];
-        if (depthBytes < kmin)
-        {
+        if (depthBytes < kmin) {
             return FORWARD;
         }
         final long kmax = max[i];
         final boolean aboveMax = depthBytes >= kmax;
-        if (!aboveMax)
-        {
-            final double p = (double)(depthBytes - kmin) / (double)(kmax - kmin) * pmax[i];
-            if (random.nextDouble() >= p)
-            {
+        if (!aboveMax) {
+            final double p = (double) (depthBytes - kmin) / (double) (kmax - kmin) * pmax[i];
+            if (random.nextDouble() >= p) {
                 return FORWARD;
             }
         }
-        if ((ecnMask[q] & (1 << colour)) == 0 || ecn == NOT_ECT || (aboveMax && dropAboveMax))
-        {
+        if ((ecnMask[q] & (1 << colour)) == 0 || ecn == NOT_ECT || (aboveMax && dropAboveMax)) {
             return DROP;
         }
         return ecn == CE ? FORWARD : MARK;

@@ -17,8 +17,8 @@ public record AfPacketConfig(int rxFrames, int txFrames, boolean acceptGso, bool
     /** Validates the settings. */
     public AfPacketConfig {
         if (rxFrames < 8 || Integer.bitCount(rxFrames) != 1 || txFrames < 8 || Integer.bitCount(txFrames) != 1) {
-            throw new IllegalArgumentException("ring depths must be powers of two >= 8: rx " + rxFrames + ", tx "
-                + txFrames);
+            throw new IllegalArgumentException(
+                    "ring depths must be powers of two >= 8: rx " + rxFrames + ", tx " + txFrames);
         }
         if (speedMbps <= 0) {
             throw new IllegalArgumentException("speedMbps must be > 0: " + speedMbps);

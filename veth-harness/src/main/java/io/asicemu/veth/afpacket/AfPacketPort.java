@@ -1,5 +1,8 @@
 package io.asicemu.veth.afpacket;
 
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
 import io.asicemu.pipeline.port.Port;
 import io.asicemu.pipeline.port.RxBatch;
 import io.asicemu.veth.ffm.Kernel;
@@ -11,9 +14,6 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /**
  * A switch port on a Linux interface through an AF_PACKET socket with memory-mapped TPACKET_V2 RX and TX rings.
@@ -72,6 +72,7 @@ public final class AfPacketPort implements Port {
     private final MemorySegment copyScratch;
     /** Where recv(2) writes a copied frame: 4 bytes into the scratch area, room to restore a VLAN tag in front. */
     private final MemorySegment copyTarget;
+
     private final MemorySegment statistics;
     private final MemorySegment statisticsLength;
     private boolean copyScratchLent;
@@ -118,10 +119,10 @@ public final class AfPacketPort implements Port {
         this.rxFrameSize = Math.min(MAX_RX_SLOT_BYTES, pow2(rxNeeded));
         this.txFrameSize = pow2((int) Kernel.TPACKET2_TX_DATA_OFFSET + maxFrameLength);
         // TX ring memory bounded as if slots were 2 KiB: jumbo MTUs get fewer, larger slots (at least 32)
-        this.txFrames = Math.min(config.txFrames(),
-            Math.max(32, Integer.highestOneBit((int) ((long) config.txFrames() * 2048 / txFrameSize))));
-        this.segmenter = new TcpSegmenter(arena.allocate((long) AfPacketConfig.MAX_GSO_SEGMENTS * maxFrameLength, 64),
-            maxFrameLength);
+        this.txFrames = Math.min(config.txFrames(), Math.max(32, Integer.highestOneBit((int)
+                ((long) config.txFrames() * 2048 / txFrameSize))));
+        this.segmenter = new TcpSegmenter(
+                arena.allocate((long) AfPacketConfig.MAX_GSO_SEGMENTS * maxFrameLength, 64), maxFrameLength);
         this.copyScratch = arena.allocate(GSO_FRAME_BYTES + 8, 64);
         this.copyTarget = copyScratch.asSlice(4);
         this.statistics = arena.allocate(Kernel.TPACKET_STATS);
@@ -154,8 +155,10 @@ public final class AfPacketPort implements Port {
                 final MemorySegment mreq = setup.allocate(Kernel.PACKET_MREQ);
                 mreq.set(JAVA_INT, Kernel.MREQ_IFINDEX, ifIndex);
                 mreq.set(JAVA_SHORT, Kernel.MREQ_TYPE, (short) Kernel.PACKET_MR_PROMISC);
-                check(Libc.setsockopt(errno, fd, Kernel.SOL_PACKET, Kernel.PACKET_ADD_MEMBERSHIP, mreq,
-                    (int) Kernel.PACKET_MREQ.byteSize()), "PACKET_ADD_MEMBERSHIP promisc");
+                check(
+                        Libc.setsockopt(errno, fd, Kernel.SOL_PACKET, Kernel.PACKET_ADD_MEMBERSHIP, mreq, (int)
+                                Kernel.PACKET_MREQ.byteSize()),
+                        "PACKET_ADD_MEMBERSHIP promisc");
             }
         } catch (final RuntimeException e) {
             if (mapped.address() != 0 && mapped.address() != Libc.MAP_FAILED) {
@@ -217,18 +220,19 @@ public final class AfPacketPort implements Port {
     }
 
     /** @return slots added to the batch (0: frame dropped), or -1: not enough batch room, try next cycle. */
-    private int onFrame(final RxBatch batch, final long hdr, final int status, final int frameIndex,
-        final long nowNs) {
+    private int onFrame(final RxBatch batch, final long hdr, final int status, final int frameIndex, final long nowNs) {
         int length = ring.get(JAVA_INT, hdr + Kernel.TP_LEN);
         if (ring.get(JAVA_INT, hdr + Kernel.TP_SNAPLEN) < length) {
             // larger than a slot: whole on the receive queue if the kernel could queue it (TP_STATUS_COPY)
-            return (status & Kernel.TP_STATUS_COPY) != 0 ? onCopiedFrame(batch, hdr, status, frameIndex, nowNs)
-                : dropOversize();
+            return (status & Kernel.TP_STATUS_COPY) != 0
+                    ? onCopiedFrame(batch, hdr, status, frameIndex, nowNs)
+                    : dropOversize();
         }
         long mac = hdr + (ring.get(JAVA_SHORT, hdr + Kernel.TP_MAC) & 0xffff);
         if ((status & Kernel.TP_STATUS_VLAN_VALID) != 0 && mac - 4 >= hdr + Kernel.TPACKET2_HDRLEN) {
             final int tpid = (status & Kernel.TP_STATUS_VLAN_TPID_VALID) != 0
-                ? ring.get(JAVA_SHORT, hdr + Kernel.TP_VLAN_TPID) & 0xffff : 0x8100;
+                    ? ring.get(JAVA_SHORT, hdr + Kernel.TP_VLAN_TPID) & 0xffff
+                    : 0x8100;
             MemorySegment.copy(ring, mac, ring, mac - 4, 12);
             mac -= 4;
             ring.set(FrameLayout.U16, mac + 12, (short) tpid);
@@ -239,8 +243,9 @@ public final class AfPacketPort implements Port {
         if (length > mtu + L2_HEADROOM) {
             return onSuperFrame(batch, mac, length, frameIndex, nowNs);
         }
-        if ((status & Kernel.TP_STATUS_CSUMNOTREADY) != 0 && view.wrap(ring, mac, length)
-            && Checksums.completeL4(ring, mac, view)) {
+        if ((status & Kernel.TP_STATUS_CSUMNOTREADY) != 0
+                && view.wrap(ring, mac, length)
+                && Checksums.completeL4(ring, mac, view)) {
             rxChecksumCompletedCount++;
         }
         batch.add(ring, mac, length, nowNs, frameIndex);
@@ -254,8 +259,8 @@ public final class AfPacketPort implements Port {
      * restore its VLAN tag from the slot's metadata, then segment it (GSO), lend it (it fits the current MTU, which
      * grew after the rings were sized), or drop and count it.
      */
-    private int onCopiedFrame(final RxBatch batch, final long hdr, final int status, final int frameIndex,
-        final long nowNs) {
+    private int onCopiedFrame(
+            final RxBatch batch, final long hdr, final int status, final int frameIndex, final long nowNs) {
         if (copyScratchLent || batch.count() > 0 && batch.remaining() < AfPacketConfig.MAX_GSO_SEGMENTS) {
             // the scratch area holds a frame of this batch, or its segments might not fit: next cycle (the frame
             // stays queued until recv takes it, so nothing is read and then put back)
@@ -270,7 +275,8 @@ public final class AfPacketPort implements Port {
         int length = (int) read;
         if ((status & Kernel.TP_STATUS_VLAN_VALID) != 0) {
             final int tpid = (status & Kernel.TP_STATUS_VLAN_TPID_VALID) != 0
-                ? ring.get(JAVA_SHORT, hdr + Kernel.TP_VLAN_TPID) & 0xffff : 0x8100;
+                    ? ring.get(JAVA_SHORT, hdr + Kernel.TP_VLAN_TPID) & 0xffff
+                    : 0x8100;
             MemorySegment.copy(copyScratch, 4, copyScratch, 0, 12);
             mac = 0;
             copyScratch.set(FrameLayout.U16, 12, (short) tpid);
@@ -281,8 +287,9 @@ public final class AfPacketPort implements Port {
         if (length > mtu + L2_HEADROOM) {
             return onSuperFrame(batch, copyScratch, mac, length, frameIndex, nowNs);
         }
-        if ((status & Kernel.TP_STATUS_CSUMNOTREADY) != 0 && view.wrap(copyScratch, mac, length)
-            && Checksums.completeL4(copyScratch, mac, view)) {
+        if ((status & Kernel.TP_STATUS_CSUMNOTREADY) != 0
+                && view.wrap(copyScratch, mac, length)
+                && Checksums.completeL4(copyScratch, mac, view)) {
             rxChecksumCompletedCount++;
         }
         copyScratchLent = true;
@@ -292,13 +299,18 @@ public final class AfPacketPort implements Port {
         return 1;
     }
 
-    private int onSuperFrame(final RxBatch batch, final long mac, final int length, final int frameIndex,
-        final long nowNs) {
+    private int onSuperFrame(
+            final RxBatch batch, final long mac, final int length, final int frameIndex, final long nowNs) {
         return onSuperFrame(batch, ring, mac, length, frameIndex, nowNs);
     }
 
-    private int onSuperFrame(final RxBatch batch, final MemorySegment memory, final long mac, final int length,
-        final int frameIndex, final long nowNs) {
+    private int onSuperFrame(
+            final RxBatch batch,
+            final MemorySegment memory,
+            final long mac,
+            final int length,
+            final int frameIndex,
+            final long nowNs) {
         if (!acceptGso || !view.wrap(memory, mac, length) || view.protocol != FrameLayout.PROTO_TCP) {
             return dropOversize();
         }
@@ -326,8 +338,11 @@ public final class AfPacketPort implements Port {
         rxOversizeDropCount++;
         if (!gsoHintLogged) {
             gsoHintLogged = true;
-            LOG.warn("port {}: dropped a frame larger than MTU {} (a GSO/TSO super-frame): the peer has segmentation or"
-                + " TX checksum offload on; run `ethtool -K <peer-if> tx off` on the peer", name, mtu);
+            LOG.warn(
+                    "port {}: dropped a frame larger than MTU {} (a GSO/TSO super-frame): the peer has segmentation or"
+                            + " TX checksum offload on; run `ethtool -K <peer-if> tx off` on the peer",
+                    name,
+                    mtu);
         }
         return 0;
     }
@@ -347,8 +362,9 @@ public final class AfPacketPort implements Port {
 
     @Override
     public boolean transmit(final MemorySegment source, final long offset, final int length, final long timestampNs) {
-        if (length < 14 || length > txFrameSize - Kernel.TPACKET2_TX_DATA_OFFSET
-            || !Port.fitsMtu(source, offset, length, mtu)) {
+        if (length < 14
+                || length > txFrameSize - Kernel.TPACKET2_TX_DATA_OFFSET
+                || !Port.fitsMtu(source, offset, length, mtu)) {
             txTooLongCount++; // the kernel would drop it from the ring without a trace (PACKET_LOSS)
             return false;
         }
@@ -413,7 +429,7 @@ public final class AfPacketPort implements Port {
     public void mtu(final int newMtu) {
         if (newMtu < 68 || newMtu > slotMtu) {
             throw new IllegalArgumentException("port " + name + ": MTU " + newMtu + " outside 68.." + slotMtu
-                + " (the rings were sized for MTU " + slotMtu + "; reopen the port)");
+                    + " (the rings were sized for MTU " + slotMtu + "; reopen the port)");
         }
         this.mtu = newMtu;
     }
@@ -527,8 +543,9 @@ public final class AfPacketPort implements Port {
     public long kernelDropCount() {
         // the kernel zeroes its counters on every read: accumulate here
         statisticsLength.set(JAVA_INT, 0, (int) Kernel.TPACKET_STATS.byteSize());
-        if (arena.scope().isAlive() && Libc.getsockopt(errno, fd, Kernel.SOL_PACKET, Kernel.PACKET_STATISTICS,
-            statistics, statisticsLength) == 0) {
+        if (arena.scope().isAlive()
+                && Libc.getsockopt(errno, fd, Kernel.SOL_PACKET, Kernel.PACKET_STATISTICS, statistics, statisticsLength)
+                        == 0) {
             kernelDropCount += statistics.get(JAVA_INT, Kernel.STATS_DROPS) & 0xffffffffL;
         }
         return kernelDropCount;
@@ -547,7 +564,7 @@ public final class AfPacketPort implements Port {
     @Override
     public String toString() {
         return "AfPacketPort[" + name + " ifindex " + ifIndex + " mtu " + mtu + " rx " + rxFrames + "x" + rxFrameSize
-            + " tx " + txFrames + "x" + txFrameSize + "]";
+                + " tx " + txFrames + "x" + txFrameSize + "]";
     }
 
     private void setInt(final Arena setup, final int option, final int value, final String what) {
@@ -555,8 +572,8 @@ public final class AfPacketPort implements Port {
         check(Libc.setsockopt(errno, fd, Kernel.SOL_PACKET, option, v, 4), what);
     }
 
-    private void setRing(final Arena setup, final int option, final int frameSize, final int frames,
-        final String what) {
+    private void setRing(
+            final Arena setup, final int option, final int frameSize, final int frames, final String what) {
         final int framesPerBlock = Math.max(1, 16384 / frameSize);
         final int blockSize = frameSize * framesPerBlock;
         final MemorySegment req = setup.allocate(Kernel.TPACKET_REQ);

@@ -9,8 +9,7 @@ import java.lang.foreign.ValueLayout;
  * free; thread safe.
  */
 final class Checksums {
-    private Checksums() {
-    }
+    private Checksums() {}
 
     /** Adds the 16-bit big-endian words of {@code length} bytes at {@code offset} to {@code sum} (unfolded). */
     static long sum(final MemorySegment segment, final long offset, final int length, final long sum) {

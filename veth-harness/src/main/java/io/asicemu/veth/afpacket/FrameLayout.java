@@ -59,8 +59,11 @@ final class FrameLayout {
             final int ihl = (versionIhl & 0x0f) * 4;
             final int totalLength = frame.get(U16, offset + l3 + 2) & 0xffff;
             final int fragment = frame.get(U16, offset + l3 + 6) & 0x3fff;
-            if ((versionIhl >>> 4) != 4 || ihl < 20 || totalLength < ihl || l3 + totalLength > length
-                || fragment != 0) {
+            if ((versionIhl >>> 4) != 4
+                    || ihl < 20
+                    || totalLength < ihl
+                    || l3 + totalLength > length
+                    || fragment != 0) {
                 return false;
             }
             ipVersion = 4;

@@ -82,8 +82,8 @@ final class TcpSegmenter {
      * @param lengths receives each segment's frame length.
      * @return the first slot written; segments occupy slots first..first+count-1.
      */
-    int segment(final MemorySegment frame, final long offset, final FrameLayout view, final int mtu,
-        final int[] lengths) {
+    int segment(
+            final MemorySegment frame, final long offset, final FrameLayout view, final int mtu, final int[] lengths) {
         final int headerBytes = view.l4Offset + tcpHeaderLength;
         final int mss = mss(view, mtu);
         final int payload = view.l4Length - tcpHeaderLength;

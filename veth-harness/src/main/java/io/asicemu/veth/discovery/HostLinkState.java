@@ -69,7 +69,9 @@ public record HostLinkState(String name, boolean wasUp, String disableIpv6, Stri
             if (nif == null) {
                 return List.of();
             }
-            return nif.inetAddresses().filter(a -> !(a instanceof Inet6Address && a.isLinkLocalAddress())).toList();
+            return nif.inetAddresses()
+                    .filter(a -> !(a instanceof Inet6Address && a.isLinkLocalAddress()))
+                    .toList();
         } catch (final SocketException e) {
             return List.of();
         }

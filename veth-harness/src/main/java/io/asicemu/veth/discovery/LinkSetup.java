@@ -1,5 +1,9 @@
 package io.asicemu.veth.discovery;
 
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
 import io.asicemu.veth.ffm.Kernel;
 import io.asicemu.veth.ffm.Libc;
 import io.asicemu.veth.ffm.NetDevice;
@@ -8,10 +12,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /**
  * Prepares a data port the way a switch OS must: administratively up, kernel chatter silenced (IPv6 address
@@ -27,8 +27,7 @@ public final class LinkSetup {
     private static final int IFLA_INET6_ADDR_GEN_MODE = 8;
     private static final int IN6_ADDR_GEN_MODE_NONE = 1;
 
-    private LinkSetup() {
-    }
+    private LinkSetup() {}
 
     /** Silences and brings up {@code name}. */
     public static void prepareDataPort(final String name) {
@@ -55,8 +54,8 @@ public final class LinkSetup {
     public static void addrGenModeNone(final int ifIndex) {
         try (Arena arena = Arena.ofConfined()) {
             final MemorySegment errno = Libc.newErrnoSegment(arena);
-            final int fd = Libc.socket(errno, Kernel.AF_NETLINK, Kernel.SOCK_RAW | Kernel.SOCK_CLOEXEC,
-                Kernel.NETLINK_ROUTE);
+            final int fd =
+                    Libc.socket(errno, Kernel.AF_NETLINK, Kernel.SOCK_RAW | Kernel.SOCK_CLOEXEC, Kernel.NETLINK_ROUTE);
             if (fd < 0) {
                 throw new IllegalStateException(Libc.describe("socket(AF_NETLINK)", errno));
             }
@@ -87,7 +86,7 @@ public final class LinkSetup {
                 final int error = reply.get(JAVA_INT, 16);
                 if (error != 0) {
                     throw new IllegalStateException("netlink addrgenmode none on ifindex " + ifIndex + ": errno "
-                        + -error + " (" + Libc.strerror(-error) + ")");
+                            + -error + " (" + Libc.strerror(-error) + ")");
                 }
             } finally {
                 Libc.close(errno, fd);

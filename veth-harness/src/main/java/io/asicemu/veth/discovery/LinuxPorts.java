@@ -59,8 +59,11 @@ public final class LinuxPorts implements PortDiscovery.Listener, AutoCloseable {
      * @param takeAddressedPorts whether to take an interface that carries IPv4 or non-link-local IPv6 addresses
      *     (false: it is left alone and reported as a failure: it is likely the host's own, e.g. its uplink).
      */
-    public LinuxPorts(final Predicate<String> isDataPort, final AfPacketConfig config, final PortSink sink,
-        final boolean takeAddressedPorts) {
+    public LinuxPorts(
+            final Predicate<String> isDataPort,
+            final AfPacketConfig config,
+            final PortSink sink,
+            final boolean takeAddressedPorts) {
         this.config = config;
         this.sink = sink;
         this.takeAddressedPorts = takeAddressedPorts;
@@ -92,10 +95,12 @@ public final class LinuxPorts implements PortDiscovery.Listener, AutoCloseable {
             if (!takeAddressedPorts) {
                 final java.util.List<java.net.InetAddress> addresses = HostLinkState.assignedAddresses(name);
                 if (!addresses.isEmpty()) {
-                    throw new IllegalStateException(name + " carries addresses " + addresses.stream().map(
-                        java.net.InetAddress::getHostAddress).toList() + ", so it is probably the host's own: not "
-                        + "taken (remove the addresses, map the port elsewhere, or allow it with "
-                        + "--take-addressed-ports)");
+                    throw new IllegalStateException(name + " carries addresses "
+                            + addresses.stream()
+                                    .map(java.net.InetAddress::getHostAddress)
+                                    .toList() + ", so it is probably the host's own: not "
+                            + "taken (remove the addresses, map the port elsewhere, or allow it with "
+                            + "--take-addressed-ports)");
                 }
             }
             before.putIfAbsent(name, HostLinkState.capture(name));
@@ -103,14 +108,21 @@ public final class LinuxPorts implements PortDiscovery.Listener, AutoCloseable {
             final AfPacketPort port = AfPacketPort.open(name, config);
             ports.put(name, port);
             failures.remove(name);
-            LOG.info("port {} added (ifindex {}, mtu {}, {} KiB of ring memory)", name, ifIndex, port.mtu(),
-                port.ringBytes() / 1024);
+            LOG.info(
+                    "port {} added (ifindex {}, mtu {}, {} KiB of ring memory)",
+                    name,
+                    ifIndex,
+                    port.mtu(),
+                    port.ringBytes() / 1024);
             sink.attach(port);
         } catch (final IllegalStateException e) {
             // the interface may have vanished already; the next reconcile reports it again if it is back
             failures.put(name, e.getMessage());
-            LOG.warn("port {} (ifindex {}) could not be attached, it stays DOWN and drops nothing it never saw: {}",
-                name, ifIndex, e.getMessage());
+            LOG.warn(
+                    "port {} (ifindex {}) could not be attached, it stays DOWN and drops nothing it never saw: {}",
+                    name,
+                    ifIndex,
+                    e.getMessage());
         }
     }
 
@@ -143,12 +155,18 @@ public final class LinuxPorts implements PortDiscovery.Listener, AutoCloseable {
         if (mtu >= 68 && mtu <= port.slotMtu()) {
             final int before = port.mtu();
             port.mtu(mtu);
-            LOG.info("port {} mtu {} -> {} (larger frames are dropped and counted as SAI_PORT_STAT_IF_OUT_DISCARDS)",
-                name, before, mtu);
+            LOG.info(
+                    "port {} mtu {} -> {} (larger frames are dropped and counted as SAI_PORT_STAT_IF_OUT_DISCARDS)",
+                    name,
+                    before,
+                    mtu);
             return;
         }
-        LOG.info("port {} mtu {} -> {}: larger than its rings were sized for, reopening the port", name, port.mtu(),
-            mtu);
+        LOG.info(
+                "port {} mtu {} -> {}: larger than its rings were sized for, reopening the port",
+                name,
+                port.mtu(),
+                mtu);
         final int ifIndex = port.ifIndex();
         onPortRemoved(name, ifIndex);
         onPortAdded(name, ifIndex);
@@ -164,8 +182,12 @@ public final class LinuxPorts implements PortDiscovery.Listener, AutoCloseable {
         for (final HostLinkState state : before.values()) {
             final String failed = state.restore();
             if (failed.isEmpty()) {
-                LOG.info("port {} restored ({}, disable_ipv6 {}, addr_gen_mode {})", state.name(),
-                    state.wasUp() ? "up" : "down", state.disableIpv6(), state.addrGenMode());
+                LOG.info(
+                        "port {} restored ({}, disable_ipv6 {}, addr_gen_mode {})",
+                        state.name(),
+                        state.wasUp() ? "up" : "down",
+                        state.disableIpv6(),
+                        state.addrGenMode());
             } else {
                 LOG.warn("port {} not fully restored: {}", state.name(), failed);
             }

@@ -1,5 +1,9 @@
 package io.asicemu.veth.discovery;
 
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
 import io.asicemu.veth.ffm.Kernel;
 import io.asicemu.veth.ffm.Libc;
 import io.asicemu.veth.ffm.PollSet;
@@ -14,10 +18,6 @@ import java.util.TreeMap;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
-import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /**
  * Hot-plug port discovery: follows rtnetlink link events (NETLINK_ROUTE, group RTMGRP_LINK, through FFM) and, on each
@@ -39,12 +39,10 @@ public final class PortDiscovery implements AutoCloseable {
         void onPortRemoved(String name, int ifIndex);
 
         /** A known data port's operational state changed (IFF_RUNNING). */
-        default void onLinkState(final String name, final boolean running) {
-        }
+        default void onLinkState(final String name, final boolean running) {}
 
         /** A known data port's MTU changed (IFLA_MTU of RTM_NEWLINK), e.g. {@code ip link set <port> mtu 200}. */
-        default void onLinkMtu(final String name, final int mtu) {
-        }
+        default void onLinkMtu(final String name, final int mtu) {}
     }
 
     private static final Path SYS_CLASS_NET = Path.of("/sys/class/net");
@@ -61,6 +59,7 @@ public final class PortDiscovery implements AutoCloseable {
     private final int fd;
     /** Written by {@link #close()} so the discovery thread leaves its (up to 10 s) wait at once. */
     private final int wakeFd;
+
     private final Map<String, Integer> known = new TreeMap<>();
     private final Map<Integer, Boolean> running = new HashMap<>();
     private final Map<Integer, Integer> mtus = new HashMap<>();
@@ -76,8 +75,11 @@ public final class PortDiscovery implements AutoCloseable {
     public PortDiscovery(final Predicate<String> isDataPort, final Listener listener) {
         this.isDataPort = isDataPort;
         this.listener = listener;
-        final int socketFd = Libc.socket(errno, Kernel.AF_NETLINK,
-            Kernel.SOCK_RAW | Kernel.SOCK_NONBLOCK | Kernel.SOCK_CLOEXEC, Kernel.NETLINK_ROUTE);
+        final int socketFd = Libc.socket(
+                errno,
+                Kernel.AF_NETLINK,
+                Kernel.SOCK_RAW | Kernel.SOCK_NONBLOCK | Kernel.SOCK_CLOEXEC,
+                Kernel.NETLINK_ROUTE);
         if (socketFd < 0) {
             arena.close();
             throw new IllegalStateException(Libc.describe("socket(AF_NETLINK)", errno));
@@ -112,7 +114,9 @@ public final class PortDiscovery implements AutoCloseable {
      */
     public static Predicate<String> dataPorts(final String managementInterface, final String includeRegex) {
         final Pattern include = Pattern.compile(includeRegex);
-        return name -> !"lo".equals(name) && !name.equals(managementInterface) && include.matcher(name).matches();
+        return name -> !"lo".equals(name)
+                && !name.equals(managementInterface)
+                && include.matcher(name).matches();
     }
 
     /** @return the netlink descriptor (readable when link events are pending). */
@@ -172,8 +176,8 @@ public final class PortDiscovery implements AutoCloseable {
                     final int flags = buffer.get(JAVA_INT, info + Kernel.IFI_FLAGS);
                     if (type == Kernel.RTM_NEWLINK) {
                         onLinkFlags(ifIndex, (flags & Kernel.IFF_RUNNING) != 0);
-                        final int mtu = mtuAttribute(at + Kernel.NLMSGHDR.byteSize() + Kernel.IFINFOMSG.byteSize(),
-                            at + length);
+                        final int mtu = mtuAttribute(
+                                at + Kernel.NLMSGHDR.byteSize() + Kernel.IFINFOMSG.byteSize(), at + length);
                         if (mtu > 0) {
                             onLinkMtu(ifIndex, mtu);
                         }
@@ -261,7 +265,8 @@ public final class PortDiscovery implements AutoCloseable {
 
     private static int readMtu(final String name) {
         try {
-            return Integer.parseInt(Files.readString(SYS_CLASS_NET.resolve(name).resolve("mtu")).trim());
+            return Integer.parseInt(
+                    Files.readString(SYS_CLASS_NET.resolve(name).resolve("mtu")).trim());
         } catch (final IOException | NumberFormatException e) {
             return -1; // vanished: the first MTU event then counts as a change only against -1
         }
@@ -274,7 +279,10 @@ public final class PortDiscovery implements AutoCloseable {
                 final String name = entry.getFileName().toString();
                 if (isDataPort.test(name)) {
                     try {
-                        present.put(name, Integer.parseInt(Files.readString(entry.resolve("ifindex")).trim()));
+                        present.put(
+                                name,
+                                Integer.parseInt(Files.readString(entry.resolve("ifindex"))
+                                        .trim()));
                     } catch (final IOException | NumberFormatException e) {
                         // vanished between list and read: it is simply not present
                     }

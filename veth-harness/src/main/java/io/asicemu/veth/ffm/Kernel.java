@@ -1,13 +1,13 @@
 package io.asicemu.veth.ffm;
 
-import java.lang.foreign.MemoryLayout;
-import java.lang.foreign.StructLayout;
-
 import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.StructLayout;
 
 /**
  * Linux constants and kernel structs (x86-64/arm64 LP64) used by the AF_PACKET, TAP and netlink code: each struct is a
@@ -35,6 +35,7 @@ public final class Kernel {
     public static final int PACKET_TX_RING = 13;
     /** With it set, the kernel skips a malformed TX frame (status back to available) instead of stalling the ring. */
     public static final int PACKET_LOSS = 14;
+
     public static final int PACKET_QDISC_BYPASS = 20;
     public static final int PACKET_IGNORE_OUTGOING = 23;
     /**
@@ -42,12 +43,14 @@ public final class Kernel {
      * (the truncated slot carries TP_STATUS_COPY) so that recv(2) can read it; 0 (default) truncates it only.
      */
     public static final int PACKET_COPY_THRESH = 7;
+
     public static final int PACKET_MR_PROMISC = 1;
     public static final int TPACKET_V2 = 1;
     public static final int TP_STATUS_KERNEL = 0;
     public static final int TP_STATUS_USER = 1;
     /** RX: the slot holds a truncated copy; the whole frame waits on the receive queue (PACKET_COPY_THRESH). */
     public static final int TP_STATUS_COPY = 2;
+
     public static final int TP_STATUS_LOSING = 4;
     public static final int TP_STATUS_CSUMNOTREADY = 8;
     public static final int TP_STATUS_VLAN_VALID = 0x10;
@@ -101,13 +104,14 @@ public final class Kernel {
 
     /** struct sockaddr_ll. */
     public static final StructLayout SOCKADDR_LL = MemoryLayout.structLayout(
-        JAVA_SHORT.withName("sll_family"),
-        JAVA_SHORT.withName("sll_protocol"),
-        JAVA_INT.withName("sll_ifindex"),
-        JAVA_SHORT.withName("sll_hatype"),
-        JAVA_BYTE.withName("sll_pkttype"),
-        JAVA_BYTE.withName("sll_halen"),
-        MemoryLayout.sequenceLayout(8, JAVA_BYTE).withName("sll_addr"));
+            JAVA_SHORT.withName("sll_family"),
+            JAVA_SHORT.withName("sll_protocol"),
+            JAVA_INT.withName("sll_ifindex"),
+            JAVA_SHORT.withName("sll_hatype"),
+            JAVA_BYTE.withName("sll_pkttype"),
+            JAVA_BYTE.withName("sll_halen"),
+            MemoryLayout.sequenceLayout(8, JAVA_BYTE).withName("sll_addr"));
+
     public static final long SLL_FAMILY = off(SOCKADDR_LL, "sll_family");
     public static final long SLL_PROTOCOL = off(SOCKADDR_LL, "sll_protocol");
     public static final long SLL_IFINDEX = off(SOCKADDR_LL, "sll_ifindex");
@@ -115,10 +119,11 @@ public final class Kernel {
 
     /** struct tpacket_req (the TPACKET_V2 ring request). */
     public static final StructLayout TPACKET_REQ = MemoryLayout.structLayout(
-        JAVA_INT.withName("tp_block_size"),
-        JAVA_INT.withName("tp_block_nr"),
-        JAVA_INT.withName("tp_frame_size"),
-        JAVA_INT.withName("tp_frame_nr"));
+            JAVA_INT.withName("tp_block_size"),
+            JAVA_INT.withName("tp_block_nr"),
+            JAVA_INT.withName("tp_frame_size"),
+            JAVA_INT.withName("tp_frame_nr"));
+
     public static final long REQ_BLOCK_SIZE = off(TPACKET_REQ, "tp_block_size");
     public static final long REQ_BLOCK_NR = off(TPACKET_REQ, "tp_block_nr");
     public static final long REQ_FRAME_SIZE = off(TPACKET_REQ, "tp_frame_size");
@@ -126,16 +131,17 @@ public final class Kernel {
 
     /** struct tpacket2_hdr, at the start of every TPACKET_V2 ring frame. */
     public static final StructLayout TPACKET2_HDR = MemoryLayout.structLayout(
-        JAVA_INT.withName("tp_status"),
-        JAVA_INT.withName("tp_len"),
-        JAVA_INT.withName("tp_snaplen"),
-        JAVA_SHORT.withName("tp_mac"),
-        JAVA_SHORT.withName("tp_net"),
-        JAVA_INT.withName("tp_sec"),
-        JAVA_INT.withName("tp_nsec"),
-        JAVA_SHORT.withName("tp_vlan_tci"),
-        JAVA_SHORT.withName("tp_vlan_tpid"),
-        MemoryLayout.sequenceLayout(4, JAVA_BYTE).withName("tp_padding"));
+            JAVA_INT.withName("tp_status"),
+            JAVA_INT.withName("tp_len"),
+            JAVA_INT.withName("tp_snaplen"),
+            JAVA_SHORT.withName("tp_mac"),
+            JAVA_SHORT.withName("tp_net"),
+            JAVA_INT.withName("tp_sec"),
+            JAVA_INT.withName("tp_nsec"),
+            JAVA_SHORT.withName("tp_vlan_tci"),
+            JAVA_SHORT.withName("tp_vlan_tpid"),
+            MemoryLayout.sequenceLayout(4, JAVA_BYTE).withName("tp_padding"));
+
     public static final long TP_STATUS = off(TPACKET2_HDR, "tp_status");
     public static final long TP_LEN = off(TPACKET2_HDR, "tp_len");
     public static final long TP_SNAPLEN = off(TPACKET2_HDR, "tp_snaplen");
@@ -150,43 +156,48 @@ public final class Kernel {
     public static final long TPACKET2_TX_DATA_OFFSET = TPACKET2_HDRLEN - SOCKADDR_LL.byteSize();
 
     /** struct tpacket_stats. */
-    public static final StructLayout TPACKET_STATS = MemoryLayout.structLayout(
-        JAVA_INT.withName("tp_packets"),
-        JAVA_INT.withName("tp_drops"));
+    public static final StructLayout TPACKET_STATS =
+            MemoryLayout.structLayout(JAVA_INT.withName("tp_packets"), JAVA_INT.withName("tp_drops"));
+
     public static final long STATS_PACKETS = off(TPACKET_STATS, "tp_packets");
     public static final long STATS_DROPS = off(TPACKET_STATS, "tp_drops");
 
     /** struct packet_mreq. */
     public static final StructLayout PACKET_MREQ = MemoryLayout.structLayout(
-        JAVA_INT.withName("mr_ifindex"),
-        JAVA_SHORT.withName("mr_type"),
-        JAVA_SHORT.withName("mr_alen"),
-        MemoryLayout.sequenceLayout(8, JAVA_BYTE).withName("mr_address"));
+            JAVA_INT.withName("mr_ifindex"),
+            JAVA_SHORT.withName("mr_type"),
+            JAVA_SHORT.withName("mr_alen"),
+            MemoryLayout.sequenceLayout(8, JAVA_BYTE).withName("mr_address"));
+
     public static final long MREQ_IFINDEX = off(PACKET_MREQ, "mr_ifindex");
     public static final long MREQ_TYPE = off(PACKET_MREQ, "mr_type");
 
     /** struct ifreq: a 16-byte name and a 24-byte union (flags, ifindex, mtu, hwaddr as sockaddr). */
     public static final StructLayout IFREQ = MemoryLayout.structLayout(
-        MemoryLayout.sequenceLayout(IFNAMSIZ, JAVA_BYTE).withName("ifr_name"),
-        MemoryLayout.unionLayout(
-            JAVA_SHORT.withName("ifr_flags"),
-            JAVA_INT.withName("ifr_ifindex"),
-            JAVA_INT.withName("ifr_mtu"),
-            MemoryLayout.structLayout(JAVA_SHORT.withName("sa_family"),
-                MemoryLayout.sequenceLayout(14, JAVA_BYTE).withName("sa_data")).withName("ifr_hwaddr"),
-            MemoryLayout.sequenceLayout(3, JAVA_LONG).withName("ifr_map")).withName("ifr_ifru"));
+            MemoryLayout.sequenceLayout(IFNAMSIZ, JAVA_BYTE).withName("ifr_name"),
+            MemoryLayout.unionLayout(
+                            JAVA_SHORT.withName("ifr_flags"),
+                            JAVA_INT.withName("ifr_ifindex"),
+                            JAVA_INT.withName("ifr_mtu"),
+                            MemoryLayout.structLayout(
+                                            JAVA_SHORT.withName("sa_family"),
+                                            MemoryLayout.sequenceLayout(14, JAVA_BYTE)
+                                                    .withName("sa_data"))
+                                    .withName("ifr_hwaddr"),
+                            MemoryLayout.sequenceLayout(3, JAVA_LONG).withName("ifr_map"))
+                    .withName("ifr_ifru"));
+
     public static final long IFR_NAME = off(IFREQ, "ifr_name");
     public static final long IFR_FLAGS = IFREQ.byteOffset(groupElement("ifr_ifru"), groupElement("ifr_flags"));
     public static final long IFR_IFINDEX = IFREQ.byteOffset(groupElement("ifr_ifru"), groupElement("ifr_ifindex"));
     public static final long IFR_MTU = IFREQ.byteOffset(groupElement("ifr_ifru"), groupElement("ifr_mtu"));
-    public static final long IFR_HWADDR_DATA = IFREQ.byteOffset(groupElement("ifr_ifru"),
-        groupElement("ifr_hwaddr"), groupElement("sa_data"));
+    public static final long IFR_HWADDR_DATA =
+            IFREQ.byteOffset(groupElement("ifr_ifru"), groupElement("ifr_hwaddr"), groupElement("sa_data"));
 
     /** struct pollfd. */
     public static final StructLayout POLLFD = MemoryLayout.structLayout(
-        JAVA_INT.withName("fd"),
-        JAVA_SHORT.withName("events"),
-        JAVA_SHORT.withName("revents"));
+            JAVA_INT.withName("fd"), JAVA_SHORT.withName("events"), JAVA_SHORT.withName("revents"));
+
     public static final long POLLFD_FD = off(POLLFD, "fd");
     public static final long POLLFD_EVENTS = off(POLLFD, "events");
     public static final long POLLFD_REVENTS = off(POLLFD, "revents");
@@ -198,39 +209,44 @@ public final class Kernel {
 
     /** struct epoll_event: packed (12 bytes) on x86-64, naturally aligned (16 bytes) elsewhere. */
     public static final StructLayout EPOLL_EVENT = "amd64".equals(System.getProperty("os.arch"))
-        ? MemoryLayout.structLayout(JAVA_INT.withName("events"), JAVA_LONG.withByteAlignment(4).withName("data"))
-        : MemoryLayout.structLayout(JAVA_INT.withName("events"), MemoryLayout.paddingLayout(4),
-            JAVA_LONG.withName("data"));
+            ? MemoryLayout.structLayout(
+                    JAVA_INT.withName("events"), JAVA_LONG.withByteAlignment(4).withName("data"))
+            : MemoryLayout.structLayout(
+                    JAVA_INT.withName("events"), MemoryLayout.paddingLayout(4), JAVA_LONG.withName("data"));
+
     public static final long EPOLL_EVENTS = off(EPOLL_EVENT, "events");
     public static final long EPOLL_DATA = off(EPOLL_EVENT, "data");
 
     /** struct sockaddr_nl. */
     public static final StructLayout SOCKADDR_NL = MemoryLayout.structLayout(
-        JAVA_SHORT.withName("nl_family"),
-        JAVA_SHORT.withName("nl_pad"),
-        JAVA_INT.withName("nl_pid"),
-        JAVA_INT.withName("nl_groups"));
+            JAVA_SHORT.withName("nl_family"),
+            JAVA_SHORT.withName("nl_pad"),
+            JAVA_INT.withName("nl_pid"),
+            JAVA_INT.withName("nl_groups"));
+
     public static final long NL_FAMILY = off(SOCKADDR_NL, "nl_family");
     public static final long NL_GROUPS = off(SOCKADDR_NL, "nl_groups");
 
     /** struct nlmsghdr. */
     public static final StructLayout NLMSGHDR = MemoryLayout.structLayout(
-        JAVA_INT.withName("nlmsg_len"),
-        JAVA_SHORT.withName("nlmsg_type"),
-        JAVA_SHORT.withName("nlmsg_flags"),
-        JAVA_INT.withName("nlmsg_seq"),
-        JAVA_INT.withName("nlmsg_pid"));
+            JAVA_INT.withName("nlmsg_len"),
+            JAVA_SHORT.withName("nlmsg_type"),
+            JAVA_SHORT.withName("nlmsg_flags"),
+            JAVA_INT.withName("nlmsg_seq"),
+            JAVA_INT.withName("nlmsg_pid"));
+
     public static final long NLMSG_LEN = off(NLMSGHDR, "nlmsg_len");
     public static final long NLMSG_TYPE = off(NLMSGHDR, "nlmsg_type");
 
     /** struct ifinfomsg, after the nlmsghdr of RTM_NEWLINK/RTM_DELLINK. */
     public static final StructLayout IFINFOMSG = MemoryLayout.structLayout(
-        JAVA_BYTE.withName("ifi_family"),
-        JAVA_BYTE.withName("ifi_pad"),
-        JAVA_SHORT.withName("ifi_type"),
-        JAVA_INT.withName("ifi_index"),
-        JAVA_INT.withName("ifi_flags"),
-        JAVA_INT.withName("ifi_change"));
+            JAVA_BYTE.withName("ifi_family"),
+            JAVA_BYTE.withName("ifi_pad"),
+            JAVA_SHORT.withName("ifi_type"),
+            JAVA_INT.withName("ifi_index"),
+            JAVA_INT.withName("ifi_flags"),
+            JAVA_INT.withName("ifi_change"));
+
     public static final long IFI_INDEX = off(IFINFOMSG, "ifi_index");
     public static final long IFI_FLAGS = off(IFINFOMSG, "ifi_flags");
     /** struct rtattr header: rta_len (u16), rta_type (u16); attributes follow the ifinfomsg, 4-byte aligned. */
@@ -238,8 +254,7 @@ public final class Kernel {
     /** IFLA_MTU: the link's MTU (u32) in RTM_NEWLINK. */
     public static final int IFLA_MTU = 4;
 
-    private Kernel() {
-    }
+    private Kernel() {}
 
     private static long off(final StructLayout layout, final String field) {
         return layout.byteOffset(groupElement(field));

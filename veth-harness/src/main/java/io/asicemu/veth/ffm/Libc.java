@@ -1,5 +1,9 @@
 package io.asicemu.veth.ffm;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -9,10 +13,6 @@ import java.lang.foreign.StructLayout;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
-
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * The libc calls the Linux ports need, as FFM downcall handles linked once into static finals.
@@ -26,53 +26,59 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 public final class Libc {
     /** The layout of the captured call state (errno). */
     public static final StructLayout CAPTURE_LAYOUT = Linker.Option.captureStateLayout();
+
     private static final VarHandle ERRNO = CAPTURE_LAYOUT.varHandle(MemoryLayout.PathElement.groupElement("errno"));
 
     private static final Linker LINKER = Linker.nativeLinker();
     private static final SymbolLookup LIBC = LINKER.defaultLookup();
     private static final Linker.Option ERRNO_OPTION = Linker.Option.captureCallState("errno");
 
-    private static final MethodHandle SOCKET = link("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT,
-        JAVA_INT));
+    private static final MethodHandle SOCKET =
+            link("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle BIND = link("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle SETSOCKOPT = link("setsockopt", FunctionDescriptor.of(JAVA_INT, JAVA_INT,
-        JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle GETSOCKOPT = link("getsockopt", FunctionDescriptor.of(JAVA_INT, JAVA_INT,
-        JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
-    private static final MethodHandle MMAP = link("mmap", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT,
-        JAVA_INT, JAVA_INT, JAVA_LONG));
+    private static final MethodHandle SETSOCKOPT =
+            link("setsockopt", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle GETSOCKOPT =
+            link("getsockopt", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle MMAP =
+            link("mmap", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
     private static final MethodHandle MUNMAP = link("munmap", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
-    private static final MethodHandle POLL = link("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG,
-        JAVA_INT));
+    private static final MethodHandle POLL =
+            link("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
     private static final MethodHandle EPOLL_CREATE1 = link("epoll_create1", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-    private static final MethodHandle EPOLL_CTL = link("epoll_ctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT,
-        JAVA_INT, ADDRESS));
-    private static final MethodHandle EPOLL_WAIT = link("epoll_wait", FunctionDescriptor.of(JAVA_INT, JAVA_INT,
-        ADDRESS, JAVA_INT, JAVA_INT));
+    private static final MethodHandle EPOLL_CTL =
+            link("epoll_ctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
+    private static final MethodHandle EPOLL_WAIT =
+            link("epoll_wait", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
     private static final MethodHandle EVENTFD = link("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle SETNS = link("setns", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
-    private static final MethodHandle SCHED_SETAFFINITY = link("sched_setaffinity", FunctionDescriptor.of(JAVA_INT,
-        JAVA_INT, JAVA_LONG, ADDRESS));
-    private static final MethodHandle IOCTL = LINKER.downcallHandle(LIBC.find("ioctl").orElseThrow(),
-        FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS), ERRNO_OPTION, Linker.Option.firstVariadicArg(2));
-    private static final MethodHandle OPEN = LINKER.downcallHandle(LIBC.find("open").orElseThrow(),
-        FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), ERRNO_OPTION, Linker.Option.firstVariadicArg(2));
-    private static final MethodHandle SENDTO = link("sendto", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS,
-        JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle RECV = link("recv", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS,
-        JAVA_LONG, JAVA_INT));
-    private static final MethodHandle READ = link("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS,
-        JAVA_LONG));
-    private static final MethodHandle WRITE = link("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS,
-        JAVA_LONG));
+    private static final MethodHandle SCHED_SETAFFINITY =
+            link("sched_setaffinity", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
+    private static final MethodHandle IOCTL = LINKER.downcallHandle(
+            LIBC.find("ioctl").orElseThrow(),
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS),
+            ERRNO_OPTION,
+            Linker.Option.firstVariadicArg(2));
+    private static final MethodHandle OPEN = LINKER.downcallHandle(
+            LIBC.find("open").orElseThrow(),
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
+            ERRNO_OPTION,
+            Linker.Option.firstVariadicArg(2));
+    private static final MethodHandle SENDTO =
+            link("sendto", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle RECV =
+            link("recv", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+    private static final MethodHandle READ =
+            link("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+    private static final MethodHandle WRITE =
+            link("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
     private static final MethodHandle CLOSE = link("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-    private static final MethodHandle IF_NAMETOINDEX = LINKER.downcallHandle(LIBC.find("if_nametoindex")
-        .orElseThrow(), FunctionDescriptor.of(JAVA_INT, ADDRESS));
-    private static final MethodHandle STRERROR = LINKER.downcallHandle(LIBC.find("strerror").orElseThrow(),
-        FunctionDescriptor.of(ADDRESS, JAVA_INT));
+    private static final MethodHandle IF_NAMETOINDEX =
+            LINKER.downcallHandle(LIBC.find("if_nametoindex").orElseThrow(), FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    private static final MethodHandle STRERROR =
+            LINKER.downcallHandle(LIBC.find("strerror").orElseThrow(), FunctionDescriptor.of(ADDRESS, JAVA_INT));
 
-    private Libc() {
-    }
+    private Libc() {}
 
     private static MethodHandle link(final String name, final FunctionDescriptor descriptor) {
         return LINKER.downcallHandle(LIBC.find(name).orElseThrow(), descriptor, ERRNO_OPTION);
@@ -129,8 +135,13 @@ public final class Libc {
         }
     }
 
-    public static int setsockopt(final MemorySegment errno, final int fd, final int level, final int name,
-        final MemorySegment value, final int valueLen) {
+    public static int setsockopt(
+            final MemorySegment errno,
+            final int fd,
+            final int level,
+            final int name,
+            final MemorySegment value,
+            final int valueLen) {
         try {
             return (int) SETSOCKOPT.invokeExact(errno, fd, level, name, value, valueLen);
         } catch (final Throwable t) {
@@ -138,8 +149,13 @@ public final class Libc {
         }
     }
 
-    public static int getsockopt(final MemorySegment errno, final int fd, final int level, final int name,
-        final MemorySegment value, final MemorySegment valueLen) {
+    public static int getsockopt(
+            final MemorySegment errno,
+            final int fd,
+            final int level,
+            final int name,
+            final MemorySegment value,
+            final MemorySegment valueLen) {
         try {
             return (int) GETSOCKOPT.invokeExact(errno, fd, level, name, value, valueLen);
         } catch (final Throwable t) {
@@ -148,8 +164,13 @@ public final class Libc {
     }
 
     /** @return the mapped address, or {@link #MAP_FAILED} (address -1). */
-    public static MemorySegment mmap(final MemorySegment errno, final long length, final int prot, final int flags,
-        final int fd, final long offset) {
+    public static MemorySegment mmap(
+            final MemorySegment errno,
+            final long length,
+            final int prot,
+            final int flags,
+            final int fd,
+            final long offset) {
         try {
             return (MemorySegment) MMAP.invokeExact(errno, MemorySegment.NULL, length, prot, flags, fd, offset);
         } catch (final Throwable t) {
@@ -182,8 +203,8 @@ public final class Libc {
         }
     }
 
-    public static int epollCtl(final MemorySegment errno, final int epfd, final int op, final int fd,
-        final MemorySegment event) {
+    public static int epollCtl(
+            final MemorySegment errno, final int epfd, final int op, final int fd, final MemorySegment event) {
         try {
             return (int) EPOLL_CTL.invokeExact(errno, epfd, op, fd, event);
         } catch (final Throwable t) {
@@ -192,8 +213,12 @@ public final class Libc {
     }
 
     /** epoll_wait(2); blocks up to {@code timeoutMs} (-1: forever). Never linked as critical: it blocks. */
-    public static int epollWait(final MemorySegment errno, final int epfd, final MemorySegment events,
-        final int maxEvents, final int timeoutMs) {
+    public static int epollWait(
+            final MemorySegment errno,
+            final int epfd,
+            final MemorySegment events,
+            final int maxEvents,
+            final int timeoutMs) {
         try {
             return (int) EPOLL_WAIT.invokeExact(errno, epfd, events, maxEvents, timeoutMs);
         } catch (final Throwable t) {
@@ -249,8 +274,8 @@ public final class Libc {
     public static void enterNetworkNamespace(final String name) {
         try (Arena arena = Arena.ofConfined()) {
             final MemorySegment errno = newErrnoSegment(arena);
-            final int fd = open(errno, arena.allocateFrom("/var/run/netns/" + name), 0x80000 /* O_RDONLY|O_CLOEXEC */,
-                0);
+            final int fd =
+                    open(errno, arena.allocateFrom("/var/run/netns/" + name), 0x80000 /* O_RDONLY|O_CLOEXEC */, 0);
             if (fd < 0) {
                 throw new IllegalStateException(describe("open /var/run/netns/" + name, errno));
             }
@@ -280,8 +305,14 @@ public final class Libc {
         }
     }
 
-    public static long sendto(final MemorySegment errno, final int fd, final MemorySegment buf, final long len,
-        final int flags, final MemorySegment addr, final int addrLen) {
+    public static long sendto(
+            final MemorySegment errno,
+            final int fd,
+            final MemorySegment buf,
+            final long len,
+            final int flags,
+            final MemorySegment addr,
+            final int addrLen) {
         try {
             return (long) SENDTO.invokeExact(errno, fd, buf, len, flags, addr, addrLen);
         } catch (final Throwable t) {
@@ -289,8 +320,8 @@ public final class Libc {
         }
     }
 
-    public static long recv(final MemorySegment errno, final int fd, final MemorySegment buf, final long len,
-        final int flags) {
+    public static long recv(
+            final MemorySegment errno, final int fd, final MemorySegment buf, final long len, final int flags) {
         try {
             return (long) RECV.invokeExact(errno, fd, buf, len, flags);
         } catch (final Throwable t) {

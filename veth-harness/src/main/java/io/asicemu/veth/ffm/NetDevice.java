@@ -1,11 +1,11 @@
 package io.asicemu.veth.ffm;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 
 /**
  * Interface queries and settings through ioctl on a throw-away datagram socket (SIOCGIFINDEX, SIOCGIFFLAGS,
@@ -13,8 +13,7 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * Thread safe (no shared state).
  */
 public final class NetDevice {
-    private NetDevice() {
-    }
+    private NetDevice() {}
 
     /**
      * @param name the interface name.
@@ -105,8 +104,8 @@ public final class NetDevice {
         }
         try {
             if (Libc.ioctl(errno, fd, request, ifr) < 0) {
-                throw new IllegalStateException(Libc.describe("ioctl 0x" + Long.toHexString(request) + " on " + name,
-                    errno));
+                throw new IllegalStateException(
+                        Libc.describe("ioctl 0x" + Long.toHexString(request) + " on " + name, errno));
             }
         } finally {
             Libc.close(errno, fd);

@@ -1,10 +1,10 @@
 package io.asicemu.veth.ffm;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 
 /**
  * An epoll(7) set over file descriptors (port fds, the netlink fd): the idle half of the real-time loop, which

@@ -33,16 +33,16 @@ public final class Background implements AutoCloseable {
         try {
             if (!process.waitFor(timeoutMs, TimeUnit.MILLISECONDS)) {
                 close();
-                throw new IllegalStateException("background process did not finish: " + process.info().commandLine()
-                    .orElse("?"));
+                throw new IllegalStateException("background process did not finish: "
+                        + process.info().commandLine().orElse("?"));
             }
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
         if (process.exitValue() != 0) {
-            throw new IllegalStateException("background process failed (exit " + process.exitValue() + "): "
-                + stderr.join());
+            throw new IllegalStateException(
+                    "background process failed (exit " + process.exitValue() + "): " + stderr.join());
         }
         return stdout.join();
     }

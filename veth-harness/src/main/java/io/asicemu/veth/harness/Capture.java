@@ -44,8 +44,8 @@ public final class Capture implements AutoCloseable {
     }
 
     private void readStderr() {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getErrorStream(),
-            StandardCharsets.UTF_8))) {
+        try (BufferedReader in =
+                new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = in.readLine()) != null) {
                 synchronized (stderr) {

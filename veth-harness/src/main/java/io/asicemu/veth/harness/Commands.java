@@ -17,8 +17,7 @@ public final class Commands {
     /** The bound used when none is given. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
-    private Commands() {
-    }
+    private Commands() {}
 
     /**
      * What a finished process left behind.
@@ -36,7 +35,7 @@ public final class Commands {
         public Result requireSuccess() {
             if (exitCode != 0) {
                 throw new IllegalStateException("command failed (exit " + exitCode + "): " + String.join(" ", command)
-                    + "\n--- stdout ---\n" + stdout + "\n--- stderr ---\n" + stderr);
+                        + "\n--- stdout ---\n" + stdout + "\n--- stderr ---\n" + stderr);
             }
             return this;
         }
@@ -54,7 +53,7 @@ public final class Commands {
                 process.destroyForcibly();
                 process.waitFor(5, TimeUnit.SECONDS);
                 throw new IllegalStateException("command timed out after " + timeout + ": " + String.join(" ", command)
-                    + "\n--- stderr ---\n" + err.getNow(""));
+                        + "\n--- stderr ---\n" + err.getNow(""));
             }
             return new Result(List.copyOf(command), process.exitValue(), out.join(), err.join());
         } catch (final IOException e) {

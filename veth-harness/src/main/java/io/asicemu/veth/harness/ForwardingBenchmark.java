@@ -31,21 +31,30 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class ForwardingBenchmark {
     private static final ValueLayout.OfLong LONG_BE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     private static final ValueLayout.OfShort SHORT_BE =
-        ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+            ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     private static final int SEQ_OFFSET = 42;
     private static final int TS_OFFSET = 50;
     private static final String ROUTER_MAC = "02:aa:00:00:00:01";
     /** Generator and sink share this core (the bridge forwards in their softirq), the switch gets the other. */
     private static final int TRAFFIC_CPU = 0;
+
     private static final int SWITCH_CPU = 1;
     /** The sink stops after this long without a frame once the sender is done (a starved switch may lag that long). */
     private static final long QUIET_NS = 1_000_000_000L;
+
     private static final java.util.concurrent.atomic.AtomicInteger RUN_IDS =
-        new java.util.concurrent.atomic.AtomicInteger(0x1000);
+            new java.util.concurrent.atomic.AtomicInteger(0x1000);
 
     /** What one run measured. */
-    public record Run(String target, String kind, int frameBytes, long sent, long received, double seconds,
-        long[] latencyNs, long sinkDrops) {
+    public record Run(
+            String target,
+            String kind,
+            int frameBytes,
+            long sent,
+            long received,
+            double seconds,
+            long[] latencyNs,
+            long sinkDrops) {
         double pps() {
             return received / seconds;
         }
@@ -62,12 +71,10 @@ public final class ForwardingBenchmark {
         }
     }
 
-    private ForwardingBenchmark() {
-    }
+    private ForwardingBenchmark() {}
 
     /** What a run against asic-emu left in its counters: frames dropped under a reason, and the reasons. */
-    record Accounting(long countedDrops, String reasons) {
-    }
+    record Accounting(long countedDrops, String reasons) {}
 
     /** The switch under test and how to read its drop counters (null for the bridge). */
     private static final class Target {
@@ -87,8 +94,9 @@ public final class ForwardingBenchmark {
                 return 0;
             }
             try {
-                return Long.parseLong(java.nio.file.Files.readString(java.nio.file.Path.of("/sys/class/net", egressIf,
-                    "statistics", "tx_dropped")).trim());
+                return Long.parseLong(java.nio.file.Files.readString(
+                                java.nio.file.Path.of("/sys/class/net", egressIf, "statistics", "tx_dropped"))
+                        .trim());
             } catch (final java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
@@ -100,7 +108,9 @@ public final class ForwardingBenchmark {
             }
             sw.awaitIdleControl(); // the agent folds ring overflow counts in every 100 ms; wait for one fold
             sleepMs(250);
-            return sw.counters().drops().values().stream().mapToLong(Long::longValue).sum();
+            return sw.counters().drops().values().stream()
+                    .mapToLong(Long::longValue)
+                    .sum();
         }
     }
 
@@ -145,10 +155,15 @@ public final class ForwardingBenchmark {
                     final String sw1 = lab.switchLink("sw1", h1, "eth1", Offloads.CONTAINERLAB, 1500);
                     final String sw2 = lab.switchLink("sw2", h2, "eth1", Offloads.CONTAINERLAB, 1500);
                     egress = sw2;
-                    final int depth = target.endsWith("lowlat") ? labDefault.rxFrames()
-                        : Integer.parseInt(target.substring("asic-emu rx ".length()));
-                    sw = InProcessSwitch.start(config(h2.mac("eth1")), Map.of("Ethernet0", sw1, "Ethernet4", sw2),
-                        labDefault.withRxFrames(depth), 1.0, target.endsWith("lowlat") ? busyPollUs * 1000 : 0);
+                    final int depth = target.endsWith("lowlat")
+                            ? labDefault.rxFrames()
+                            : Integer.parseInt(target.substring("asic-emu rx ".length()));
+                    sw = InProcessSwitch.start(
+                            config(h2.mac("eth1")),
+                            Map.of("Ethernet0", sw1, "Ethernet4", sw2),
+                            labDefault.withRxFrames(depth),
+                            1.0,
+                            target.endsWith("lowlat") ? busyPollUs * 1000 : 0);
                     sw.awaitPorts(2, Duration.ofSeconds(5));
                     sw.control(c -> c.submit(agent -> Libc.pinCurrentThread(SWITCH_CPU)));
                     sw.awaitIdleControl();
@@ -169,15 +184,31 @@ public final class ForwardingBenchmark {
                     runs.add(run(t, "burst", h1, h2, srcMac, dstMac, 128, seconds, 0, 5_000, notes));
                     runs.add(noDropSearch(t, h1, h2, srcMac, dstMac, saturated, notes));
                     if (halfRateSeconds > 0) {
-                        runs.add(run(t, "half-rate", h1, h2, srcMac, dstMac, 64, halfRateSeconds,
-                            (int) Math.max(1_000, saturated.pps() / 2), 0, notes));
+                        runs.add(run(
+                                t,
+                                "half-rate",
+                                h1,
+                                h2,
+                                srcMac,
+                                dstMac,
+                                64,
+                                halfRateSeconds,
+                                (int) Math.max(1_000, saturated.pps() / 2),
+                                0,
+                                notes));
                     }
                 } finally {
                     if (sw != null) {
                         System.out.print(sw.counters().render());
-                        sw.ports().forEach((name, port) -> System.out.printf("%s: rx %d, tx %d, tx ring full %d,"
-                            + " kernel rx drops %d, ring %d KiB%n", name, port.rxFrameCount(), port.txFrameCount(),
-                            port.txRingFullCount(), port.kernelDropCount(), port.ringBytes() / 1024));
+                        sw.ports()
+                                .forEach((name, port) -> System.out.printf(
+                                        "%s: rx %d, tx %d, tx ring full %d," + " kernel rx drops %d, ring %d KiB%n",
+                                        name,
+                                        port.rxFrameCount(),
+                                        port.txFrameCount(),
+                                        port.txRingFullCount(),
+                                        port.kernelDropCount(),
+                                        port.ringBytes() / 1024));
                         sw.close();
                     }
                 }
@@ -191,8 +222,15 @@ public final class ForwardingBenchmark {
      * Highest offered rate with ≤ 0.1 % loss, by binary search between 0 and the generator's full rate (2 s steps,
      * 7 halvings: within 1 % of the generator's rate).
      */
-    private static Run noDropSearch(final Target t, final Netns h1, final Netns h2, final String srcMac,
-        final String dstMac, final Run saturated, final List<String> notes) throws InterruptedException {
+    private static Run noDropSearch(
+            final Target t,
+            final Netns h1,
+            final Netns h2,
+            final String srcMac,
+            final String dstMac,
+            final Run saturated,
+            final List<String> notes)
+            throws InterruptedException {
         double low = 0;
         double high = saturated.sent() / saturated.seconds();
         Run best = null;
@@ -207,22 +245,39 @@ public final class ForwardingBenchmark {
             }
         }
         final Run found = best != null ? best : new Run(t.name, "search", 64, 0, 0, 1, new long[0], 0);
-        return new Run(t.name, "no-drop", 64, found.sent(), found.received(), found.seconds(), found.latencyNs(),
-            found.sinkDrops());
+        return new Run(
+                t.name,
+                "no-drop",
+                64,
+                found.sent(),
+                found.received(),
+                found.seconds(),
+                found.latencyNs(),
+                found.sinkDrops());
     }
 
     static ConfigDb config(final String h2Mac) {
         return ConfigDb.parse("{\"DEVICE_METADATA\": {\"localhost\": {\"mac\": \"" + ROUTER_MAC + "\"}},"
-            + " \"PORT\": {\"Ethernet0\": {\"speed\": \"100000\", \"admin_status\": \"up\", \"mtu\": \"9100\"},"
-            + " \"Ethernet4\": {\"speed\": \"100000\", \"admin_status\": \"up\", \"mtu\": \"9100\"}},"
-            + " \"INTERFACE\": {\"Ethernet0\": {}, \"Ethernet0|10.0.1.254/24\": {}, \"Ethernet4\": {},"
-            + " \"Ethernet4|10.0.2.254/24\": {}}, \"NEIGH\": {\"Ethernet4|10.0.2.1\": {\"neigh\": \"" + h2Mac
-            + "\"}}}");
+                + " \"PORT\": {\"Ethernet0\": {\"speed\": \"100000\", \"admin_status\": \"up\", \"mtu\": \"9100\"},"
+                + " \"Ethernet4\": {\"speed\": \"100000\", \"admin_status\": \"up\", \"mtu\": \"9100\"}},"
+                + " \"INTERFACE\": {\"Ethernet0\": {}, \"Ethernet0|10.0.1.254/24\": {}, \"Ethernet4\": {},"
+                + " \"Ethernet4|10.0.2.254/24\": {}}, \"NEIGH\": {\"Ethernet4|10.0.2.1\": {\"neigh\": \"" + h2Mac
+                + "\"}}}");
     }
 
-    private static Run run(final Target t, final String kind, final Netns h1, final Netns h2,
-        final String srcMac, final String dstMac, final int frameBytes, final int seconds, final int ratePps,
-        final long maxFrames, final List<String> notes) throws InterruptedException {
+    private static Run run(
+            final Target t,
+            final String kind,
+            final Netns h1,
+            final Netns h2,
+            final String srcMac,
+            final String dstMac,
+            final int frameBytes,
+            final int seconds,
+            final int ratePps,
+            final long maxFrames,
+            final List<String> notes)
+            throws InterruptedException {
         final long dropsBefore = t.drops();
         final long hostDropsBefore = senderTxDrops(h1);
         final long egressDropsBefore = t.egressVethDrops();
@@ -232,25 +287,45 @@ public final class ForwardingBenchmark {
         final long afterSwitch = t.egressVethDrops() - egressDropsBefore + run.sinkDrops();
         final long lost = run.sent() - run.received();
         final long explained = counted + hostDrops + afterSwitch;
-        final String accounting = t.sw == null ? "" : String.format(
-            "; lost %,d = counted by the switch %,d + before it (sender veth) %,d + after it (egress veth, sink ring)"
-                + " %,d%s", lost, counted, hostDrops, afterSwitch,
-            lost == explained ? " (exact)" : " (MISMATCH " + (lost - explained) + ")");
-        System.out.printf("%-15s %-10s %5d B%s: sent %,d received %,d in %.2f s -> %,.0f pps, loss %.4f%s%s%n",
-            t.name, kind, frameBytes, ratePps > 0 ? String.format(" @%,d pps", ratePps) : "", run.sent(),
-            run.received(), run.seconds(), run.pps(), run.loss(), ratePps > 0 && !kind.equals("search")
-                ? String.format(", latency p50 %.1f us p99 %.1f us p999 %.1f us", run.percentile(0.5) / 1e3,
-                    run.percentile(0.99) / 1e3, run.percentile(0.999) / 1e3) : "", accounting);
+        final String accounting = t.sw == null
+                ? ""
+                : String.format(
+                        "; lost %,d = counted by the switch %,d + before it (sender veth) %,d + after it (egress veth, sink ring)"
+                                + " %,d%s",
+                        lost,
+                        counted,
+                        hostDrops,
+                        afterSwitch,
+                        lost == explained ? " (exact)" : " (MISMATCH " + (lost - explained) + ")");
+        System.out.printf(
+                "%-15s %-10s %5d B%s: sent %,d received %,d in %.2f s -> %,.0f pps, loss %.4f%s%s%n",
+                t.name,
+                kind,
+                frameBytes,
+                ratePps > 0 ? String.format(" @%,d pps", ratePps) : "",
+                run.sent(),
+                run.received(),
+                run.seconds(),
+                run.pps(),
+                run.loss(),
+                ratePps > 0 && !kind.equals("search")
+                        ? String.format(
+                                ", latency p50 %.1f us p99 %.1f us p999 %.1f us",
+                                run.percentile(0.5) / 1e3, run.percentile(0.99) / 1e3, run.percentile(0.999) / 1e3)
+                        : "",
+                accounting);
         if (t.sw != null && lost != explained) {
             notes.add("accounting mismatch in " + t.name + " " + kind + ": lost " + lost + ", counted " + counted
-                + ", sender veth " + hostDrops + ", after the switch " + afterSwitch);
+                    + ", sender veth " + hostDrops + ", after the switch " + afterSwitch);
         }
         return run;
     }
 
     /** Frames the sender's veth dropped on its way in (peer backlog full): lost before any switch saw them. */
     private static long senderTxDrops(final Netns h1) {
-        final String out = h1.execOk("cat", "/sys/class/net/eth1/statistics/tx_dropped").stdout().trim();
+        final String out = h1.execOk("cat", "/sys/class/net/eth1/statistics/tx_dropped")
+                .stdout()
+                .trim();
         return out.isEmpty() ? 0 : Long.parseLong(out);
     }
 
@@ -262,9 +337,18 @@ public final class ForwardingBenchmark {
         }
     }
 
-    public static Run measure(final String target, final String kind, final Netns h1, final Netns h2,
-        final String srcMac, final String dstMac, final int frameBytes, final int seconds, final int ratePps,
-        final long maxFrames) throws InterruptedException {
+    public static Run measure(
+            final String target,
+            final String kind,
+            final Netns h1,
+            final Netns h2,
+            final String srcMac,
+            final String dstMac,
+            final int frameBytes,
+            final int seconds,
+            final int ratePps,
+            final long maxFrames)
+            throws InterruptedException {
         final int runId = RUN_IDS.incrementAndGet() & 0xffff;
         final byte[] frame = frame(frameBytes - 4, srcMac, dstMac);
         frame[34] = (byte) (runId >>> 8); // UDP source port = run id: late frames of an earlier run are not counted
@@ -274,36 +358,40 @@ public final class ForwardingBenchmark {
         final long[] sent = new long[1];
         final long[] received = new long[1];
         final long[] sinkDrops = new long[1];
-        final long[] latencies = new long[ratePps > 0 ? (int) Math.min(20_000_000L, (long) ratePps * seconds + 1024)
-            : 0];
+        final long[] latencies =
+                new long[ratePps > 0 ? (int) Math.min(20_000_000L, (long) ratePps * seconds + 1024) : 0];
         final long[] times = new long[2];
         final Throwable[] failure = new Throwable[2];
-        final Thread receiver = new Thread(() -> {
-            try {
-                Libc.enterNetworkNamespace(h2.name());
-                Libc.pinCurrentThread(TRAFFIC_CPU);
-                received[0] = receive(receiverReady, senderDone, latencies, runId, sinkDrops);
-            } catch (final Throwable t) {
-                failure[0] = t;
-                receiverReady.set(true);
-            }
-        }, "bench-rx");
-        final Thread sender = new Thread(() -> {
-            try {
-                Libc.enterNetworkNamespace(h1.name());
-                Libc.pinCurrentThread(TRAFFIC_CPU);
-                while (!receiverReady.get()) {
-                    Thread.onSpinWait();
-                }
-                times[0] = System.nanoTime();
-                sent[0] = send(frame, seconds, ratePps, maxFrames);
-                times[1] = System.nanoTime();
-            } catch (final Throwable t) {
-                failure[1] = t;
-            } finally {
-                senderDone.set(true);
-            }
-        }, "bench-tx");
+        final Thread receiver = new Thread(
+                () -> {
+                    try {
+                        Libc.enterNetworkNamespace(h2.name());
+                        Libc.pinCurrentThread(TRAFFIC_CPU);
+                        received[0] = receive(receiverReady, senderDone, latencies, runId, sinkDrops);
+                    } catch (final Throwable t) {
+                        failure[0] = t;
+                        receiverReady.set(true);
+                    }
+                },
+                "bench-rx");
+        final Thread sender = new Thread(
+                () -> {
+                    try {
+                        Libc.enterNetworkNamespace(h1.name());
+                        Libc.pinCurrentThread(TRAFFIC_CPU);
+                        while (!receiverReady.get()) {
+                            Thread.onSpinWait();
+                        }
+                        times[0] = System.nanoTime();
+                        sent[0] = send(frame, seconds, ratePps, maxFrames);
+                        times[1] = System.nanoTime();
+                    } catch (final Throwable t) {
+                        failure[1] = t;
+                    } finally {
+                        senderDone.set(true);
+                    }
+                },
+                "bench-tx");
         receiver.start();
         sender.start();
         sender.join();
@@ -316,8 +404,15 @@ public final class ForwardingBenchmark {
         final int count = (int) Math.min(latencies.length, received[0]);
         final long[] sorted = Arrays.copyOf(latencies, ratePps > 0 ? count : 0);
         Arrays.sort(sorted);
-        return new Run(target, kind, frameBytes, sent[0], received[0], Math.max(1e-6, (times[1] - times[0]) / 1e9),
-            sorted, sinkDrops[0]);
+        return new Run(
+                target,
+                kind,
+                frameBytes,
+                sent[0],
+                received[0],
+                Math.max(1e-6, (times[1] - times[0]) / 1e9),
+                sorted,
+                sinkDrops[0]);
     }
 
     /**
@@ -326,7 +421,7 @@ public final class ForwardingBenchmark {
      */
     static long send(final byte[] frame, final int seconds, final int ratePps, final long maxFrames) {
         try (AfPacketPort port = AfPacketPort.open("eth1", new AfPacketConfig(64, 1024, false, false, 100_000));
-             Arena arena = Arena.ofConfined()) {
+                Arena arena = Arena.ofConfined()) {
             final MemorySegment template = arena.allocate(frame.length, 64);
             MemorySegment.copy(frame, 0, template, ValueLayout.JAVA_BYTE, 0, frame.length);
             final long start = System.nanoTime();
@@ -364,10 +459,14 @@ public final class ForwardingBenchmark {
         }
     }
 
-    private static long receive(final AtomicBoolean ready, final AtomicBoolean senderDone, final long[] latencies,
-        final int runId, final long[] sinkDrops) {
+    private static long receive(
+            final AtomicBoolean ready,
+            final AtomicBoolean senderDone,
+            final long[] latencies,
+            final int runId,
+            final long[] sinkDrops) {
         try (AfPacketPort port = AfPacketPort.open("eth1", new AfPacketConfig(4096, 8, false, true, 100_000));
-             PollSet poll = new PollSet(1)) {
+                PollSet poll = new PollSet(1)) {
             poll.add(port.pollFd());
             final RxBatch batch = new RxBatch(256);
             ready.set(true);
@@ -379,9 +478,10 @@ public final class ForwardingBenchmark {
                 for (int i = 0; i < n; i++) {
                     final MemorySegment seg = batch.segment(i);
                     final long off = batch.offset(i);
-                    if (batch.length(i) >= TS_OFFSET + 8 && seg.get(ValueLayout.JAVA_BYTE, off + 37) == 9
-                        && seg.get(ValueLayout.JAVA_BYTE, off + 23) == 17
-                        && (seg.get(SHORT_BE, off + 34) & 0xffff) == runId) {
+                    if (batch.length(i) >= TS_OFFSET + 8
+                            && seg.get(ValueLayout.JAVA_BYTE, off + 37) == 9
+                            && seg.get(ValueLayout.JAVA_BYTE, off + 23) == 17
+                            && (seg.get(SHORT_BE, off + 34) & 0xffff) == runId) {
                         if (count < latencies.length) {
                             latencies[(int) count] = now - seg.get(LONG_BE, off + TS_OFFSET);
                         }
@@ -443,12 +543,12 @@ public final class ForwardingBenchmark {
         return f;
     }
 
-    private static void report(final List<Run> runs, final List<String> targets, final int rate,
-        final long busyPollUs) {
+    private static void report(
+            final List<Run> runs, final List<String> targets, final int rate, final long busyPollUs) {
         System.out.println();
         System.out.println("| target | 64 B pps (saturated) | loss | 1500 B pps | loss | no-drop rate (<= 0.1 %)"
-            + " | 5,000 x 128 B burst delivered | half rate: offered / lost | latency @" + rate
-            + " pps p50 / p99 / p99.9 (us) |");
+                + " | 5,000 x 128 B burst delivered | half rate: offered / lost | latency @" + rate
+                + " pps p50 / p99 / p99.9 (us) |");
         System.out.println("|---|---|---|---|---|---|---|---|---|");
         for (final String target : targets.subList(0, targets.size() - 1)) {
             final Run small = find(runs, target, "throughput", 64);
@@ -456,17 +556,33 @@ public final class ForwardingBenchmark {
             final Run lat = find(runs, target, "latency", 64);
             final Run burst = find(runs, target, "burst", 128);
             final Run noDrop = find(runs, target, "no-drop", 64);
-            final Run half = runs.stream().filter(r -> r.target().equals(target) && r.kind().equals("half-rate"))
-                .findFirst().orElse(null);
-            System.out.printf("| %s | %,.0f | %.4f | %,.0f | %.4f | %,.0f | %,d of %,d | %s | %.1f / %.1f / %.1f |%n",
-                target, small.pps(), small.loss(), big.pps(), big.loss(), noDrop.sent() / noDrop.seconds(),
-                burst.received(), burst.sent(), half == null ? "-" : String.format("%,.0f pps %.0f s / %,d",
-                    half.sent() / half.seconds(), half.seconds(), half.sent() - half.received()),
-                lat.percentile(0.5) / 1e3, lat.percentile(0.99) / 1e3, lat.percentile(0.999) / 1e3);
+            final Run half = runs.stream()
+                    .filter(r -> r.target().equals(target) && r.kind().equals("half-rate"))
+                    .findFirst()
+                    .orElse(null);
+            System.out.printf(
+                    "| %s | %,.0f | %.4f | %,.0f | %.4f | %,.0f | %,d of %,d | %s | %.1f / %.1f / %.1f |%n",
+                    target,
+                    small.pps(),
+                    small.loss(),
+                    big.pps(),
+                    big.loss(),
+                    noDrop.sent() / noDrop.seconds(),
+                    burst.received(),
+                    burst.sent(),
+                    half == null
+                            ? "-"
+                            : String.format(
+                                    "%,.0f pps %.0f s / %,d",
+                                    half.sent() / half.seconds(), half.seconds(), half.sent() - half.received()),
+                    lat.percentile(0.5) / 1e3,
+                    lat.percentile(0.99) / 1e3,
+                    lat.percentile(0.999) / 1e3);
         }
         final Run low = find(runs, "asic-emu-lowlat", "latency", 64);
-        System.out.printf("| asic-emu --busy-poll-us %d | | | | | | | | %.1f / %.1f / %.1f |%n", busyPollUs,
-            low.percentile(0.5) / 1e3, low.percentile(0.99) / 1e3, low.percentile(0.999) / 1e3);
+        System.out.printf(
+                "| asic-emu --busy-poll-us %d | | | | | | | | %.1f / %.1f / %.1f |%n",
+                busyPollUs, low.percentile(0.5) / 1e3, low.percentile(0.99) / 1e3, low.percentile(0.999) / 1e3);
         final Run b64 = find(runs, "bridge", "throughput", 64);
         final String main = "asic-emu rx " + AfPacketConfig.defaults().rxFrames();
         if (!targets.contains(main)) {
@@ -475,15 +591,19 @@ public final class ForwardingBenchmark {
         final Run a64 = find(runs, main, "throughput", 64);
         final Run aNoDrop = find(runs, main, "no-drop", 64);
         final Run bNoDrop = find(runs, "bridge", "no-drop", 64);
-        System.out.printf("%n" + main + ": /bridge 64 B saturated: %.2fx; asic-emu no-drop / own saturated: %.2f;"
-            + " asic-emu no-drop / bridge no-drop: %.2f; asic-emu no-drop / bridge saturated: %.2f%n",
-            a64.pps() / b64.pps(), aNoDrop.sent() / aNoDrop.seconds() / a64.pps(),
-            (aNoDrop.sent() / aNoDrop.seconds()) / (bNoDrop.sent() / bNoDrop.seconds()),
-            aNoDrop.sent() / aNoDrop.seconds() / b64.pps());
+        System.out.printf(
+                "%n" + main + ": /bridge 64 B saturated: %.2fx; asic-emu no-drop / own saturated: %.2f;"
+                        + " asic-emu no-drop / bridge no-drop: %.2f; asic-emu no-drop / bridge saturated: %.2f%n",
+                a64.pps() / b64.pps(),
+                aNoDrop.sent() / aNoDrop.seconds() / a64.pps(),
+                (aNoDrop.sent() / aNoDrop.seconds()) / (bNoDrop.sent() / bNoDrop.seconds()),
+                aNoDrop.sent() / aNoDrop.seconds() / b64.pps());
     }
 
     private static Run find(final List<Run> runs, final String target, final String kind, final int bytes) {
-        return runs.stream().filter(r -> r.target().equals(target) && r.kind().equals(kind)
-            && r.frameBytes() == bytes).findFirst().orElseThrow();
+        return runs.stream()
+                .filter(r -> r.target().equals(target) && r.kind().equals(kind) && r.frameBytes() == bytes)
+                .findFirst()
+                .orElseThrow();
     }
 }

@@ -31,47 +31,56 @@ public final class InProcessSwitch implements AutoCloseable {
     private final LinuxPorts ports;
     private final Map<String, String> linuxToSonic = new HashMap<>();
     private final Object controlLock = new Object();
-    private volatile Runnable portsChanged = () -> { };
+    private volatile Runnable portsChanged = () -> {};
 
-    private InProcessSwitch(final ConfigDb config, final Map<String, String> sonicToLinux,
-        final AfPacketConfig portConfig, final double dilation, final PipelineSizing sizing, final long busyPollNs,
-        final boolean takeAddressedPorts) {
+    private InProcessSwitch(
+            final ConfigDb config,
+            final Map<String, String> sonicToLinux,
+            final AfPacketConfig portConfig,
+            final double dilation,
+            final PipelineSizing sizing,
+            final long busyPollNs,
+            final boolean takeAddressedPorts) {
         this.clock = new MonotonicClock(dilation);
         this.pipeline = Pipeline.create(clock, sizing, sonicToLinux);
         sonicToLinux.forEach((sonic, linux) -> linuxToSonic.put(linux, sonic));
         pipeline.control().applyConfig(config);
-        this.loop = new LiveLoop(pipeline.agent(), clock, pipeline.agent()::nextDeadlineNs, sizing.maxPorts(),
-            busyPollNs);
+        this.loop =
+                new LiveLoop(pipeline.agent(), clock, pipeline.agent()::nextDeadlineNs, sizing.maxPorts(), busyPollNs);
         // every command submitted to the agent ends the loop's idle wait, so the loop can sleep without a bound
         pipeline.agent().wakeUp(loop::wakeup);
         loop.start();
-        this.ports = new LinuxPorts(linuxToSonic::containsKey, portConfig, new LinuxPorts.PortSink() {
-            @Override
-            public void attach(final Port port) {
-                synchronized (controlLock) {
-                    pipeline.control().attachPort(linuxToSonic.get(port.name()), port);
-                }
-                loop.watch(port);
-                portsChanged.run();
-            }
+        this.ports = new LinuxPorts(
+                linuxToSonic::containsKey,
+                portConfig,
+                new LinuxPorts.PortSink() {
+                    @Override
+                    public void attach(final Port port) {
+                        synchronized (controlLock) {
+                            pipeline.control().attachPort(linuxToSonic.get(port.name()), port);
+                        }
+                        loop.watch(port);
+                        portsChanged.run();
+                    }
 
-            @Override
-            public void detach(final Port port) {
-                loop.unwatch(port);
-                final long sequence;
-                synchronized (controlLock) {
-                    sequence = pipeline.control().detachPort(linuxToSonic.get(port.name()));
-                }
-                loop.wakeup();
-                try {
-                    pipeline.control().awaitApplied(sequence, Duration.ofSeconds(5));
-                    port.close();
-                } catch (final TimeoutException e) {
-                    // the data plane did not acknowledge: leak the port's memory rather than unmap it under it
-                }
-                portsChanged.run();
-            }
-        }, takeAddressedPorts);
+                    @Override
+                    public void detach(final Port port) {
+                        loop.unwatch(port);
+                        final long sequence;
+                        synchronized (controlLock) {
+                            sequence = pipeline.control().detachPort(linuxToSonic.get(port.name()));
+                        }
+                        loop.wakeup();
+                        try {
+                            pipeline.control().awaitApplied(sequence, Duration.ofSeconds(5));
+                            port.close();
+                        } catch (final TimeoutException e) {
+                            // the data plane did not acknowledge: leak the port's memory rather than unmap it under it
+                        }
+                        portsChanged.run();
+                    }
+                },
+                takeAddressedPorts);
         ports.start();
     }
 
@@ -83,8 +92,11 @@ public final class InProcessSwitch implements AutoCloseable {
      * @param portConfig AF_PACKET ring settings.
      * @param dilation real ns per emulated ns (1.0: real time).
      */
-    public static InProcessSwitch start(final ConfigDb config, final Map<String, String> sonicToLinux,
-        final AfPacketConfig portConfig, final double dilation) {
+    public static InProcessSwitch start(
+            final ConfigDb config,
+            final Map<String, String> sonicToLinux,
+            final AfPacketConfig portConfig,
+            final double dilation) {
         return start(config, sonicToLinux, portConfig, dilation, PipelineSizing.defaults(), 0);
     }
 
@@ -98,8 +110,12 @@ public final class InProcessSwitch implements AutoCloseable {
      * @param busyPollNs the busy-poll window (0: off, the default mode).
      * @return the running switch.
      */
-    public static InProcessSwitch start(final ConfigDb config, final Map<String, String> sonicToLinux,
-        final AfPacketConfig portConfig, final double dilation, final long busyPollNs) {
+    public static InProcessSwitch start(
+            final ConfigDb config,
+            final Map<String, String> sonicToLinux,
+            final AfPacketConfig portConfig,
+            final double dilation,
+            final long busyPollNs) {
         return start(config, sonicToLinux, portConfig, dilation, PipelineSizing.defaults(), busyPollNs);
     }
 
@@ -114,8 +130,13 @@ public final class InProcessSwitch implements AutoCloseable {
      * @param busyPollNs the busy-poll window (0: off, the default mode).
      * @return the running switch.
      */
-    public static InProcessSwitch start(final ConfigDb config, final Map<String, String> sonicToLinux,
-        final AfPacketConfig portConfig, final double dilation, final PipelineSizing sizing, final long busyPollNs) {
+    public static InProcessSwitch start(
+            final ConfigDb config,
+            final Map<String, String> sonicToLinux,
+            final AfPacketConfig portConfig,
+            final double dilation,
+            final PipelineSizing sizing,
+            final long busyPollNs) {
         return new InProcessSwitch(config, sonicToLinux, portConfig, dilation, sizing, busyPollNs, true);
     }
 
@@ -133,11 +154,15 @@ public final class InProcessSwitch implements AutoCloseable {
      * @param takeAddressedPorts whether an interface carrying IPv4 or global IPv6 addresses may be taken.
      * @return the running switch.
      */
-    public static InProcessSwitch start(final ConfigDb config, final Map<String, String> sonicToLinux,
-        final AfPacketConfig portConfig, final double dilation, final PipelineSizing sizing, final long busyPollNs,
-        final boolean takeAddressedPorts) {
-        return new InProcessSwitch(config, sonicToLinux, portConfig, dilation, sizing, busyPollNs,
-            takeAddressedPorts);
+    public static InProcessSwitch start(
+            final ConfigDb config,
+            final Map<String, String> sonicToLinux,
+            final AfPacketConfig portConfig,
+            final double dilation,
+            final PipelineSizing sizing,
+            final long busyPollNs,
+            final boolean takeAddressedPorts) {
+        return new InProcessSwitch(config, sonicToLinux, portConfig, dilation, sizing, busyPollNs, takeAddressedPorts);
     }
 
     /**
@@ -159,7 +184,7 @@ public final class InProcessSwitch implements AutoCloseable {
     public void awaitIdleControl() {
         final long sequence;
         synchronized (controlLock) {
-            sequence = pipeline.control().submit(agent -> { });
+            sequence = pipeline.control().submit(agent -> {});
         }
         loop.wakeup();
         try {

@@ -79,8 +79,17 @@ public final class Netns {
      * @return how many replies came back.
      */
     public int ping(final String address, final int count) {
-        final Commands.Result result = exec(Duration.ofSeconds(10L + count), "ping", "-n", "-c",
-            Integer.toString(count), "-i", "0.2", "-W", "2", address);
+        final Commands.Result result = exec(
+                Duration.ofSeconds(10L + count),
+                "ping",
+                "-n",
+                "-c",
+                Integer.toString(count),
+                "-i",
+                "0.2",
+                "-W",
+                "2",
+                address);
         for (final String line : result.stdout().split("\n")) {
             final int at = line.indexOf(" received");
             if (at > 0) {
@@ -119,8 +128,13 @@ public final class Netns {
      */
     public Background tcpSink(final int port, final Duration timeout) {
         final Path file = lab.writeTemp("py", resource(TCP_SCRIPT));
-        return start(timeout, Commands.PYTHON, file.toString(), "sink", Integer.toString(port),
-            Long.toString(timeout.toSeconds()));
+        return start(
+                timeout,
+                Commands.PYTHON,
+                file.toString(),
+                "sink",
+                Integer.toString(port),
+                Long.toString(timeout.toSeconds()));
     }
 
     /**
@@ -130,8 +144,18 @@ public final class Netns {
      */
     public String tcpSend(final String address, final int port, final long bytes, final Duration timeout) {
         final Path file = lab.writeTemp("py", resource(TCP_SCRIPT));
-        return exec(timeout, Commands.PYTHON, file.toString(), "send", address, Integer.toString(port),
-            Long.toString(bytes), Long.toString(timeout.toSeconds())).requireSuccess().stdout().trim();
+        return exec(
+                        timeout,
+                        Commands.PYTHON,
+                        file.toString(),
+                        "send",
+                        address,
+                        Integer.toString(port),
+                        Long.toString(bytes),
+                        Long.toString(timeout.toSeconds()))
+                .requireSuccess()
+                .stdout()
+                .trim();
     }
 
     /**
@@ -141,12 +165,27 @@ public final class Netns {
      * @param maxPackets stop after this many packets.
      * @param maxDuration stop after this long.
      */
-    public Capture capture(final String ifName, final String filter, final int maxPackets,
-        final Duration maxDuration) {
+    public Capture capture(final String ifName, final String filter, final int maxPackets, final Duration maxDuration) {
         final Path pcap = lab.tempFile("pcap");
-        final List<String> command = new ArrayList<>(wrap("timeout", "-s", "TERM",
-            Long.toString(Math.max(1, maxDuration.toSeconds())), "tcpdump", "--immediate-mode", "-B", "16384", "-i", ifName, "-n", "-U", "-s", "0",
-            "-c", Integer.toString(maxPackets), "-w", pcap.toString()));
+        final List<String> command = new ArrayList<>(wrap(
+                "timeout",
+                "-s",
+                "TERM",
+                Long.toString(Math.max(1, maxDuration.toSeconds())),
+                "tcpdump",
+                "--immediate-mode",
+                "-B",
+                "16384",
+                "-i",
+                ifName,
+                "-n",
+                "-U",
+                "-s",
+                "0",
+                "-c",
+                Integer.toString(maxPackets),
+                "-w",
+                pcap.toString()));
         if (filter != null) {
             command.add(filter);
         }
@@ -157,8 +196,8 @@ public final class Netns {
 
     /** Starts {@code command} in the background (bounded by {@code timeout} via coreutils timeout). */
     public Background start(final Duration timeout, final String... command) {
-        final List<String> full = new ArrayList<>(List.of("timeout", "-s", "KILL",
-            Long.toString(Math.max(1, timeout.toSeconds()))));
+        final List<String> full =
+                new ArrayList<>(List.of("timeout", "-s", "KILL", Long.toString(Math.max(1, timeout.toSeconds()))));
         full.addAll(List.of(command));
         final Background background = new Background(wrap(full.toArray(String[]::new)));
         lab.track(background);

@@ -24,6 +24,7 @@ import java.util.stream.Stream;
 public final class NetnsLab implements AutoCloseable {
     /** Where labs leave their owner markers. */
     public static final Path MARKER_DIR = Path.of("/tmp/asicemu-veth-labs");
+
     private static final Pattern LAB_NAME = Pattern.compile("^(av[0-9a-f]{4})-");
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final java.util.Set<NetnsLab> OPEN = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -53,8 +54,11 @@ public final class NetnsLab implements AutoCloseable {
                 final String prefix = "av" + HexFormat.of().toHexDigits((short) RANDOM.nextInt());
                 final Path marker = MARKER_DIR.resolve(prefix + ".pid");
                 try {
-                    Files.writeString(marker, Long.toString(ProcessHandle.current().pid()), StandardCharsets.US_ASCII,
-                        java.nio.file.StandardOpenOption.CREATE_NEW);
+                    Files.writeString(
+                            marker,
+                            Long.toString(ProcessHandle.current().pid()),
+                            StandardCharsets.US_ASCII,
+                            java.nio.file.StandardOpenOption.CREATE_NEW);
                 } catch (final java.nio.file.FileAlreadyExistsException e) {
                     continue;
                 }
@@ -96,14 +100,28 @@ public final class NetnsLab implements AutoCloseable {
      * @param mtu the MTU of both ends.
      * @return the switch-side interface name.
      */
-    public String switchLink(final String shortName, final Netns host, final String hostIf, final Offloads offloads,
-        final int mtu) {
+    public String switchLink(
+            final String shortName, final Netns host, final String hostIf, final Offloads offloads, final int mtu) {
         final String port = prefix + "-" + shortName;
         if (port.length() > 15) {
             throw new IllegalArgumentException("interface name too long: " + port);
         }
-        Commands.runOrFail("ip", "link", "add", port, "mtu", Integer.toString(mtu), "type", "veth", "peer", "name",
-            hostIf, "mtu", Integer.toString(mtu), "netns", host.name());
+        Commands.runOrFail(
+                "ip",
+                "link",
+                "add",
+                port,
+                "mtu",
+                Integer.toString(mtu),
+                "type",
+                "veth",
+                "peer",
+                "name",
+                hostIf,
+                "mtu",
+                Integer.toString(mtu),
+                "netns",
+                host.name());
         rootLinks.add(port);
         silence(port);
         if (offloads == Offloads.CONTAINERLAB) {
@@ -116,10 +134,24 @@ public final class NetnsLab implements AutoCloseable {
     }
 
     /** Creates a veth pair between two namespaces ({@code aIf} in {@code a}, {@code bIf} in {@code b}), both up. */
-    public void link(final Netns a, final String aIf, final Netns b, final String bIf, final Offloads offloads,
-        final int mtu) {
-        a.execOk("ip", "link", "add", aIf, "mtu", Integer.toString(mtu), "type", "veth", "peer", "name", bIf, "mtu",
-            Integer.toString(mtu), "netns", b.name());
+    public void link(
+            final Netns a, final String aIf, final Netns b, final String bIf, final Offloads offloads, final int mtu) {
+        a.execOk(
+                "ip",
+                "link",
+                "add",
+                aIf,
+                "mtu",
+                Integer.toString(mtu),
+                "type",
+                "veth",
+                "peer",
+                "name",
+                bIf,
+                "mtu",
+                Integer.toString(mtu),
+                "netns",
+                b.name());
         if (offloads == Offloads.CONTAINERLAB) {
             a.ethtool(aIf, "tx", "off");
             b.ethtool(bIf, "tx", "off");
@@ -228,14 +260,16 @@ public final class NetnsLab implements AutoCloseable {
      */
     public static int sweepStale() {
         int deleted = 0;
-        for (final String line : Commands.runOrFail("ip", "netns", "list").stdout().split("\n")) {
+        for (final String line :
+                Commands.runOrFail("ip", "netns", "list").stdout().split("\n")) {
             final String ns = line.split(" ")[0].trim();
             if (isStale(ns)) {
                 Commands.runQuietly("ip", "netns", "del", ns);
                 deleted++;
             }
         }
-        for (final String line : Commands.runOrFail("ip", "-o", "link", "show").stdout().split("\n")) {
+        for (final String line :
+                Commands.runOrFail("ip", "-o", "link", "show").stdout().split("\n")) {
             final String[] parts = line.split(": ");
             if (parts.length < 2) {
                 continue;

@@ -11,8 +11,7 @@ final class PcapRecords {
     private static final int GLOBAL_HEADER = 24;
     private static final int RECORD_HEADER = 16;
 
-    private PcapRecords() {
-    }
+    private PcapRecords() {}
 
     /** @return complete records in {@code pcap}, 0 if it is missing or shorter than its header. */
     static long count(final Path pcap) {

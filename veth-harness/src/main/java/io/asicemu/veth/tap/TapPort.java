@@ -1,5 +1,7 @@
 package io.asicemu.veth.tap;
 
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
 import io.asicemu.pipeline.port.Port;
 import io.asicemu.pipeline.port.RxBatch;
 import io.asicemu.veth.ffm.Kernel;
@@ -7,8 +9,6 @@ import io.asicemu.veth.ffm.Libc;
 import io.asicemu.veth.ffm.NetDevice;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-
-import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /**
  * A switch port that creates its own Linux interface: a TAP device from /dev/net/tun (IFF_TAP | IFF_NO_PI), for users
@@ -55,8 +55,8 @@ public final class TapPort implements Port {
             txSlotViews[i] = txSlots.asSlice((long) i * SLOT_BYTES, SLOT_BYTES);
         }
         try (Arena setup = Arena.ofConfined()) {
-            final int tunFd = Libc.open(errno, setup.allocateFrom("/dev/net/tun"),
-                Kernel.O_RDWR | Kernel.O_NONBLOCK | Kernel.O_CLOEXEC, 0);
+            final int tunFd = Libc.open(
+                    errno, setup.allocateFrom("/dev/net/tun"), Kernel.O_RDWR | Kernel.O_NONBLOCK | Kernel.O_CLOEXEC, 0);
             if (tunFd < 0) {
                 arena.close();
                 throw new IllegalStateException(Libc.describe("open /dev/net/tun", errno));

@@ -1,5 +1,7 @@
 package io.asicemu.veth.afpacket;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.asicemu.testsupport.Tshark;
 import io.asicemu.veth.harness.Netns;
 import io.asicemu.veth.harness.NetnsLab;
@@ -21,8 +23,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 @Tag("netns")
 @ExtendWith(NetnsLabExtension.class)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -38,16 +38,47 @@ class AfPacketPortTest {
             final String portName = lab.switchLink("p1", h1, "eth1", Offloads.CONTAINERLAB, 1500);
             try (AfPacketPort port = AfPacketPort.open(portName, AfPacketConfig.defaults())) {
                 final List<String> expected = new ArrayList<>();
-                expected.addAll(PortPump.hexLines(h1.scapySend("udp", "--iface", "eth1", "--smac", SMAC, "--dmac",
-                    DMAC, "--sip", "10.0.0.1", "--dip", "10.0.0.2", "--dscp", "26", "--ecn", "2", "--count", "20",
-                    "--size", "100", "--print")));
-                expected.addAll(PortPump.hexLines(h1.scapySend("roce", "--iface", "eth1", "--smac", SMAC, "--dmac",
-                    DMAC, "--sip", "10.0.0.1", "--dip", "10.0.0.2", "--qps", "0x11,0x12,0x13", "--print")));
+                expected.addAll(PortPump.hexLines(h1.scapySend(
+                        "udp",
+                        "--iface",
+                        "eth1",
+                        "--smac",
+                        SMAC,
+                        "--dmac",
+                        DMAC,
+                        "--sip",
+                        "10.0.0.1",
+                        "--dip",
+                        "10.0.0.2",
+                        "--dscp",
+                        "26",
+                        "--ecn",
+                        "2",
+                        "--count",
+                        "20",
+                        "--size",
+                        "100",
+                        "--print")));
+                expected.addAll(PortPump.hexLines(h1.scapySend(
+                        "roce",
+                        "--iface",
+                        "eth1",
+                        "--smac",
+                        SMAC,
+                        "--dmac",
+                        DMAC,
+                        "--sip",
+                        "10.0.0.1",
+                        "--dip",
+                        "10.0.0.2",
+                        "--qps",
+                        "0x11,0x12,0x13",
+                        "--print")));
                 // a VLAN-tagged frame (PCP 3, VID 100): veth untags on receive, the port must restore the tag
-                final String vlanFrame = DMAC.replace(":", "") + SMAC.replace(":", "")
-                    + "81006064" + "88b5" + "00".repeat(46);
-                expected.addAll(PortPump.hexLines(h1.scapySend("hex", "--iface", "eth1", "--frames", vlanFrame,
-                    "--print")));
+                final String vlanFrame =
+                        DMAC.replace(":", "") + SMAC.replace(":", "") + "81006064" + "88b5" + "00".repeat(46);
+                expected.addAll(
+                        PortPump.hexLines(h1.scapySend("hex", "--iface", "eth1", "--frames", vlanFrame, "--print")));
                 // a 9000-byte frame does not fit a 1500 MTU: it never reaches us, so the expected list ends here
 
                 final List<byte[]> received = PortPump.receive(port, expected.size(), 5_000);
@@ -68,17 +99,49 @@ class AfPacketPortTest {
             try (AfPacketPort port = AfPacketPort.open(portName, AfPacketConfig.defaults())) {
                 final List<String> expected = new ArrayList<>();
                 // ring slots stay 2 KiB at MTU 9500: 9,000-byte frames are queued whole and read with recv(2)
-                expected.addAll(PortPump.hexLines(h1.scapySend("udp", "--iface", "eth1", "--smac", SMAC, "--dmac",
-                    DMAC, "--sip", "10.0.0.1", "--dip", "10.0.0.2", "--count", "3", "--size", "9000", "--print")));
-                expected.addAll(PortPump.hexLines(h1.scapySend("udp", "--iface", "eth1", "--smac", SMAC, "--dmac",
-                    DMAC, "--sip", "10.0.0.1", "--dip", "10.0.0.2", "--count", "2", "--size", "100", "--print")));
+                expected.addAll(PortPump.hexLines(h1.scapySend(
+                        "udp",
+                        "--iface",
+                        "eth1",
+                        "--smac",
+                        SMAC,
+                        "--dmac",
+                        DMAC,
+                        "--sip",
+                        "10.0.0.1",
+                        "--dip",
+                        "10.0.0.2",
+                        "--count",
+                        "3",
+                        "--size",
+                        "9000",
+                        "--print")));
+                expected.addAll(PortPump.hexLines(h1.scapySend(
+                        "udp",
+                        "--iface",
+                        "eth1",
+                        "--smac",
+                        SMAC,
+                        "--dmac",
+                        DMAC,
+                        "--sip",
+                        "10.0.0.1",
+                        "--dip",
+                        "10.0.0.2",
+                        "--count",
+                        "2",
+                        "--size",
+                        "100",
+                        "--print")));
 
                 final List<byte[]> received = PortPump.receive(port, expected.size(), 5_000);
 
                 assertThat(received.stream().map(PortPump::hex).toList()).containsExactlyElementsOf(expected);
                 assertThat(port.rxCopiedFrameCount()).isEqualTo(3);
                 assertThat(port.rxOversizeDropCount()).isZero();
-                assertThat(port.ringBytes()).as("RX 1024 x 2 KiB + TX bounded to 512 KiB").isEqualTo(2_621_440L);
+                assertThat(port.ringBytes())
+                        .as("RX 1024 x 2 KiB + TX bounded to 512 KiB")
+                        .isEqualTo(2_621_440L);
             }
         }
     }
@@ -90,14 +153,42 @@ class AfPacketPortTest {
             h1.disableIpv6();
             final String portName = lab.switchLink("p1", h1, "eth1", Offloads.CONTAINERLAB, 9500);
             final List<String> frames = new ArrayList<>();
-            frames.addAll(PortPump.hexLines(h1.scapySend("roce", "--iface", "eth1", "--smac", SMAC, "--dmac", DMAC,
-                "--sip", "10.0.0.1", "--dip", "10.0.0.2", "--qps", "0x21,0x22", "--count", "3", "--dry-run")));
-            frames.addAll(PortPump.hexLines(h1.scapySend("pfc", "--iface", "eth1", "--smac", SMAC, "--enable", "0x08",
-                "--quanta", "65535", "--dry-run")));
-            frames.addAll(PortPump.hexLines(h1.scapySend("udp", "--iface", "eth1", "--smac", SMAC, "--dmac", DMAC,
-                "--sip", "10.0.0.1", "--dip", "10.0.0.2", "--size", "9000", "--dry-run")));
+            frames.addAll(PortPump.hexLines(h1.scapySend(
+                    "roce",
+                    "--iface",
+                    "eth1",
+                    "--smac",
+                    SMAC,
+                    "--dmac",
+                    DMAC,
+                    "--sip",
+                    "10.0.0.1",
+                    "--dip",
+                    "10.0.0.2",
+                    "--qps",
+                    "0x21,0x22",
+                    "--count",
+                    "3",
+                    "--dry-run")));
+            frames.addAll(PortPump.hexLines(h1.scapySend(
+                    "pfc", "--iface", "eth1", "--smac", SMAC, "--enable", "0x08", "--quanta", "65535", "--dry-run")));
+            frames.addAll(PortPump.hexLines(h1.scapySend(
+                    "udp",
+                    "--iface",
+                    "eth1",
+                    "--smac",
+                    SMAC,
+                    "--dmac",
+                    DMAC,
+                    "--sip",
+                    "10.0.0.1",
+                    "--dip",
+                    "10.0.0.2",
+                    "--size",
+                    "9000",
+                    "--dry-run")));
             try (AfPacketPort port = AfPacketPort.open(portName, AfPacketConfig.defaults());
-                 Arena arena = Arena.ofConfined()) {
+                    Arena arena = Arena.ofConfined()) {
                 final var capture = h1.capture("eth1", null, frames.size(), Duration.ofSeconds(20));
                 for (final String hex : frames) {
                     final byte[] bytes = HexFormat.of().parseHex(hex);
@@ -115,8 +206,8 @@ class AfPacketPortTest {
                         print(bytes(p).hex())
                     """, Duration.ofSeconds(30), pcap.toString());
                 assertThat(PortPump.hexLines(captured)).containsExactlyElementsOf(frames);
-                final List<List<String>> pfc = Tshark.fields(pcap, "macc.opcode == 0x0101", "macc.cbfc.enbv.c3",
-                    "macc.cbfc.pause_time.c3");
+                final List<List<String>> pfc =
+                        Tshark.fields(pcap, "macc.opcode == 0x0101", "macc.cbfc.enbv.c3", "macc.cbfc.pause_time.c3");
                 assertThat(pfc).containsExactly(List.of("1", "65535"));
                 assertThat(port.txFrameCount()).isEqualTo(frames.size());
             }
@@ -170,7 +261,8 @@ class AfPacketPortTest {
             h2.addAddress("eth1", "10.78.0.2/24");
             final AfPacketPort port1 = AfPacketPort.open(p1, AfPacketConfig.defaults());
             final AfPacketPort port2 = AfPacketPort.open(p2, AfPacketConfig.defaults());
-            try (port1; port2) {
+            try (port1;
+                    port2) {
                 final var capture = h2.capture("eth1", "tcp and src host 10.78.0.1", 100_000, Duration.ofSeconds(60));
                 final String sunk;
                 final String sent;
@@ -184,7 +276,9 @@ class AfPacketPortTest {
                 final Path pcap = capture.stop();
 
                 assertThat(sunk).isEqualTo(sent);
-                assertThat(port1.rxGsoFrameCount()).as("h1 sent GSO super-frames").isPositive();
+                assertThat(port1.rxGsoFrameCount())
+                        .as("h1 sent GSO super-frames")
+                        .isPositive();
                 assertThat(port1.rxChecksumCompletedCount()).isPositive();
                 final List<List<String>> frames = Tshark.fields(pcap, null, "frame.len", "tcp.checksum.status");
                 assertThat(frames).hasSizeGreaterThan(100).allSatisfy(row -> {
@@ -217,7 +311,9 @@ class AfPacketPortTest {
 
                 assertThat(received).as("only the plain datagram is lent").hasSize(1);
                 assertThat(received.getFirst()).hasSize(14 + 20 + 8 + 100);
-                assertThat(port.rxOversizeDropCount()).as("the UDP super-frame, counted").isEqualTo(1);
+                assertThat(port.rxOversizeDropCount())
+                        .as("the UDP super-frame, counted")
+                        .isEqualTo(1);
             }
         }
     }

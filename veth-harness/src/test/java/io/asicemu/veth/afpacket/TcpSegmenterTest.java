@@ -1,5 +1,7 @@
 package io.asicemu.veth.afpacket;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.asicemu.veth.harness.Commands;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -12,8 +14,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Software GSO and checksum completion against scapy: scapy builds a TCP super-frame (what a sender with TSO hands a
@@ -52,8 +52,10 @@ class TcpSegmenterTest {
         final Path script = Files.createTempFile("segmenter", ".py");
         try {
             Files.writeString(script, SCRIPT);
-            final String out = Commands.run(Duration.ofSeconds(60), List.of(Commands.PYTHON, script.toString(),
-                version)).requireSuccess().stdout();
+            final String out = Commands.run(
+                            Duration.ofSeconds(60), List.of(Commands.PYTHON, script.toString(), version))
+                    .requireSuccess()
+                    .stdout();
             final List<String> lines = new ArrayList<>();
             for (final String line : out.split("\n")) {
                 if (!line.isBlank()) {
@@ -107,8 +109,11 @@ class TcpSegmenterTest {
             final int first = segmenter.segment(frame, 0, view, 1500, lengths);
             final List<String> actual = new ArrayList<>();
             for (int i = 0; i < expected.size(); i++) {
-                actual.add(HexFormat.of().formatHex(segmenter.scratch().asSlice(segmenter.slotOffset(first + i),
-                    lengths[i]).toArray(ValueLayout.JAVA_BYTE)));
+                actual.add(HexFormat.of()
+                        .formatHex(segmenter
+                                .scratch()
+                                .asSlice(segmenter.slotOffset(first + i), lengths[i])
+                                .toArray(ValueLayout.JAVA_BYTE)));
             }
             assertThat(actual).containsExactlyElementsOf(expected);
         }

@@ -25,8 +25,7 @@ class LinuxPortsFailureTest {
             }
 
             @Override
-            public void detach(final Port port) {
-            }
+            public void detach(final Port port) {}
         });
 
         ports.onPortAdded("asicemu-nope0", 4242);

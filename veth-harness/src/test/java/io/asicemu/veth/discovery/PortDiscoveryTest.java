@@ -1,5 +1,7 @@
 package io.asicemu.veth.discovery;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.asicemu.pipeline.port.Port;
 import io.asicemu.veth.afpacket.AfPacketConfig;
 import io.asicemu.veth.harness.Commands;
@@ -16,8 +18,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 @Tag("netns")
 @ExtendWith(NetnsLabExtension.class)
@@ -46,9 +46,14 @@ class PortDiscoveryTest {
             final Netns h1 = lab.namespace("h1");
             h1.disableIpv6();
             final RecordingSink sink = new RecordingSink();
-            try (LinuxPorts ports = new LinuxPorts(PortDiscovery.dataPorts("eth0", lab.prefix() + "-sw[0-9]+"),
-                AfPacketConfig.defaults(), sink).start()) {
-                assertThat(sink.attached.poll(300, TimeUnit.MILLISECONDS)).as("no data port yet").isNull();
+            try (LinuxPorts ports = new LinuxPorts(
+                            PortDiscovery.dataPorts("eth0", lab.prefix() + "-sw[0-9]+"),
+                            AfPacketConfig.defaults(),
+                            sink)
+                    .start()) {
+                assertThat(sink.attached.poll(300, TimeUnit.MILLISECONDS))
+                        .as("no data port yet")
+                        .isNull();
 
                 final String name = lab.switchLink("sw1", h1, "eth1", Offloads.CONTAINERLAB, 1500);
                 final Port first = sink.attached.poll(5, TimeUnit.SECONDS);
@@ -64,14 +69,31 @@ class PortDiscoveryTest {
                 assertThat(second.name()).isEqualTo(name);
                 assertThat(second.mtu()).isEqualTo(9500);
 
-                final List<String> sent = PortPump.hexLines(h1.scapySend("udp", "--iface", "eth1", "--smac",
-                    "02:00:00:00:00:01", "--dmac", "02:00:00:00:00:02", "--sip", "10.2.0.1", "--dip", "10.2.0.2",
-                    "--count", "5", "--print"));
-                assertThat(PortPump.receive(second, 5, 5_000).stream().map(PortPump::hex).toList())
-                    .containsExactlyElementsOf(sent);
-                final String details = Commands.runOrFail("ip", "-d", "link", "show", "dev", name).stdout();
+                final List<String> sent = PortPump.hexLines(h1.scapySend(
+                        "udp",
+                        "--iface",
+                        "eth1",
+                        "--smac",
+                        "02:00:00:00:00:01",
+                        "--dmac",
+                        "02:00:00:00:00:02",
+                        "--sip",
+                        "10.2.0.1",
+                        "--dip",
+                        "10.2.0.2",
+                        "--count",
+                        "5",
+                        "--print"));
+                assertThat(PortPump.receive(second, 5, 5_000).stream()
+                                .map(PortPump::hex)
+                                .toList())
+                        .containsExactlyElementsOf(sent);
+                final String details = Commands.runOrFail("ip", "-d", "link", "show", "dev", name)
+                        .stdout();
                 assertThat(details).contains("addrgenmode none");
-                assertThat(Commands.runOrFail("ip", "-6", "addr", "show", "dev", name).stdout()).isBlank();
+                assertThat(Commands.runOrFail("ip", "-6", "addr", "show", "dev", name)
+                                .stdout())
+                        .isBlank();
             }
         }
     }
@@ -85,18 +107,17 @@ class PortDiscoveryTest {
             lab.switchLink("mg", h1, "eth2", Offloads.CONTAINERLAB, 1500);
             final List<String> added = new java.util.ArrayList<>();
             try (PortDiscovery discovery = new PortDiscovery(
-                PortDiscovery.dataPorts(lab.prefix() + "-mg", lab.prefix() + "-.*"),
-                new PortDiscovery.Listener() {
-                    @Override
-                    public void onPortAdded(final String name, final int ifIndex) {
-                        added.add(name);
-                    }
+                    PortDiscovery.dataPorts(lab.prefix() + "-mg", lab.prefix() + "-.*"), new PortDiscovery.Listener() {
+                        @Override
+                        public void onPortAdded(final String name, final int ifIndex) {
+                            added.add(name);
+                        }
 
-                    @Override
-                    public void onPortRemoved(final String name, final int ifIndex) {
-                        added.remove(name);
-                    }
-                })) {
+                        @Override
+                        public void onPortRemoved(final String name, final int ifIndex) {
+                            added.remove(name);
+                        }
+                    })) {
                 discovery.reconcile();
                 assertThat(added).containsExactly(lab.prefix() + "-sw1");
             }

@@ -1,5 +1,7 @@
 package io.asicemu.veth.e2e;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.asicemu.veth.afpacket.AfPacketConfig;
 import io.asicemu.veth.harness.InProcessSwitch;
 import io.asicemu.veth.harness.Netns;
@@ -19,8 +21,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The whole switch (pipeline, traffic manager, real-time loop, 32 AF_PACKET ports, port discovery) idling must use
@@ -42,14 +42,16 @@ class IdleSwitchCpuTest {
             hosts.disableIpv6();
             final Map<String, String> sonicToLinux = new LinkedHashMap<>();
             for (int i = 0; i < PORTS; i++) {
-                sonicToLinux.put("Ethernet" + 4 * i,
-                    lab.switchLink("p" + i, hosts, "eth" + (i + 1), Offloads.CONTAINERLAB, 1500));
+                sonicToLinux.put(
+                        "Ethernet" + 4 * i,
+                        lab.switchLink("p" + i, hosts, "eth" + (i + 1), Offloads.CONTAINERLAB, 1500));
             }
-            try (InProcessSwitch sw = InProcessSwitch.start(TwoHostsTest.routedConfig(PORTS), sonicToLinux,
-                AfPacketConfig.defaults(), 1.0)) {
+            try (InProcessSwitch sw = InProcessSwitch.start(
+                    TwoHostsTest.routedConfig(PORTS), sonicToLinux, AfPacketConfig.defaults(), 1.0)) {
                 sw.awaitPorts(PORTS, Duration.ofSeconds(20));
                 sw.awaitIdleControl();
-                Thread.sleep(5_000); // start-up work (the JIT compiling what start-up ran, discovery's first scan) settles
+                Thread.sleep(
+                        5_000); // start-up work (the JIT compiling what start-up ran, discovery's first scan) settles
                 final long cyclesBefore = sw.loop().cycles();
                 final Map<String, Long> threadsBefore = threadTicks();
                 final long ticksBefore = processTicks();
@@ -65,12 +67,20 @@ class IdleSwitchCpuTest {
                     }
                 });
                 final double cpuPercent = 100.0 * ticks * (1_000_000_000L / USER_HZ) / windowNs;
-                System.out.printf("idle switch with %d ports: %.2f%% of a core over %.1f s (%d ticks), %d duty "
-                    + "cycles, JVM threads %d%n", PORTS, cpuPercent, windowNs / 1e9, ticks, cycles,
-                    ManagementFactory.getThreadMXBean().getThreadCount());
+                System.out.printf(
+                        "idle switch with %d ports: %.2f%% of a core over %.1f s (%d ticks), %d duty "
+                                + "cycles, JVM threads %d%n",
+                        PORTS,
+                        cpuPercent,
+                        windowNs / 1e9,
+                        ticks,
+                        cycles,
+                        ManagementFactory.getThreadMXBean().getThreadCount());
                 assertThat(sw.ports()).hasSize(PORTS);
                 assertThat(sw.loop().failure()).isNull();
-                assertThat(cpuPercent).as("CPU of an idle switch, %% of one core").isLessThan(1.0);
+                assertThat(cpuPercent)
+                        .as("CPU of an idle switch, %% of one core")
+                        .isLessThan(1.0);
             }
         }
     }
@@ -83,7 +93,8 @@ class IdleSwitchCpuTest {
                 try {
                     final String stat = Files.readString(task.resolve("stat"));
                     final String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                    final String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    final String[] fields =
+                            stat.substring(stat.lastIndexOf(')') + 2).split(" ");
                     ticks.put(task.getFileName() + " " + name, Long.parseLong(fields[11]) + Long.parseLong(fields[12]));
                 } catch (final IOException e) {
                     // the thread ended meanwhile

@@ -1,5 +1,7 @@
 package io.asicemu.veth.e2e;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.asicemu.veth.afpacket.AfPacketConfig;
 import io.asicemu.veth.harness.InProcessSwitch;
 import io.asicemu.veth.harness.Netns;
@@ -13,8 +15,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** Ports that appear late, vanish and come back while the switch runs (containerlab's live links and restarts). */
 @Tag("netns")
@@ -30,8 +30,11 @@ class SwitchLifecycleTest {
             h2.disableIpv6();
             final String sw1 = lab.prefix() + "-sw1";
             final String sw2 = lab.prefix() + "-sw2";
-            try (InProcessSwitch sw = InProcessSwitch.start(TwoHostsTest.routedConfig(2),
-                Map.of("Ethernet0", sw1, "Ethernet4", sw2), AfPacketConfig.defaults(), 1.0)) {
+            try (InProcessSwitch sw = InProcessSwitch.start(
+                    TwoHostsTest.routedConfig(2),
+                    Map.of("Ethernet0", sw1, "Ethernet4", sw2),
+                    AfPacketConfig.defaults(),
+                    1.0)) {
                 // the switch starts with no ports at all; links arrive afterwards
                 lab.switchLink("sw1", h1, "eth1", Offloads.CONTAINERLAB, 1500);
                 lab.switchLink("sw2", h2, "eth1", Offloads.CONTAINERLAB, 1500);
@@ -45,7 +48,9 @@ class SwitchLifecycleTest {
 
                 lab.deleteSwitchLink(sw2);
                 awaitDetached(sw, sw2);
-                assertThat(h1.ping("10.0.2.1", 2)).as("no path while the link is gone").isZero();
+                assertThat(h1.ping("10.0.2.1", 2))
+                        .as("no path while the link is gone")
+                        .isZero();
 
                 lab.switchLink("sw2", h2, "eth1", Offloads.CONTAINERLAB, 1500);
                 // same host MAC as before: the pipeline keeps neighbours it resolved on a port after the port went

@@ -1,5 +1,7 @@
 package io.asicemu.veth.e2e;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.testsupport.Tshark;
 import io.asicemu.veth.afpacket.AfPacketConfig;
@@ -19,8 +21,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 /** Two hosts in namespaces ping each other and move TCP data through asic-emu routing between two subnets. */
 @Tag("netns")
 @ExtendWith(NetnsLabExtension.class)
@@ -33,13 +33,21 @@ class TwoHostsTest {
         final StringBuilder iface = new StringBuilder();
         for (int i = 0; i < ports; i++) {
             final String name = "Ethernet" + (4 * i);
-            port.append(i == 0 ? "" : ",").append('"').append(name)
-                .append("\": {\"speed\": \"100000\", \"admin_status\": \"up\", \"mtu\": \"9100\"}");
-            iface.append(i == 0 ? "" : ",").append('"').append(name).append("\": {}, \"").append(name)
-                .append("|10.0.").append(i + 1).append(".254/24\": {}");
+            port.append(i == 0 ? "" : ",")
+                    .append('"')
+                    .append(name)
+                    .append("\": {\"speed\": \"100000\", \"admin_status\": \"up\", \"mtu\": \"9100\"}");
+            iface.append(i == 0 ? "" : ",")
+                    .append('"')
+                    .append(name)
+                    .append("\": {}, \"")
+                    .append(name)
+                    .append("|10.0.")
+                    .append(i + 1)
+                    .append(".254/24\": {}");
         }
         return ConfigDb.parse("{\"DEVICE_METADATA\": {\"localhost\": {\"mac\": \"" + ROUTER_MAC
-            + "\", \"standalone\": \"true\"}}, \"PORT\": {" + port + "}, \"INTERFACE\": {" + iface + "}}");
+                + "\", \"standalone\": \"true\"}}, \"PORT\": {" + port + "}, \"INTERFACE\": {" + iface + "}}");
     }
 
     @ParameterizedTest
@@ -56,8 +64,8 @@ class TwoHostsTest {
             h2.addAddress("eth1", "10.0.2.1/24");
             h1.route("10.0.0.0/16", "10.0.1.254");
             h2.route("10.0.0.0/16", "10.0.2.254");
-            try (InProcessSwitch sw = InProcessSwitch.start(routedConfig(2),
-                Map.of("Ethernet0", sw1, "Ethernet4", sw2), AfPacketConfig.defaults(), 1.0)) {
+            try (InProcessSwitch sw = InProcessSwitch.start(
+                    routedConfig(2), Map.of("Ethernet0", sw1, "Ethernet4", sw2), AfPacketConfig.defaults(), 1.0)) {
                 sw.awaitPorts(2, Duration.ofSeconds(5));
                 sw.awaitIdleControl();
                 final var capture = h2.capture("eth1", "tcp and src host 10.0.1.1", 100_000, Duration.ofSeconds(60));
@@ -70,16 +78,20 @@ class TwoHostsTest {
                 final Path pcap = capture.stop();
 
                 assertThat(received).isEqualTo(sent);
-                final List<List<String>> frames = Tshark.fields(pcap, null, "frame.len", "ip.ttl",
-                    "tcp.checksum.status", "eth.src");
+                final List<List<String>> frames =
+                        Tshark.fields(pcap, null, "frame.len", "ip.ttl", "tcp.checksum.status", "eth.src");
                 assertThat(frames).hasSizeGreaterThan(100).allSatisfy(row -> {
                     assertThat(Integer.parseInt(row.get(0))).isLessThanOrEqualTo(1514);
                     assertThat(row.get(1)).as("routed: TTL decremented").isEqualTo("63");
                     assertThat(row.get(2)).as("valid TCP checksum").isEqualTo("1");
-                    assertThat(row.get(3)).as("routed: source MAC is the router's").isEqualTo(ROUTER_MAC);
+                    assertThat(row.get(3))
+                            .as("routed: source MAC is the router's")
+                            .isEqualTo(ROUTER_MAC);
                 });
                 if (offloads == Offloads.KERNEL_DEFAULT) {
-                    assertThat(sw.ports().get(sw1).rxGsoFrameCount()).as("GSO super-frames segmented").isPositive();
+                    assertThat(sw.ports().get(sw1).rxGsoFrameCount())
+                            .as("GSO super-frames segmented")
+                            .isPositive();
                 }
                 assertThat(sw.loop().failure()).isNull();
             }

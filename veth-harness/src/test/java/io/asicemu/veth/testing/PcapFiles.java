@@ -9,8 +9,7 @@ import java.util.List;
 
 /** Writes frames to a classic pcap file (LINKTYPE_ETHERNET) so tshark can check them. Test helper. */
 public final class PcapFiles {
-    private PcapFiles() {
-    }
+    private PcapFiles() {}
 
     /** Writes {@code frames} to {@code file}. */
     public static Path write(final Path file, final List<byte[]> frames) throws IOException {
@@ -19,10 +18,20 @@ public final class PcapFiles {
             size += 16 + frame.length;
         }
         final ByteBuffer out = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
-        out.putInt(0xa1b2c3d4).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(262144).putInt(1);
+        out.putInt(0xa1b2c3d4)
+                .putShort((short) 2)
+                .putShort((short) 4)
+                .putInt(0)
+                .putInt(0)
+                .putInt(262144)
+                .putInt(1);
         int second = 0;
         for (final byte[] frame : frames) {
-            out.putInt(second++).putInt(0).putInt(frame.length).putInt(frame.length).put(frame);
+            out.putInt(second++)
+                    .putInt(0)
+                    .putInt(frame.length)
+                    .putInt(frame.length)
+                    .put(frame);
         }
         Files.write(file, out.array());
         return file;

@@ -9,8 +9,7 @@ import java.util.List;
 
 /** Test helpers that drive ports the way the data-plane loop does: poll, receive, copy out, release. */
 public final class PortPump {
-    private PortPump() {
-    }
+    private PortPump() {}
 
     /** Receives until {@code count} frames arrived or {@code timeoutMs} passed; returns copies of the frames. */
     public static List<byte[]> receive(final Port port, final int count, final long timeoutMs) {
@@ -22,8 +21,9 @@ public final class PortPump {
             while (frames.size() < count && System.nanoTime() - deadline < 0) {
                 final int n = port.receive(batch, System.nanoTime());
                 for (int i = 0; i < n; i++) {
-                    frames.add(batch.segment(i).asSlice(batch.offset(i), batch.length(i))
-                        .toArray(ValueLayout.JAVA_BYTE));
+                    frames.add(batch.segment(i)
+                            .asSlice(batch.offset(i), batch.length(i))
+                            .toArray(ValueLayout.JAVA_BYTE));
                 }
                 if (n > 0) {
                     port.release(batch);
