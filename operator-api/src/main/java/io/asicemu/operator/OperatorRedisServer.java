@@ -191,20 +191,29 @@ public final class OperatorRedisServer implements AutoCloseable {
                 return;
             }
             ReferenceCountUtil.release(msg);
+            refuse(ctx, problem);
+        }
+
+        /**
+         * Answers one error and closes, in a task of its own: closing inside the decoder's loop would empty the
+         * pipeline while the decoder still decodes the rest of what was read, and its next error would reach no
+         * handler. Until the close, this guard drops what follows and swallows further errors.
+         */
+        private void refuse(final ChannelHandlerContext ctx, final String problem) {
             refused = true;
             ctx.channel().config().setAutoRead(false);
-            ctx.channel().writeAndFlush(new ErrorRedisMessage(problem)).addListener(ChannelFutureListener.CLOSE);
+            ctx.channel()
+                    .writeAndFlush(new ErrorRedisMessage(problem))
+                    .addListener(f -> ctx.channel()
+                            .eventLoop()
+                            .execute(() -> ctx.channel().close()));
         }
 
         @Override
         public void exceptionCaught(final ChannelHandlerContext ctx, final Throwable cause) {
             // a malformed stream (bad type byte, bad length, over-long inline line): say so and close, as Redis does
             if (!refused) {
-                refused = true;
-                ctx.channel().config().setAutoRead(false);
-                ctx.channel()
-                        .writeAndFlush(new ErrorRedisMessage("ERR Protocol error: " + oneLine(cause.getMessage())))
-                        .addListener(ChannelFutureListener.CLOSE);
+                refuse(ctx, "ERR Protocol error: " + oneLine(cause.getMessage()));
             }
         }
     }
