@@ -273,11 +273,8 @@ class LiveSoakNetnsTest {
 
     /** Live heap: jcmd GC.run, then the "used" of GC.heap_info. */
     private static long heapAfterGcKb(final long pid) throws Exception {
-        final String jcmd =
-                Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
-        Commands.runOrFail(jcmd, Long.toString(pid), "GC.run");
-        final String info =
-                Commands.runOrFail(jcmd, Long.toString(pid), "GC.heap_info").stdout();
+        jcmd(pid, "GC.run");
+        final String info = jcmd(pid, "GC.heap_info");
         final java.util.regex.Matcher m =
                 java.util.regex.Pattern.compile("used (\\d+)K").matcher(info);
         if (!m.find()) {

@@ -1,9 +1,13 @@
 package io.asicemu.veth.harness;
 
+import io.asicemu.parser.pcap.CaptureFormatException;
+import io.asicemu.parser.pcap.CaptureReader;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -78,7 +82,7 @@ public final class Capture implements AutoCloseable {
      */
     public long awaitPackets(final long packets, final Duration timeout) {
         final long deadline = System.nanoTime() + timeout.toNanos();
-        long seen = PcapRecords.count(pcap);
+        long seen = framesIn(pcap);
         while (seen < packets && System.nanoTime() < deadline && process.isAlive()) {
             try {
                 Thread.sleep(20);
@@ -86,9 +90,22 @@ public final class Capture implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 break;
             }
-            seen = PcapRecords.count(pcap);
+            seen = framesIn(pcap);
         }
         return seen;
+    }
+
+    /** Complete frames in the (possibly still growing) capture; a partial last record is not counted. */
+    private static long framesIn(final Path pcap) {
+        try (CaptureReader reader = CaptureReader.of(MemorySegment.ofArray(Files.readAllBytes(pcap)))) {
+            long frames = 0;
+            while (reader.next()) {
+                frames++;
+            }
+            return frames;
+        } catch (final IOException | CaptureFormatException e) {
+            return 0; // not written yet, or not even its file header
+        }
     }
 
     /**
