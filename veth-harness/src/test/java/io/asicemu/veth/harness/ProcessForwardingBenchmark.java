@@ -186,6 +186,7 @@ public final class ProcessForwardingBenchmark {
                     rows.add(saturated);
                     rows.add(run(name, "latency", device, h1, h2, dev, src, 64, seconds, rate, 0, notes));
                     if (target.endsWith("-busy")) {
+                        printThreads(device);
                         continue;
                     }
                     rows.add(run(name, "throughput", device, h1, h2, dev, src, 1500, seconds, 0, 0, notes));
@@ -198,6 +199,7 @@ public final class ProcessForwardingBenchmark {
                     if (device instanceof ProcessDevice p && p.asicEmu) {
                         System.out.print(p.counters());
                     }
+                    printThreads(device);
                 }
             }
         }
@@ -206,6 +208,30 @@ public final class ProcessForwardingBenchmark {
         notes.forEach(System.out::println);
         System.out.println("links left in the root namespace: "
                 + Commands.runOrFail("ip", "-o", "link").stdout().lines().count());
+    }
+
+    /** CPU seconds per thread of the forwarder's process so far (JIT and GC share its pinned CPU). */
+    private static void printThreads(final Device device) {
+        if (!(device instanceof ProcessDevice p)) {
+            return;
+        }
+        final StringBuilder out = new StringBuilder("CPU per thread of pid " + p.pid + " (s):");
+        try (var tasks = Files.list(Path.of("/proc", Long.toString(p.pid), "task"))) {
+            tasks.map(task -> {
+                        final String stat = readOrFail(task.resolve("stat"));
+                        final String[] f =
+                                stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        final double cpu = (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
+                        return java.util.Map.entry(stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')), cpu);
+                    })
+                    .filter(e -> e.getValue() >= 0.05)
+                    .sorted(java.util.Map.Entry.<String, Double>comparingByValue()
+                            .reversed())
+                    .forEach(e -> out.append(String.format(" %s %.2f;", e.getKey(), e.getValue())));
+        } catch (final IOException | UncheckedIOException e) {
+            out.append(" unreadable: ").append(e.getMessage());
+        }
+        System.out.println(out);
     }
 
     private static Device start(
@@ -429,8 +455,8 @@ public final class ProcessForwardingBenchmark {
         System.out.println();
         System.out.println("| target | 64 B pps (saturated) | loss | 1500 B pps | loss | no-drop rate (<= 0.1 %)"
                 + " | 5,000 x 128 B burst delivered | half rate: offered / lost | latency @" + rate
-                + " pps p50 / p99 / p99.9 (us) | accounting |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+                + " pps p50 / p99 / p99.9 (us) | 64 B saturated: forwarder CPU s / frames per CPU s | accounting |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
         final List<String> names =
                 rows.stream().map(r -> r.run().target()).distinct().toList();
         for (final String name : names) {
@@ -447,7 +473,7 @@ public final class ProcessForwardingBenchmark {
                     .filter(r -> r.run().target().equals(name) && !r.exact())
                     .count();
             System.out.printf(
-                    "| %s | %s | %s | %s | %s | %s | %s | %s | %.1f / %.1f / %.1f | %s |%n",
+                    "| %s | %s | %s | %s | %s | %s | %s | %s | %.1f / %.1f / %.1f | %s | %s |%n",
                     name,
                     small == null ? "" : String.format("%,.0f", small.run().pps()),
                     small == null ? "" : String.format("%.4f", small.run().loss()),
@@ -472,6 +498,10 @@ public final class ProcessForwardingBenchmark {
                     lat.run().percentile(0.5) / 1e3,
                     lat.run().percentile(0.99) / 1e3,
                     lat.run().percentile(0.999) / 1e3,
+                    small == null || small.cpu() <= 0
+                            ? "-"
+                            : String.format(
+                                    "%.2f / %,.0f", small.cpu(), small.run().received() / small.cpu()),
                     exact == 0
                             ? "not counted"
                             : mismatches == 0 ? "exact (" + exact + " runs)" : mismatches + " MISMATCHES");
