@@ -28,7 +28,7 @@ import java.util.stream.Collectors;
  * Run: {@code taskset -c 0 java -Djava.util.concurrent.ForkJoinPool.common.parallelism=8
  * --enable-native-access=ALL-UNNAMED -cp <veth-harness test classpath>
  * io.asicemu.veth.harness.ProcessForwardingBenchmark [seconds (3)] [latency pps (5000)] [half-rate seconds (60)]
- * [busy-poll us (1000)] [targets (bridge,asic-emu,asic-emu-busy,c-poll,c-busy)]}. Targets whose name ends in
+ * [busy-poll us (1000)] [targets (bridge,asic-emu,asic-emu-busy,c-poll,c-busy)] [warm-up seconds at full rate (10)]}. Targets whose name ends in
  * {@code -busy} measure latency (and saturated 64 B) only.
  */
 public final class ProcessForwardingBenchmark {
@@ -162,6 +162,9 @@ public final class ProcessForwardingBenchmark {
         final long busyPollUs = args.length > 3 ? Long.parseLong(args[3]) : 1_000;
         final List<String> targets =
                 List.of((args.length > 4 ? args[4] : "bridge,asic-emu,asic-emu-busy,c-poll,c-busy").split(","));
+        // a JVM's JIT compiles the data path in its first seconds, on the switch's pinned CPU: measured (per-thread
+        // CPU) C1 + C2 took 1.6 s there while the busy-poll run's data-plane thread got 0.5 s
+        final int warmupSeconds = args.length > 5 ? Integer.parseInt(args[5]) : 10;
         final Path forwarder = targets.stream().anyMatch(t -> t.startsWith("c-")) ? compileForwarder() : null;
         final List<Row> rows = new ArrayList<>();
         final List<String> notes = new ArrayList<>();
@@ -181,7 +184,7 @@ public final class ProcessForwardingBenchmark {
                     final String name = target.equals("asic-emu-busy")
                             ? "asic-emu --busy-poll-us " + busyPollUs
                             : target.equals("c-busy") ? "C TPACKET_V2 busy-poll" : target;
-                    run(name, "warmup", device, h1, h2, dev, src, 64, 1, 0, 0, notes);
+                    run(name, "warmup", device, h1, h2, dev, src, 64, warmupSeconds, 0, 0, notes);
                     final Row saturated = run(name, "throughput", device, h1, h2, dev, src, 64, seconds, 0, 0, notes);
                     rows.add(saturated);
                     rows.add(run(name, "latency", device, h1, h2, dev, src, 64, seconds, rate, 0, notes));
