@@ -257,12 +257,17 @@ public final class ForwardingBenchmark {
     }
 
     static ConfigDb config(final String h2Mac) {
-        return ConfigDb.parse("{\"DEVICE_METADATA\": {\"localhost\": {\"mac\": \"" + ROUTER_MAC + "\"}},"
+        return ConfigDb.parse(configJson(h2Mac));
+    }
+
+    /** The switch's config_db.json: routes 10.0.1.0/24 (Ethernet0) and 10.0.2.0/24 (Ethernet4), h2 a static neighbor. */
+    static String configJson(final String h2Mac) {
+        return "{\"DEVICE_METADATA\": {\"localhost\": {\"mac\": \"" + ROUTER_MAC + "\"}},"
                 + " \"PORT\": {\"Ethernet0\": {\"speed\": \"100000\", \"admin_status\": \"up\", \"mtu\": \"9100\"},"
                 + " \"Ethernet4\": {\"speed\": \"100000\", \"admin_status\": \"up\", \"mtu\": \"9100\"}},"
                 + " \"INTERFACE\": {\"Ethernet0\": {}, \"Ethernet0|10.0.1.254/24\": {}, \"Ethernet4\": {},"
                 + " \"Ethernet4|10.0.2.254/24\": {}}, \"NEIGH\": {\"Ethernet4|10.0.2.1\": {\"neigh\": \"" + h2Mac
-                + "\"}}}");
+                + "\"}}}";
     }
 
     private static Run run(
