@@ -144,7 +144,16 @@ final class ShowCommand implements Callable<Integer> {
         RegisterInstance withPositional(final String positionalPort, final String positionalClass) {
             final RegisterInstance r = new RegisterInstance();
             r.port = positionalPort != null ? positionalPort : port;
-            r.queue = positionalClass != null ? Integer.valueOf(positionalClass) : queue;
+            if (positionalClass != null) {
+                try {
+                    r.queue = Integer.valueOf(positionalClass);
+                } catch (final NumberFormatException e) {
+                    throw new IllegalArgumentException(
+                            "the queue/PG after the port must be 0..7, not " + positionalClass);
+                }
+            } else {
+                r.queue = queue;
+            }
             r.pg = pg;
             r.group = group;
             r.pool = pool;
