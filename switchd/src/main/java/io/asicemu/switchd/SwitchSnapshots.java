@@ -98,7 +98,7 @@ final class SwitchSnapshots {
         return tmSnapshot.get();
     }
 
-    private static void copyGroups(
+    static void copyGroups(
             final io.asicemu.pipeline.table.ForwardingTables tables,
             final List<String> portNames,
             final List<SwitchSnapshot.ArsGroup> into) {
