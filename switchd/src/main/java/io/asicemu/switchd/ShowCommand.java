@@ -29,7 +29,7 @@ import picocli.CommandLine.Parameters;
                 + "interfaces counters | pfc counters | queue counters | queue wredcounters | queue watermark unicast | "
                 + "priority-group watermark headroom | priority-group watermark shared | pfcwd stats [--empty]; "
                 + "asic-emu's own: ecmp | ars | registers [NAME [EthernetN [N]]] [-i EthernetN] [--queue N | --pg N] "
-                + "[--group N] [--pool NAME] (docs/REGISTERS.md)")
+                + "[--group N] [--pool NAME] [--index N] (docs/REGISTERS.md)")
 final class ShowCommand implements Callable<Integer> {
     /** The views by their SONiC command words. */
     private static final List<String> VIEWS = List.of(
@@ -141,6 +141,9 @@ final class ShowCommand implements Callable<Integer> {
         @Option(names = "--pool", paramLabel = "NAME", description = "registers: the BUFFER_POOL")
         String pool;
 
+        @Option(names = "--index", paramLabel = "N", description = "registers: the DSCP, TC or PCP of a QOS_* map")
+        Integer index;
+
         RegisterInstance withPositional(final String positionalPort, final String positionalClass) {
             final RegisterInstance r = new RegisterInstance();
             r.port = positionalPort != null ? positionalPort : port;
@@ -157,6 +160,7 @@ final class ShowCommand implements Callable<Integer> {
             r.pg = pg;
             r.group = group;
             r.pool = pool;
+            r.index = index;
             return r;
         }
 
@@ -171,6 +175,9 @@ final class ShowCommand implements Callable<Integer> {
             }
             if (group != null) {
                 return Integer.toString(group);
+            }
+            if (index != null) {
+                return Integer.toString(index);
             }
             return pool != null ? pool : "";
         }

@@ -387,7 +387,53 @@ public enum ChipRegister {
             "ars.group_selection_mode",
             "member selection: 0 hash, 1 flowlet_quality, 2 flowlet_random, 3 per_packet_spray",
             null,
-            2);
+            2),
+
+    // QoS map entries on every port (over the configured maps): 0x0050_0000, 0x400 bytes each. 15 = no entry.
+    QOS_DSCP_TO_TC(
+            0x0050_0000,
+            Scope.DSCP,
+            "tc",
+            ChipRegister.QOS_NONE,
+            RuntimeKnob.DSCP_TO_TC,
+            "ingress.qos.dscp_to_tc_table",
+            "traffic class of a DSCP on every port, 0..7; 15 = no entry (PORT_QOS_MAP's DSCP_TO_TC_MAP applies)",
+            null,
+            4),
+    QOS_DOT1P_TO_TC(
+            0x0050_0400,
+            Scope.CLASS,
+            "tc",
+            ChipRegister.QOS_NONE,
+            RuntimeKnob.DOT1P_TO_TC,
+            "ingress.qos.dot1p_to_tc_table",
+            "traffic class of a PCP on every port, 0..7; 15 = no entry (DOT1P_TO_TC_MAP applies)",
+            null,
+            4),
+    QOS_TC_TO_QUEUE(
+            0x0050_0800,
+            Scope.CLASS,
+            "queue",
+            ChipRegister.QOS_NONE,
+            RuntimeKnob.TC_TO_QUEUE,
+            "ingress.qos.tc_to_queue_table",
+            "egress queue of a traffic class on every port, 0..7; 15 = no entry (TC_TO_QUEUE_MAP applies)",
+            null,
+            4),
+    QOS_TC_TO_PG(
+            0x0050_0C00,
+            Scope.CLASS,
+            "pg",
+            ChipRegister.QOS_NONE,
+            RuntimeKnob.TC_TO_PG,
+            "ingress.qos.tc_to_pg_table",
+            "ingress priority group of a traffic class on every port, 0..7; 15 = no entry (TC_TO_PRIORITY_GROUP_MAP "
+                    + "applies)",
+            null,
+            4);
+
+    /** A QoS map register's value for "no entry" (the runtime knob's -1). */
+    public static final long QOS_NONE = 15;
 
     /** What one instance is. */
     public enum Scope {
@@ -402,7 +448,11 @@ public enum ChipRegister {
         /** One per BUFFER_POOL, its name. */
         POOL,
         /** One per next-hop group in use, its id. */
-        GROUP
+        GROUP,
+        /** One per DSCP, 0..63. */
+        DSCP,
+        /** One per traffic class or PCP, 0..7. */
+        CLASS
     }
 
     /**
@@ -542,6 +592,27 @@ public enum ChipRegister {
             msb = Math.max(msb, f.msb());
         }
         return msb >= 63 ? Long.MAX_VALUE : (1L << (msb + 1)) - 1;
+    }
+
+    /** @return whether this is a QoS map entry (register 15 = the knob's -1, no entry). */
+    public boolean qosMap() {
+        return knob != null && knob.isQosMap();
+    }
+
+    /**
+     * @param knobValue the runtime knob's value.
+     * @return the register's.
+     */
+    long fromKnob(final long knobValue) {
+        return qosMap() && knobValue < 0 ? QOS_NONE : knobValue;
+    }
+
+    /**
+     * @param registerValue a value written to the register (within its width).
+     * @return the runtime knob's.
+     */
+    long toKnob(final long registerValue) {
+        return qosMap() && registerValue == QOS_NONE ? -1 : registerValue;
     }
 
     long readConfigured(final LiveConfig live, final int index) {

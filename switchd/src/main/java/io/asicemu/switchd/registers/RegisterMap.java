@@ -73,6 +73,10 @@ public final class RegisterMap implements RegisterAccess {
             throw new RegisterException(
                     where + ": value " + value + " does not fit the register (0.." + r.maxValue() + ")");
         }
+        if (r.qosMap() && parsed > 7 && parsed != ChipRegister.QOS_NONE) {
+            throw new RegisterException(
+                    where + ": value " + value + " is neither 0..7 nor " + ChipRegister.QOS_NONE + " (no entry)");
+        }
         final Row[] after = new Row[1];
         final long[] sequence = {-1};
         final PipelineControl[] used = new PipelineControl[1];
@@ -81,7 +85,7 @@ public final class RegisterMap implements RegisterAccess {
             final int index = v.index(r, instance == null ? "" : instance);
             final TableBatch batch = c.batch();
             try {
-                batch.setKnob(r.knob(), index, parsed);
+                batch.setKnob(r.knob(), index, r.toKnob(parsed));
             } catch (final TableException e) {
                 // The model's own words, without the batch position (a register write is one update).
                 throw new RegisterException(where + ": " + e.getMessage().replaceFirst("^update \\d+: ", ""));
@@ -164,6 +168,11 @@ public final class RegisterMap implements RegisterAccess {
                         out.add(i);
                     }
                 }
+                case DSCP, CLASS -> {
+                    for (int i = 0; i < knobs.size(r.knob()); i++) {
+                        out.add(i);
+                    }
+                }
                 case GROUP -> {
                     for (int g = 0; g < control.sizing().maxGroups(); g++) {
                         if (knobs.groupDefined(g)) {
@@ -205,6 +214,12 @@ public final class RegisterMap implements RegisterAccess {
                     }
                     return i;
                 }
+                case DSCP -> {
+                    return small(where, instance, 64, "DSCP");
+                }
+                case CLASS -> {
+                    return small(where, instance, 8, "traffic class / PCP");
+                }
                 case GROUP -> {
                     final int g = small(where, instance, control.sizing().maxGroups(), "group id");
                     if (!knobs.groupDefined(g)) {
@@ -237,7 +252,7 @@ public final class RegisterMap implements RegisterAccess {
         }
 
         Row row(final ChipRegister r, final int index) {
-            final long value = r.writable() ? knobs.value(r.knob(), index) : r.readConfigured(live, index);
+            final long value = r.writable() ? r.fromKnob(knobs.value(r.knob(), index)) : r.readConfigured(live, index);
             return new Row(
                     r.name(),
                     label(r, index),
@@ -254,7 +269,7 @@ public final class RegisterMap implements RegisterAccess {
                 case PORT -> ports.get(index);
                 case QUEUE, PG -> ports.get(index / 8) + "|" + index % 8;
                 case POOL -> live.poolNames().get(index);
-                case GROUP -> Integer.toString(index);
+                case GROUP, DSCP, CLASS -> Integer.toString(index);
             };
         }
     }

@@ -25,17 +25,21 @@ public final class RegistersDoc {
                 .append("asic-emu's registers as a chip engineer reads them. Each register is 32 bits wide at ")
                 .append("`base + 4 * index`; the index is the port index (the pipeline's, as in P4Runtime's ")
                 .append("packet_in/packet_out), `port * 8 + queue`, `port * 8 + pg`, the pool's position in ")
-                .append("BUFFER_POOL (sorted by name) or the next-hop group id. Instances are named `EthernetN`, ")
-                .append("`EthernetN|q`, `EthernetN|pg`, the pool name or the group id. **RW** registers are runtime ")
+                .append(
+                        "BUFFER_POOL (sorted by name), the next-hop group id, the DSCP (0..63) or the traffic class/PCP ")
+                .append("(0..7). Instances are named `EthernetN`, `EthernetN|q`, `EthernetN|pg`, the pool name or the ")
+                .append("number. **RW** registers are runtime ")
                 .append("knobs: a write is validated (register, instance, width, then the model's range and ")
                 .append("precondition checks) and applied atomically as one `TableBatch.setKnob` command, the path a ")
                 .append("P4Runtime register write takes, so the P4 register named in the table reads the same value. ")
                 .append("**RO** registers follow the configuration in force (a new CONFIG_DB changes them). The ")
                 .append("reset value is the value before any configuration. Reads give the values in force.\n\n")
                 .append("Access: `asic-emu show registers [NAME] [--port EthernetN] [--queue N | --pg N] ")
-                .append("[--group N | --pool NAME]` and `asic-emu config register NAME VALUE [instance options]`, ")
+                .append(
+                        "[--group N | --pool NAME | --index N]` and `asic-emu config register NAME VALUE [instance options]`, ")
                 .append("over the switch's Redis port (`ASICEMU.REGISTER GET|SET`, docs/OPERATING.md).\n\n")
-                .append("| Register | Base | Instances | Access | Unit | Reset | P4Runtime register | Description |\n")
+                .append(
+                        "| Register | Base | Instances | Access | Unit | Reset | P4Runtime register or table | Description |\n")
                 .append("|---|---|---|---|---|---|---|---|\n");
         for (final ChipRegister r : ChipRegister.values()) {
             out.append("| ")

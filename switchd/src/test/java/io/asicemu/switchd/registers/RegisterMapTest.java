@@ -303,7 +303,9 @@ class RegisterMapTest {
             final ChipRegister r = ChipRegister.valueOf(row.name());
             final int index = (int) ((row.address() - r.base()) / 4);
             if (r.writable()) {
-                assertThat(row.value()).as(row.name() + " " + row.instance()).isEqualTo(knobs.value(r.knob(), index));
+                assertThat(row.value())
+                        .as(row.name() + " " + row.instance())
+                        .isEqualTo(r.fromKnob(knobs.value(r.knob(), index)));
                 assertThat(row.access()).isEqualTo("RW");
             } else {
                 assertThat(row.access()).isEqualTo("RO");
@@ -336,6 +338,25 @@ class RegisterMapTest {
         }
         assertThat(ce(out)).isEqualTo(11);
         assertThat(tm().queue(eth8, 3, QueueStat.WRED_ECN_MARKED_PACKETS)).isEqualTo(13);
+    }
+
+    @Test
+    void shouldMoveATrafficClassToAnotherQueueWithAQosMapRegisterAndRestoreItWithNoEntry() throws Exception {
+        assertThat(value("QOS_TC_TO_QUEUE", "3")).as("no runtime entry").isEqualTo(ChipRegister.QOS_NONE);
+        registers.write("QOS_TC_TO_QUEUE", "3", "5");
+        assertThat(value("QOS_TC_TO_QUEUE", "3")).isEqualTo(5);
+        burst(3);
+        assertThat(tm().queue(eth8, 5, QueueStat.PACKETS)).isEqualTo(N);
+        registers.write("QOS_TC_TO_QUEUE", "3", "15");
+        burst(3);
+        assertThat(tm().queue(eth8, 3, QueueStat.PACKETS))
+                .as("the configured map again")
+                .isEqualTo(N);
+        assertThatThrownBy(() -> registers.write("QOS_TC_TO_QUEUE", "3", "9"))
+                .hasMessage("QOS_TC_TO_QUEUE 3: value 9 is neither 0..7 nor 15 (no entry)");
+        assertThatThrownBy(() -> registers.write("QOS_DSCP_TO_TC", "64", "1"))
+                .hasMessage("QOS_DSCP_TO_TC 64: DSCP must be 0..63");
+        assertThat(registers.read("QOS_DSCP_TO_TC", null)).hasSize(64);
     }
 
     @Test
