@@ -98,6 +98,28 @@ public final class OperatorRedisServer implements AutoCloseable {
     public static OperatorRedisServer start(
             final InetSocketAddress address, final SnapshotCache cache, final String password, final Limits limits)
             throws InterruptedException, java.io.IOException {
+        return start(address, cache, password, limits, null);
+    }
+
+    /**
+     * Starts listening, also answering {@code ASICEMU.REGISTER} ({@link RegisterCommand}) over the chip's registers.
+     *
+     * @param address where (loopback or the management address; port 0 = any free port).
+     * @param cache the databases to serve.
+     * @param password the AUTH password, or null for none.
+     * @param limits the bounds.
+     * @param registers the register map, or null for none.
+     * @return the running server.
+     * @throws InterruptedException if interrupted while binding.
+     * @throws java.io.IOException if the address cannot be bound.
+     */
+    public static OperatorRedisServer start(
+            final InetSocketAddress address,
+            final SnapshotCache cache,
+            final String password,
+            final Limits limits,
+            final RegisterAccess registers)
+            throws InterruptedException, java.io.IOException {
         final EventLoopGroup group = new MultiThreadIoEventLoopGroup(
                 1,
                 (java.util.concurrent.ThreadFactory) r ->
@@ -124,7 +146,7 @@ public final class OperatorRedisServer implements AutoCloseable {
                                 return;
                             }
                             ch.closeFuture().addListener(f -> open.decrementAndGet());
-                            configure(ch.pipeline(), cache, password, limits);
+                            configure(ch.pipeline(), cache, password, limits, registers);
                         }
                     });
             final Channel ch = b.bind(address).sync().channel();
@@ -138,19 +160,29 @@ public final class OperatorRedisServer implements AutoCloseable {
         }
     }
 
-    /** Installs the codec, the size guard and the command handler of one client connection. */
+    /** Installs the codec, the size guard and the command handler of one client connection (no registers). */
     static void configure(
             final io.netty.channel.ChannelPipeline pipeline,
             final SnapshotCache cache,
             final String password,
             final Limits limits) {
+        configure(pipeline, cache, password, limits, null);
+    }
+
+    /** Installs the codec, the size guard and the command handler of one client connection. */
+    static void configure(
+            final io.netty.channel.ChannelPipeline pipeline,
+            final SnapshotCache cache,
+            final String password,
+            final Limits limits,
+            final RegisterAccess registers) {
         pipeline.addLast(new RedisDecoder(limits.maxInlineBytes(), FixedRedisMessagePool.INSTANCE, true))
                 .addLast(new SizeGuard(limits))
                 .addLast(new RedisBulkStringAggregator())
                 .addLast(new RedisArrayAggregator(
                         65_536, 2)) // a command is one flat array of at most this many arguments
                 .addLast(new RedisEncoder())
-                .addLast(new CommandHandler(new RedisCommands(cache, password)));
+                .addLast(new CommandHandler(new RedisCommands(cache, password, registers)));
     }
 
     /** @return the bound port. */

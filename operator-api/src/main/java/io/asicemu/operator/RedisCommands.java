@@ -20,7 +20,7 @@ import java.util.concurrent.TimeoutException;
 /**
  * The Redis commands the read side answers, over {@link SonicDatabases}: PING, ECHO, QUIT, AUTH, SELECT, HGET,
  * HMGET, HGETALL, HKEYS, HVALS, HLEN, HEXISTS, EXISTS, KEYS, SCAN, TYPE, DBSIZE, INFO, plus CLIENT/COMMAND/HELLO
- * courtesies clients send on connect. Every other command is an error reply, never an exception: write commands say
+ * courtesies clients send on connect, and asic-emu's {@code ASICEMU.REGISTER} ({@link RegisterCommand}). Every other command is an error reply, never an exception: write commands say
  * that CONFIG_DB writes are not available yet (nothing is pretended), unknown ones are named.
  * <p>
  * Threading: one instance per connection, used by one thread at a time.
@@ -95,6 +95,7 @@ final class RedisCommands {
     private static final int SCAN_DEFAULT_COUNT = 10;
 
     private final SnapshotCache cache;
+    private final RegisterAccess registers;
     private final byte[] password;
     private int db;
     private boolean authenticated;
@@ -105,6 +106,16 @@ final class RedisCommands {
      * @param password the AUTH password, or null for none.
      */
     RedisCommands(final SnapshotCache cache, final String password) {
+        this(cache, password, null);
+    }
+
+    /**
+     * @param cache where the databases come from.
+     * @param password the AUTH password, or null for none.
+     * @param registers the chip's register map ({@code ASICEMU.REGISTER}), or null for none.
+     */
+    RedisCommands(final SnapshotCache cache, final String password, final RegisterAccess registers) {
+        this.registers = registers;
         this.cache = cache;
         this.password = password == null ? null : password.getBytes(StandardCharsets.UTF_8);
         this.authenticated = password == null;
@@ -162,6 +173,7 @@ final class RedisCommands {
                 case "SCAN" -> args.size() >= 2 ? scan(args) : arity(name);
                 case "DBSIZE" -> args.size() == 1 ? new IntegerRedisMessage(keys().size()) : arity(name);
                 case "INFO" -> bulk(info());
+                case RegisterCommand.NAME -> RegisterCommand.execute(args, registers);
                 case "SUBSCRIBE", "PSUBSCRIBE" ->
                     error("ERR keyspace notifications are not available yet: "
                             + "CONFIG_DB does not change while asic-emu runs (it is read-only here)");

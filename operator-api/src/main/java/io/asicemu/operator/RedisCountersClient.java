@@ -121,6 +121,60 @@ public final class RedisCountersClient implements CountersReader, AutoCloseable 
     }
 
     /**
+     * {@code ASICEMU.REGISTER GET}.
+     *
+     * @param name a register name, or null for all.
+     * @param instance an instance, or null for all.
+     * @return the rows.
+     * @throws IOException if the switch cannot be reached.
+     * @throws RegisterAccess.RegisterException if it refuses (the message names register and instance).
+     */
+    public List<RegisterAccess.Row> registers(final String name, final String instance) throws IOException {
+        final List<String> args = new ArrayList<>(List.of(RegisterCommand.NAME, "GET"));
+        if (name != null) {
+            args.add(name);
+            if (instance != null) {
+                args.add(instance);
+            }
+        }
+        return RegisterCommand.rows(registerCall(args.toArray(String[]::new)));
+    }
+
+    /**
+     * {@code ASICEMU.REGISTER SET}.
+     *
+     * @param name a register name.
+     * @param instance its instance ({@code ""} for a switch-wide one).
+     * @param value the value (decimal or 0x hex).
+     * @return the row after the write.
+     * @throws IOException if the switch cannot be reached.
+     * @throws RegisterAccess.RegisterException if it refuses (the message names register and instance; nothing
+     *     changed).
+     */
+    public RegisterAccess.Row writeRegister(final String name, final String instance, final String value)
+            throws IOException {
+        final Object reply = registerCall(RegisterCommand.NAME, "SET", name, instance, value);
+        final List<RegisterAccess.Row> rows = RegisterCommand.rows(List.of(reply));
+        if (rows.size() != 1) {
+            throw new IOException("unexpected reply to " + RegisterCommand.NAME + " SET: " + reply);
+        }
+        return rows.get(0);
+    }
+
+    /** A register command; the switch's refusal becomes a {@link RegisterAccess.RegisterException} with its words. */
+    private Object registerCall(final String... args) throws IOException {
+        try {
+            return call(args);
+        } catch (final IOException e) {
+            final String prefix = RegisterCommand.NAME + ": ERR ";
+            if (e.getMessage() != null && e.getMessage().startsWith(prefix)) {
+                throw new RegisterAccess.RegisterException(e.getMessage().substring(prefix.length()));
+            }
+            throw e;
+        }
+    }
+
+    /**
      * @param args a command.
      * @return its reply: a String, Long, List or null.
      * @throws IOException if the server answers an error, closes, or does not answer in time.

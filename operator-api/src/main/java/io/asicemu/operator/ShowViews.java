@@ -319,6 +319,131 @@ public final class ShowViews {
         return Integer.compare(a.length() - i, b.length() - j);
     }
 
+    /**
+     * asic-emu's {@code show registers}: {@code Register Instance Address Value Unit Access Fields} in address order
+     * (from {@code ASICEMU.REGISTER GET}); {@code -} for a switch-wide register's instance and for empty cells.
+     *
+     * @param rows the registers read.
+     * @return the table.
+     */
+    public static String registers(final List<RegisterAccess.Row> rows) {
+        final List<List<String>> out = new ArrayList<>();
+        for (final RegisterAccess.Row r : rows) {
+            out.add(List.of(
+                    r.name(),
+                    dash(r.instance()),
+                    String.format(Locale.ROOT, "0x%08X", r.address()),
+                    Long.toString(r.value()),
+                    dash(r.unit()),
+                    r.access(),
+                    dash(r.decoded())));
+        }
+        return SimpleTable.render(List.of("Register", "Instance", "Address", "Value", "Unit", "Access", "Fields"), out);
+    }
+
+    /**
+     * asic-emu's {@code show ecmp}: per next-hop group and member {@code Group Mode Member Port Packets Bytes Share},
+     * Share = the member's packets over the group's (the spread the data path counted; N/A before any packet). From
+     * DB 15 ({@link SonicDatabases#ASICEMU_DB}).
+     *
+     * @return the table.
+     * @throws IOException if the switch cannot be read.
+     */
+    public String ecmp() throws IOException {
+        final List<List<String>> rows = new ArrayList<>();
+        for (final String group : groups()) {
+            final Map<String, String> g = db.hgetall(SonicDatabases.ASICEMU_DB, "ECMP_GROUP|" + group);
+            final List<Map<String, String>> members = members(group, g);
+            long total = 0;
+            for (final Map<String, String> m : members) {
+                total += parseLong(m.get("packets"));
+            }
+            for (int i = 0; i < members.size(); i++) {
+                final Map<String, String> m = members.get(i);
+                final long packets = parseLong(m.get("packets"));
+                rows.add(List.of(
+                        group,
+                        g.getOrDefault("mode", NA),
+                        Integer.toString(i),
+                        m.getOrDefault("port", NA),
+                        String.format(Locale.US, "%,d", packets),
+                        String.format(Locale.US, "%,d", parseLong(m.get("bytes"))),
+                        total == 0 ? NA : String.format(Locale.ROOT, "%.2f%%", 100.0 * packets / total)));
+            }
+        }
+        return SimpleTable.render(List.of("Group", "Mode", "Member", "Port", "Packets", "Bytes", "Share"), rows);
+    }
+
+    /**
+     * asic-emu's {@code show ars}: the flowlet engine per group ({@code Group Mode Flowlets Reassigned Occupancy
+     * TableFull NoMemberDrops}, occupancy as used/capacity), a blank line, then each member's path-quality band
+     * ({@code Group Member Port Band}, 7 best .. 0 worst, N/A for groups that measure no quality).
+     *
+     * @return the two tables.
+     * @throws IOException if the switch cannot be read.
+     */
+    public String ars() throws IOException {
+        final List<List<String>> groups = new ArrayList<>();
+        final List<List<String>> bands = new ArrayList<>();
+        for (final String group : groups()) {
+            final Map<String, String> g = db.hgetall(SonicDatabases.ASICEMU_DB, "ECMP_GROUP|" + group);
+            groups.add(List.of(
+                    group,
+                    g.getOrDefault("mode", NA),
+                    String.format(Locale.US, "%,d", parseLong(g.get("new_flowlets"))),
+                    String.format(Locale.US, "%,d", parseLong(g.get("flowlet_reassignments"))),
+                    g.getOrDefault("flowlet_table_occupancy", "0") + "/"
+                            + g.getOrDefault("flowlet_table_capacity", "0"),
+                    String.format(Locale.US, "%,d", parseLong(g.get("table_full_fallbacks"))),
+                    String.format(Locale.US, "%,d", parseLong(g.get("no_member_drops")))));
+            final List<Map<String, String>> members = members(group, g);
+            for (int i = 0; i < members.size(); i++) {
+                final String band = members.get(i).getOrDefault("quality_band", "");
+                bands.add(List.of(
+                        group,
+                        Integer.toString(i),
+                        members.get(i).getOrDefault("port", NA),
+                        band.isEmpty() ? NA : band));
+            }
+        }
+        return SimpleTable.render(
+                        List.of("Group", "Mode", "Flowlets", "Reassigned", "Occupancy", "TableFull", "NoMemberDrops"),
+                        groups)
+                + "\n"
+                + SimpleTable.render(List.of("Group", "Member", "Port", "Band"), bands);
+    }
+
+    private List<String> groups() throws IOException {
+        final List<String> ids = new ArrayList<>(
+                db.hgetall(SonicDatabases.ASICEMU_DB, "ECMP_GROUP_NAME_MAP").keySet());
+        ids.sort(Comparator.comparingLong(ShowViews::parseLong));
+        return ids;
+    }
+
+    private List<Map<String, String>> members(final String group, final Map<String, String> g) throws IOException {
+        final List<Map<String, String>> out = new ArrayList<>();
+        final long n = parseLong(g.get("members"));
+        for (int m = 0; m < n && m < 65_536; m++) {
+            out.add(db.hgetall(SonicDatabases.ASICEMU_DB, "ECMP_GROUP_MEMBER|" + group + "|" + m));
+        }
+        return out;
+    }
+
+    private static long parseLong(final String s) {
+        if (s == null) {
+            return 0;
+        }
+        try {
+            return Long.parseLong(s);
+        } catch (final NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    private static String dash(final String s) {
+        return s == null || s.isEmpty() ? "-" : s;
+    }
+
     private Map<String, String> counters(final String oid) throws IOException {
         return db.hgetall(SonicDatabases.COUNTERS_DB, "COUNTERS:" + oid);
     }

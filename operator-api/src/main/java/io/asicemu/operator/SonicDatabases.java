@@ -31,6 +31,11 @@ public final class SonicDatabases {
     public static final int CONFIG_DB = 4;
     /** STATE_DB. */
     public static final int STATE_DB = 6;
+    /**
+     * asic-emu's own database (no SONiC database uses 15, the last of a default Redis server's 16): the flowlet
+     * engine's groups for {@code show ecmp} / {@code show ars}, so that SONiC's databases hold only SONiC's keys.
+     */
+    public static final int ASICEMU_DB = 15;
 
     private static final long PORT_OID = 0x01L << 48;
     private static final long QUEUE_OID = 0x15L << 48;
@@ -170,6 +175,7 @@ public final class SonicDatabases {
         }
         final NavigableMap<String, Map<String, String>> config = new TreeMap<>(now.config());
         counters.values().removeIf(Map::isEmpty);
+        final NavigableMap<String, Map<String, String>> asicemu = groups(now.arsGroups());
         return new SonicDatabases(
                 Map.of(
                         COUNTERS_DB,
@@ -177,8 +183,46 @@ public final class SonicDatabases {
                         CONFIG_DB,
                         Collections.unmodifiableNavigableMap(config),
                         STATE_DB,
-                        Collections.unmodifiableNavigableMap(state)),
+                        Collections.unmodifiableNavigableMap(state),
+                        ASICEMU_DB,
+                        Collections.unmodifiableNavigableMap(asicemu)),
                 now);
+    }
+
+    /**
+     * DB 15: {@code ECMP_GROUP_NAME_MAP} (group id → member count), {@code ECMP_GROUP|<id>} (mode, the flowlet
+     * counters, table occupancy and capacity), {@code ECMP_GROUP_MEMBER|<id>|<member>} (port, packets, bytes,
+     * quality band).
+     */
+    private static NavigableMap<String, Map<String, String>> groups(final List<SwitchSnapshot.ArsGroup> groups) {
+        final NavigableMap<String, Map<String, String>> out = new TreeMap<>();
+        final Map<String, String> names = new LinkedHashMap<>();
+        for (final SwitchSnapshot.ArsGroup g : groups) {
+            names.put(Integer.toString(g.group()), Integer.toString(g.members().size()));
+            final Map<String, String> fields = new LinkedHashMap<>();
+            fields.put("mode", g.mode());
+            fields.put("members", Integer.toString(g.members().size()));
+            fields.put("flowlet_reassignments", Long.toString(g.flowletReassignments()));
+            fields.put("new_flowlets", Long.toString(g.newFlowlets()));
+            fields.put("table_full_fallbacks", Long.toString(g.tableFullFallbacks()));
+            fields.put("no_member_drops", Long.toString(g.noMemberDrops()));
+            fields.put("flowlet_table_occupancy", Integer.toString(g.flowletTableOccupancy()));
+            fields.put("flowlet_table_capacity", Integer.toString(g.flowletTableCapacity()));
+            out.put("ECMP_GROUP|" + g.group(), freeze(fields));
+            for (int m = 0; m < g.members().size(); m++) {
+                final SwitchSnapshot.ArsMember member = g.members().get(m);
+                final Map<String, String> mf = new LinkedHashMap<>();
+                mf.put("port", member.port());
+                mf.put("packets", Long.toString(member.selections()));
+                mf.put("bytes", Long.toString(member.bytes()));
+                mf.put("quality_band", member.qualityBand() < 0 ? "" : Integer.toString(member.qualityBand()));
+                out.put("ECMP_GROUP_MEMBER|" + g.group() + "|" + m, freeze(mf));
+            }
+        }
+        if (!names.isEmpty()) {
+            out.put("ECMP_GROUP_NAME_MAP", freeze(names));
+        }
+        return out;
     }
 
     private static Map<String, String> watermarks(final Map<String, String> fields, final String... names) {

@@ -51,6 +51,8 @@ public record SwitchSnapshot(
      * @param tableFullFallbacks packets hashed statically because the flowlet table was full.
      * @param noMemberDrops packets dropped because no member was up.
      * @param flowletTableOccupancy flowlet table entries in use.
+     * @param mode the group's selection mode as CONFIG_DB names it ({@code hash} when unknown).
+     * @param flowletTableCapacity flowlet table entries in all (0 when unknown).
      */
     public record ArsGroup(
             int group,
@@ -59,10 +61,33 @@ public record SwitchSnapshot(
             long newFlowlets,
             long tableFullFallbacks,
             long noMemberDrops,
-            int flowletTableOccupancy) {
+            int flowletTableOccupancy,
+            String mode,
+            int flowletTableCapacity) {
         /** Copies. */
         public ArsGroup {
             members = List.copyOf(members);
+        }
+
+        /** A group whose mode and flowlet table capacity are not known ({@code hash}, 0). */
+        public ArsGroup(
+                final int group,
+                final List<ArsMember> members,
+                final long flowletReassignments,
+                final long newFlowlets,
+                final long tableFullFallbacks,
+                final long noMemberDrops,
+                final int flowletTableOccupancy) {
+            this(
+                    group,
+                    members,
+                    flowletReassignments,
+                    newFlowlets,
+                    tableFullFallbacks,
+                    noMemberDrops,
+                    flowletTableOccupancy,
+                    "hash",
+                    0);
         }
     }
 
@@ -70,8 +95,14 @@ public record SwitchSnapshot(
      * @param port the member's egress port name.
      * @param selections packets sent through it.
      * @param bytes bytes sent through it.
+     * @param qualityBand its port's path-quality band, 0 (worst) .. 7 (best), or -1 when no group measures quality.
      */
-    public record ArsMember(String port, long selections, long bytes) {}
+    public record ArsMember(String port, long selections, long bytes, int qualityBand) {
+        /** A member without a quality band. */
+        public ArsMember(final String port, final long selections, final long bytes) {
+            this(port, selections, bytes, -1);
+        }
+    }
 
     /**
      * One port.

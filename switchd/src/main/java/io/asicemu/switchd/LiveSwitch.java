@@ -14,6 +14,8 @@ import io.asicemu.p4rt.store.InProcessTableStore;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.control.PipelineControl;
 import io.asicemu.pipeline.table.PipelineSizing;
+import io.asicemu.switchd.registers.RegisterMap;
+import io.asicemu.tm.TmOptions;
 import io.asicemu.veth.afpacket.AfPacketConfig;
 import io.asicemu.veth.harness.InProcessSwitch;
 import java.io.IOException;
@@ -143,7 +145,11 @@ public final class LiveSwitch implements AutoCloseable {
         if (views.redis() != null) {
             try {
                 redis = OperatorRedisServer.start(
-                        views.redis(), cache, views.redisPassword(), OperatorRedisServer.Limits.defaults());
+                        views.redis(),
+                        cache,
+                        views.redisPassword(),
+                        OperatorRedisServer.Limits.defaults(),
+                        new RegisterMap(sw::control, TmOptions.defaults(), APPLY_TIMEOUT));
             } catch (final InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted while binding the Redis port", e);

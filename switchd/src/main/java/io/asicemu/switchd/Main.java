@@ -18,7 +18,8 @@ import picocli.CommandLine.Command;
             ScenarioCommand.class,
             HostCommand.class,
             ShowCommand.class,
-            ShowCommand.ClearCommand.class
+            ShowCommand.ClearCommand.class,
+            ShowCommand.ConfigCommand.class
         })
 public final class Main implements Runnable {
     @CommandLine.Spec

@@ -2,6 +2,7 @@ package io.asicemu.switchd;
 
 import io.asicemu.operator.CountersBaseline;
 import io.asicemu.operator.RedisCountersClient;
+import io.asicemu.operator.RegisterAccess;
 import io.asicemu.operator.ShowViews;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -26,7 +27,9 @@ import picocli.CommandLine.Parameters;
         mixinStandardHelpOptions = true,
         description = "Show a running switch's counters as SONiC does (over its Redis port, `run --redis-port`): "
                 + "interfaces counters | pfc counters | queue counters | queue wredcounters | queue watermark unicast | "
-                + "priority-group watermark headroom | priority-group watermark shared | pfcwd stats [--empty]")
+                + "priority-group watermark headroom | priority-group watermark shared | pfcwd stats [--empty]; "
+                + "asic-emu's own: ecmp | ars | registers [NAME [EthernetN [N]]] [-i EthernetN] [--queue N | --pg N] "
+                + "[--group N] [--pool NAME] [--index N] (docs/REGISTERS.md)")
 final class ShowCommand implements Callable<Integer> {
     /** The views by their SONiC command words. */
     private static final List<String> VIEWS = List.of(
@@ -37,7 +40,9 @@ final class ShowCommand implements Callable<Integer> {
             "queue watermark unicast",
             "priority-group watermark headroom",
             "priority-group watermark shared",
-            "pfcwd stats");
+            "pfcwd stats",
+            "ecmp",
+            "ars");
 
     @Parameters(arity = "1..*", paramLabel = "WORD", description = "what to show, e.g. `queue counters`")
     private List<String> words;
@@ -48,6 +53,9 @@ final class ShowCommand implements Callable<Integer> {
     @Option(names = "--empty", description = "pfcwd stats: also the queues whose counters are all zero")
     private boolean empty;
 
+    @CommandLine.Mixin
+    private RegisterInstance instance = new RegisterInstance();
+
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
@@ -55,6 +63,9 @@ final class ShowCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         final String view = String.join(" ", words);
         final PrintWriter out = spec.commandLine().getOut();
+        if (words.get(0).equals("registers")) {
+            return registers(out);
+        }
         if (!VIEWS.contains(view)) {
             spec.commandLine().getErr().println("show: no view `" + view + "`; one of: " + String.join(", ", VIEWS));
             return 2;
@@ -71,6 +82,8 @@ final class ShowCommand implements Callable<Integer> {
                         case "priority-group watermark headroom" -> views.priorityGroupWatermark(true);
                         case "priority-group watermark shared" -> views.priorityGroupWatermark(false);
                         case "pfcwd stats" -> views.pfcwdStats(empty);
+                        case "ecmp" -> views.ecmp();
+                        case "ars" -> views.ars();
                         default -> throw new IllegalStateException(view);
                     });
             out.flush();
@@ -78,6 +91,155 @@ final class ShowCommand implements Callable<Integer> {
         } catch (final IOException e) {
             spec.commandLine().getErr().println("show: " + e.getMessage());
             return 1;
+        }
+    }
+
+    /**
+     * {@code show registers [NAME [EthernetN [N]]]}: every register (or one), every instance or those of one port,
+     * queue/PG, group or pool, read live over {@code ASICEMU.REGISTER GET}.
+     */
+    private int registers(final PrintWriter out) {
+        if (words.size() > 4) {
+            spec.commandLine().getErr().println("show registers: at most NAME, port and queue/PG, not " + words);
+            return 2;
+        }
+        final String name = words.size() > 1 ? words.get(1) : null;
+        final RegisterInstance where =
+                instance.withPositional(words.size() > 2 ? words.get(2) : null, words.size() > 3 ? words.get(3) : null);
+        try (RedisCountersClient client = address.connect()) {
+            final List<RegisterAccess.Row> rows =
+                    client.registers(name, null).stream().filter(where::matches).toList();
+            out.print(ShowViews.registers(rows));
+            out.flush();
+            return 0;
+        } catch (final IllegalArgumentException | RegisterAccess.RegisterException e) {
+            spec.commandLine().getErr().println("show registers: " + e.getMessage());
+            return 2;
+        } catch (final IOException e) {
+            spec.commandLine().getErr().println("show registers: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    /** Which register instances a command means: a port, a queue or PG of it, a group or a pool. */
+    static final class RegisterInstance {
+        @Option(
+                names = {"-i", "--interface"},
+                paramLabel = "EthernetN",
+                description = "registers: the port (-p/--port is the switch's Redis port)")
+        String port;
+
+        @Option(names = "--queue", paramLabel = "N", description = "registers: the queue (with -i)")
+        Integer queue;
+
+        @Option(names = "--pg", paramLabel = "N", description = "registers: the ingress priority group (with -i)")
+        Integer pg;
+
+        @Option(names = "--group", paramLabel = "N", description = "registers: the next-hop group id")
+        Integer group;
+
+        @Option(names = "--pool", paramLabel = "NAME", description = "registers: the BUFFER_POOL")
+        String pool;
+
+        @Option(names = "--index", paramLabel = "N", description = "registers: the DSCP, TC or PCP of a QOS_* map")
+        Integer index;
+
+        RegisterInstance withPositional(final String positionalPort, final String positionalClass) {
+            final RegisterInstance r = new RegisterInstance();
+            r.port = positionalPort != null ? positionalPort : port;
+            if (positionalClass != null) {
+                try {
+                    r.queue = Integer.valueOf(positionalClass);
+                } catch (final NumberFormatException e) {
+                    throw new IllegalArgumentException(
+                            "the queue/PG after the port must be 0..7, not " + positionalClass);
+                }
+            } else {
+                r.queue = queue;
+            }
+            r.pg = pg;
+            r.group = group;
+            r.pool = pool;
+            r.index = index;
+            return r;
+        }
+
+        /** @return the instance label the switch uses ({@code ""}: switch-wide). */
+        String label() {
+            final Integer k = queue != null ? queue : pg;
+            if (port != null) {
+                return k == null ? port : port + "|" + k;
+            }
+            if (k != null) {
+                throw new IllegalArgumentException("--queue/--pg need the port (-i EthernetN)");
+            }
+            if (group != null) {
+                return Integer.toString(group);
+            }
+            if (index != null) {
+                return Integer.toString(index);
+            }
+            return pool != null ? pool : "";
+        }
+
+        /** @return whether a row is one of the instances meant (all when none is given). */
+        boolean matches(final RegisterAccess.Row row) {
+            final String label = label();
+            if (label.isEmpty()) {
+                return true;
+            }
+            return row.instance().equals(label)
+                    || (queue == null
+                            && pg == null
+                            && port != null
+                            && row.instance().startsWith(port + "|"));
+        }
+    }
+
+    /** {@code asic-emu config register NAME VALUE [-i EthernetN] [--queue N | --pg N] [--group N] [--pool P]}. */
+    @Command(
+            name = "config",
+            mixinStandardHelpOptions = true,
+            description = "Change a running switch (over its Redis port): `config register NAME VALUE` with the "
+                    + "instance options writes one chip register (docs/REGISTERS.md), validated and applied "
+                    + "atomically as a P4Runtime register write is; a refused write changes nothing")
+    static final class ConfigCommand implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "register", description = "`register`")
+        private String what;
+
+        @Parameters(index = "1", paramLabel = "NAME", description = "the register, e.g. ECN_KMIN")
+        private String name;
+
+        @Parameters(index = "2", paramLabel = "VALUE", description = "decimal or 0x hex")
+        private String value;
+
+        @CommandLine.Mixin
+        private SwitchAddress address = new SwitchAddress();
+
+        @CommandLine.Mixin
+        private RegisterInstance instance = new RegisterInstance();
+
+        @CommandLine.Spec
+        private CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            if (!what.equals("register")) {
+                spec.commandLine().getErr().println("config: only `config register` exists, not `" + what + "`");
+                return 2;
+            }
+            try (RedisCountersClient client = address.connect()) {
+                final RegisterAccess.Row row = client.writeRegister(name, instance.label(), value);
+                spec.commandLine().getOut().print(ShowViews.registers(List.of(row)));
+                spec.commandLine().getOut().flush();
+                return 0;
+            } catch (final IllegalArgumentException | RegisterAccess.RegisterException e) {
+                spec.commandLine().getErr().println("config register: " + e.getMessage());
+                return 2;
+            } catch (final IOException e) {
+                spec.commandLine().getErr().println("config register: " + e.getMessage());
+                return 1;
+            }
         }
     }
 

@@ -98,10 +98,11 @@ final class SwitchSnapshots {
         return tmSnapshot.get();
     }
 
-    private static void copyGroups(
+    static void copyGroups(
             final io.asicemu.pipeline.table.ForwardingTables tables,
             final List<String> portNames,
             final List<SwitchSnapshot.ArsGroup> into) {
+        final io.asicemu.flowlet.ars.PortQuality quality = tables.portQuality();
         for (int g = 0; g < tables.sizing().maxGroups(); g++) {
             final LoadBalanceGroup group = tables.group(g);
             if (group == null) {
@@ -113,7 +114,12 @@ final class SwitchSnapshots {
                 final String name = port >= 0 && port < portNames.size() && portNames.get(port) != null
                         ? portNames.get(port)
                         : Integer.toString(port);
-                members.add(new SwitchSnapshot.ArsMember(name, group.memberSelections(m), group.memberBytes(m)));
+                final boolean measured = quality != null
+                        && group.settings().mode() == io.asicemu.flowlet.ecmp.LoadBalanceMode.FLOWLET_QUALITY
+                        && port >= 0
+                        && port < quality.portCount();
+                members.add(new SwitchSnapshot.ArsMember(
+                        name, group.memberSelections(m), group.memberBytes(m), measured ? quality.band(port) : -1));
             }
             into.add(new SwitchSnapshot.ArsGroup(
                     g,
@@ -122,7 +128,9 @@ final class SwitchSnapshots {
                     group.newFlowlets(),
                     group.tableFullFallbacks(),
                     group.noMemberDrops(),
-                    group.flowletTableOccupancy()));
+                    group.flowletTableOccupancy(),
+                    group.settings().mode().configName(),
+                    group.flowletTableCapacity()));
         }
     }
 

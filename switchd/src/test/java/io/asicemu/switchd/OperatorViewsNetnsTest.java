@@ -229,6 +229,16 @@ class OperatorViewsNetnsTest {
                         .as("TX_OK of show interfaces counters")
                         .isEqualTo(String.format(java.util.Locale.US, "%,d", txCli + txNonUcast));
 
+                // The live switch's register map: a read, and a write through the CLI that waits until the data
+                // plane applied it (run's 5 s apply timeout), seen by the next read.
+                assertThat(redisCli(redisPort, "ASICEMU.REGISTER", "GET", "PORT_SPEED", "Ethernet4"))
+                        .contains("100000")
+                        .contains("RO");
+                assertThat(cli.execute("config", "register", "HASH_SEED", "7", "-p", Integer.toString(redisPort)))
+                        .isZero();
+                assertThat(redisCli(redisPort, "ASICEMU.REGISTER", "GET", "HASH_SEED", ""))
+                        .contains("HASH_SEED\n\n0x00000000\n7\n");
+
                 final String metrics = OperatorTestTools.run(List.of(
                         "/usr/bin/python3",
                         "-c",

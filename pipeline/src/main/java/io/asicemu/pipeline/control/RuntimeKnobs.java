@@ -141,6 +141,14 @@ public final class RuntimeKnobs {
         return values[k.ordinal()][index];
     }
 
+    /**
+     * @param group a pipeline group id.
+     * @return whether the group exists (configured or written by a controller), so its selection mode is a value.
+     */
+    public boolean groupDefined(final int group) {
+        return group >= 0 && group < maxGroups && configuredGroupSettings(group) != null;
+    }
+
     /** Settings the configuration gives a defined group (before runtime changes), or null. */
     private GroupSettings configuredGroupSettings(final int group) {
         final L3State.GroupSpec spec = l3.groupSpecs.get(group);
