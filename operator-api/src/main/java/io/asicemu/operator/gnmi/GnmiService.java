@@ -21,7 +21,6 @@ import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -222,9 +221,5 @@ public final class GnmiService extends gNMIGrpc.gNMIImplBase {
 
     void countMissedSample() {
         missedSamples.incrementAndGet();
-    }
-
-    static List<String> targets() {
-        return List.copyOf(SonicPathResolver.TARGETS.keySet());
     }
 }
