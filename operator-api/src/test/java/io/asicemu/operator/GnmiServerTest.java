@@ -191,6 +191,19 @@ class GnmiServerTest {
         assertThat(all.get("Ethernet0"))
                 .isEqualTo(redisHash(
                         2, "COUNTERS:" + redisHash(2, "COUNTERS_PORT_NAME_MAP").get("Ethernet0")));
+        // a ONCE subscription reads the same
+        final Recorder once = new Recorder();
+        gNMIGrpc.newStub(channel)
+                .subscribe(once)
+                .onNext(SubscribeRequest.newBuilder()
+                        .setSubscribe(SubscriptionList.newBuilder()
+                                .setPrefix(target("COUNTERS_DB"))
+                                .setMode(SubscriptionList.Mode.ONCE)
+                                .setEncoding(Encoding.JSON_IETF)
+                                .addSubscription(Subscription.newBuilder().setPath(path("COUNTERS", "Ethernet4"))))
+                        .build());
+        assertThat(object(once.response().getUpdate().getUpdate(0).getVal())).isEqualTo(viaRedis);
+        assertThat(once.response().getSyncResponse()).isTrue();
         // one field: a string, as SONiC sends it
         assertThat(get("COUNTERS_DB", Encoding.JSON_IETF, "COUNTERS", "Ethernet4", "SAI_PORT_STAT_IF_IN_OCTETS")
                         .getStringVal())
