@@ -56,7 +56,8 @@ class GnmiServerTest {
     private final AtomicLong scale = new AtomicLong(1);
 
     private final AtomicReference<String[]> storm = new AtomicReference<>(new String[] {"stormed", "1", "0"});
-    private boolean frozen;
+    private volatile boolean frozen;
+    private volatile boolean withoutWatchdogConfig;
     private SnapshotCache cache;
     private GnmiServer server;
     private OperatorRedisServer redis;
@@ -73,7 +74,20 @@ class GnmiServerTest {
 
     private SwitchSnapshot take() {
         final long s = frozen ? scale.get() : scale.getAndIncrement();
-        return withStorm(SampleSnapshots.sample(s, System.nanoTime()), storm.get());
+        final SwitchSnapshot snapshot = withStorm(SampleSnapshots.sample(s, System.nanoTime()), storm.get());
+        if (!withoutWatchdogConfig) {
+            return snapshot;
+        }
+        final Map<String, Map<String, String>> config = new LinkedHashMap<>(snapshot.config());
+        config.remove("PFC_WD|Ethernet0");
+        return new SwitchSnapshot(
+                snapshot.takenAtNs(),
+                snapshot.ports(),
+                snapshot.pools(),
+                config,
+                snapshot.switchCapabilities(),
+                snapshot.aclRules(),
+                snapshot.arsGroups());
     }
 
     /** The sample with Ethernet4 queue 3's PFC watchdog status, storms detected and restored set. */
@@ -489,5 +503,37 @@ class GnmiServerTest {
         }
         assertThat(server.service().coalescedUpdates()).isGreaterThan(sampled);
         slowChannel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void shouldSuppressRedundantSamplesButKeepTheHeartbeatAndSendADeleteWhenAPathVanishes() throws Exception {
+        frozen = true;
+        start();
+        final Recorder sampled = new Recorder();
+        final SubscribeRequest.Builder request =
+                streamRequest("COUNTERS_DB", SubscriptionMode.SAMPLE, 100_000_000, path("COUNTERS", "Ethernet0"))
+                        .toBuilder();
+        request.getSubscribeBuilder()
+                .getSubscriptionBuilder(0)
+                .setSuppressRedundant(true)
+                .setHeartbeatInterval(500_000_000L);
+        gNMIGrpc.newStub(channel).subscribe(sampled).onNext(request.build());
+        final long first = sampled.response().getUpdate().getTimestamp();
+        assertThat(sampled.response().getSyncResponse()).isTrue();
+        // frozen counters: nothing every 100 ms, one heartbeat after 500 ms with the same value
+        final SubscribeResponse heartbeat = sampled.response();
+        assertThat(heartbeat.getUpdate().getTimestamp() - first).isGreaterThanOrEqualTo(450_000_000L);
+        assertThat(octets(heartbeat)).isEqualTo(scale.get() * 1000);
+
+        final Recorder config = new Recorder();
+        gNMIGrpc.newStub(channel)
+                .subscribe(config)
+                .onNext(streamRequest("CONFIG_DB", SubscriptionMode.ON_CHANGE, 0, path("PFC_WD", "Ethernet0")));
+        assertThat(object(config.response().getUpdate().getUpdate(0).getVal())).containsEntry("action", "drop");
+        assertThat(config.response().getSyncResponse()).isTrue();
+        withoutWatchdogConfig = true;
+        final SubscribeResponse deleted = config.response();
+        assertThat(deleted.getUpdate().getUpdateCount()).isZero();
+        assertThat(deleted.getUpdate().getDeleteList()).containsExactly(path("PFC_WD", "Ethernet0"));
     }
 }
