@@ -3,6 +3,8 @@ package io.asicemu.switchd;
 import io.asicemu.operator.OperatorRedisServer;
 import io.asicemu.operator.PrometheusMetrics;
 import io.asicemu.operator.SnapshotCache;
+import io.asicemu.operator.gnmi.GnmiServer;
+import io.asicemu.operator.gnmi.GnmiService;
 import io.asicemu.p4rt.adapter.PipelineCpuPortBackend;
 import io.asicemu.p4rt.adapter.PipelineTableBackend;
 import io.asicemu.p4rt.info.FixedPipelineInfo;
@@ -50,6 +52,7 @@ public final class LiveSwitch implements AutoCloseable {
     private final ConfigDb config;
     private OperatorRedisServer redis;
     private PrometheusMetrics metrics;
+    private GnmiServer gnmi;
 
     private LiveSwitch(
             final ConfigDb config,
@@ -129,16 +132,33 @@ public final class LiveSwitch implements AutoCloseable {
      * @param redis where the Redis front listens, or null for nowhere.
      * @param redisPassword its AUTH password, or null for none.
      * @param metrics where Prometheus' {@code /metrics} is served, or null for nowhere.
-     * @param maxSnapshotAge how old the counters a reader sees may be (bounds how often the data plane is asked).
+     * @param maxSnapshotAge how old the counters a reader sees may be (bounds how often the data plane is asked;
+     *     also gNMI's shortest sample interval).
+     * @param gnmi where gNMI telemetry listens, or null for nowhere.
+     * @param gnmiTls its TLS (P4Runtime's certificate), or null for plaintext.
      */
     public record OperatorViews(
-            InetSocketAddress redis, String redisPassword, InetSocketAddress metrics, Duration maxSnapshotAge) {
-        /** Neither. */
+            InetSocketAddress redis,
+            String redisPassword,
+            InetSocketAddress metrics,
+            Duration maxSnapshotAge,
+            InetSocketAddress gnmi,
+            GnmiServer.Tls gnmiTls) {
+        /** None. */
         public static final OperatorViews OFF = new OperatorViews(null, null, null, Duration.ofMillis(100));
+
+        /** Redis and Prometheus only. */
+        public OperatorViews(
+                final InetSocketAddress redis,
+                final String redisPassword,
+                final InetSocketAddress metrics,
+                final Duration maxSnapshotAge) {
+            this(redis, redisPassword, metrics, maxSnapshotAge, null, null);
+        }
     }
 
     private void startOperatorViews(final OperatorViews views) throws IOException {
-        if (views.redis() == null && views.metrics() == null) {
+        if (views.redis() == null && views.metrics() == null && views.gnmi() == null) {
             return;
         }
         final SnapshotCache cache = new SnapshotCache(SwitchSnapshots.source(sw, config), views.maxSnapshotAge());
@@ -164,6 +184,21 @@ public final class LiveSwitch implements AutoCloseable {
         if (views.metrics() != null) {
             metrics = PrometheusMetrics.start(views.metrics(), cache);
         }
+        if (views.gnmi() != null) {
+            gnmi = GnmiServer.start(
+                    views.gnmi(), cache, GnmiService.Limits.defaults(views.maxSnapshotAge()), views.gnmiTls());
+            if (!views.gnmi().getAddress().isLoopbackAddress() && views.gnmiTls() == null) {
+                LOG.warn(
+                        "gNMI on {} is plaintext: anyone who reaches it reads the switch's counters and configuration "
+                                + "(give --p4runtime-tls-cert/-key; gNMI uses the same certificate)",
+                        views.gnmi().getHostString());
+            }
+        }
+    }
+
+    /** @return the gNMI port, or -1 when off. */
+    public int gnmiPort() {
+        return gnmi == null ? -1 : gnmi.port();
     }
 
     /** @return the Redis front's port, or -1 when off. */
@@ -371,7 +406,12 @@ public final class LiveSwitch implements AutoCloseable {
                         + (s.metrics == null
                                 ? ""
                                 : ", Prometheus on http://" + views.metrics().getHostString() + ":" + s.metrics.port()
-                                        + "/metrics"),
+                                        + "/metrics")
+                        + (s.gnmi == null
+                                ? ""
+                                : ", gNMI (targets COUNTERS_DB, CONFIG_DB, STATE_DB) on "
+                                        + views.gnmi().getHostString() + ":" + s.gnmi.port()
+                                        + (views.gnmiTls() == null ? " (plaintext)" : " (TLS)")),
                 busyPollNs > 0 ? ", low-latency mode (busy-poll " + busyPollNs / 1000 + " us)" : "");
         LOG.info(
                 "tables: {} routes, {} next hops, {} groups, {} neighbors, {} FDB entries, {} ACL rules",
@@ -425,6 +465,7 @@ public final class LiveSwitch implements AutoCloseable {
         closeQuietly(counters);
         closeQuietly(redis);
         closeQuietly(metrics);
+        closeQuietly(gnmi);
         try {
             if (server != null) {
                 server.close();

@@ -209,6 +209,16 @@ final class RunCommand implements Callable<Integer> {
     private int metricsPort;
 
     @Option(
+            names = "--gnmi-port",
+            paramLabel = "PORT",
+            defaultValue = "-1",
+            description =
+                    "serve gNMI telemetry (Capabilities, Get, Subscribe; targets COUNTERS_DB, CONFIG_DB, STATE_DB "
+                            + "with SONiC's paths) at this port on the management address, over TLS when "
+                            + "--p4runtime-tls-cert/-key are given (SONiC's is 8080); -1 = off (default), 0 = any")
+    private int gnmiPort;
+
+    @Option(
             names = "--operator-max-age-ms",
             paramLabel = "MS",
             defaultValue = "100",
@@ -305,9 +315,10 @@ final class RunCommand implements Callable<Integer> {
         if (operatorMaxAgeMs < 1 || operatorMaxAgeMs > 60_000) {
             throw new IllegalArgumentException("--operator-max-age-ms must be 1..60000, not " + operatorMaxAgeMs);
         }
-        for (final int port : new int[] {redisPort, metricsPort}) {
+        for (final int port : new int[] {redisPort, metricsPort, gnmiPort}) {
             if (port < -1 || port > 65_535) {
-                throw new IllegalArgumentException("--redis-port and --metrics-port must be -1..65535, not " + port);
+                throw new IllegalArgumentException(
+                        "--redis-port, --metrics-port and --gnmi-port must be -1..65535, not " + port);
             }
         }
         String password = null;
@@ -330,7 +341,9 @@ final class RunCommand implements Callable<Integer> {
                 redisPort < 0 ? null : new InetSocketAddress(address, redisPort),
                 password,
                 metricsPort < 0 ? null : new InetSocketAddress(p4runtimeAddress, metricsPort),
-                Duration.ofMillis(operatorMaxAgeMs));
+                Duration.ofMillis(operatorMaxAgeMs),
+                gnmiPort < 0 ? null : new InetSocketAddress(p4runtimeAddress, gnmiPort),
+                tlsCert == null ? null : new io.asicemu.operator.gnmi.GnmiServer.Tls(tlsCert, tlsKey, tlsClientCa));
     }
 
     /** P4Runtime's TLS and connection limits from the options. */

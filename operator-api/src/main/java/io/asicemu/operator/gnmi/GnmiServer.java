@@ -1,0 +1,117 @@
+package io.asicemu.operator.gnmi;
+
+import io.asicemu.operator.SnapshotCache;
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The gNMI telemetry listener (grpc-java over Netty) for {@link GnmiService}: plaintext, or TLS (optionally mutual)
+ * from PEM files. Requests are small, so inbound messages are capped at 1 MiB.
+ * <p>
+ * Threading: Netty's I/O threads, two {@code gnmi-rpc} executor threads for the RPCs and one {@code gnmi-sampler}
+ * thread for STREAM ticks; all block when idle (no subscription, no ticks). Thread safe.
+ */
+public final class GnmiServer implements AutoCloseable {
+    private static final int MAX_INBOUND_BYTES = 1 << 20;
+
+    /**
+     * TLS for the listener.
+     *
+     * @param certChain the server's certificate chain (PEM).
+     * @param privateKey its private key (PKCS#8 PEM).
+     * @param clientCa if not null, client certificates must chain to these CA certificates (mutual TLS).
+     */
+    public record Tls(Path certChain, Path privateKey, Path clientCa) {}
+
+    private final Server server;
+    private final GnmiService service;
+    private final ExecutorService executor;
+    private final ScheduledExecutorService sampler;
+
+    private GnmiServer(
+            final Server server,
+            final GnmiService service,
+            final ExecutorService executor,
+            final ScheduledExecutorService sampler) {
+        this.server = server;
+        this.service = service;
+        this.executor = executor;
+        this.sampler = sampler;
+    }
+
+    /**
+     * Starts listening.
+     *
+     * @param address where (loopback or the management address; port 0 = any free port).
+     * @param cache the databases to serve.
+     * @param limits the service's bounds.
+     * @param tls TLS, or null for plaintext.
+     * @return the running server.
+     * @throws IOException if the address cannot be bound or the TLS files cannot be used.
+     */
+    public static GnmiServer start(
+            final InetSocketAddress address, final SnapshotCache cache, final GnmiService.Limits limits, final Tls tls)
+            throws IOException {
+        final ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(
+                r -> Thread.ofPlatform().daemon().name("gnmi-sampler").unstarted(r));
+        final ExecutorService executor = Executors.newFixedThreadPool(
+                2, Thread.ofPlatform().daemon().name("gnmi-rpc-", 0).factory());
+        final GnmiService service = new GnmiService(cache, limits, sampler);
+        try {
+            final NettyServerBuilder builder = NettyServerBuilder.forAddress(address)
+                    .executor(executor)
+                    .maxInboundMessageSize(MAX_INBOUND_BYTES)
+                    .maxInboundMetadataSize(64 << 10)
+                    .addService(service);
+            if (tls != null) {
+                final SslContextBuilder ssl = GrpcSslContexts.forServer(
+                        tls.certChain().toFile(), tls.privateKey().toFile());
+                if (tls.clientCa() != null) {
+                    ssl.trustManager(tls.clientCa().toFile()).clientAuth(ClientAuth.REQUIRE);
+                }
+                builder.sslContext(ssl.build());
+            }
+            final Server server = builder.build().start();
+            return new GnmiServer(server, service, executor, sampler);
+        } catch (final IOException | RuntimeException e) {
+            sampler.shutdownNow();
+            executor.shutdownNow();
+            if (e instanceof IOException io) {
+                throw new IOException("gNMI: cannot listen on " + address + ": " + io.getMessage(), io);
+            }
+            throw new IOException("gNMI: cannot start on " + address + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** @return the port it listens on. */
+    public int port() {
+        return server.getPort();
+    }
+
+    /** @return the service (its counters: open subscriptions, coalesced updates, missed samples). */
+    public GnmiService service() {
+        return service;
+    }
+
+    @Override
+    public void close() {
+        server.shutdownNow();
+        sampler.shutdownNow();
+        try {
+            server.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        executor.shutdownNow();
+    }
+}
