@@ -30,7 +30,6 @@ import java.math.BigInteger;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -255,35 +254,20 @@ public final class PipelineTableBackend implements P4Backend {
         return sequence;
     }
 
-    /** The entries of an ACL table in the model, with their direct meters. */
+    /** The entries of an ACL table as written, with their direct meters. */
     private Map<EntryKey, P4Entity.TableEntry> readAclEntries(final int tableId) {
-        final Map<EntryKey, P4Entity.TableEntry> acl = new LinkedHashMap<>();
-        for (final P4Entity e : written.read(new ReadFilter.Tables(tableId, null, false, false, true))) {
-            if (e instanceof P4Entity.TableEntry t && !t.isDefault()) {
-                acl.put(t.key(), t);
-            }
-        }
-        return acl;
+        return written.entriesWithMeters(tableId);
     }
 
     private MeterSettings[] readCoppMeters() {
         final MeterSettings[] cells = new MeterSettings[ForwardingTables.CPU_QUEUES];
-        for (final P4Entity e : written.read(new ReadFilter.Meters(ids.cpuQueueMeter, -1))) {
-            if (e instanceof P4Entity.MeterCell m && m.index() < cells.length) {
-                cells[(int) m.index()] = m.settings();
-            }
-        }
+        final MeterSettings[] written = this.written.meterCells(ids.cpuQueueMeter);
+        System.arraycopy(written, 0, cells, 0, Math.min(cells.length, written.length));
         return cells;
     }
 
     private Map<Integer, P4Entity.CloneSession> readCloneSessions() {
-        final Map<Integer, P4Entity.CloneSession> sessions = new HashMap<>();
-        for (final P4Entity e : written.read(new ReadFilter.CloneSessions(0))) {
-            if (e instanceof P4Entity.CloneSession c) {
-                sessions.put(c.sessionId(), c);
-            }
-        }
-        return sessions;
+        return written.cloneSessions();
     }
 
     private static List<UpdateOutcome> refuseAll(
@@ -444,7 +428,7 @@ public final class PipelineTableBackend implements P4Backend {
     }
 
     @Override
-    public synchronized void entryHit(final EntryKey key) {
+    public void entryHit(final EntryKey key) {
         written.entryHit(key);
     }
 
@@ -484,10 +468,8 @@ public final class PipelineTableBackend implements P4Backend {
                 lastFdbHits.keySet().retainAll(watched.keySet());
             }
         }
-        final List<P4Entity.TableEntry> idle;
-        synchronized (this) {
-            idle = written.expireIdle();
-        }
+        // WrittenEntities holds its own monitor: the poller never waits here for a Write's data-plane round trip
+        final List<P4Entity.TableEntry> idle = written.expireIdle();
         final CpuPortListener l = listener;
         if (l != null && !idle.isEmpty()) {
             l.onIdleTimeout(idle);

@@ -662,6 +662,34 @@ final class WrittenEntities {
         return out;
     }
 
+    /**
+     * The entries of one table as written, each with its direct meter (a fresh map in write order): the "before" of a
+     * pipeline object rebuilt whole (ACLs, L3 admit), without going through a {@link ReadFilter}.
+     */
+    synchronized Map<EntryKey, TableEntry> entriesWithMeters(final int tableId) {
+        final LinkedHashMap<EntryKey, TableEntry> entries = tables.get(tableId);
+        final Map<EntryKey, TableEntry> out = new LinkedHashMap<>(Math.max(16, entries.size() * 2));
+        for (final TableEntry e : entries.values()) {
+            final MeterSettings meter = directMeters.get(e.key());
+            out.put(
+                    e.key(),
+                    meter == null
+                            ? e
+                            : new TableEntry(e.key(), e.action(), false, e.idleTimeoutNs(), e.metadata(), meter, null));
+        }
+        return out;
+    }
+
+    /** The written cells of an indirect meter (a copy; null: never written). */
+    synchronized MeterSettings[] meterCells(final int meterId) {
+        return meters.get(meterId).clone();
+    }
+
+    /** The clone sessions as written, by session id (a copy). */
+    synchronized Map<Integer, CloneSession> cloneSessions() {
+        return new HashMap<>(cloneSessions);
+    }
+
     private static void cells(final IndexedResourceInfo r, final long index, final java.util.function.LongConsumer c) {
         if (index >= 0) {
             if (index < r.size()) {
