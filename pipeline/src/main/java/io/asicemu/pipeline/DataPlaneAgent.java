@@ -21,6 +21,8 @@ import io.asicemu.tm.TrafficManager;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.Agent;
 
 /**
@@ -81,6 +83,9 @@ public final class DataPlaneAgent implements Agent {
     private final int[] pfcQuanta = new int[8];
     private volatile long applied;
     private volatile Runnable wakeUp;
+    /** The one thread parked in {@link #parkUntilApplied}, unparked when a duty cycle applied commands. */
+    private final AtomicReference<Thread> appliedWaiter = new AtomicReference<>();
+
     private ForwardingTables tables;
     private TrafficManager tm;
     private long previousNowNs = Long.MIN_VALUE;
@@ -152,6 +157,33 @@ public final class DataPlaneAgent implements Agent {
     /** @return how many commands have been applied so far (any thread). */
     public long appliedCommands() {
         return applied;
+    }
+
+    /**
+     * Parks the calling thread until the data plane applied command {@code sequence}, at most {@code maxNanos}
+     * (callers loop on {@link #appliedCommands()}). One waiter at a time is woken as soon as the duty cycle that
+     * applied its command ends (one unpark per cycle that applied any, no lock); a second, concurrent waiter parks
+     * for {@code fallbackNanos} instead. A control write then costs the data plane's reaction time, not a polling
+     * period.
+     *
+     * @param sequence      a command sequence number (as {@link #appliedCommands()} counts).
+     * @param maxNanos      the longest park (the caller's deadline).
+     * @param fallbackNanos the park of a waiter that is not the registered one.
+     */
+    public void parkUntilApplied(final long sequence, final long maxNanos, final long fallbackNanos) {
+        final Thread self = Thread.currentThread();
+        if (!appliedWaiter.compareAndSet(null, self)) {
+            LockSupport.parkNanos(this, Math.min(maxNanos, fallbackNanos));
+            return;
+        }
+        try {
+            // registered before reading applied: a drain that missed the registration published its count first
+            if (applied < sequence) {
+                LockSupport.parkNanos(this, maxNanos);
+            }
+        } finally {
+            appliedWaiter.compareAndSet(self, null);
+        }
     }
 
     // ---- called by commands, on the data-plane thread ----
@@ -300,6 +332,12 @@ public final class DataPlaneAgent implements Agent {
             command.apply(this);
             n++;
             applied = applied + 1;
+        }
+        if (n > 0) {
+            final Thread waiter = appliedWaiter.get();
+            if (waiter != null) {
+                LockSupport.unpark(waiter);
+            }
         }
         return n;
     }

@@ -61,4 +61,48 @@ class ThreadedAgentTest {
             }
         }
     }
+
+    @Test
+    void shouldWakeTheWriterWaitingForItsCommandWhenTheCycleThatAppliedItEnds() throws Exception {
+        try (Pipeline pipeline = Pipeline.create(new MonotonicClock(), PipelineSizing.defaults(), Map.of());
+                InMemoryPort port = new InMemoryPort("Ethernet0")) {
+            pipeline.control().attachPort("Ethernet0", port);
+            pipeline.control().applyConfig(ConfigDb.parse("""
+                {"PORT": {"Ethernet0": {"speed": "10000", "admin_status": "up"}},
+                 "INTERFACE": {"Ethernet0": {}, "Ethernet0|10.0.1.1/24": {}}}"""));
+            pipeline.agent().doWork();
+            final long sequence = pipeline.control()
+                    .batch()
+                    .addNeighbor("Ethernet0", IpPrefix.address("10.0.1.9"), 0x0200_0000_0009L)
+                    .commit();
+            final java.util.concurrent.atomic.AtomicReference<Throwable> failure =
+                    new java.util.concurrent.atomic.AtomicReference<>();
+            // two writers at once: one is the registered waiter (unparked), the other polls; both must return
+            final Thread first = Thread.ofPlatform().start(() -> await(pipeline, sequence, failure));
+            final Thread second = Thread.ofPlatform().start(() -> await(pipeline, sequence, failure));
+            final long parkedBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (first.getState() != Thread.State.TIMED_WAITING && System.nanoTime() < parkedBy) {
+                Thread.onSpinWait();
+            }
+            assertThat(first.getState()).isEqualTo(Thread.State.TIMED_WAITING);
+            pipeline.agent().doWork(); // the data plane's cycle, on this thread
+            // a waiter not woken would park for its whole 20 s timeout
+            first.join(TimeUnit.SECONDS.toMillis(5));
+            second.join(TimeUnit.SECONDS.toMillis(5));
+            assertThat(first.isAlive()).isFalse();
+            assertThat(second.isAlive()).isFalse();
+            assertThat(failure.get()).isNull();
+        }
+    }
+
+    private static void await(
+            final Pipeline pipeline,
+            final long sequence,
+            final java.util.concurrent.atomic.AtomicReference<Throwable> failure) {
+        try {
+            pipeline.control().awaitApplied(sequence, Duration.ofSeconds(20));
+        } catch (final Exception e) {
+            failure.set(e);
+        }
+    }
 }

@@ -12,7 +12,6 @@ import io.asicemu.p4rt.service.Device;
 import io.asicemu.p4rt.service.P4RuntimeServer;
 import io.asicemu.p4rt.service.P4RuntimeService;
 import io.asicemu.p4rt.service.ServerOptions;
-import io.asicemu.p4rt.store.InProcessTableStore;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.control.PipelineControl;
 import io.asicemu.pipeline.table.PipelineSizing;
@@ -87,10 +86,8 @@ public final class LiveSwitch implements AutoCloseable {
         AutoCloseable poller = null;
         P4RuntimeServer started = null;
         try {
-            final InProcessTableStore store = new InProcessTableStore(
-                    FixedPipelineInfo.model(), control.portNames().size(), (payload, port, toIngress) -> {});
             final PipelineCpuPortBackend backend = new PipelineCpuPortBackend(
-                    new PipelineTableBackend(store, control, FixedPipelineInfo.model(), APPLY_TIMEOUT), control);
+                    new PipelineTableBackend(control, FixedPipelineInfo.model(), APPLY_TIMEOUT), control);
             poller = backend.startPacketInPoller();
             final P4RuntimeService service = new P4RuntimeService();
             service.addDevice(new Device(deviceId, new SerializedBackend(backend, sw)));

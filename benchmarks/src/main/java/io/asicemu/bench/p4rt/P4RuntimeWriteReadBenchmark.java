@@ -7,7 +7,6 @@ import io.asicemu.p4rt.info.FixedPipelineInfo;
 import io.asicemu.p4rt.service.Device;
 import io.asicemu.p4rt.service.P4RuntimeServer;
 import io.asicemu.p4rt.service.P4RuntimeService;
-import io.asicemu.p4rt.store.InProcessTableStore;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.table.PipelineSizing;
@@ -46,10 +45,10 @@ import p4.v1.P4RuntimeOuterClass.Update;
 import p4.v1.P4RuntimeOuterClass.WriteRequest;
 
 /**
- * P4Runtime Write and Read through a real gRPC client and server over loopback (Netty). {@code backend=store}: the
- * in-process table store alone; {@code backend=pipeline}: the production backend ({@link PipelineTableBackend} over
- * the store and a real pipeline whose data-plane agent runs on its own thread; every Write returns only after the
- * data plane applied it). {@code writeBatch}: one INSERT batch of {@code batchSize} IPv4 routes then one DELETE batch
+ * P4Runtime Write and Read through a real gRPC client and server over loopback (Netty), on the production backend
+ * ({@code backend=pipeline}: {@link PipelineTableBackend} over a real pipeline whose data-plane agent runs on its own
+ * thread; every Write returns only after the data plane applied it). The former {@code backend=store} (a P4-only table
+ * store without a pipeline) left production in issue 15 and is no longer offered. {@code writeBatch}: one INSERT batch of {@code batchSize} IPv4 routes then one DELETE batch
  * of the same routes, so one op = 2 × batchSize entries. {@code writeLatency}: one Write per op, its latency
  * sampled (p99 from JMH's percentiles). {@code read100k}: a wildcard Read of 100 000 installed routes.
  */
@@ -74,7 +73,7 @@ public class P4RuntimeWriteReadBenchmark {
     @Param({"1", "100", "1000"})
     int batchSize;
 
-    @Param({"store", "pipeline"})
+    @Param({"pipeline"})
     String backend;
 
     private Pipeline pipeline;
@@ -149,11 +148,8 @@ public class P4RuntimeWriteReadBenchmark {
                 .build();
     }
 
-    /** The device's backend: the store alone, or the production backend over a pipeline run on its own thread. */
+    /** The device's backend: the production backend over a pipeline whose agent runs on its own thread. */
     private P4Backend newBackend() {
-        if (backend.equals("store")) {
-            return new InProcessTableStore(FixedPipelineInfo.model(), 64, (p, q, r) -> {});
-        }
         pipeline = Pipeline.create(new MonotonicClock(), PipelineSizing.defaults(), java.util.Map.of());
         pipeline.control().applyConfig(ConfigDb.parse(CONFIG));
         dataPlane = Thread.ofPlatform().name("data-plane").unstarted(() -> {
@@ -166,13 +162,7 @@ public class P4RuntimeWriteReadBenchmark {
         pipeline.agent().wakeUp(() -> java.util.concurrent.locks.LockSupport.unpark(dataPlane));
         dataPlane.start();
         return new PipelineTableBackend(
-                new InProcessTableStore(
-                        FixedPipelineInfo.model(),
-                        pipeline.control().portNames().size(),
-                        (p, q, r) -> {}),
-                pipeline.control(),
-                FixedPipelineInfo.model(),
-                java.time.Duration.ofSeconds(30));
+                pipeline.control(), FixedPipelineInfo.model(), java.time.Duration.ofSeconds(30));
     }
 
     private WriteRequest batch(final Update.Type type, final int from, final int count) {

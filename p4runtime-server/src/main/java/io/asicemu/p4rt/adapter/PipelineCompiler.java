@@ -7,7 +7,6 @@ import io.asicemu.p4rt.backend.EntryAction;
 import io.asicemu.p4rt.backend.EntryKey;
 import io.asicemu.p4rt.backend.FieldMatchValue;
 import io.asicemu.p4rt.backend.MeterSettings;
-import io.asicemu.p4rt.backend.P4Backend;
 import io.asicemu.p4rt.backend.P4Entity;
 import io.asicemu.p4rt.backend.ReadFilter;
 import io.asicemu.p4rt.backend.UpdateKind;
@@ -55,7 +54,7 @@ final class PipelineCompiler {
     private final Map<Integer, P4Entity.CloneSession> clones;
     private final Map<EntryKey, P4Entity.TableEntry> l3Admit;
     private boolean l3AdmitChanged;
-    private final P4Backend model;
+    private final WrittenEntities model;
     private Map<Integer, P4Entity.ProfileMember> profileMembers;
     private Map<Integer, P4Entity.ProfileGroup> profileGroups;
     private Map<Integer, EntryAction> wcmpEntries;
@@ -72,7 +71,7 @@ final class PipelineCompiler {
             Map<Integer, P4Entity.CloneSession> clones,
             Map<EntryKey, P4Entity.TableEntry> l3Admit) {}
 
-    PipelineCompiler(final PipelineControl control, final Ids ids, final Model before, final P4Backend model) {
+    PipelineCompiler(final PipelineControl control, final Ids ids, final Model before, final WrittenEntities model) {
         this.control = control;
         this.ids = ids;
         this.model = model;

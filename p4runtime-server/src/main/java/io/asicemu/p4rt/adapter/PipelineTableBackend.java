@@ -30,7 +30,6 @@ import java.math.BigInteger;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -38,11 +37,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Makes P4Runtime writes program the real pipeline: every batch is validated against the pipeline's control model
- * and compiled into one {@link TableBatch} (router interfaces, neighbors, next hops, IPv4/IPv6 routes, one-shot WCMP
- * groups, the ingress ACL with its direct meters, the egress ACL, the CoPP meters, clone sessions), which the data plane applies whole between packet batches; the validated entity model
- * ({@code store}) is the control-plane model that Read answers from, and counters are read from the pipeline.
- * Entities the pipeline does not model stay in the store only (see the module README).
+ * Makes P4Runtime writes program the real pipeline: every batch is compiled into one {@link TableBatch} (router
+ * interfaces, neighbors, next hops, IPv4/IPv6 routes, one-shot WCMP groups, the ingress ACL with its direct meters,
+ * the egress ACL, the CoPP meters, clone sessions, L2 and QoS tables) that the pipeline's control model validates and
+ * the data plane applies whole between packet batches. The P4 rules of the batch (P4 keys, sizes, references) are
+ * checked by {@link WrittenEntities}, the controller's entries as written, which is changed only when the pipeline
+ * batch commits. Read answers from the entries as written for what the controller owns (keys, actions, metadata,
+ * idle timeouts), and from the pipeline for what the data path owns (counters, registers, FDB hit stamps). Entities
+ * the pipeline does not model are kept as written only (see the module README).
  * <p>
  * Threading: every method may be called from any gRPC thread; writes, reads and resets are serialized on this
  * object. With an apply timeout (production: the data plane runs on its own thread), a write returns only after the
@@ -56,7 +58,10 @@ public final class PipelineTableBackend implements P4Backend {
     private static final String ACL_RULE_PREFIX = "P4RT|acl_ingress_table|";
     private static final String EGRESS_ACL_RULE_PREFIX = "P4RT|acl_egress_table|";
 
-    private final P4Backend store;
+    /** The controller's entries as written: the P4 rules' one check and Read's P4-shaped view. */
+    private final WrittenEntities written;
+
+    private volatile CpuPortListener listener;
     private final PipelineControl control;
     private final Ids ids;
     private final Map<EntryKey, String> aclRuleNames = new HashMap<>();
@@ -70,30 +75,24 @@ public final class PipelineTableBackend implements P4Backend {
     private static final long HIT_READ_TIMEOUT_MS = 1_000;
 
     /**
-     * @param store   the validated entity model (P4 rules: existence, sizes, references; Read answers).
      * @param control the pipeline's control API (configuration applied before the first write).
      * @param model   the P4Info in force.
      */
-    public PipelineTableBackend(final P4Backend store, final PipelineControl control, final P4InfoModel model) {
-        this(store, control, model, null);
+    public PipelineTableBackend(final PipelineControl control, final P4InfoModel model) {
+        this(control, model, null);
     }
 
     /**
-     * @param store        the validated entity model.
      * @param control      the pipeline's control API.
      * @param model        the P4Info in force.
      * @param applyTimeout how long a write waits for the data plane to apply its batch (the agent must run on its
      *                     own thread), or null not to wait.
      */
-    public PipelineTableBackend(
-            final P4Backend store,
-            final PipelineControl control,
-            final P4InfoModel model,
-            final Duration applyTimeout) {
-        this.store = store;
+    public PipelineTableBackend(final PipelineControl control, final P4InfoModel model, final Duration applyTimeout) {
         this.control = control;
         this.ids = new Ids(model);
         this.applyTimeout = applyTimeout;
+        this.written = new WrittenEntities(model, this::portExists, System::nanoTime);
     }
 
     @Override
@@ -111,7 +110,7 @@ public final class PipelineTableBackend implements P4Backend {
 
     /**
      * CONTINUE_ON_ERROR: first tries the whole batch as one atomic pipeline command (the common case: every update
-     * valid gives exactly the state that applying them one by one gives, with one compile, one store write and one
+     * valid gives exactly the state that applying them one by one gives, with one compile, one P4-rule check and one
      * data-plane command instead of one per update); if any update fails nothing was applied, and the updates are
      * then applied one by one, each atomic on its own.
      */
@@ -153,7 +152,7 @@ public final class PipelineTableBackend implements P4Backend {
         }
     }
 
-    /** Validates and compiles the whole batch into the pipeline, then records it in the store; all or nothing. */
+    /** Validates and compiles the whole batch into the pipeline, then checks its P4 rules in the entries as written; all or nothing. */
     private List<UpdateOutcome> writeAtomically(final List<WriteOp> ops) {
         final PipelineCompiler compiler = new PipelineCompiler(
                 control,
@@ -164,7 +163,7 @@ public final class PipelineTableBackend implements P4Backend {
                         readCoppMeters(),
                         readCloneSessions(),
                         readAclEntries(ids.l3Admit)),
-                store);
+                written);
         final TableBatch batch;
         try {
             batch = control.batch();
@@ -218,7 +217,7 @@ public final class PipelineTableBackend implements P4Backend {
         } catch (final TableException e) {
             return refuseAll(ops.size(), ops.size() - 1, status(e.code()), "pipeline: " + e.getMessage());
         }
-        final List<UpdateOutcome> outcomes = store.write(ops, true);
+        final List<UpdateOutcome> outcomes = written.write(ops, true);
         for (final UpdateOutcome o : outcomes) {
             if (!o.ok()) {
                 return outcomes;
@@ -255,35 +254,20 @@ public final class PipelineTableBackend implements P4Backend {
         return sequence;
     }
 
-    /** The entries of an ACL table in the model, with their direct meters. */
+    /** The entries of an ACL table as written, with their direct meters. */
     private Map<EntryKey, P4Entity.TableEntry> readAclEntries(final int tableId) {
-        final Map<EntryKey, P4Entity.TableEntry> acl = new LinkedHashMap<>();
-        for (final P4Entity e : store.read(new ReadFilter.Tables(tableId, null, false, false, true))) {
-            if (e instanceof P4Entity.TableEntry t && !t.isDefault()) {
-                acl.put(t.key(), t);
-            }
-        }
-        return acl;
+        return written.entriesWithMeters(tableId);
     }
 
     private MeterSettings[] readCoppMeters() {
         final MeterSettings[] cells = new MeterSettings[ForwardingTables.CPU_QUEUES];
-        for (final P4Entity e : store.read(new ReadFilter.Meters(ids.cpuQueueMeter, -1))) {
-            if (e instanceof P4Entity.MeterCell m && m.index() < cells.length) {
-                cells[(int) m.index()] = m.settings();
-            }
-        }
+        final MeterSettings[] written = this.written.meterCells(ids.cpuQueueMeter);
+        System.arraycopy(written, 0, cells, 0, Math.min(cells.length, written.length));
         return cells;
     }
 
     private Map<Integer, P4Entity.CloneSession> readCloneSessions() {
-        final Map<Integer, P4Entity.CloneSession> sessions = new HashMap<>();
-        for (final P4Entity e : store.read(new ReadFilter.CloneSessions(0))) {
-            if (e instanceof P4Entity.CloneSession c) {
-                sessions.put(c.sessionId(), c);
-            }
-        }
-        return sessions;
+        return written.cloneSessions();
     }
 
     private static List<UpdateOutcome> refuseAll(
@@ -312,7 +296,7 @@ public final class PipelineTableBackend implements P4Backend {
 
     @Override
     public synchronized List<P4Entity> read(final ReadFilter filter) {
-        final List<P4Entity> entities = store.read(filter);
+        final List<P4Entity> entities = written.read(filter);
         if (filter instanceof ReadFilter.Registers && control.compiled() != null) {
             final RuntimeKnobs knobs = control.runtimeKnobs();
             final List<P4Entity> out = new ArrayList<>(entities.size());
@@ -412,7 +396,7 @@ public final class PipelineTableBackend implements P4Backend {
 
     @Override
     public synchronized void reset() {
-        store.reset();
+        written.reset();
         if (control.compiled() != null) {
             control.applyConfig(control.config());
         }
@@ -430,7 +414,7 @@ public final class PipelineTableBackend implements P4Backend {
 
     @Override
     public void cpuPortListener(final CpuPortListener listener) {
-        store.cpuPortListener(listener);
+        this.listener = listener;
     }
 
     @Override
@@ -445,7 +429,7 @@ public final class PipelineTableBackend implements P4Backend {
 
     @Override
     public void entryHit(final EntryKey key) {
-        store.entryHit(key);
+        written.entryHit(key);
     }
 
     /**
@@ -458,7 +442,7 @@ public final class PipelineTableBackend implements P4Backend {
     public int checkIdleTimeouts() {
         final Map<Long, EntryKey> watched = new HashMap<>();
         synchronized (this) {
-            for (final P4Entity e : store.read(new ReadFilter.Tables(ids.l2Fdb, null, false, false, false))) {
+            for (final P4Entity e : written.read(new ReadFilter.Tables(ids.l2Fdb, null, false, false, false))) {
                 if (e instanceof P4Entity.TableEntry t && !t.isDefault() && t.idleTimeoutNs() > 0) {
                     watched.put(L2Compiler.fdbKey(t.key()), t.key());
                 }
@@ -478,13 +462,19 @@ public final class PipelineTableBackend implements P4Backend {
                 watched.forEach((fdbKey, key) -> {
                     final Long hit = hits.get(fdbKey);
                     if (hit != null && hit != FdbTable.NEVER_HIT && !hit.equals(lastFdbHits.put(fdbKey, hit))) {
-                        store.entryHit(key);
+                        written.entryHit(key);
                     }
                 });
                 lastFdbHits.keySet().retainAll(watched.keySet());
             }
         }
-        return store.checkIdleTimeouts();
+        // WrittenEntities holds its own monitor: the poller never waits here for a Write's data-plane round trip
+        final List<P4Entity.TableEntry> idle = written.expireIdle();
+        final CpuPortListener l = listener;
+        if (l != null && !idle.isEmpty()) {
+            l.onIdleTimeout(idle);
+        }
+        return idle.size();
     }
 
     /** A refusal the pipeline's control API has no code for (P4Runtime-only outcomes). */

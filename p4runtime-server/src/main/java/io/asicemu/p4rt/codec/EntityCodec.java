@@ -166,25 +166,37 @@ public final class EntityCodec {
                 te.hasCounterData() ? counterValue(te.getCounterData()) : null);
     }
 
+    private static boolean contains(final int[] ids, final int count, final int id) {
+        for (int i = 0; i < count; i++) {
+            if (ids[i] == id) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * Decodes a table key. With {@code lenient} (reads), missing fields and a zero priority are wildcards.
      */
     EntryKey key(final TableInfo t, final List<FieldMatch> matches, final int priority, final boolean lenient)
             throws CodecException {
         final List<FieldMatchValue> values = new ArrayList<>(matches.size());
-        final Set<Integer> seen = new HashSet<>();
-        for (final FieldMatch fm : matches) {
+        // a key has a handful of fields: a linear scan of the ids seen beats a HashSet of boxed ids on every update
+        final int[] seen = new int[matches.size()];
+        for (int i = 0; i < matches.size(); i++) {
+            final FieldMatch fm = matches.get(i);
             final MatchFieldInfo f = t.field(fm.getFieldId());
             if (f == null) {
                 throw invalid("table '%s' has no match field id %d", t.name(), fm.getFieldId());
             }
-            if (!seen.add(f.id())) {
+            if (contains(seen, i, f.id())) {
                 throw invalid("match field '%s' appears twice", f.name());
             }
+            seen[i] = f.id();
             values.add(fieldMatch(f, fm));
         }
         for (final MatchFieldInfo f : t.fields()) {
-            if (!lenient && f.kind() == MatchKind.EXACT && !seen.contains(f.id())) {
+            if (!lenient && f.kind() == MatchKind.EXACT && !contains(seen, seen.length, f.id())) {
                 throw invalid("exact match field '%s' of '%s' is missing", f.name(), t.name());
             }
         }

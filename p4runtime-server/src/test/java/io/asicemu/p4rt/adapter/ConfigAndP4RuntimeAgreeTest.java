@@ -13,7 +13,6 @@ import io.asicemu.p4rt.backend.UpdateStatus;
 import io.asicemu.p4rt.backend.WriteOp;
 import io.asicemu.p4rt.info.FixedPipelineInfo;
 import io.asicemu.p4rt.info.MatchKind;
-import io.asicemu.p4rt.store.InProcessTableStore;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.table.ForwardingTables;
@@ -141,10 +140,7 @@ class ConfigAndP4RuntimeAgreeTest {
         try (Pipeline p = Pipeline.create(new ManualClock(0), PipelineSizing.defaults(), Map.of())) {
             p.control().applyConfig(ConfigDb.parse("{" + PORTS + "}"));
             p.agent().doWork();
-            final PipelineTableBackend backend = new PipelineTableBackend(
-                    new InProcessTableStore(FixedPipelineInfo.model(), 2, (a, b, c) -> {}),
-                    p.control(),
-                    FixedPipelineInfo.model());
+            final PipelineTableBackend backend = new PipelineTableBackend(p.control(), FixedPipelineInfo.model());
             final List<WriteOp> ops = new ArrayList<>();
             ops.add(op(0x02000005, List.of(exact(1, 1)), 0x01000007, 0, ROUTER_MAC));
             for (int h = 0; h < HOPS; h++) {

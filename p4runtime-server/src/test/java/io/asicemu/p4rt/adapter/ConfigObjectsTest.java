@@ -14,7 +14,6 @@ import io.asicemu.p4rt.backend.UpdateStatus;
 import io.asicemu.p4rt.backend.WriteOp;
 import io.asicemu.p4rt.info.FixedPipelineInfo;
 import io.asicemu.p4rt.info.MatchKind;
-import io.asicemu.p4rt.store.InProcessTableStore;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.table.PipelineSizing;
@@ -48,10 +47,7 @@ class ConfigObjectsTest {
     ConfigObjectsTest() {
         pipeline.control().applyConfig(ConfigDb.parse(CONFIG));
         pipeline.agent().doWork();
-        backend = new PipelineTableBackend(
-                new InProcessTableStore(FixedPipelineInfo.model(), 2, (p, q, r) -> {}),
-                pipeline.control(),
-                FixedPipelineInfo.model());
+        backend = new PipelineTableBackend(pipeline.control(), FixedPipelineInfo.model());
     }
 
     @AfterEach

@@ -14,7 +14,6 @@ import io.asicemu.p4rt.backend.UpdateStatus;
 import io.asicemu.p4rt.backend.WriteOp;
 import io.asicemu.p4rt.info.FixedPipelineInfo;
 import io.asicemu.p4rt.info.MatchKind;
-import io.asicemu.p4rt.store.InProcessTableStore;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.table.ForwardingTables;
@@ -285,10 +284,7 @@ class ConfigReloadAndP4RuntimeAgreePropertyTest {
     }
 
     private static PipelineTableBackend backend(final Pipeline p) {
-        return new PipelineTableBackend(
-                new InProcessTableStore(FixedPipelineInfo.model(), 2, (a, b, c) -> {}),
-                p.control(),
-                FixedPipelineInfo.model());
+        return new PipelineTableBackend(p.control(), FixedPipelineInfo.model());
     }
 
     @Property(tries = 30)

@@ -13,7 +13,6 @@ import io.asicemu.p4rt.backend.UpdateStatus;
 import io.asicemu.p4rt.backend.WriteOp;
 import io.asicemu.p4rt.info.FixedPipelineInfo;
 import io.asicemu.p4rt.info.MatchKind;
-import io.asicemu.p4rt.store.InProcessTableStore;
 import io.asicemu.parser.FrameBuilder;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
@@ -61,10 +60,7 @@ class L3AdmitAndDefaultRouteTest {
         pipeline.control().attachPort("Ethernet4", eth4);
         pipeline.control().applyConfig(ConfigDb.parse(CONFIG));
         pipeline.agent().doWork();
-        backend = new PipelineTableBackend(
-                new InProcessTableStore(FixedPipelineInfo.model(), 2, (p, q, r) -> {}),
-                pipeline.control(),
-                FixedPipelineInfo.model());
+        backend = new PipelineTableBackend(pipeline.control(), FixedPipelineInfo.model());
         final int e0 = pipeline.control().portIndex("Ethernet0");
         final int e4 = pipeline.control().portIndex("Ethernet4");
         assertThat(statuses(backend.write(

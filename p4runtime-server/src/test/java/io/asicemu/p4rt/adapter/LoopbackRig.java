@@ -8,7 +8,6 @@ import io.asicemu.p4rt.info.FixedPipelineInfo;
 import io.asicemu.p4rt.service.Device;
 import io.asicemu.p4rt.service.P4RuntimeServer;
 import io.asicemu.p4rt.service.P4RuntimeService;
-import io.asicemu.p4rt.store.InProcessTableStore;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.port.InMemoryPort;
@@ -60,10 +59,8 @@ final class LoopbackRig implements AutoCloseable {
         }
         pipeline.control().applyConfig(db);
         pipeline.agent().doWork();
-        final InProcessTableStore store = new InProcessTableStore(
-                FixedPipelineInfo.model(), pipeline.control().portNames().size(), (p, q, r) -> {});
         backend = new PipelineCpuPortBackend(
-                new PipelineTableBackend(store, pipeline.control(), FixedPipelineInfo.model()), pipeline.control());
+                new PipelineTableBackend(pipeline.control(), FixedPipelineInfo.model()), pipeline.control());
         poller = packetInPoller ? backend.startPacketInPoller() : () -> {};
         final P4RuntimeService service = new P4RuntimeService();
         service.addDevice(new Device(1, backend));

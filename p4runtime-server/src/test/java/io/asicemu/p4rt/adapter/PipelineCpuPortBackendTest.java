@@ -7,7 +7,6 @@ import io.asicemu.p4rt.info.FixedPipelineInfo;
 import io.asicemu.p4rt.service.Device;
 import io.asicemu.p4rt.service.P4RuntimeServer;
 import io.asicemu.p4rt.service.P4RuntimeService;
-import io.asicemu.p4rt.store.InProcessTableStore;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.counter.DropReason;
@@ -79,7 +78,7 @@ class PipelineCpuPortBackendTest {
         pipeline.control().applyConfig(ConfigDb.parse(CONFIG));
         pipeline.agent().doWork();
         backend = new PipelineCpuPortBackend(
-                new InProcessTableStore(FixedPipelineInfo.model(), 2, (p, q, r) -> {}), pipeline.control());
+                new StandaloneP4Backend(FixedPipelineInfo.model(), 2, (p, q, r) -> {}), pipeline.control());
         final P4RuntimeService service = new P4RuntimeService();
         service.addDevice(new Device(1, backend));
         server = new P4RuntimeServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), service).start();

@@ -14,7 +14,6 @@ import io.asicemu.p4rt.backend.UpdateStatus;
 import io.asicemu.p4rt.backend.WriteOp;
 import io.asicemu.p4rt.info.FixedPipelineInfo;
 import io.asicemu.p4rt.info.MatchKind;
-import io.asicemu.p4rt.store.InProcessTableStore;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.control.TableException;
@@ -41,14 +40,12 @@ class PipelineTableBackendTest {
     private static final int ACL_IN = 0x0200000c;
 
     private final Pipeline pipeline = Pipeline.create(new ManualClock(0), PipelineSizing.defaults(), Map.of());
-    private final InProcessTableStore store;
     private final PipelineTableBackend backend;
 
     PipelineTableBackendTest() {
         pipeline.control().applyConfig(ConfigDb.parse(CONFIG));
         pipeline.agent().doWork();
-        store = new InProcessTableStore(FixedPipelineInfo.model(), 2, (p, q, r) -> {});
-        backend = new PipelineTableBackend(store, pipeline.control(), FixedPipelineInfo.model());
+        backend = new PipelineTableBackend(pipeline.control(), FixedPipelineInfo.model());
     }
 
     @AfterEach

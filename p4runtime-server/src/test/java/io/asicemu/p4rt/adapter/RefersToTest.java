@@ -13,7 +13,6 @@ import io.asicemu.p4rt.backend.UpdateStatus;
 import io.asicemu.p4rt.backend.WriteOp;
 import io.asicemu.p4rt.info.FixedPipelineInfo;
 import io.asicemu.p4rt.info.MatchKind;
-import io.asicemu.p4rt.store.InProcessTableStore;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.table.PipelineSizing;
@@ -49,10 +48,7 @@ class RefersToTest {
         pipeline.control().applyConfig(ConfigDb.parse("""
             {"PORT": {"Ethernet0": {"speed": "10000", "admin_status": "up"}}}"""));
         pipeline.agent().doWork();
-        backend = new PipelineTableBackend(
-                new InProcessTableStore(FixedPipelineInfo.model(), 2, (p, q, r) -> {}),
-                pipeline.control(),
-                FixedPipelineInfo.model());
+        backend = new PipelineTableBackend(pipeline.control(), FixedPipelineInfo.model());
     }
 
     @AfterEach

@@ -13,7 +13,6 @@ import io.asicemu.p4rt.backend.UpdateOutcome;
 import io.asicemu.p4rt.backend.UpdateStatus;
 import io.asicemu.p4rt.backend.WriteOp;
 import io.asicemu.p4rt.info.FixedPipelineInfo;
-import io.asicemu.p4rt.store.InProcessTableStore;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.control.RuntimeKnob;
@@ -50,10 +49,7 @@ class RegisterGroupModeTest {
     RegisterGroupModeTest() {
         pipeline.control().applyConfig(ConfigDb.parse(CONFIG));
         pipeline.agent().doWork();
-        backend = new PipelineTableBackend(
-                new InProcessTableStore(FixedPipelineInfo.model(), 2, (p, q, r) -> {}),
-                pipeline.control(),
-                FixedPipelineInfo.model());
+        backend = new PipelineTableBackend(pipeline.control(), FixedPipelineInfo.model());
     }
 
     @AfterEach

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
 import com.google.rpc.Status;
+import io.asicemu.p4rt.adapter.StandaloneP4Backend;
 import io.asicemu.p4rt.info.FixedPipelineInfo;
-import io.asicemu.p4rt.store.InProcessTableStore;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
@@ -52,15 +52,15 @@ final class P4rtFixture implements AutoCloseable {
     final java.util.concurrent.atomic.AtomicLong clockNs = new java.util.concurrent.atomic.AtomicLong(1_000_000_000L);
 
     final List<byte[]> payloadsOut = new CopyOnWriteArrayList<>();
-    final InProcessTableStore store1;
-    final InProcessTableStore store2;
+    final StandaloneP4Backend store1;
+    final StandaloneP4Backend store2;
     final P4RuntimeServer server;
     final ManagedChannel channel;
     final P4RuntimeGrpc.P4RuntimeBlockingStub blocking;
     final P4RuntimeGrpc.P4RuntimeStub async;
 
     P4rtFixture() throws Exception {
-        store1 = new InProcessTableStore(
+        store1 = new StandaloneP4Backend(
                 FixedPipelineInfo.model(),
                 32,
                 (p, port, ingress) -> {
@@ -68,7 +68,7 @@ final class P4rtFixture implements AutoCloseable {
                     packetsOut.add(new int[] {port, ingress ? 1 : 0});
                 },
                 clockNs::get);
-        store2 = new InProcessTableStore(FixedPipelineInfo.model(), 32, (p, port, ingress) -> {});
+        store2 = new StandaloneP4Backend(FixedPipelineInfo.model(), 32, (p, port, ingress) -> {});
         final P4RuntimeService service = new P4RuntimeService();
         service.addDevice(new Device(1, store1));
         service.addDevice(new Device(2, store2));

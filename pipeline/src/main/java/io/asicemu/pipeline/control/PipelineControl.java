@@ -30,7 +30,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The one control API of the pipeline, shared by the config loader, the CLI and P4Runtime: apply a CONFIG_DB (validated
@@ -212,10 +211,12 @@ public final class PipelineControl {
     public void awaitApplied(final long sequence, final Duration timeout) throws TimeoutException {
         final long deadline = System.nanoTime() + timeout.toNanos();
         while (agent.appliedCommands() < sequence) {
-            if (System.nanoTime() - deadline > 0) {
+            final long leftNs = deadline - System.nanoTime();
+            if (leftNs <= 0) {
                 throw new TimeoutException("command " + sequence + " not applied within " + timeout);
             }
-            LockSupport.parkNanos(50_000);
+            // woken by the agent when its cycle applied commands (no polling period in a Write's latency)
+            agent.parkUntilApplied(sequence, leftNs, 50_000);
         }
     }
 

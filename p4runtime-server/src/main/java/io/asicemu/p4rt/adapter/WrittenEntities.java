@@ -1,12 +1,10 @@
-package io.asicemu.p4rt.store;
+package io.asicemu.p4rt.adapter;
 
 import io.asicemu.p4rt.backend.ActionCall;
 import io.asicemu.p4rt.backend.CounterValue;
-import io.asicemu.p4rt.backend.CpuPortListener;
 import io.asicemu.p4rt.backend.EntryAction;
 import io.asicemu.p4rt.backend.EntryKey;
 import io.asicemu.p4rt.backend.MeterSettings;
-import io.asicemu.p4rt.backend.P4Backend;
 import io.asicemu.p4rt.backend.P4Entity;
 import io.asicemu.p4rt.backend.P4Entity.CloneSession;
 import io.asicemu.p4rt.backend.P4Entity.CounterCell;
@@ -40,22 +38,29 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
 
 /**
- * A complete in-process table store behind {@link P4Backend}: tables with their real sizes, default entries,
- * action profile members, groups and one-shot sets, counters, meters, registers, replication sessions and digest
- * settings. It stands in for the pipeline until the pipeline's control API exists; it is not the pipeline (no
- * packet is forwarded by it). Thread safe: every call holds the store's monitor; a batch is applied whole, and an
- * all-or-nothing batch is undone whole on its first failure.
+ * The P4Runtime view of the switch as the controller wrote it: table entries (canonical key, priority, metadata,
+ * action and parameters, idle timeout), default entries, action-profile members and groups, written counter and
+ * meter cells, registers, multicast groups, clone sessions and digest settings, and the idle timers of entries
+ * with a timeout. It is the one place the P4 rules of a write are checked (existence and duplicates by P4 key, table
+ * and profile sizes from the P4Info, references between P4 objects, one-shot vs member/group style, watch and replica
+ * ports); the pipeline's control model checks the rest (config_db objects, pipeline resources, values the data path
+ * cannot take) when {@link PipelineTableBackend} stages the same batch. Nothing here forwards a packet and nothing
+ * here is a second copy of the data path's state: the backend writes a batch here only together with committing its
+ * pipeline batch, and answers Reads from here plus the pipeline (counters, registers, FDB hits).
+ * <p>
+ * Not a {@link io.asicemu.p4rt.backend.P4Backend}: owned by one backend, which serializes every call on its own
+ * monitor (the methods are synchronized as well, for the test-scope standalone backend that shares this class).
  */
-public final class InProcessTableStore implements P4Backend {
+final class WrittenEntities {
     /** Clone (mirror) sessions the emulated chip offers. */
-    public static final int CLONE_SESSION_COUNT = 16;
+    static final int CLONE_SESSION_COUNT = 16;
 
     private final P4InfoModel model;
-    private final int portCount;
-    private final PacketOutSink packetOutSink;
+    private final IntPredicate portExists;
     private final Map<Integer, LinkedHashMap<EntryKey, TableEntry>> tables = new HashMap<>();
     private final Map<Integer, TableEntry> defaults = new HashMap<>();
     private final Map<EntryKey, CounterValue> directCounters = new HashMap<>();
@@ -71,34 +76,20 @@ public final class InProcessTableStore implements P4Backend {
     private final Deque<Runnable> undo = new ArrayDeque<>();
     private final Map<EntryKey, long[]> lastHitNs = new HashMap<>();
     private final LongSupplier clockNs;
-    private CpuPortListener listener;
-
-    /** Receives packets the controller sends out of the CPU port. */
-    public interface PacketOutSink {
-        void onPacketOut(byte[] payload, int egressPort, boolean submitToIngress);
-    }
-
-    public InProcessTableStore(final P4InfoModel model, final int portCount, final PacketOutSink packetOutSink) {
-        this(model, portCount, packetOutSink, System::nanoTime);
-    }
 
     /**
-     * @param clockNs the time source of idle timeouts (a manual clock in tests).
+     * @param model      the P4Info in force.
+     * @param portExists whether a data port number exists (watch ports, replicas).
+     * @param clockNs    the time source of idle timeouts (a manual clock in tests).
      */
-    public InProcessTableStore(
-            final P4InfoModel model,
-            final int portCount,
-            final PacketOutSink packetOutSink,
-            final LongSupplier clockNs) {
+    WrittenEntities(final P4InfoModel model, final IntPredicate portExists, final LongSupplier clockNs) {
         this.clockNs = clockNs;
         this.model = model;
-        this.portCount = portCount;
-        this.packetOutSink = packetOutSink;
+        this.portExists = portExists;
         reset();
     }
 
-    @Override
-    public synchronized void reset() {
+    synchronized void reset() {
         tables.clear();
         defaults.clear();
         directCounters.clear();
@@ -158,8 +149,7 @@ public final class InProcessTableStore implements P4Backend {
                 null);
     }
 
-    @Override
-    public synchronized List<UpdateOutcome> write(final List<WriteOp> ops, final boolean allOrNothing) {
+    synchronized List<UpdateOutcome> write(final List<WriteOp> ops, final boolean allOrNothing) {
         final List<UpdateOutcome> out = new ArrayList<>(ops.size());
         undo.clear();
         boolean failed = false;
@@ -610,8 +600,7 @@ public final class InProcessTableStore implements P4Backend {
         return writeKeyed(digestConfigs, kind, d.digestId(), d, Integer.MAX_VALUE, "digest config");
     }
 
-    @Override
-    public synchronized List<P4Entity> read(final ReadFilter filter) {
+    synchronized List<P4Entity> read(final ReadFilter filter) {
         final List<P4Entity> out = new ArrayList<>();
         switch (filter) {
             case ReadFilter.Tables f -> readTables(f, out);
@@ -671,6 +660,34 @@ public final class InProcessTableStore implements P4Backend {
                         .forEach(out::add);
         }
         return out;
+    }
+
+    /**
+     * The entries of one table as written, each with its direct meter (a fresh map in write order): the "before" of a
+     * pipeline object rebuilt whole (ACLs, L3 admit), without going through a {@link ReadFilter}.
+     */
+    synchronized Map<EntryKey, TableEntry> entriesWithMeters(final int tableId) {
+        final LinkedHashMap<EntryKey, TableEntry> entries = tables.get(tableId);
+        final Map<EntryKey, TableEntry> out = new LinkedHashMap<>(Math.max(16, entries.size() * 2));
+        for (final TableEntry e : entries.values()) {
+            final MeterSettings meter = directMeters.get(e.key());
+            out.put(
+                    e.key(),
+                    meter == null
+                            ? e
+                            : new TableEntry(e.key(), e.action(), false, e.idleTimeoutNs(), e.metadata(), meter, null));
+        }
+        return out;
+    }
+
+    /** The written cells of an indirect meter (a copy; null: never written). */
+    synchronized MeterSettings[] meterCells(final int meterId) {
+        return meters.get(meterId).clone();
+    }
+
+    /** The clone sessions as written, by session id (a copy). */
+    synchronized Map<Integer, CloneSession> cloneSessions() {
+        return new HashMap<>(cloneSessions);
     }
 
     private static void cells(final IndexedResourceInfo r, final long index, final java.util.function.LongConsumer c) {
@@ -735,46 +752,11 @@ public final class InProcessTableStore implements P4Backend {
         return key.matches().containsAll(pattern.matches());
     }
 
-    @Override
-    public boolean packetOut(final byte[] payload, final int egressPort, final boolean submitToIngress) {
-        packetOutSink.onPacketOut(payload, egressPort, submitToIngress);
-        return true;
+    private boolean portExists(final int port) {
+        return portExists.test(port);
     }
 
-    @Override
-    public synchronized void cpuPortListener(final CpuPortListener listener) {
-        this.listener = listener;
-    }
-
-    @Override
-    public boolean portExists(final int port) {
-        return port >= 0 && port < portCount;
-    }
-
-    /** Punts a packet to the controller, as the pipeline's CPU port does (used by tests and the standalone mode). */
-    public void punt(final byte[] payload, final int ingressPort, final int targetEgressPort, final int puntReason) {
-        final CpuPortListener l;
-        synchronized (this) {
-            l = listener;
-        }
-        if (l != null) {
-            l.onPacketIn(payload, ingressPort, targetEgressPort, puntReason);
-        }
-    }
-
-    /** Emits a digest message, as the pipeline's learning stage does. */
-    public void digest(final int digestId, final List<BigInteger> members) {
-        final CpuPortListener l;
-        synchronized (this) {
-            l = listener;
-        }
-        if (l != null) {
-            l.onDigest(digestId, members);
-        }
-    }
-
-    @Override
-    public synchronized void entryHit(final EntryKey key) {
+    synchronized void entryHit(final EntryKey key) {
         final long[] last = lastHitNs.get(key);
         if (last != null) {
             last[0] = clockNs.getAsLong();
@@ -782,35 +764,21 @@ public final class InProcessTableStore implements P4Backend {
     }
 
     /**
-     * Notifies the entries whose idle timeout passed and restarts their timers (spec: notify once per timeout).
+     * Finds the entries whose idle timeout passed since their last hit or notification and restarts their timers
+     * (spec: notify once per timeout period).
      *
-     * @return how many entries were reported.
+     * @return the entries to notify.
      */
-    @Override
-    public int checkIdleTimeouts() {
+    synchronized List<TableEntry> expireIdle() {
         final List<TableEntry> idle = new ArrayList<>();
-        final CpuPortListener l;
-        synchronized (this) {
-            final long nowNs = clockNs.getAsLong();
-            for (final var e : lastHitNs.entrySet()) {
-                final TableEntry entry = tables.get(e.getKey().tableId()).get(e.getKey());
-                if (nowNs - e.getValue()[0] >= entry.idleTimeoutNs()) {
-                    idle.add(entry);
-                    e.getValue()[0] = nowNs;
-                }
+        final long nowNs = clockNs.getAsLong();
+        for (final var e : lastHitNs.entrySet()) {
+            final TableEntry entry = tables.get(e.getKey().tableId()).get(e.getKey());
+            if (nowNs - e.getValue()[0] >= entry.idleTimeoutNs()) {
+                idle.add(entry);
+                e.getValue()[0] = nowNs;
             }
-            l = listener;
         }
-        if (l != null && !idle.isEmpty()) {
-            l.onIdleTimeout(idle);
-        }
-        return idle.size();
-    }
-
-    /** Counts traffic on a cell of an indirect counter, as the data path does. */
-    public synchronized void count(final int counterId, final int index, final long bytes) {
-        final long[][] cells = counters.get(counterId);
-        cells[0][index] += bytes;
-        cells[1][index]++;
+        return idle;
     }
 }
