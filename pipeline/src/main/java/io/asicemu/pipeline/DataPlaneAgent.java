@@ -81,6 +81,9 @@ public final class DataPlaneAgent implements Agent {
     private final MemorySegment gatherSegment;
 
     private final int[] pfcQuanta = new int[8];
+    /** Whether a port coming up announces its address (gratuitous ARP): live ports only, see {@link #announceOnLinkUp}. */
+    private boolean announceOnLinkUp;
+
     private volatile long applied;
     private volatile Runnable wakeUp;
     /** The one thread parked in {@link #parkUntilApplied}, unparked when a duty cycle applied commands. */
@@ -228,7 +231,7 @@ public final class DataPlaneAgent implements Agent {
         ports[index] = port;
         batches[index] = port == null ? null : new RxBatch(sizing.batchSize());
         if (port == null && linkState[index] && tables != null) {
-            linkChanged(index, false); // the duty cycle visits attached ports only
+            linkChanged(index, false, clock.nowNs()); // the duty cycle visits attached ports only
             applyWatchPorts();
         }
         attachedCount = 0;
@@ -295,6 +298,18 @@ public final class DataPlaneAgent implements Agent {
         counters.addPort(port, PortStat.IF_OUT_DISCARDS, 1);
     }
 
+    /**
+     * Makes every port that comes up (attached with its link up, or its link coming back) announce its router
+     * interface's IPv4 address with a gratuitous ARP request, as a Linux-based switch with {@code arp_notify=1}
+     * (SONiC's setting) does. For live ports, where hosts wait on their ARP retry timer; replay leaves it off, so a
+     * capture's output holds only what its input caused. Call before the agent runs.
+     *
+     * @param announce whether to.
+     */
+    public void announceOnLinkUp(final boolean announce) {
+        this.announceOnLinkUp = announce;
+    }
+
     // ---- the duty cycle ----
 
     @Override
@@ -306,7 +321,7 @@ public final class DataPlaneAgent implements Agent {
         }
         final long fromNs = previousNowNs == Long.MIN_VALUE ? nowNs : previousNowNs;
         work += timers(nowNs);
-        work += linkChanges();
+        work += linkChanges(nowNs);
         work += transmitDue(fromNs, nowNs);
         work += injections(nowNs);
         for (int i = 0; i < attachedCount; i++) {
@@ -385,13 +400,13 @@ public final class DataPlaneAgent implements Agent {
     }
 
     /** Port up/down (link or admin): flush the port's learned MACs and take it out of (or back into) ECMP groups. */
-    private int linkChanges() {
+    private int linkChanges(final long nowNs) {
         int changes = 0;
         for (int i = 0; i < attachedCount; i++) {
             final int p = attached[i];
             final boolean up = ports[p].linkUp() && tables.portAdminUp(p);
             if (up != linkState[p]) {
-                linkChanged(p, up);
+                linkChanged(p, up, nowNs);
                 changes++;
             }
         }
@@ -402,12 +417,15 @@ public final class DataPlaneAgent implements Agent {
         return changes;
     }
 
-    private void linkChanged(final int p, final boolean up) {
+    private void linkChanged(final int p, final boolean up, final long nowNs) {
         linkState[p] = up;
         if (!up) {
             tables.fdb().flushDynamic(p);
         } else {
             resolver.portUp();
+            if (announceOnLinkUp) {
+                resolver.announce(p, nowNs);
+            }
         }
         for (int g = 0; g < sizing.maxGroups(); g++) {
             final io.asicemu.flowlet.LoadBalanceGroup group = tables.group(g);

@@ -1,5 +1,6 @@
 package io.asicemu.switchd;
 
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -10,8 +11,10 @@ import picocli.CommandLine.Command;
         name = "asic-emu",
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
-        description = "A switch-ASIC data-plane emulator: RoCEv2-aware ECMP, WRED/ECN, PFC and its watchdog, flowlets.",
-        subcommands = {
+        description = "A switch-ASIC data-plane emulator: RoCEv2-aware ECMP, WRED/ECN, PFC and its watchdog, flowlets.")
+public final class Main implements Runnable {
+    /** The subcommands, in the order the usage lists them. */
+    private static final List<Class<?>> SUBCOMMANDS = List.of(
             DemoCommand.class,
             ReplayCommand.class,
             RunCommand.class,
@@ -19,9 +22,8 @@ import picocli.CommandLine.Command;
             HostCommand.class,
             ShowCommand.class,
             ShowCommand.ClearCommand.class,
-            ShowCommand.ConfigCommand.class
-        })
-public final class Main implements Runnable {
+            ShowCommand.ConfigCommand.class);
+
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
@@ -47,9 +49,10 @@ public final class Main implements Runnable {
 
     /** Entry point. */
     public static void main(final String[] args) {
+        warmUpInBackground(args);
         int status;
         try {
-            status = commandLine().execute(args);
+            status = commandLine(args).execute(args);
         } catch (final OutOfMemoryError e) {
             // one line instead of a stack trace: the usual cause is a config or capture larger than the heap cap
             System.err.println("asic-emu: out of memory with a Java heap of at most "
@@ -61,11 +64,67 @@ public final class Main implements Runnable {
         System.exit(status);
     }
 
-    /** The configured command line (tests run commands through it without exiting the JVM). */
+    /**
+     * For the commands that open Linux ports ({@code run}, {@code host}): links the FFM downcalls and, for
+     * {@code run}, parses the fixed P4Info on a second thread while this one sets up logging, parses the command line
+     * and compiles the configuration. Both are start-up work the AOT cache cannot hold (generated method handles,
+     * protobuf text parsing); done in parallel, the ports attach that much sooner on a machine with two cores.
+     */
+    private static void warmUpInBackground(final String[] args) {
+        final Class<?> command = subcommandNamed(args);
+        if (command != RunCommand.class && command != HostCommand.class) {
+            return;
+        }
+        Thread.ofPlatform().name("asicemu-warm-up").daemon().start(() -> {
+            io.asicemu.veth.ffm.Libc.link();
+            if (command == RunCommand.class) {
+                io.asicemu.p4rt.info.FixedPipelineInfo.model();
+            }
+        });
+    }
+
+    /** The configured command line with every subcommand (tests run commands through it without exiting the JVM). */
     public static CommandLine commandLine() {
+        return commandLine(SUBCOMMANDS);
+    }
+
+    /**
+     * The command line for these arguments: with only the subcommand they name when they name one, else with all.
+     * Picocli builds each subcommand's model by reflection when it is added, and its classes (Java 5 bytecode) cannot
+     * be kept in the AOT cache: the six commands not run cost tens of milliseconds of CPU at every start.
+     *
+     * @param args the arguments {@link #main} got.
+     * @return the command line to execute them with.
+     */
+    static CommandLine commandLine(final String[] args) {
+        final Class<?> command = subcommandNamed(args);
+        return commandLine(command == null ? SUBCOMMANDS : List.of(command));
+    }
+
+    /** @return the subcommand the arguments name (after any top-level options such as --debug), or null. */
+    private static Class<?> subcommandNamed(final String[] args) {
+        for (final String arg : args) {
+            if (arg.startsWith("-")) {
+                continue;
+            }
+            for (final Class<?> command : SUBCOMMANDS) {
+                if (command.getAnnotation(Command.class).name().equals(arg)) {
+                    return command;
+                }
+            }
+            return null;
+        }
+        return null;
+    }
+
+    private static CommandLine commandLine(final List<Class<?>> subcommands) {
         final Main main = new Main();
         final CliErrors errors = new CliErrors(main);
-        return new CommandLine(main)
+        final CommandLine commandLine = new CommandLine(main);
+        for (final Class<?> command : subcommands) {
+            commandLine.addSubcommand(command);
+        }
+        return commandLine
                 .setCaseInsensitiveEnumValuesAllowed(true)
                 .setExecutionExceptionHandler(errors)
                 .setParameterExceptionHandler(errors);

@@ -41,6 +41,7 @@ public final class NeighborResolver {
     private final boolean[] pendingUsed = new boolean[PENDING];
     private ForwardingTables tables;
     private long requestsSent;
+    private long announcementsSent;
 
     /**
      * @param egress where requests are sent.
@@ -60,6 +61,44 @@ public final class NeighborResolver {
      */
     public void portUp() {
         java.util.Arrays.fill(pendingUsed, false);
+    }
+
+    /**
+     * Announces the IPv4 address of the port's router interface with a gratuitous ARP request (sender and target
+     * address both the interface's), as SONiC does by setting {@code arp_notify=1} on its interfaces: hosts that
+     * were resolving their gateway while the link was down (Linux retries once a second) learn it at once, so a
+     * switch that starts after its lab hosts forwards their traffic as soon as its port is up.
+     *
+     * @param port the port that came up.
+     * @param nowNs the time.
+     */
+    public void announce(final int port, final long nowNs) {
+        final ForwardingTables t = tables;
+        final int rif = t.portRouterInterface(port);
+        if (!t.standalone() || rif < 0 || !t.rifHasIpv4(rif)) {
+            return;
+        }
+        final long myMac = t.rifMac(rif);
+        final int ip = t.rifIpv4(rif);
+        final int length = builder.reset()
+                .macs(BROADCAST, myMac)
+                .untagged()
+                .buildArp(scratch, 0, ArpFlyweight.OP_REQUEST, myMac, ip, 0, ip);
+        final Verdict v = requestVerdict;
+        v.reset(-1);
+        v.l2Length = 12;
+        v.dstMac = BROADCAST;
+        v.srcMac = myMac;
+        v.vlan = t.routerInterfaceVlan(rif);
+        v.action = Verdict.UNICAST;
+        v.egressPort = port;
+        egress.send(v, scratch, 0, length, nowNs);
+        announcementsSent++;
+    }
+
+    /** @return gratuitous ARP requests sent when ports came up. */
+    public long announcementsSent() {
+        return announcementsSent;
     }
 
     /** @return ARP requests and neighbor solicitations sent. */

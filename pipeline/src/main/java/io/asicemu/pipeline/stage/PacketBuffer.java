@@ -17,7 +17,8 @@ import java.lang.foreign.MemorySegment;
  * own reason. The first cell always holds the L2 header, the IP header's ECN bits and the 60 B minimum frame
  * (cells are ≥ 64 B).
  * <p>
- * Not thread safe: owned by the data-plane thread. Its memory lives in one arena closed with {@link #close()}.
+ * Not thread safe: owned by the data-plane thread. Its memory is an anonymous mapping (resident only as far as cells
+ * are used: the free stack hands out the lowest cells first) unmapped by {@link #close()}.
  */
 public final class PacketBuffer implements AutoCloseable {
     /** No free cell. */
@@ -61,7 +62,7 @@ public final class PacketBuffer implements AutoCloseable {
         this.cellReciprocal = ((1L << 32) + cellBytes - 1) / cellBytes;
         this.maxFrameBytes = maxFrameBytes;
         this.cellCount = cells;
-        memory = arena.allocate((long) cells * cellBytes, 64);
+        memory = AnonymousMemory.map((long) cells * cellBytes, arena);
         free = new int[cells];
         for (int i = 0; i < cells; i++) {
             free[i] = cells - 1 - i;

@@ -209,6 +209,39 @@ class RoutingStagesTest {
     }
 
     @Test
+    void shouldAnnounceTheInterfaceAddressWithAGratuitousArpWhenAPortComesUpOnlyWhenAsked() {
+        sw.port("Ethernet4").linkUp(false);
+        sw.run();
+        sw.port("Ethernet4").linkUp(true);
+        sw.run();
+        assertThat(sw.take("Ethernet4"))
+                .as("replay's default: a port coming up sends nothing")
+                .isEmpty();
+
+        sw.pipeline.agent().announceOnLinkUp(true);
+        sw.port("Ethernet4").linkUp(false);
+        sw.run();
+        sw.port("Ethernet4").linkUp(true);
+        sw.run();
+        final List<byte[]> announcements = sw.take("Ethernet4");
+        assertThat(announcements).hasSize(1);
+        final byte[] garp = announcements.get(0);
+        assertThat(mac(garp, 0)).as("broadcast").isEqualTo(0xffff_ffff_ffffL);
+        assertThat(mac(garp, 6)).isEqualTo(ROUTER);
+        assertThat(u16(garp, 12)).isEqualTo(0x0806);
+        assertThat(u16(garp, 20)).as("a request, as Linux's arp_notify sends").isEqualTo(1);
+        assertThat(mac(garp, 22)).as("sender MAC").isEqualTo(ROUTER);
+        assertThat(u32(garp, 28)).as("sender IP: the interface's").isEqualTo(ip(10, 0, 2, 1));
+        assertThat(u32(garp, 38)).as("target IP = sender IP (gratuitous)").isEqualTo(ip(10, 0, 2, 1));
+        assertThat(sw.take("Ethernet0"))
+                .as("only the port that came up announces")
+                .isEmpty();
+        assertThat(sw.counter("Ethernet4", "SAI_PORT_STAT_IF_OUT_NON_UCAST_PKTS"))
+                .as("counted as the port's broadcast output")
+                .isEqualTo(1);
+    }
+
+    @Test
     void shouldAskAgainAtOnceWhenTheNextHopsPortComesUpRatherThanAfterTheRetryGap() {
         sw.port("Ethernet4").linkUp(false);
         sw.run();

@@ -147,6 +147,15 @@ public final class PfcPauseTimers {
         }
     }
 
+    /** @return the latest instant until which any port's priority is paused by a received frame (0: none yet). */
+    public long latestPauseEndNs() {
+        long latest = 0;
+        for (final long until : portMaxUntilNs) {
+            latest = Math.max(latest, until);
+        }
+        return latest;
+    }
+
     /**
      * @param nowNs emulated time.
      * @param port  port.

@@ -52,6 +52,10 @@ public final class PfcWatchdog {
     private final long[] pgSlots;
     private final long[] pfcSlots;
     private long nextPollNs;
+    /** The last poll found no watched queue stormed or paused. */
+    private boolean quiescent;
+    /** When the last poll ran (its own instant). */
+    private long lastPollNs = Long.MIN_VALUE;
 
     /**
      * @param portCount      ports.
@@ -162,6 +166,13 @@ public final class PfcWatchdog {
 
     /** @return the next poll time. */
     public long nextDeadlineNs() {
+        // At rest — the last poll found no watched queue stormed or paused, and no PFC frame paused a queue since —
+        // a poll changes nothing but its own bookkeeping, so there is no deadline: an idle switch sleeps instead of
+        // waking every POLL_INTERVAL, and the poll that runs once something happens (a frame wakes the data plane)
+        // catches up on the missed ones in one step, as a gap in replay does (poll()).
+        if (quiescent && pause.latestPauseEndNs() <= lastPollNs) {
+            return Long.MAX_VALUE;
+        }
         return nextPollNs;
     }
 
@@ -174,7 +185,8 @@ public final class PfcWatchdog {
     public int poll(final long nowNs) {
         int polls = 0;
         while (nextPollNs <= nowNs) {
-            final boolean quiescent = runPoll(nextPollNs);
+            quiescent = runPoll(nextPollNs);
+            lastPollNs = nextPollNs;
             nextPollNs += pollNs;
             polls++;
             if (quiescent && nextPollNs <= nowNs) {

@@ -80,6 +80,15 @@ public final class Libc {
 
     private Libc() {}
 
+    /**
+     * Links every downcall now (this class's initialisation), if not done yet. Linking spins method handles and
+     * stub classes the AOT cache cannot keep: a few hundred ms of CPU at start-up, which a caller can overlap with
+     * other start-up work by calling this from another thread first.
+     */
+    public static void link() {
+        // the static initialiser has run by the time this body runs
+    }
+
     private static MethodHandle link(final String name, final FunctionDescriptor descriptor) {
         return LINKER.downcallHandle(LIBC.find(name).orElseThrow(), descriptor, ERRNO_OPTION);
     }

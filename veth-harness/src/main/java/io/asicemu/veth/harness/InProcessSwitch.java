@@ -49,6 +49,7 @@ public final class InProcessSwitch implements AutoCloseable {
                 new LiveLoop(pipeline.agent(), clock, pipeline.agent()::nextDeadlineNs, sizing.maxPorts(), busyPollNs);
         // every command submitted to the agent ends the loop's idle wait, so the loop can sleep without a bound
         pipeline.agent().wakeUp(loop::wakeup);
+        pipeline.agent().announceOnLinkUp(true);
         loop.start();
         this.ports = new LinuxPorts(
                 linuxToSonic::containsKey,
