@@ -15,7 +15,6 @@ import io.asicemu.p4rt.info.FixedPipelineInfo;
 import io.asicemu.p4rt.service.Device;
 import io.asicemu.p4rt.service.P4RuntimeServer;
 import io.asicemu.p4rt.service.P4RuntimeService;
-import io.asicemu.p4rt.store.InProcessTableStore;
 import io.asicemu.parser.FrameBuilder;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
@@ -118,10 +117,8 @@ class RegisterMapTest {
         }
         pipeline.control().applyConfig(db);
         pipeline.agent().doWork();
-        final InProcessTableStore store = new InProcessTableStore(
-                FixedPipelineInfo.model(), pipeline.control().portNames().size(), (p, q, r) -> {});
         final PipelineCpuPortBackend backend = new PipelineCpuPortBackend(
-                new PipelineTableBackend(store, pipeline.control(), FixedPipelineInfo.model()), pipeline.control());
+                new PipelineTableBackend(pipeline.control(), FixedPipelineInfo.model()), pipeline.control());
         final P4RuntimeService service = new P4RuntimeService();
         service.addDevice(new Device(1, backend));
         server = new P4RuntimeServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), service).start();
