@@ -57,6 +57,17 @@ public final class PipelineControl {
     private volatile RouteSlots routeSlots;
     private long submitted;
     private RuntimeKnobs knobs;
+    /**
+     * The configuration in force: the one last applied or reconfigured (validated and compiled, but after a
+     * {@link #reconfigure} not installed: the data plane keeps {@link #compiled}'s tables, changed in place).
+     */
+    private volatile CompiledConfig inForce;
+    /** The knobs {@link #inForce} gives, what {@link #runningConfig()} compares the live ones with (lazy). */
+    private RuntimeKnobs inForceKnobs;
+    /** {@link #runningConfig()}, rendered after each change on the control thread, read from any thread. */
+    private volatile ConfigDb running = new ConfigDb(Map.of());
+    /** While {@link #reconfigure} commits: it renders the running config once, after it set what is in force. */
+    private boolean reconfiguring;
 
     /**
      * @param agent the data-plane agent.
@@ -125,7 +136,71 @@ public final class PipelineControl {
         l3.reset(next);
         routeSlots = l3.routeSlots();
         compiled = next;
+        inForce = next;
+        inForceKnobs = null;
+        running = next.db();
         return next;
+    }
+
+    /**
+     * Changes the running configuration to {@code next} without a restart: validates it as {@link #applyConfig}
+     * does (the same compile: schema, section parsers, bounds, cross-field checks), compares it with the
+     * {@link #runningConfig()} and stages the difference as the knob changes a P4Runtime register write makes,
+     * validated together with what controllers wrote and committed as one data-plane command: all or nothing. Tables,
+     * controller-written entries, queues and counters stay. A difference the running switch cannot make (the port
+     * map, the buffer pools, anything outside the tables {@code ConfigChanges} lists) is refused as needing a config
+     * reload ({@link #applyConfig}), naming {@code TABLE|key|field}; docs/CONFIG.md lists what changes at run time.
+     *
+     * @param next the next CONFIG_DB, whole (e.g. the running config with an operator's edits).
+     * @return the sequence number of the command that applies it (see {@link #awaitApplied}); the last one
+     *     submitted when nothing differs.
+     * @throws ConfigException naming table, key and field of the first problem; then nothing changed.
+     */
+    public long reconfigure(final ConfigDb next) {
+        if (compiled == null) {
+            applyConfig(next);
+            return lastSubmitted();
+        }
+        final CompiledConfig target = ConfigCompiler.compile(next, sizing, linuxOverrides);
+        final RuntimeKnobs live = runtimeKnobs();
+        final RuntimeKnobs targetKnobs = new RuntimeKnobs(target, sizing.maxGroups(), sizing.maxPorts(), l3);
+        final TableBatch changes = batch();
+        ConfigChanges.stage(running, inForce.tmConfig(), target.db(), target.tmConfig(), live, targetKnobs, changes);
+        final long sequence;
+        reconfiguring = true;
+        try {
+            sequence = changes.size() == 0 ? lastSubmitted() : changes.commit();
+        } finally {
+            reconfiguring = false;
+        }
+        inForce = target;
+        inForceKnobs = targetKnobs;
+        running = render();
+        return sequence;
+    }
+
+    /**
+     * The CONFIG_DB in force as the switch runs it: the configuration last applied or reconfigured plus what runtime
+     * writes changed since (a WRED threshold written on one queue shows as a WRED_PROFILE derived for that queue, see
+     * {@code RunningConfig}). Feeding it to {@link #reconfigure} changes nothing. Any thread.
+     *
+     * @return the running config (empty before any configuration).
+     */
+    public ConfigDb runningConfig() {
+        return running;
+    }
+
+    private void knobsCommitted() {
+        if (!reconfiguring) {
+            running = render();
+        }
+    }
+
+    private ConfigDb render() {
+        if (inForceKnobs == null) {
+            inForceKnobs = new RuntimeKnobs(inForce, sizing.maxGroups(), sizing.maxPorts(), l3);
+        }
+        return RunningConfig.render(inForce.db(), inForce.tmConfig(), inForceKnobs, runtimeKnobs());
     }
 
     /**
@@ -182,7 +257,7 @@ public final class PipelineControl {
         if (compiled == null) {
             throw new TableException(TableException.Code.FAILED_PRECONDITION, 0, "no configuration applied");
         }
-        return new TableBatch(l3, l2, acl, runtimeKnobs(), this::submit);
+        return new TableBatch(l3, l2, acl, runtimeKnobs(), this::submit, this::knobsCommitted);
     }
 
     private synchronized long lastSubmitted() {
@@ -224,9 +299,12 @@ public final class PipelineControl {
         return compiled;
     }
 
-    /** @return the raw CONFIG_DB in force (empty before any). */
+    /**
+     * @return the CONFIG_DB last applied or reconfigured, without the runtime writes since (empty before any); see
+     *     {@link #runningConfig()} for the switch as it runs.
+     */
     public ConfigDb config() {
-        final CompiledConfig c = compiled;
+        final CompiledConfig c = inForce;
         return c == null ? new ConfigDb(Map.of()) : c.db();
     }
 
