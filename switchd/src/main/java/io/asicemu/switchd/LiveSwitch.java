@@ -45,7 +45,6 @@ public final class LiveSwitch implements AutoCloseable {
     private final P4RuntimeServer server;
     private final SwitchStatus status;
     private final CountersEndpoint counters;
-    private final ConfigDb config;
     private OperatorRedisServer redis;
     private PrometheusMetrics metrics;
 
@@ -61,7 +60,6 @@ public final class LiveSwitch implements AutoCloseable {
             final ServerOptions p4runtimeOptions,
             final boolean takeAddressedPorts)
             throws IOException {
-        this.config = config;
         this.sw = InProcessSwitch.start(
                 config, sonicToLinux, AfPacketConfig.defaults(), dilation, sizing, busyPollNs, takeAddressedPorts);
         final AtomicReference<PipelineControl> ref = new AtomicReference<>();
@@ -139,7 +137,8 @@ public final class LiveSwitch implements AutoCloseable {
         if (views.redis() == null && views.metrics() == null) {
             return;
         }
-        final SnapshotCache cache = new SnapshotCache(SwitchSnapshots.source(sw, config), views.maxSnapshotAge());
+        final SnapshotCache cache =
+                new SnapshotCache(SwitchSnapshots.source(sw, control::runningConfig), views.maxSnapshotAge());
         if (views.redis() != null) {
             try {
                 redis = OperatorRedisServer.start(

@@ -30,6 +30,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -62,10 +63,12 @@ public final class PipelineControl {
      * {@link #reconfigure} not installed: the data plane keeps {@link #compiled}'s tables, changed in place).
      */
     private volatile CompiledConfig inForce;
-    /** The knobs {@link #inForce} gives, what {@link #runningConfig()} compares the live ones with (lazy). */
-    private RuntimeKnobs inForceKnobs;
-    /** {@link #runningConfig()}, rendered after each change on the control thread, read from any thread. */
-    private volatile ConfigDb running = new ConfigDb(Map.of());
+    /** The knob values {@link #inForce} gives, what {@link #runningConfig()} compares the live ones with (lazy). */
+    private RuntimeKnobs.Values inForceKnobs;
+    /** What {@link #runningConfig()} renders: published after each change on the control thread. */
+    private volatile Running runningState;
+    /** The last rendering, by the state it was rendered from (any thread renders; a race renders twice). */
+    private final AtomicReference<Rendered> rendered = new AtomicReference<>();
     /** While {@link #reconfigure} commits: it renders the running config once, after it set what is in force. */
     private boolean reconfiguring;
 
@@ -138,7 +141,8 @@ public final class PipelineControl {
         compiled = next;
         inForce = next;
         inForceKnobs = null;
-        running = next.db();
+        runningState = null;
+        publishRunning();
         return next;
     }
 
@@ -165,7 +169,8 @@ public final class PipelineControl {
         final RuntimeKnobs live = runtimeKnobs();
         final RuntimeKnobs targetKnobs = new RuntimeKnobs(target, sizing.maxGroups(), sizing.maxPorts(), l3);
         final TableBatch changes = batch();
-        ConfigChanges.stage(running, inForce.tmConfig(), target.db(), target.tmConfig(), live, targetKnobs, changes);
+        ConfigChanges.stage(
+                runningConfig(), inForce.tmConfig(), target.db(), target.tmConfig(), live, targetKnobs, changes);
         final long sequence;
         reconfiguring = true;
         try {
@@ -174,8 +179,8 @@ public final class PipelineControl {
             reconfiguring = false;
         }
         inForce = target;
-        inForceKnobs = targetKnobs;
-        running = render();
+        inForceKnobs = targetKnobs.snapshot();
+        publishRunning();
         return sequence;
     }
 
@@ -187,20 +192,37 @@ public final class PipelineControl {
      * @return the running config (empty before any configuration).
      */
     public ConfigDb runningConfig() {
-        return running;
+        final Running state = runningState;
+        if (state == null) {
+            return new ConfigDb(Map.of());
+        }
+        final Rendered last = rendered.get();
+        if (last != null && last.from() == state) {
+            return last.db();
+        }
+        final ConfigDb db =
+                RunningConfig.render(state.inForce().db(), state.inForce().tmConfig(), state.base(), state.live());
+        rendered.set(new Rendered(state, db));
+        return db;
     }
+
+    /** The config in force and the knob values: what the running config is rendered from. */
+    private record Running(CompiledConfig inForce, RuntimeKnobs.Values base, RuntimeKnobs.Values live) {}
+
+    private record Rendered(Running from, ConfigDb db) {}
 
     private void knobsCommitted() {
         if (!reconfiguring) {
-            running = render();
+            publishRunning();
         }
     }
 
-    private ConfigDb render() {
+    /** Copies the knob values (a few arrays of ports × 8): the rendering itself waits for a reader. */
+    private void publishRunning() {
         if (inForceKnobs == null) {
-            inForceKnobs = new RuntimeKnobs(inForce, sizing.maxGroups(), sizing.maxPorts(), l3);
+            inForceKnobs = new RuntimeKnobs(inForce, sizing.maxGroups(), sizing.maxPorts(), l3).snapshot();
         }
-        return RunningConfig.render(inForce.db(), inForce.tmConfig(), inForceKnobs, runtimeKnobs());
+        runningState = new Running(inForce, inForceKnobs, runtimeKnobs().snapshot());
     }
 
     /**

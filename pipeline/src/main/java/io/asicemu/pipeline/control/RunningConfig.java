@@ -22,7 +22,7 @@ import java.util.Map;
  * switch in CONFIG_DB too and show as their fields. Not rendered (no CONFIG_DB field holds them): the flowlet idle
  * time written for every group, a group's selection mode, and the switch-wide QoS map entries a controller writes.
  * <p>
- * Stateless; called on the control thread.
+ * Stateless; any thread (it reads immutable copies).
  */
 final class RunningConfig {
     static final String[] COLOURS = {"green", "yellow", "red"};
@@ -35,10 +35,14 @@ final class RunningConfig {
      * @param tm its traffic-manager config (which queue and PG uses which profile).
      * @param base the knobs {@code inForce} gives.
      * @param live the knobs in force.
-     * @return {@code inForce} with the knobs that differ from {@code base} written into it.
+     * @return {@code inForce} with the knobs that differ from {@code base} written into it ({@code inForce} itself
+     *     when none differs).
      */
     static ConfigDb render(
-            final ConfigDb inForce, final TmConfig tm, final RuntimeKnobs base, final RuntimeKnobs live) {
+            final ConfigDb inForce, final TmConfig tm, final RuntimeKnobs.Values base, final RuntimeKnobs.Values live) {
+        if (java.util.Arrays.deepEquals(base.values(), live.values())) {
+            return inForce;
+        }
         final Map<String, Map<String, Map<String, String>>> tables = mutableCopy(inForce);
         final int ports = live.size(RuntimeKnob.PFC_WATCHDOG_DETECTION_MS);
         for (final PortConfig p : tm.ports()) {
@@ -96,11 +100,12 @@ final class RunningConfig {
         return new ConfigDb(tables, inForce.listValues(), inForce.fromJson());
     }
 
-    private static boolean differs(final RuntimeKnobs a, final RuntimeKnobs b, final RuntimeKnob k, final int index) {
+    private static boolean differs(
+            final RuntimeKnobs.Values a, final RuntimeKnobs.Values b, final RuntimeKnob k, final int index) {
         return a.value(k, index) != b.value(k, index);
     }
 
-    private static boolean wredDiffers(final RuntimeKnobs a, final RuntimeKnobs b, final int qi) {
+    private static boolean wredDiffers(final RuntimeKnobs.Values a, final RuntimeKnobs.Values b, final int qi) {
         for (int colour = 0; colour < 3; colour++) {
             for (int f = 0; f < 3; f++) {
                 if (differs(a, b, RuntimeKnob.wred(colour, f), qi)) {

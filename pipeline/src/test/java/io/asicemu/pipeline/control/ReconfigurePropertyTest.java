@@ -58,7 +58,7 @@ class ReconfigurePropertyTest {
                   "yellow_drop_probability": "20", "red_min_threshold": "20000", "red_max_threshold": "90000",
                   "red_drop_probability": "40"}},
          "QUEUE": {"Ethernet0,Ethernet4|3-4": {"wred_profile": "W1"}},
-         "BUFFER_POOL": {"ingress_lossless_pool": {"type": "ingress", "mode": "static", "size": "10000000"}},
+         "BUFFER_POOL": {"ingress_lossless_pool": {"type": "ingress", "mode": "static", "size": "2000000"}},
          "BUFFER_PROFILE": {"lossless": {"pool": "ingress_lossless_pool", "size": "0", "static_th": "100000",
                                          "xoff": "50000", "xon": "20000"}},
          "BUFFER_PG": {"Ethernet0,Ethernet4|3": {"profile": "lossless"}},
@@ -68,12 +68,15 @@ class ReconfigurePropertyTest {
          "SWITCH_HASH": {"GLOBAL": {"ecmp_hash_seed": "7"}}}""";
 
     private static final String[] COLOURS = RunningConfig.COLOURS;
+    /** Small tables: every step loads a fresh switch to compare with. */
+    private static final PipelineSizing SMALL = new PipelineSizing(8, 16, 256, 64, 256, 256, 64, 9_728, 64, 64, 1_024);
+
     private static final String[] PORTS = {"Ethernet0", "Ethernet4"};
 
     /** A switch on the test thread: the agent is stepped here, so its state is read here between steps. */
     private static final class Sw {
         final ManualClock clock = new ManualClock(1_000_000_000L);
-        final Pipeline pipeline = Pipeline.create(clock, PipelineSizing.defaults(), Map.of());
+        final Pipeline pipeline = Pipeline.create(clock, SMALL, Map.of());
         final Map<String, InMemoryPort> ports = new LinkedHashMap<>();
 
         Sw(final ConfigDb db) {
@@ -124,7 +127,7 @@ class ReconfigurePropertyTest {
         }
     }
 
-    @Property(tries = 40)
+    @Property(tries = 25)
     void reconfigureEqualsAFreshLoadAndKeepsControllerStateAndCounters(@ForAll final long seed) {
         final SplittableRandom random = new SplittableRandom(seed);
         final Sw sw = new Sw(ConfigDb.parse(BASE));
@@ -140,7 +143,7 @@ class ReconfigurePropertyTest {
 
         int applied = 0;
         int refused = 0;
-        for (int step = 0; step < 12; step++) {
+        for (int step = 0; step < 10; step++) {
             final int kind = random.nextInt(10);
             final Map<String, Map<String, Map<String, String>>> next =
                     RunningConfig.mutableCopy(control.runningConfig());
@@ -227,7 +230,7 @@ class ReconfigurePropertyTest {
                         yield "QUEUE|Ethernet0|5|wred_profile: needs config reload";
                     }
                     case 2 -> {
-                        next.get("BUFFER_POOL").get("ingress_lossless_pool").put("size", "20000000");
+                        next.get("BUFFER_POOL").get("ingress_lossless_pool").put("size", "3000000");
                         yield "BUFFER_POOL|ingress_lossless_pool|size: needs config reload";
                     }
                     default -> {
