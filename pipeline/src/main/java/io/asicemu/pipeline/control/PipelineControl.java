@@ -506,7 +506,8 @@ public final class PipelineControl {
 
     /**
      * The runtime settings (P4Runtime registers, QoS map entries) in force: CONFIG_DB's values until a batch changes
-     * them with {@link TableBatch#setKnob}; a new {@link #applyConfig} starts again from its CONFIG_DB.
+     * them with {@link TableBatch#setKnob} (or {@link #reconfigure} stages changes to them); a new {@link #applyConfig}
+     * starts again from its CONFIG_DB.
      *
      * @return the model (control thread).
      * @throws TableException FAILED_PRECONDITION before any configuration.

@@ -127,7 +127,7 @@ class ReconfigurePropertyTest {
         }
     }
 
-    @Property(tries = 25)
+    @Property(tries = 15)
     void reconfigureEqualsAFreshLoadAndKeepsControllerStateAndCounters(@ForAll final long seed) {
         final SplittableRandom random = new SplittableRandom(seed);
         final Sw sw = new Sw(ConfigDb.parse(BASE));
