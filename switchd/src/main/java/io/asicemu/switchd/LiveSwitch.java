@@ -48,7 +48,6 @@ public final class LiveSwitch implements AutoCloseable {
     private final P4RuntimeServer server;
     private final SwitchStatus status;
     private final CountersEndpoint counters;
-    private final ConfigDb config;
     private OperatorRedisServer redis;
     private PrometheusMetrics metrics;
     private GnmiServer gnmi;
@@ -65,7 +64,6 @@ public final class LiveSwitch implements AutoCloseable {
             final ServerOptions p4runtimeOptions,
             final boolean takeAddressedPorts)
             throws IOException {
-        this.config = config;
         this.sw = InProcessSwitch.start(
                 config, sonicToLinux, AfPacketConfig.defaults(), dilation, sizing, busyPollNs, takeAddressedPorts);
         final AtomicReference<PipelineControl> ref = new AtomicReference<>();
@@ -158,7 +156,8 @@ public final class LiveSwitch implements AutoCloseable {
         if (views.redis() == null && views.metrics() == null && views.gnmi() == null) {
             return;
         }
-        final SnapshotCache cache = new SnapshotCache(SwitchSnapshots.source(sw, config), views.maxSnapshotAge());
+        final SnapshotCache cache =
+                new SnapshotCache(SwitchSnapshots.source(sw, control::runningConfig), views.maxSnapshotAge());
         if (views.redis() != null) {
             try {
                 redis = OperatorRedisServer.start(

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -34,14 +35,27 @@ final class SwitchSnapshots {
 
     /**
      * @param sw the live switch.
-     * @param config the CONFIG_DB it was started with.
+     * @param running the CONFIG_DB in force as the switch runs it ({@code PipelineControl::runningConfig}: the
+     *     configuration with what runtime writes changed), read at each snapshot from any thread.
      * @return a source of its snapshots.
      */
-    static SnapshotSource source(final InProcessSwitch sw, final ConfigDb config) {
-        final Map<String, Map<String, String>> redisConfig = redisForm(config);
+    static SnapshotSource source(final InProcessSwitch sw, final Supplier<ConfigDb> running) {
         final Map<String, String> capabilities = capabilities();
-        return () -> take(sw, config, redisConfig, capabilities);
+        // The running config is a new object only after a change: its Redis form is converted once per change.
+        final AtomicReference<Converted> last = new AtomicReference<>(new Converted(null, Map.of()));
+        return () -> {
+            final ConfigDb config = running.get();
+            Converted c = last.get();
+            if (c.db() != config) {
+                c = new Converted(config, redisForm(config));
+                last.set(c);
+            }
+            return take(sw, config, c.redis(), capabilities);
+        };
     }
+
+    /** A CONFIG_DB and its Redis form. */
+    private record Converted(ConfigDb db, Map<String, Map<String, String>> redis) {}
 
     /**
      * The traffic manager's counters, copied on the data-plane thread.
@@ -180,7 +194,7 @@ final class SwitchSnapshots {
     }
 
     /**
-     * @param config the loaded CONFIG_DB.
+     * @param config a CONFIG_DB.
      * @return it as Redis holds it: {@code TABLE|key} → fields, list fields (JSON arrays) under {@code field@}.
      */
     static Map<String, Map<String, String>> redisForm(final ConfigDb config) {

@@ -36,7 +36,7 @@ import picocli.CommandLine;
  * between two namespaces: COUNTERS_DB read by Debian's redis-cli and by Python's redis client agrees with a
  * P4Runtime counter Read, with tshark's count of the frames on the wire (the switch's TX, captured where they arrive)
  * and the sender's kernel count (the switch's RX), with {@code asic-emu show interfaces counters} and with the
- * Prometheus metrics (parsed by the official Python client's parser).
+ * Prometheus metrics (parsed by the official Python client's parser); CONFIG_DB shows a register write.
  */
 @Tag("netns")
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
@@ -253,6 +253,24 @@ class OperatorViewsNetnsTest {
                                 "        if s.name == 'asicemu_port_if_out_ucast_pkts_total' and s.labels['port'] == 'Ethernet4':",
                                 "            print(int(s.value))")));
                 assertThat(metrics.strip()).as("Prometheus").isEqualTo(Long.toString(txCli));
+
+                // CONFIG_DB (4) is the running config: a register write (the ECMP hash seed) shows in SWITCH_HASH.
+                assertThat(redisCli(redisPort, "-n", "4", "exists", "SWITCH_HASH|GLOBAL")
+                                .strip())
+                        .isEqualTo("0");
+                sw.dataPlane()
+                        .control(c -> c.batch()
+                                .setKnob(io.asicemu.pipeline.control.RuntimeKnob.HASH_SEED, 0, 12_345)
+                                .commit());
+                String seed = "";
+                for (int i = 0; i < 50 && !seed.equals("12345"); i++) {
+                    Thread.sleep(100);
+                    seed = redisCli(redisPort, "-n", "4", "hget", "SWITCH_HASH|GLOBAL", "ecmp_hash_seed")
+                            .strip();
+                }
+                assertThat(seed)
+                        .as("CONFIG_DB after a hash seed register write")
+                        .isEqualTo("12345");
                 assertThat(sw.dataPlane().loop().failure()).isNull();
             }
         }

@@ -30,6 +30,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The one control API of the pipeline, shared by the config loader, the CLI and P4Runtime: apply a CONFIG_DB (validated
@@ -56,6 +57,19 @@ public final class PipelineControl {
     private volatile RouteSlots routeSlots;
     private long submitted;
     private RuntimeKnobs knobs;
+    /**
+     * The configuration in force: the one last applied or reconfigured (validated and compiled, but after a
+     * {@link #reconfigure} not installed: the data plane keeps {@link #compiled}'s tables, changed in place).
+     */
+    private volatile CompiledConfig inForce;
+    /** The knob values {@link #inForce} gives, what {@link #runningConfig()} compares the live ones with (lazy). */
+    private RuntimeKnobs.Values inForceKnobs;
+    /** What {@link #runningConfig()} renders: published after each change on the control thread. */
+    private volatile Running runningState;
+    /** The last rendering, by the state it was rendered from (any thread renders; a race renders twice). */
+    private final AtomicReference<Rendered> rendered = new AtomicReference<>();
+    /** While {@link #reconfigure} commits: it renders the running config once, after it set what is in force. */
+    private boolean reconfiguring;
 
     /**
      * @param agent the data-plane agent.
@@ -124,7 +138,90 @@ public final class PipelineControl {
         l3.reset(next);
         routeSlots = l3.routeSlots();
         compiled = next;
+        inForce = next;
+        inForceKnobs = null;
+        runningState = null;
+        publishRunning();
         return next;
+    }
+
+    /**
+     * Changes the running configuration to {@code next} without a restart: validates it as {@link #applyConfig}
+     * does (the same compile: schema, section parsers, bounds, cross-field checks), compares it with the
+     * {@link #runningConfig()} and stages the difference as the knob changes a P4Runtime register write makes,
+     * validated together with what controllers wrote and committed as one data-plane command: all or nothing. Tables,
+     * controller-written entries, queues and counters stay. A difference the running switch cannot make (the port
+     * map, the buffer pools, anything outside the tables {@code ConfigChanges} lists) is refused as needing a config
+     * reload ({@link #applyConfig}), naming {@code TABLE|key|field}; docs/CONFIG.md lists what changes at run time.
+     *
+     * @param next the next CONFIG_DB, whole (e.g. the running config with an operator's edits).
+     * @return the sequence number of the command that applies it (see {@link #awaitApplied}); the last one
+     *     submitted when nothing differs.
+     * @throws ConfigException naming table, key and field of the first problem; then nothing changed.
+     */
+    public long reconfigure(final ConfigDb next) {
+        if (compiled == null) {
+            applyConfig(next);
+            return lastSubmitted();
+        }
+        final CompiledConfig target = ConfigCompiler.compile(next, sizing, linuxOverrides);
+        final RuntimeKnobs live = runtimeKnobs();
+        final RuntimeKnobs targetKnobs = new RuntimeKnobs(target, sizing.maxGroups(), sizing.maxPorts(), l3);
+        final TableBatch changes = batch();
+        ConfigChanges.stage(
+                runningConfig(), inForce.tmConfig(), target.db(), target.tmConfig(), live, targetKnobs, changes);
+        final long sequence;
+        reconfiguring = true;
+        try {
+            sequence = changes.size() == 0 ? lastSubmitted() : changes.commit();
+        } finally {
+            reconfiguring = false;
+        }
+        inForce = target;
+        inForceKnobs = targetKnobs.snapshot();
+        publishRunning();
+        return sequence;
+    }
+
+    /**
+     * The CONFIG_DB in force as the switch runs it: the configuration last applied or reconfigured plus what runtime
+     * writes changed since (a WRED threshold written on one queue shows as a WRED_PROFILE derived for that queue, see
+     * {@code RunningConfig}). Feeding it to {@link #reconfigure} changes nothing. Any thread.
+     *
+     * @return the running config (empty before any configuration).
+     */
+    public ConfigDb runningConfig() {
+        final Running state = runningState;
+        if (state == null) {
+            return new ConfigDb(Map.of());
+        }
+        final Rendered last = rendered.get();
+        if (last != null && last.from() == state) {
+            return last.db();
+        }
+        final ConfigDb db =
+                RunningConfig.render(state.inForce().db(), state.inForce().tmConfig(), state.base(), state.live());
+        rendered.set(new Rendered(state, db));
+        return db;
+    }
+
+    /** The config in force and the knob values: what the running config is rendered from. */
+    private record Running(CompiledConfig inForce, RuntimeKnobs.Values base, RuntimeKnobs.Values live) {}
+
+    private record Rendered(Running from, ConfigDb db) {}
+
+    private void knobsCommitted() {
+        if (!reconfiguring) {
+            publishRunning();
+        }
+    }
+
+    /** Copies the knob values (a few arrays of ports × 8): the rendering itself waits for a reader. */
+    private void publishRunning() {
+        if (inForceKnobs == null) {
+            inForceKnobs = new RuntimeKnobs(inForce, sizing.maxGroups(), sizing.maxPorts(), l3).snapshot();
+        }
+        runningState = new Running(inForce, inForceKnobs, runtimeKnobs().snapshot());
     }
 
     /**
@@ -181,7 +278,7 @@ public final class PipelineControl {
         if (compiled == null) {
             throw new TableException(TableException.Code.FAILED_PRECONDITION, 0, "no configuration applied");
         }
-        return new TableBatch(l3, l2, acl, runtimeKnobs(), this::submit);
+        return new TableBatch(l3, l2, acl, runtimeKnobs(), this::submit, this::knobsCommitted);
     }
 
     private synchronized long lastSubmitted() {
@@ -225,9 +322,12 @@ public final class PipelineControl {
         return compiled;
     }
 
-    /** @return the raw CONFIG_DB in force (empty before any). */
+    /**
+     * @return the CONFIG_DB last applied or reconfigured, without the runtime writes since (empty before any); see
+     *     {@link #runningConfig()} for the switch as it runs.
+     */
     public ConfigDb config() {
-        final CompiledConfig c = compiled;
+        final CompiledConfig c = inForce;
         return c == null ? new ConfigDb(Map.of()) : c.db();
     }
 
@@ -407,7 +507,8 @@ public final class PipelineControl {
 
     /**
      * The runtime settings (P4Runtime registers, QoS map entries) in force: CONFIG_DB's values until a batch changes
-     * them with {@link TableBatch#setKnob}; a new {@link #applyConfig} starts again from its CONFIG_DB.
+     * them with {@link TableBatch#setKnob} (or {@link #reconfigure} stages changes to them); a new {@link #applyConfig}
+     * starts again from its CONFIG_DB.
      *
      * @return the model (control thread).
      * @throws TableException FAILED_PRECONDITION before any configuration.

@@ -112,6 +112,41 @@ public final class RuntimeKnobs {
         return compiled;
     }
 
+    /**
+     * An immutable copy of the values the running config shows (WRED, PFC, watchdog, hash seed; cheap: a few arrays
+     * of ports × 8), taken on the control thread and read from any thread.
+     *
+     * @param values per knob ordinal, per index.
+     * @param pgProfile PGs with a BUFFER_PG profile.
+     * @param watched ports with a PFC_WD entry.
+     */
+    record Values(long[][] values, BitSet pgProfile, BitSet watched) {
+        long value(final RuntimeKnob k, final int index) {
+            return values[k.ordinal()][index];
+        }
+
+        int size(final RuntimeKnob k) {
+            return values[k.ordinal()].length;
+        }
+
+        boolean applicable(final RuntimeKnob k, final int index) {
+            return switch (k) {
+                case PFC_XOFF_BYTES, PFC_XON_BYTES -> pgProfile.get(index);
+                case PFC_WATCHDOG_DETECTION_MS, PFC_WATCHDOG_RESTORATION_MS -> watched.get(index);
+                default -> true;
+            };
+        }
+    }
+
+    /** @return a copy of the values in force (control thread). */
+    Values snapshot() {
+        final long[][] copy = new long[values.length][];
+        for (int i = 0; i < values.length; i++) {
+            copy[i] = values[i].clone();
+        }
+        return new Values(copy, (BitSet) pgProfile.clone(), (BitSet) watched.clone());
+    }
+
     private void set(final RuntimeKnob k, final int index, final long value) {
         values[k.ordinal()][index] = value;
     }

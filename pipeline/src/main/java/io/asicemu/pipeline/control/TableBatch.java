@@ -31,19 +31,22 @@ public final class TableBatch {
     private final AclChanges acl;
     private final KnobChanges knobs;
     private final ToLongFunction<DataPlaneCommand> submit;
+    private final Runnable knobsCommitted;
 
     TableBatch(
             final L3State l3State,
             final L2State l2State,
             final AclState aclState,
             final RuntimeKnobs knobModel,
-            final ToLongFunction<DataPlaneCommand> submit) {
+            final ToLongFunction<DataPlaneCommand> submit,
+            final Runnable knobsCommitted) {
         this.l2 = new L2Changes(staging, l2State, l3State.compiled(), l3State.sizing());
         this.l3 = new L3Changes(staging, l3State, () -> knobModel, l2);
         this.l2.l3(l3);
         this.acl = new AclChanges(staging, aclState, l3State.sizing());
         this.knobs = new KnobChanges(staging, knobModel, l3);
         this.submit = submit;
+        this.knobsCommitted = knobsCommitted;
     }
 
     // ---- L3 ({@link L3Changes}) ----
@@ -556,7 +559,7 @@ public final class TableBatch {
         final List<Consumer<ForwardingTables>> tableEdits = staging.edits();
         final boolean egressAclReplaced = acl.egressReplaced();
         final List<Consumer<DataPlaneAgent>> knobEdits = knobs.commit();
-        return submit.applyAsLong((DataPlaneAgent agent) -> {
+        final long sequence = submit.applyAsLong((DataPlaneAgent agent) -> {
             final ForwardingTables t = agent.tables();
             for (final Consumer<ForwardingTables> edit : tableEdits) {
                 edit.accept(t);
@@ -568,5 +571,10 @@ public final class TableBatch {
                 edit.accept(agent);
             }
         });
+        if (!knobEdits.isEmpty()) {
+            // The running config shows knob values (WRED thresholds, PFC xoff/xon, watchdog times, hash seed).
+            knobsCommitted.run();
+        }
+        return sequence;
     }
 }

@@ -1,0 +1,103 @@
+package io.asicemu.pipeline.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.asicemu.pipeline.SwitchFixture;
+import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.ConfigException;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Examples of {@link PipelineControl#reconfigure} and {@link PipelineControl#runningConfig()}: what a register write
+ * looks like in the running config, what a CONFIG_DB change reaches, and how a change that needs a reload is refused.
+ */
+@Timeout(60)
+class ReconfigureTest {
+    private static final String CONFIG = """
+        {"DEVICE_METADATA": {"localhost": {"mac": "02:aa:bb:cc:dd:ee"}},
+         "PORT": {"Ethernet0": {"speed": "100000", "admin_status": "up", "lanes": "0,1,2,3"},
+                  "Ethernet4": {"speed": "10000", "admin_status": "up", "lanes": "4,5,6,7"}},
+         "INTERFACE": {"Ethernet0": {}, "Ethernet0|10.0.1.1/24": {}, "Ethernet4": {}, "Ethernet4|10.0.2.1/24": {}},
+         "STATIC_ROUTE": {"192.168.0.0/16": {"nexthop": "10.0.2.2"}},
+         "WRED_PROFILE": {"W": {"wred_green_enable": "true", "ecn": "ecn_all",
+                                "green_min_threshold": "40000", "green_max_threshold": "80000",
+                                "green_drop_probability": "10"}},
+         "QUEUE": {"Ethernet0,Ethernet4|3-4": {"wred_profile": "W"}}}""";
+
+    private static ConfigDb with(final ConfigDb db, final String table, final String key, final Map<String, String> f) {
+        final Map<String, Map<String, Map<String, String>>> t = RunningConfig.mutableCopy(db);
+        t.computeIfAbsent(table, x -> new java.util.LinkedHashMap<>())
+                .computeIfAbsent(key, x -> new java.util.LinkedHashMap<>())
+                .putAll(f);
+        return new ConfigDb(t);
+    }
+
+    @Test
+    void shouldShowARegisterWriteOnOneQueueAsAProfileDerivedForThatQueue() {
+        try (SwitchFixture sw = new SwitchFixture(CONFIG)) {
+            final PipelineControl control = sw.pipeline.control();
+            assertThat(control.runningConfig())
+                    .as("nothing written yet: the config as loaded")
+                    .isEqualTo(control.config());
+            final int q = control.portIndex("Ethernet4") * 8 + 3;
+            control.batch()
+                    .setKnob(RuntimeKnob.ECN_MIN_THRESHOLD_BYTES, q, 20_000)
+                    .commit();
+            sw.run();
+
+            final ConfigDb running = control.runningConfig();
+            assertThat(running.table("WRED_PROFILE").get("W.Ethernet4.3"))
+                    .containsEntry("green_min_threshold", "20000")
+                    .containsEntry("green_max_threshold", "80000")
+                    .containsEntry("ecn", "ecn_all");
+            assertThat(running.table("WRED_PROFILE").get("W")).containsEntry("green_min_threshold", "40000");
+            assertThat(running.table("QUEUE"))
+                    .containsOnlyKeys("Ethernet0|3-4", "Ethernet4|3", "Ethernet4|4")
+                    .containsEntry("Ethernet4|3", Map.of("wred_profile", "W.Ethernet4.3"))
+                    .containsEntry("Ethernet4|4", Map.of("wred_profile", "W"));
+
+            // The profile's own change reaches the queues still on it, not the derived one (as in SONiC).
+            control.reconfigure(with(running, "WRED_PROFILE", "W", Map.of("green_max_threshold", "90000")));
+            sw.run();
+            final long[] out = new long[5];
+            sw.pipeline.agent().trafficManager().wredSettings(control.portIndex("Ethernet4"), 4, 0, out);
+            assertThat(out[1]).isEqualTo(90_000);
+            sw.pipeline.agent().trafficManager().wredSettings(control.portIndex("Ethernet4"), 3, 0, out);
+            assertThat(out[0]).isEqualTo(20_000);
+            assertThat(out[1]).isEqualTo(80_000);
+
+            // Loading the original file points the queue back at W: the written value is gone.
+            control.reconfigure(ConfigDb.parse(CONFIG));
+            sw.run();
+            sw.pipeline.agent().trafficManager().wredSettings(control.portIndex("Ethernet4"), 3, 0, out);
+            assertThat(out[0]).isEqualTo(40_000);
+            assertThat(control.runningConfig()).isEqualTo(ConfigDb.parse(CONFIG));
+        }
+    }
+
+    @Test
+    void shouldRefuseWhatNeedsAReloadNamingTheFieldAndWhy() {
+        try (SwitchFixture sw = new SwitchFixture(CONFIG)) {
+            final PipelineControl control = sw.pipeline.control();
+            final ConfigDb before = control.runningConfig();
+            assertThatThrownBy(() -> control.reconfigure(with(before, "PORT", "Ethernet4", Map.of("lanes", "8"))))
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessage("PORT|Ethernet4|lanes: needs config reload: the port map (ports, index, lanes) is fixed"
+                            + " at boot, as on SONiC (port breakout reloads)");
+            assertThatThrownBy(() -> control.reconfigure(
+                            with(before, "STATIC_ROUTE", "10.9.0.0/16", Map.of("nexthop", "10.0.2.2"))))
+                    .hasMessage("STATIC_ROUTE|10.9.0.0/16|nexthop: needs config reload: adding this key: asic-emu does"
+                            + " not apply STATIC_ROUTE changes at run time yet");
+            assertThatThrownBy(() -> control.reconfigure(with(before, "WRED_PROFILE", "W", Map.of("ecn", "ecn_green"))))
+                    .hasMessageStartingWith("WRED_PROFILE|W|ecn: needs config reload");
+            // Validation is the start-up one: a bad value is refused as at load, naming the field.
+            assertThatThrownBy(() -> control.reconfigure(
+                            with(before, "WRED_PROFILE", "W", Map.of("green_min_threshold", "90000"))))
+                    .hasMessageStartingWith("WRED_PROFILE|W|green_min_threshold: ");
+            assertThat(control.runningConfig()).isEqualTo(before);
+        }
+    }
+}
