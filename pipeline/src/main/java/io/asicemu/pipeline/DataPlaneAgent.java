@@ -55,6 +55,8 @@ public final class DataPlaneAgent implements Agent {
     private static final int INJECT_LIMIT = 16;
     /** How often ports' own losses (kernel RX ring overflow, oversize) are folded into the counters. */
     private static final long PORT_LOSS_INTERVAL_NS = 100_000_000L;
+    /** How soon a port whose TX ring was full is tried again when nothing else wakes the loop. */
+    private static final long TX_RETRY_NS = 200_000L;
 
     private final Clock clock;
     private final PipelineSizing sizing;
@@ -69,6 +71,9 @@ public final class DataPlaneAgent implements Agent {
     private final Port[] ports;
     private final RxBatch[] batches;
     private final boolean[] transmitted;
+    /** Ports whose TX ring was full at their last transmit pass (their due frames wait in the TM). */
+    private final boolean[] txBlocked;
+
     private final boolean[] linkState;
     /** Indexes of the attached ports, ascending: the duty cycle's loops visit these only (64 slots, few in use). */
     private final int[] attached;
@@ -122,6 +127,7 @@ public final class DataPlaneAgent implements Agent {
         this.ports = new Port[sizing.maxPorts()];
         this.batches = new RxBatch[sizing.maxPorts()];
         this.transmitted = new boolean[sizing.maxPorts()];
+        this.txBlocked = new boolean[sizing.maxPorts()];
         this.linkState = new boolean[sizing.maxPorts()];
         this.attached = new int[sizing.maxPorts()];
         this.injectSegment = Arena.ofAuto().allocate(sizing.maxFrameBytes(), 64);
@@ -631,9 +637,14 @@ public final class DataPlaneAgent implements Agent {
         sentNonUcast = 0;
         attemptsFailed = 0;
         long startNs = fromNs;
+        txBlocked[p] = false;
         while (true) {
             final long readyNs = t.nextTransmitNs(startNs, p);
             if (readyNs - nowNs > 0) {
+                break;
+            }
+            if (!port.transmitReady()) {
+                txBlocked[p] = true; // the frame stays queued in the TM: only the buffer model drops
                 break;
             }
             final int handle = t.dequeue(readyNs, p);
@@ -733,7 +744,10 @@ public final class DataPlaneAgent implements Agent {
         final long base = previousNowNs == Long.MIN_VALUE ? 0 : previousNowNs;
         long deadline = Math.min(tm.nextDeadlineNs(), nextAgingNs);
         for (int i = 0; i < attachedCount && attached[i] < tm.portCount(); i++) {
-            deadline = Math.min(deadline, tm.nextTransmitNs(base, attached[i]));
+            final int p = attached[i];
+            final long transmitNs = tm.nextTransmitNs(base, p);
+            // a port whose TX ring was full: try again a little later rather than spin while the kernel drains it
+            deadline = Math.min(deadline, txBlocked[p] ? Math.max(transmitNs, base + TX_RETRY_NS) : transmitNs);
         }
         return deadline;
     }

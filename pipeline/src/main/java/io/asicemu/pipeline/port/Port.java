@@ -54,6 +54,18 @@ public interface Port extends AutoCloseable {
      */
     boolean transmit(MemorySegment source, long offset, int length, long timestampNs);
 
+    /**
+     * Whether {@link #transmit} has room for a frame now. While a live port's TX ring is full (the frames before are
+     * still in the kernel, e.g. a veth whose peer is behind), the traffic manager keeps its frames queued, as a chip's
+     * MAC takes a frame only when it can send it: the buffer model (WRED, PFC, tail drop) decides what happens to the
+     * excess, and nothing is dropped at the ring. A port that cannot tell answers true.
+     *
+     * @return false while a frame handed to {@link #transmit} now would not fit.
+     */
+    default boolean transmitReady() {
+        return true;
+    }
+
     /** Pushes frames queued by {@link #transmit} since the last flush; called once at the end of every cycle. */
     void flush();
 

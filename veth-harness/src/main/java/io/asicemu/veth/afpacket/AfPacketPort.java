@@ -386,6 +386,20 @@ public final class AfPacketPort implements Port {
     }
 
     @Override
+    public boolean transmitReady() {
+        if (!linkUp || txSlotFree()) {
+            return true; // a down link: transmit() refuses, and the caller counts the frame
+        }
+        flush(); // frames written but not yet handed to the kernel hold their slots until sent
+        return txSlotFree();
+    }
+
+    private boolean txSlotFree() {
+        final int status = (int) INT_VH.getAcquire(ring, txBase + (long) txIndex * txFrameSize + Kernel.TP_STATUS);
+        return status == Kernel.TP_STATUS_AVAILABLE || status == Kernel.TP_STATUS_WRONG_FORMAT;
+    }
+
+    @Override
     public void flush() {
         if (!txKickNeeded) {
             return;

@@ -1,0 +1,135 @@
+package io.asicemu.pipeline.stage;
+
+import static io.asicemu.pipeline.Frames.HOST_A;
+import static io.asicemu.pipeline.Frames.ROUTER;
+import static io.asicemu.pipeline.Frames.ip;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.asicemu.pipeline.Frames;
+import io.asicemu.pipeline.Pipeline;
+import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.port.InMemoryPort;
+import io.asicemu.pipeline.port.Port;
+import io.asicemu.pipeline.port.RxBatch;
+import io.asicemu.pipeline.table.PipelineSizing;
+import io.asicemu.pipeline.time.ManualClock;
+import java.lang.foreign.MemorySegment;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A port that cannot take a frame now (a live port's TX ring still full of frames the kernel has not sent) holds the
+ * traffic manager's frames in their queue instead of dropping them at the ring: only the buffer model drops.
+ */
+class TransmitBackpressureTest {
+    /** An in-memory port whose TX readiness the test opens and closes. */
+    private static final class GatedPort implements Port {
+        final InMemoryPort port;
+        boolean ready = true;
+        int readyQueries;
+
+        GatedPort(final String name) {
+            port = new InMemoryPort(name);
+        }
+
+        @Override
+        public String name() {
+            return port.name();
+        }
+
+        @Override
+        public int receive(final RxBatch batch, final long nowNs) {
+            return port.receive(batch, nowNs);
+        }
+
+        @Override
+        public void release(final RxBatch batch) {
+            port.release(batch);
+        }
+
+        @Override
+        public boolean transmit(final MemorySegment source, final long offset, final int length, final long atNs) {
+            return port.transmit(source, offset, length, atNs);
+        }
+
+        @Override
+        public boolean transmitReady() {
+            readyQueries++;
+            return ready;
+        }
+
+        @Override
+        public void flush() {
+            port.flush();
+        }
+
+        @Override
+        public boolean linkUp() {
+            return port.linkUp();
+        }
+
+        @Override
+        public int mtu() {
+            return port.mtu();
+        }
+
+        @Override
+        public long speedMbps() {
+            return port.speedMbps();
+        }
+
+        @Override
+        public int pollFd() {
+            return port.pollFd();
+        }
+
+        @Override
+        public void close() {
+            port.close();
+        }
+    }
+
+    @Test
+    void shouldKeepFramesQueuedWhileThePortCannotTakeThemAndSendThemAllWhenItCan() {
+        final ManualClock clock = new ManualClock(1_000_000_000L);
+        final Pipeline pipeline = Pipeline.create(clock, PipelineSizing.defaults(), Map.of());
+        final InMemoryPort in = new InMemoryPort("Ethernet0");
+        final GatedPort out = new GatedPort("Ethernet4");
+        pipeline.control().attachPort("Ethernet0", in);
+        pipeline.control().attachPort("Ethernet4", out);
+        pipeline.control().applyConfig(ConfigDb.parse(RoutingStagesTest.CONFIG));
+        pipeline.agent().doWork();
+
+        out.ready = false;
+        for (int i = 0; i < 50; i++) {
+            assertThat(in.inject(
+                            Frames.udp4(ROUTER, HOST_A, ip(10, 0, 1, 2), ip(192, 168, 1, i), 64, 100), clock.nowNs()))
+                    .isTrue();
+        }
+        for (int cycle = 0; cycle < 20; cycle++) {
+            pipeline.agent().doWork();
+            clock.nowNs(clock.nowNs() + 1_000_000);
+        }
+        assertThat(out.port.transmittedCount())
+                .as("nothing handed to a port that cannot take it")
+                .isZero();
+        assertThat(out.readyQueries).as("the agent asked the port").isPositive();
+        assertThat(pipeline.agent().hasQueuedPackets())
+                .as("the frames wait in the TM")
+                .isTrue();
+        assertThat(pipeline.control().counters().port("Ethernet4", "ASICEMU_OUT_DROP_REASON_TX_RING_FULL"))
+                .isZero();
+        assertThat(pipeline.agent().nextDeadlineNs())
+                .as("the blocked port is tried again soon, not spun on")
+                .isGreaterThan(clock.nowNs() - 1_000_000);
+
+        out.ready = true;
+        for (int cycle = 0; cycle < 20 && pipeline.agent().hasQueuedPackets(); cycle++) {
+            pipeline.agent().doWork();
+            clock.nowNs(clock.nowNs() + 1_000_000);
+        }
+        assertThat(out.port.transmittedCount()).as("all 50 sent once it can").isEqualTo(50);
+        assertThat(pipeline.control().counters().port("Ethernet4", "SAI_PORT_STAT_IF_OUT_UCAST_PKTS"))
+                .isEqualTo(50);
+    }
+}
