@@ -59,6 +59,12 @@ class RoceLabTest {
 
     static final int IDLE_EXIT_S = 3;
     /**
+     * h1 runs this much longer than {@code JOIN_S + SHARED_S}: h2's JVM takes seconds to open its socket on a loaded
+     * machine (5–9 s measured at load 15–18), and the shared window ends when the first sender ends; h1 outlasting h2
+     * keeps that window at SHARED_S - SETTLE_S. (First run: h1 ended 6 s after h2's ready line.)
+     */
+    static final int H2_START_ALLOWANCE_S = 12;
+    /**
      * RDMA payload per packet: 1 KiB, so that the slow port's WRED ramp (Kmin 8 kB to Kmax 16 kB) spans 8 packets and
      * the marking probability grows in steps a sender can react to (with 8 KiB frames a second queued frame is past
      * Kmax). At 10 Mb/s a sender's frames are 0.86 ms apart: the live host parks between them (it spun before).
@@ -183,7 +189,8 @@ class RoceLabTest {
         final HostRun recv2 = HostRun.start(fabric, origin, "h4", "h2", 512, false, 120);
         recv1.awaitReady();
         recv2.awaitReady();
-        final HostRun send1 = HostRun.start(fabric, origin, "h1", "h3", 256, true, JOIN_S + SHARED_S);
+        final HostRun send1 =
+                HostRun.start(fabric, origin, "h1", "h3", 256, true, JOIN_S + SHARED_S + H2_START_ALLOWANCE_S);
         final double h1Ready = send1.awaitReady();
         Thread.sleep(Math.max(0, (long) ((h1Ready + JOIN_S) * 1000) - (System.nanoTime() - origin) / 1_000_000));
         final HostRun send2 = HostRun.start(fabric, origin, "h2", "h4", 512, true, SHARED_S);

@@ -113,6 +113,13 @@ final class HostCommand implements Callable<Integer> {
     private double idleExitS;
 
     @Option(
+            names = "--drain-ms",
+            defaultValue = "500",
+            description = "a sender, once stopped, keeps counting the ACKs and CNPs that still arrive (for frames "
+                    + "queued in the fabric) this long, sending nothing (default: ${DEFAULT-VALUE})")
+    private long drainMs;
+
+    @Option(
             names = "--report-ms",
             defaultValue = "1000",
             description = "print rates this often (default: ${DEFAULT-VALUE})")
@@ -144,8 +151,8 @@ final class HostCommand implements Callable<Integer> {
                 throw new IllegalArgumentException(
                         "--qps 1..4096, --messages ≥ 1, --line-rate-mbps ≥ 1, " + "--mtu-payload 64..8192");
             }
-            if (!(durationS > 0) || !(idleExitS >= 0)) {
-                throw new IllegalArgumentException("--duration-s > 0, --idle-exit-s ≥ 0");
+            if (!(durationS > 0) || !(idleExitS >= 0) || drainMs < 0) {
+                throw new IllegalArgumentException("--duration-s > 0, --idle-exit-s ≥ 0, --drain-ms ≥ 0");
             }
         } catch (final IllegalArgumentException | ScenarioException e) {
             err.println("host: " + e.getMessage());
@@ -236,6 +243,9 @@ final class HostCommand implements Callable<Integer> {
                         lastBytes[1] = received;
                     },
                     reportMs * 1_000_000L);
+            if (sendBytes > 0) {
+                live.drain(drainMs * 1_000_000L);
+            }
             long ce = 0;
             long cnpsSent = 0;
             long cnpsReceived = 0;

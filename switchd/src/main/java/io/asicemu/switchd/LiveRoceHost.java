@@ -121,6 +121,26 @@ final class LiveRoceHost implements AutoCloseable {
         return Stop.DONE;
     }
 
+    /**
+     * Takes frames for {@code drainNs} more without sending anything: the ACKs and CNPs answering frames already sent
+     * (still queued in the fabric when the sender stopped) are counted, so that a receiver's "CNPs sent" and this
+     * sender's "CNPs received" can be compared.
+     */
+    void drain(final long drainNs) {
+        final long endNs = System.nanoTime() + drainNs;
+        for (long now = System.nanoTime(); now < endNs; now = System.nanoTime()) {
+            final int n = port.receive(batch, now);
+            for (int i = 0; i < n; i++) {
+                host.onFrame(batch.segment(i), batch.offset(i), batch.length(i), now);
+            }
+            if (n > 0) {
+                port.release(batch);
+            } else {
+                poll.await(Math.min(endNs - now, MAX_SLEEP_NS));
+            }
+        }
+    }
+
     /** Waits until {@code nextNs}, or less when a frame arrives during an epoll sleep. */
     private void await(final long nextNs) {
         final long wait = nextNs - System.nanoTime();
