@@ -205,7 +205,18 @@ class RoceLabTest {
                 + fabric.exec(Duration.ofSeconds(10), "h4", "ip -s link show eth1")
                         .out();
         final long ecnDelta = Fabric.counter(counters, ecnCounter) - ecnBefore;
-        final String all = String.join("\n", s1.text(), s2.text(), r1.text(), r2.text(), counters);
+        // where frames were lost after leaf1's uplink, if any (a marked frame lost there is in leaf1's ECN counter
+        // and at no receiver)
+        final StringBuilder downstream = new StringBuilder();
+        for (final String sw : List.of("spine1", "leaf2")) {
+            fabric.counters(sw)
+                    .lines()
+                    .filter(l -> l.contains("DROP") || l.contains("DISCARD"))
+                    .forEach(l -> downstream.append(sw).append(' ').append(l).append('\n'));
+        }
+        MEASURED.put("RoCE: drops and discards at spine1, leaf2", "\n" + downstream);
+        final String all = String.join(
+                "\n", s1.text(), s2.text(), r1.text(), r2.text(), counters, "--- spine1, leaf2\n" + downstream);
 
         // windows on the test's clock (each report line stamped when it arrived)
         final double end = Math.min(s1.lastS(), s2.lastS());
