@@ -106,6 +106,20 @@ final class HostCommand implements Callable<Integer> {
     private double durationS;
 
     @Option(
+            names = "--idle-exit-s",
+            defaultValue = "0",
+            description = "stop once no frame for this host arrived for this long, after the first one did: a "
+                    + "receiver that ends with its sender (default: ${DEFAULT-VALUE}, off)")
+    private double idleExitS;
+
+    @Option(
+            names = "--drain-ms",
+            defaultValue = "500",
+            description = "a sender, once stopped, keeps counting the ACKs and CNPs that still arrive (for frames "
+                    + "queued in the fabric) this long, sending nothing (default: ${DEFAULT-VALUE})")
+    private long drainMs;
+
+    @Option(
             names = "--report-ms",
             defaultValue = "1000",
             description = "print rates this often (default: ${DEFAULT-VALUE})")
@@ -136,6 +150,9 @@ final class HostCommand implements Callable<Integer> {
             if (qps < 1 || qps > 4096 || messages < 1 || lineRateMbps < 1 || mtuPayload < 64 || mtuPayload > 8192) {
                 throw new IllegalArgumentException(
                         "--qps 1..4096, --messages ≥ 1, --line-rate-mbps ≥ 1, " + "--mtu-payload 64..8192");
+            }
+            if (!(durationS > 0) || !(idleExitS >= 0) || drainMs < 0) {
+                throw new IllegalArgumentException("--duration-s > 0, --idle-exit-s ≥ 0, --drain-ms ≥ 0");
             }
         } catch (final IllegalArgumentException | ScenarioException e) {
             err.println("host: " + e.getMessage());
@@ -186,9 +203,23 @@ final class HostCommand implements Callable<Integer> {
                     qps,
                     peer,
                     sendBytes > 0 ? "sending " + messages + " x " + sendBytes + " B per QP" : "answering");
+            // the line a script or test waits for: the packet socket is open, frames from now on are answered
+            // with the time since the JVM started (the process's start time as the kernel has it), so that a slow
+            // start shows where it went: before the JVM ran, or in it
+            out.printf(
+                    Locale.ROOT,
+                    "host: ready, %.2f s after the JVM started%n",
+                    ProcessHandle.current()
+                                    .info()
+                                    .startInstant()
+                                    .map(t -> java.time.Duration.between(t, java.time.Instant.now())
+                                            .toNanos())
+                                    .orElse(-1L)
+                            / 1e9);
             out.flush();
-            live.run(
+            final LiveRoceHost.Stop stop = live.run(
                     startNs + (long) (durationS * 1e9),
+                    (long) (idleExitS * 1e9),
                     () -> expected > 0 && done.size() == expected,
                     () -> {
                         long sent = 0;
@@ -212,6 +243,9 @@ final class HostCommand implements Callable<Integer> {
                         lastBytes[1] = received;
                     },
                     reportMs * 1_000_000L);
+            if (sendBytes > 0) {
+                live.drain(drainMs * 1_000_000L);
+            }
             long ce = 0;
             long cnpsSent = 0;
             long cnpsReceived = 0;
@@ -242,6 +276,17 @@ final class HostCommand implements Callable<Integer> {
                     port.takeRxOverflowDrops(),
                     host.controlQueueDrops(),
                     host.framesIgnored());
+            out.printf(
+                    Locale.ROOT,
+                    "host: stopped: %s; pacing: %d parks (late by %.0f µs on average), %.1f ms spun%n",
+                    switch (stop) {
+                        case DONE -> "every message acknowledged";
+                        case DEADLINE -> "--duration-s passed";
+                        case IDLE -> "idle for --idle-exit-s";
+                    },
+                    live.parks(),
+                    live.parkLatenessNs() / 1e3,
+                    live.spinNs() / 1e6);
             if (!done.isEmpty()) {
                 final long[] fct =
                         done.stream().mapToLong(d -> d[2] - d[1]).sorted().toArray();
