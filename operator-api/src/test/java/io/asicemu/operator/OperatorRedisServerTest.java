@@ -181,19 +181,28 @@ class OperatorRedisServerTest {
             final OutputStream out = lazy.getOutputStream();
             final byte[] command = "*2\r\n$4\r\nKEYS\r\n$1\r\n*\r\n*2\r\n$6\r\nSELECT\r\n$1\r\n2\r\n"
                     .getBytes(StandardCharsets.US_ASCII);
+            // 2M commands (88 MB): far more than the kernel's socket buffers on both sides can hold (a few MB on
+            // loopback), so the writer can only finish if the server keeps reading while nobody reads its replies
+            final AtomicLong written = new AtomicLong();
             final Thread writer = Thread.ofPlatform().daemon().start(() -> {
                 try {
-                    for (int i = 0; i < 100_000; i++) {
+                    for (int i = 0; i < 2_000_000; i++) {
                         out.write(command);
+                        written.incrementAndGet();
                     }
                 } catch (final IOException e) {
                     // blocked then closed by the test: fine
                 }
             });
             Thread.sleep(2000);
+            final long afterTwoSeconds = written.get();
+            Thread.sleep(1000);
             assertThat(writer.isAlive())
                     .as("the server stopped reading the lazy client (its send blocks)")
                     .isTrue();
+            assertThat(written.get())
+                    .as("the lazy client's send stays blocked: nothing more was read in a second")
+                    .isEqualTo(afterTwoSeconds);
             // an already connected client's round trip (no process start-up in the measurement)
             final long t0 = System.nanoTime();
             assertThat(other.hgetall(2, "COUNTERS_PORT_NAME_MAP")).containsEntry("Ethernet0", "oid:0x1000000000001");
