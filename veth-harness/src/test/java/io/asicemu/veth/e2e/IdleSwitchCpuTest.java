@@ -50,8 +50,10 @@ class IdleSwitchCpuTest {
                     TwoHostsTest.routedConfig(PORTS), sonicToLinux, AfPacketConfig.defaults(), 1.0)) {
                 sw.awaitPorts(PORTS, Duration.ofSeconds(20));
                 sw.awaitIdleControl();
-                Thread.sleep(
-                        5_000); // start-up work (the JIT compiling what start-up ran, discovery's first scan) settles
+                // start-up work settles first: the JIT compiling what start-up ran, discovery's first scan. 5 s was not
+                // always enough: a CI run saw C2 compile for 70 ms inside the window (7 of its 12 ticks), while the
+                // switch's own threads took 1.
+                Thread.sleep(15_000);
                 final long cyclesBefore = sw.loop().cycles();
                 final Map<String, Long> threadsBefore = threadTicks();
                 final long ticksBefore = processTicks();
