@@ -254,10 +254,19 @@ class OperatorViewsNetnsTest {
                                 "            print(int(s.value))")));
                 assertThat(metrics.strip()).as("Prometheus").isEqualTo(Long.toString(txCli));
 
-                // CONFIG_DB (4) is the running config: a register write (the ECMP hash seed) shows in SWITCH_HASH.
-                assertThat(redisCli(redisPort, "-n", "4", "exists", "SWITCH_HASH|GLOBAL")
-                                .strip())
-                        .isEqualTo("0");
+                // CONFIG_DB (4) is the running config: the register map's HASH_SEED write above (the config has no
+                // SWITCH_HASH table) shows in SWITCH_HASH|GLOBAL, and so does a later P4Runtime-path knob write.
+                String written = "";
+                for (int i = 0; i < 50 && !written.equals("7"); i++) {
+                    written = redisCli(redisPort, "-n", "4", "hget", "SWITCH_HASH|GLOBAL", "ecmp_hash_seed")
+                            .strip();
+                    if (!written.equals("7")) {
+                        Thread.sleep(100);
+                    }
+                }
+                assertThat(written)
+                        .as("CONFIG_DB after the HASH_SEED register write (config register)")
+                        .isEqualTo("7");
                 sw.dataPlane()
                         .control(c -> c.batch()
                                 .setKnob(io.asicemu.pipeline.control.RuntimeKnob.HASH_SEED, 0, 12_345)
