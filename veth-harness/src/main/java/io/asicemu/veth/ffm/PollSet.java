@@ -92,6 +92,24 @@ public final class PollSet implements AutoCloseable {
         return ready;
     }
 
+    /**
+     * Whether {@code fd} is among the descriptors the last {@link #await} reported ready, so that a wake-up caused by a
+     * port does not also read an eventfd that has nothing to give (one system call per wake-up saved). The data-plane
+     * thread, after {@code await}; allocates nothing.
+     *
+     * @param fd a descriptor in the set.
+     * @param ready what the last {@link #await} returned.
+     * @return true if {@code fd} was ready.
+     */
+    public boolean wasReady(final int fd, final int ready) {
+        for (int i = 0; i < ready; i++) {
+            if (events.get(JAVA_LONG.withByteAlignment(4), i * EVENT_SIZE + Kernel.EPOLL_DATA) == fd) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public void close() {
         if (arena.scope().isAlive()) {

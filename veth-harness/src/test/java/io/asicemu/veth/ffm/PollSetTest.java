@@ -1,0 +1,46 @@
+package io.asicemu.veth.ffm;
+
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import org.junit.jupiter.api.Test;
+
+/** {@link PollSet}: readiness is reported per descriptor, so the loop reads an eventfd only when it woke it. */
+class PollSetTest {
+    private static final int EFD_NONBLOCK = 0x800;
+
+    @Test
+    void reportsWhichDescriptorsWereReady() {
+        try (Arena arena = Arena.ofConfined();
+                PollSet set = new PollSet(4)) {
+            final MemorySegment errno = Libc.newErrnoSegment(arena);
+            final MemorySegment one = arena.allocate(JAVA_LONG);
+            one.set(JAVA_LONG, 0, 1L);
+            final int a = Libc.eventfd(errno, 0, EFD_NONBLOCK);
+            final int b = Libc.eventfd(errno, 0, EFD_NONBLOCK);
+            try {
+                set.add(a);
+                set.add(b);
+                assertThat(set.await(0)).isZero();
+
+                Libc.write(errno, b, one, 8);
+                final int ready = set.await(1_000_000_000L);
+                assertThat(ready).isEqualTo(1);
+                assertThat(set.wasReady(b, ready)).isTrue();
+                assertThat(set.wasReady(a, ready)).isFalse();
+
+                Libc.write(errno, a, one, 8);
+                final int both = set.await(1_000_000_000L);
+                assertThat(both).isEqualTo(2);
+                assertThat(set.wasReady(a, both)).isTrue();
+                assertThat(set.wasReady(b, both)).isTrue();
+                assertThat(set.wasReady(a, 0)).isFalse();
+            } finally {
+                Libc.close(errno, a);
+                Libc.close(errno, b);
+            }
+        }
+    }
+}
