@@ -581,6 +581,9 @@ public final class DataPlaneAgent implements Agent {
             MemorySegment.copy(MemorySegment.ofArray(frame), 0, injectSegment, 0, frame.length);
             if (injection.throughIngress()) {
                 process(port, injectSegment, 0, frame.length, nowNs);
+            } else if (!ports[port].linkUp()) {
+                counters.addDrop(port, DropReason.OUT_EGRESS_LINK_DOWN);
+                counters.addPort(port, PortStat.IF_OUT_DISCARDS, 1);
             } else if (ports[port].transmit(injectSegment, 0, frame.length, nowNs)) {
                 countOut(port, frame.length, (NetworkOrder.u8(injectSegment, 0) & 1) != 0);
                 transmitted[port] = true;
@@ -684,7 +687,11 @@ public final class DataPlaneAgent implements Agent {
             from = gatherSegment;
             at = 0;
         }
-        if (port.linkUp() && port.transmit(from, at, length, txEndNs)) {
+        if (!port.linkUp()) {
+            counters.addDrop(index, DropReason.OUT_EGRESS_LINK_DOWN); // a down link, not a full ring
+            counters.addPort(index, PortStat.IF_OUT_DISCARDS, 1);
+            attemptsFailed++;
+        } else if (port.transmit(from, at, length, txEndNs)) {
             sentOctets += length;
             if (isNonUnicast(handle)) {
                 sentNonUcast++;

@@ -86,7 +86,12 @@ public enum DropReason {
      * A controller's PacketOut found the injection queue full (the controller sends faster than the data path
      * drains it; it was told with a StreamError RESOURCE_EXHAUSTED). Counted on the PacketOut's port.
      */
-    PACKET_OUT_QUEUE_FULL("ASICEMU_OUT_DROP_REASON_PACKET_OUT_QUEUE_FULL");
+    PACKET_OUT_QUEUE_FULL("ASICEMU_OUT_DROP_REASON_PACKET_OUT_QUEUE_FULL"),
+    /**
+     * The egress port's link went down while the frame waited in its queue (or a PacketOut named a port whose link
+     * is down): counted on the egress port, as SAI counts it, not as a TX-ring loss.
+     */
+    OUT_EGRESS_LINK_DOWN("SAI_OUT_DROP_REASON_L3_EGRESS_LINK_DOWN");
 
     private static final DropReason[] VALUES = values();
     private final String counterName;

@@ -132,4 +132,39 @@ class TransmitBackpressureTest {
         assertThat(pipeline.control().counters().port("Ethernet4", "SAI_PORT_STAT_IF_OUT_UCAST_PKTS"))
                 .isEqualTo(50);
     }
+
+    @Test
+    void shouldCountFramesQueuedForALinkThatWentDownAsEgressLinkDownNotAsATxRingLoss() {
+        final ManualClock clock = new ManualClock(1_000_000_000L);
+        final Pipeline pipeline = Pipeline.create(clock, PipelineSizing.defaults(), Map.of());
+        final InMemoryPort in = new InMemoryPort("Ethernet0");
+        final GatedPort out = new GatedPort("Ethernet4");
+        pipeline.control().attachPort("Ethernet0", in);
+        pipeline.control().attachPort("Ethernet4", out);
+        pipeline.control().applyConfig(ConfigDb.parse(RoutingStagesTest.CONFIG));
+        pipeline.agent().doWork();
+
+        out.ready = false; // queued behind a busy ring, then the link goes down under them
+        for (int i = 0; i < 20; i++) {
+            assertThat(in.inject(
+                            Frames.udp4(ROUTER, HOST_A, ip(10, 0, 1, 2), ip(192, 168, 1, i), 64, 100), clock.nowNs()))
+                    .isTrue();
+        }
+        pipeline.agent().doWork();
+        out.port.linkUp(false);
+        out.ready = true;
+        for (int cycle = 0; cycle < 20 && pipeline.agent().hasQueuedPackets(); cycle++) {
+            clock.nowNs(clock.nowNs() + 1_000_000);
+            pipeline.agent().doWork();
+        }
+        final var counters = pipeline.control().counters();
+        assertThat(out.port.transmittedCount()).isZero();
+        assertThat(counters.port("Ethernet4", "SAI_OUT_DROP_REASON_L3_EGRESS_LINK_DOWN"))
+                .as("every frame that was queued")
+                .isEqualTo(20);
+        assertThat(counters.port("Ethernet4", "SAI_PORT_STAT_IF_OUT_DISCARDS")).isEqualTo(20);
+        assertThat(counters.port("Ethernet4", "ASICEMU_OUT_DROP_REASON_TX_RING_FULL"))
+                .isZero();
+        assertThat(counters.port("Ethernet4", "SAI_PORT_STAT_IF_OUT_ERRORS")).isZero();
+    }
 }
