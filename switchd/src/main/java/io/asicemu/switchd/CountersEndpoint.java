@@ -3,7 +3,7 @@ package io.asicemu.switchd;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.asicemu.tm.counter.TmCountersSnapshot;
-import io.asicemu.veth.harness.InProcessSwitch;
+import io.asicemu.veth.LinuxSwitch;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -43,7 +43,7 @@ final class CountersEndpoint implements AutoCloseable {
      * @return the running endpoint.
      * @throws IOException if the address cannot be bound.
      */
-    static CountersEndpoint start(final InetSocketAddress address, final InProcessSwitch sw) throws IOException {
+    static CountersEndpoint start(final InetSocketAddress address, final LinuxSwitch sw) throws IOException {
         final HttpServer server = HttpServer.create(address, 4);
         server.setExecutor(Executors.newSingleThreadExecutor(
                 r -> Thread.ofPlatform().daemon().name("counters-http").unstarted(r)));
@@ -57,7 +57,7 @@ final class CountersEndpoint implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
-    private static void serve(final HttpExchange exchange, final InProcessSwitch sw) throws IOException {
+    private static void serve(final HttpExchange exchange, final LinuxSwitch sw) throws IOException {
         try (exchange) {
             int status = 200;
             String body;
@@ -77,7 +77,7 @@ final class CountersEndpoint implements AutoCloseable {
     }
 
     /** The text of {@code /counters}. */
-    static String render(final InProcessSwitch sw) throws TimeoutException {
+    static String render(final LinuxSwitch sw) throws TimeoutException {
         final AtomicReference<List<String>> ports = new AtomicReference<>();
         final TmCountersSnapshot tm = SwitchSnapshots.trafficManager(sw, ports, new java.util.HashMap<>(), List.of());
         final StringBuilder out = new StringBuilder(sw.counters().render());

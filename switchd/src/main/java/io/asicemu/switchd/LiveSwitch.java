@@ -17,8 +17,8 @@ import io.asicemu.pipeline.control.PipelineControl;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.switchd.registers.RegisterMap;
 import io.asicemu.tm.TmOptions;
+import io.asicemu.veth.LinuxSwitch;
 import io.asicemu.veth.afpacket.AfPacketConfig;
-import io.asicemu.veth.harness.InProcessSwitch;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -28,7 +28,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The live switch of {@code asic-emu run}: the pipeline on Linux ports (veth-harness's {@link InProcessSwitch}: an
+ * The live switch of {@code asic-emu run}: the pipeline on Linux ports (veth-harness's {@link LinuxSwitch}: an
  * epoll {@code LiveLoop} data-plane thread and hot-plug port discovery) and, unless disabled, a P4Runtime server whose
  * device programs that pipeline ({@link PipelineTableBackend} waiting for the data plane, packet I/O through the CPU
  * port). Idle costs nothing: the data plane blocks in epoll, gRPC in Netty's selector.
@@ -42,7 +42,7 @@ public final class LiveSwitch implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LiveSwitch.class);
 
-    private final InProcessSwitch sw;
+    private final LinuxSwitch sw;
     private final PipelineControl control;
     private final AutoCloseable packetInPoller;
     private final P4RuntimeServer server;
@@ -64,7 +64,7 @@ public final class LiveSwitch implements AutoCloseable {
             final ServerOptions p4runtimeOptions,
             final boolean takeAddressedPorts)
             throws IOException {
-        this.sw = InProcessSwitch.start(
+        this.sw = LinuxSwitch.start(
                 config, sonicToLinux, AfPacketConfig.defaults(), dilation, sizing, busyPollNs, takeAddressedPorts);
         final AtomicReference<PipelineControl> ref = new AtomicReference<>();
         sw.control(ref::set);
@@ -433,11 +433,11 @@ public final class LiveSwitch implements AutoCloseable {
     }
 
     /** @return the switch (ports, counters, loop). */
-    public InProcessSwitch dataPlane() {
+    public LinuxSwitch dataPlane() {
         return sw;
     }
 
-    /** @return the pipeline's control API (serialize with {@link InProcessSwitch#control}). */
+    /** @return the pipeline's control API (serialize with {@link LinuxSwitch#control}). */
     PipelineControl control() {
         return control;
     }

@@ -7,7 +7,7 @@ import io.asicemu.p4rt.backend.P4Entity;
 import io.asicemu.p4rt.backend.ReadFilter;
 import io.asicemu.p4rt.backend.UpdateOutcome;
 import io.asicemu.p4rt.backend.WriteOp;
-import io.asicemu.veth.harness.InProcessSwitch;
+import io.asicemu.veth.LinuxSwitch;
 import java.util.List;
 
 /**
@@ -17,9 +17,9 @@ import java.util.List;
  */
 final class SerializedBackend implements P4Backend {
     private final P4Backend backend;
-    private final InProcessSwitch sw;
+    private final LinuxSwitch sw;
 
-    SerializedBackend(final P4Backend backend, final InProcessSwitch sw) {
+    SerializedBackend(final P4Backend backend, final LinuxSwitch sw) {
         this.backend = backend;
         this.sw = sw;
     }

@@ -10,7 +10,7 @@ import io.asicemu.pipeline.control.PipelineControl;
 import io.asicemu.pipeline.counter.CountersSnapshot;
 import io.asicemu.tm.TrafficManager;
 import io.asicemu.tm.counter.TmCountersSnapshot;
-import io.asicemu.veth.harness.InProcessSwitch;
+import io.asicemu.veth.LinuxSwitch;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -39,7 +39,7 @@ final class SwitchSnapshots {
      *     configuration with what runtime writes changed), read at each snapshot from any thread.
      * @return a source of its snapshots.
      */
-    static SnapshotSource source(final InProcessSwitch sw, final Supplier<ConfigDb> running) {
+    static SnapshotSource source(final LinuxSwitch sw, final Supplier<ConfigDb> running) {
         final Map<String, String> capabilities = capabilities();
         // The running config is a new object only after a change: its Redis form is converted once per change.
         final AtomicReference<Converted> last = new AtomicReference<>(new Converted(null, Map.of()));
@@ -68,7 +68,7 @@ final class SwitchSnapshots {
      * @throws TimeoutException if the data plane did not run the copy within {@link #SNAPSHOT_TIMEOUT}.
      */
     static TmCountersSnapshot trafficManager(
-            final InProcessSwitch sw,
+            final LinuxSwitch sw,
             final AtomicReference<List<String>> ports,
             final Map<String, Integer> pools,
             final Iterable<String> poolNames)
@@ -77,13 +77,13 @@ final class SwitchSnapshots {
     }
 
     /**
-     * As {@link #trafficManager(InProcessSwitch, AtomicReference, Map, Iterable)}, also copying the flowlet engine's
+     * As {@link #trafficManager(LinuxSwitch, AtomicReference, Map, Iterable)}, also copying the flowlet engine's
      * group counters (on the data-plane thread too: the groups are its state).
      *
      * @param groups receives the groups in use, or null to skip them.
      */
     static TmCountersSnapshot trafficManager(
-            final InProcessSwitch sw,
+            final LinuxSwitch sw,
             final AtomicReference<List<String>> ports,
             final Map<String, Integer> pools,
             final Iterable<String> poolNames,
@@ -149,7 +149,7 @@ final class SwitchSnapshots {
     }
 
     private static SwitchSnapshot take(
-            final InProcessSwitch sw,
+            final LinuxSwitch sw,
             final ConfigDb config,
             final Map<String, Map<String, String>> redisConfig,
             final Map<String, String> capabilities)

@@ -5,10 +5,10 @@ import static io.asicemu.switchd.P4RuntimeClient.mac;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.rpc.Code;
-import io.asicemu.veth.harness.Commands;
-import io.asicemu.veth.harness.Netns;
-import io.asicemu.veth.harness.NetnsLab;
-import io.asicemu.veth.harness.Offloads;
+import io.asicemu.testsupport.netns.Commands;
+import io.asicemu.testsupport.netns.Netns;
+import io.asicemu.testsupport.netns.NetnsLab;
+import io.asicemu.testsupport.netns.Offloads;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.InetAddress;

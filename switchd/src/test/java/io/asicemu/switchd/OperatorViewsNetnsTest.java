@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.rpc.Code;
 import io.asicemu.testsupport.Tshark;
-import io.asicemu.veth.harness.Capture;
-import io.asicemu.veth.harness.Netns;
-import io.asicemu.veth.harness.NetnsLab;
-import io.asicemu.veth.harness.Offloads;
+import io.asicemu.testsupport.netns.Capture;
+import io.asicemu.testsupport.netns.Netns;
+import io.asicemu.testsupport.netns.NetnsLab;
+import io.asicemu.testsupport.netns.Offloads;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;

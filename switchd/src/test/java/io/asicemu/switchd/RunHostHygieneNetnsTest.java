@@ -2,10 +2,10 @@ package io.asicemu.switchd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.asicemu.veth.harness.Commands;
-import io.asicemu.veth.harness.Netns;
-import io.asicemu.veth.harness.NetnsLab;
-import io.asicemu.veth.harness.Offloads;
+import io.asicemu.testsupport.netns.Commands;
+import io.asicemu.testsupport.netns.Netns;
+import io.asicemu.testsupport.netns.NetnsLab;
+import io.asicemu.testsupport.netns.Offloads;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -3,10 +3,10 @@ package io.asicemu.veth.afpacket;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.asicemu.pipeline.port.RxBatch;
+import io.asicemu.testsupport.netns.Netns;
+import io.asicemu.testsupport.netns.NetnsLab;
+import io.asicemu.testsupport.netns.Offloads;
 import io.asicemu.veth.ffm.Libc;
-import io.asicemu.veth.harness.Netns;
-import io.asicemu.veth.harness.NetnsLab;
-import io.asicemu.veth.harness.Offloads;
 import io.asicemu.veth.testing.NetnsLabExtension;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -3,9 +3,9 @@ package io.asicemu.veth.afpacket;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.asicemu.testsupport.Tshark;
-import io.asicemu.veth.harness.Netns;
-import io.asicemu.veth.harness.NetnsLab;
-import io.asicemu.veth.harness.Offloads;
+import io.asicemu.testsupport.netns.Netns;
+import io.asicemu.testsupport.netns.NetnsLab;
+import io.asicemu.testsupport.netns.Offloads;
 import io.asicemu.veth.testing.NetnsLabExtension;
 import io.asicemu.veth.testing.PcapFiles;
 import io.asicemu.veth.testing.PortPump;

@@ -2,7 +2,7 @@ package io.asicemu.veth.afpacket;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.asicemu.veth.harness.Commands;
+import io.asicemu.testsupport.netns.Commands;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

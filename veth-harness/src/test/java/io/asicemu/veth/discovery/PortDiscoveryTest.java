@@ -3,11 +3,11 @@ package io.asicemu.veth.discovery;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.asicemu.pipeline.port.Port;
+import io.asicemu.testsupport.netns.Commands;
+import io.asicemu.testsupport.netns.Netns;
+import io.asicemu.testsupport.netns.NetnsLab;
+import io.asicemu.testsupport.netns.Offloads;
 import io.asicemu.veth.afpacket.AfPacketConfig;
-import io.asicemu.veth.harness.Commands;
-import io.asicemu.veth.harness.Netns;
-import io.asicemu.veth.harness.NetnsLab;
-import io.asicemu.veth.harness.Offloads;
 import io.asicemu.veth.testing.NetnsLabExtension;
 import io.asicemu.veth.testing.PortPump;
 import java.util.List;

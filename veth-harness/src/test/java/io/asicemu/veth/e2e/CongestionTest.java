@@ -4,15 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.testsupport.Tshark;
+import io.asicemu.testsupport.netns.Capture;
+import io.asicemu.testsupport.netns.Netns;
+import io.asicemu.testsupport.netns.NetnsLab;
+import io.asicemu.testsupport.netns.Offloads;
 import io.asicemu.tm.TrafficManager;
 import io.asicemu.tm.counter.QueueStat;
 import io.asicemu.tm.counter.TmCountersSnapshot;
+import io.asicemu.veth.LinuxSwitch;
 import io.asicemu.veth.afpacket.AfPacketConfig;
-import io.asicemu.veth.harness.Capture;
-import io.asicemu.veth.harness.InProcessSwitch;
-import io.asicemu.veth.harness.Netns;
-import io.asicemu.veth.harness.NetnsLab;
-import io.asicemu.veth.harness.Offloads;
 import io.asicemu.veth.testing.NetnsLabExtension;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -151,7 +151,7 @@ class CongestionTest {
                             + " \"green_min_threshold\": \"8000\", \"green_max_threshold\": \"30000\","
                             + " \"green_drop_probability\": \"100\", \"ecn\": \"ecn_all\"}},"
                             + " \"QUEUE\": {\"Ethernet8|3\": {\"wred_profile\": \"W\"}}");
-            try (InProcessSwitch sw = InProcessSwitch.start(config, incast.naming(), AfPacketConfig.defaults(), 1.0)) {
+            try (LinuxSwitch sw = LinuxSwitch.start(config, incast.naming(), AfPacketConfig.defaults(), 1.0)) {
                 sw.awaitPorts(3, Duration.ofSeconds(5));
                 sw.awaitIdleControl();
                 final Capture capture =
@@ -183,7 +183,7 @@ class CongestionTest {
         try (NetnsLab lab = NetnsLab.create()) {
             final Incast incast = lab(lab);
             final ConfigDb config = config(incast, LOSSLESS_BUFFERS);
-            try (InProcessSwitch sw = InProcessSwitch.start(config, incast.naming(), AfPacketConfig.defaults(), 1.0)) {
+            try (LinuxSwitch sw = LinuxSwitch.start(config, incast.naming(), AfPacketConfig.defaults(), 1.0)) {
                 sw.awaitPorts(3, Duration.ofSeconds(5));
                 sw.awaitIdleControl();
                 final Capture atReceiver =
@@ -223,7 +223,7 @@ class CongestionTest {
                     LOSSLESS_BUFFERS + ", \"PFC_WD\": {\"GLOBAL\": {\"POLL_INTERVAL\":"
                             + " \"100\"}, \"Ethernet8\": {\"action\": \"drop\", \"detection_time\": \"200\","
                             + " \"restoration_time\": \"5000\"}}");
-            try (InProcessSwitch sw = InProcessSwitch.start(config, incast.naming(), AfPacketConfig.defaults(), 1.0)) {
+            try (LinuxSwitch sw = LinuxSwitch.start(config, incast.naming(), AfPacketConfig.defaults(), 1.0)) {
                 sw.awaitPorts(3, Duration.ofSeconds(5));
                 sw.awaitIdleControl();
                 final int port = sw.portIndex("Ethernet8");
@@ -265,7 +265,7 @@ class CongestionTest {
     }
 
     /** Reads the watchdog's queue counters of {@code port} queue 3 on the data-plane thread. */
-    private static long[] watchdogCounters(final InProcessSwitch sw, final int port) {
+    private static long[] watchdogCounters(final LinuxSwitch sw, final int port) {
         final long[] values = new long[3];
         sw.control(control -> control.submit(agent -> {
             final TrafficManager tm = agent.trafficManager();

@@ -2,11 +2,11 @@ package io.asicemu.veth.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.asicemu.testsupport.netns.Netns;
+import io.asicemu.testsupport.netns.NetnsLab;
+import io.asicemu.testsupport.netns.Offloads;
+import io.asicemu.veth.LinuxSwitch;
 import io.asicemu.veth.afpacket.AfPacketConfig;
-import io.asicemu.veth.harness.InProcessSwitch;
-import io.asicemu.veth.harness.Netns;
-import io.asicemu.veth.harness.NetnsLab;
-import io.asicemu.veth.harness.Offloads;
 import io.asicemu.veth.testing.NetnsLabExtension;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -46,8 +46,8 @@ class IdleSwitchCpuTest {
                         "Ethernet" + 4 * i,
                         lab.switchLink("p" + i, hosts, "eth" + (i + 1), Offloads.CONTAINERLAB, 1500));
             }
-            try (InProcessSwitch sw = InProcessSwitch.start(
-                    TwoHostsTest.routedConfig(PORTS), sonicToLinux, AfPacketConfig.defaults(), 1.0)) {
+            try (LinuxSwitch sw =
+                    LinuxSwitch.start(TwoHostsTest.routedConfig(PORTS), sonicToLinux, AfPacketConfig.defaults(), 1.0)) {
                 sw.awaitPorts(PORTS, Duration.ofSeconds(20));
                 sw.awaitIdleControl();
                 // start-up work settles first: the JIT compiling what start-up ran, discovery's first scan. 5 s was not

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.testsupport.Tshark;
+import io.asicemu.testsupport.netns.Capture;
+import io.asicemu.testsupport.netns.Netns;
+import io.asicemu.testsupport.netns.NetnsLab;
+import io.asicemu.testsupport.netns.Offloads;
+import io.asicemu.veth.LinuxSwitch;
 import io.asicemu.veth.afpacket.AfPacketConfig;
-import io.asicemu.veth.harness.Capture;
-import io.asicemu.veth.harness.InProcessSwitch;
-import io.asicemu.veth.harness.Netns;
-import io.asicemu.veth.harness.NetnsLab;
-import io.asicemu.veth.harness.Offloads;
 import io.asicemu.veth.testing.NetnsLabExtension;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -68,7 +68,7 @@ class RoceEcmpTest {
                     "{\"NEIGH\": {" + neigh + "},"
                             + " \"STATIC_ROUTE\": {\"10.99.0.0/16\": {\"nexthop\": \"" + nexthops + "\", \"ifname\": \""
                             + ifnames + "\"}}, \"SWITCH_HASH\": {\"GLOBAL\": {\"ecmp_lb_mode\": \"enhanced_ecmp\"}}}");
-            try (InProcessSwitch sw = InProcessSwitch.start(config, naming, AfPacketConfig.defaults(), 1.0)) {
+            try (LinuxSwitch sw = LinuxSwitch.start(config, naming, AfPacketConfig.defaults(), 1.0)) {
                 sw.awaitPorts(5, Duration.ofSeconds(5));
                 sw.awaitIdleControl();
                 final List<Capture> captures = new ArrayList<>();

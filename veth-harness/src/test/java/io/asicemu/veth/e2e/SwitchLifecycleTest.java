@@ -2,11 +2,11 @@ package io.asicemu.veth.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.asicemu.testsupport.netns.Netns;
+import io.asicemu.testsupport.netns.NetnsLab;
+import io.asicemu.testsupport.netns.Offloads;
+import io.asicemu.veth.LinuxSwitch;
 import io.asicemu.veth.afpacket.AfPacketConfig;
-import io.asicemu.veth.harness.InProcessSwitch;
-import io.asicemu.veth.harness.Netns;
-import io.asicemu.veth.harness.NetnsLab;
-import io.asicemu.veth.harness.Offloads;
 import io.asicemu.veth.testing.NetnsLabExtension;
 import java.time.Duration;
 import java.util.Map;
@@ -30,7 +30,7 @@ class SwitchLifecycleTest {
             h2.disableIpv6();
             final String sw1 = lab.prefix() + "-sw1";
             final String sw2 = lab.prefix() + "-sw2";
-            try (InProcessSwitch sw = InProcessSwitch.start(
+            try (LinuxSwitch sw = LinuxSwitch.start(
                     TwoHostsTest.routedConfig(2),
                     Map.of("Ethernet0", sw1, "Ethernet4", sw2),
                     AfPacketConfig.defaults(),
@@ -71,7 +71,7 @@ class SwitchLifecycleTest {
         host.route("10.0.0.0/16", gateway);
     }
 
-    private static void awaitDetached(final InProcessSwitch sw, final String port) throws InterruptedException {
+    private static void awaitDetached(final LinuxSwitch sw, final String port) throws InterruptedException {
         final long deadline = System.nanoTime() + 5_000_000_000L;
         while (sw.ports().containsKey(port) && System.nanoTime() - deadline < 0) {
             Thread.sleep(20);

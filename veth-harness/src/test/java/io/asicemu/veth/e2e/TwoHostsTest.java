@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.testsupport.Tshark;
+import io.asicemu.testsupport.netns.Netns;
+import io.asicemu.testsupport.netns.NetnsLab;
+import io.asicemu.testsupport.netns.Offloads;
+import io.asicemu.veth.LinuxSwitch;
 import io.asicemu.veth.afpacket.AfPacketConfig;
-import io.asicemu.veth.harness.InProcessSwitch;
-import io.asicemu.veth.harness.Netns;
-import io.asicemu.veth.harness.NetnsLab;
-import io.asicemu.veth.harness.Offloads;
 import io.asicemu.veth.testing.NetnsLabExtension;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -64,7 +64,7 @@ class TwoHostsTest {
             h2.addAddress("eth1", "10.0.2.1/24");
             h1.route("10.0.0.0/16", "10.0.1.254");
             h2.route("10.0.0.0/16", "10.0.2.254");
-            try (InProcessSwitch sw = InProcessSwitch.start(
+            try (LinuxSwitch sw = LinuxSwitch.start(
                     routedConfig(2), Map.of("Ethernet0", sw1, "Ethernet4", sw2), AfPacketConfig.defaults(), 1.0)) {
                 sw.awaitPorts(2, Duration.ofSeconds(5));
                 sw.awaitIdleControl();

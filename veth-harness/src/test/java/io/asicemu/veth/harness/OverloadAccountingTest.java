@@ -3,6 +3,11 @@ package io.asicemu.veth.harness;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.asicemu.pipeline.counter.CountersSnapshot;
+import io.asicemu.testsupport.netns.Commands;
+import io.asicemu.testsupport.netns.Netns;
+import io.asicemu.testsupport.netns.NetnsLab;
+import io.asicemu.testsupport.netns.Offloads;
+import io.asicemu.veth.LinuxSwitch;
 import io.asicemu.veth.afpacket.AfPacketConfig;
 import io.asicemu.veth.testing.NetnsLabExtension;
 import java.time.Duration;
@@ -43,7 +48,7 @@ class OverloadAccountingTest {
             h2.disableIpv6();
             final String sw1 = lab.switchLink("sw1", h1, "eth1", Offloads.CONTAINERLAB, 1500);
             final String sw2 = lab.switchLink("sw2", h2, "eth1", Offloads.CONTAINERLAB, 1500);
-            try (InProcessSwitch sw = InProcessSwitch.start(
+            try (LinuxSwitch sw = LinuxSwitch.start(
                     ForwardingBenchmark.config(h2.mac("eth1")),
                     Map.of("Ethernet0", sw1, "Ethernet4", sw2),
                     AfPacketConfig.defaults().withRxFrames(16),

@@ -1,6 +1,11 @@
 package io.asicemu.veth.harness;
 
 import io.asicemu.pipeline.counter.DropReason;
+import io.asicemu.testsupport.netns.Background;
+import io.asicemu.testsupport.netns.Commands;
+import io.asicemu.testsupport.netns.Netns;
+import io.asicemu.testsupport.netns.NetnsLab;
+import io.asicemu.testsupport.netns.Offloads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

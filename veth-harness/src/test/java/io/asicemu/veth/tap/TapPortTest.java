@@ -2,8 +2,8 @@ package io.asicemu.veth.tap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.asicemu.veth.harness.Netns;
-import io.asicemu.veth.harness.NetnsLab;
+import io.asicemu.testsupport.netns.Netns;
+import io.asicemu.testsupport.netns.NetnsLab;
 import io.asicemu.veth.testing.NetnsLabExtension;
 import io.asicemu.veth.testing.PortPump;
 import java.lang.foreign.Arena;

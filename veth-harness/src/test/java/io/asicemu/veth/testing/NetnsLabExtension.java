@@ -1,6 +1,6 @@
 package io.asicemu.veth.testing;
 
-import io.asicemu.veth.harness.NetnsLab;
+import io.asicemu.testsupport.netns.NetnsLab;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;

@@ -1,4 +1,4 @@
-package io.asicemu.veth.harness;
+package io.asicemu.testsupport.netns;
 
 /** How a lab sets the offloads of the veth pairs it creates. */
 public enum Offloads {

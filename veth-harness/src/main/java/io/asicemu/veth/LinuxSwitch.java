@@ -1,4 +1,4 @@
-package io.asicemu.veth.harness;
+package io.asicemu.veth;
 
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
@@ -7,7 +7,6 @@ import io.asicemu.pipeline.counter.CountersSnapshot;
 import io.asicemu.pipeline.port.Port;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.MonotonicClock;
-import io.asicemu.veth.LiveLoop;
 import io.asicemu.veth.afpacket.AfPacketConfig;
 import io.asicemu.veth.afpacket.AfPacketPort;
 import io.asicemu.veth.discovery.LinuxPorts;
@@ -24,7 +23,7 @@ import java.util.concurrent.TimeoutException;
  * Threading: the control API is serialized through this object (discovery thread and caller); counters may be read
  * from any thread.
  */
-public final class InProcessSwitch implements AutoCloseable {
+public final class LinuxSwitch implements AutoCloseable {
     private final Pipeline pipeline;
     private final MonotonicClock clock;
     private final LiveLoop loop;
@@ -33,7 +32,7 @@ public final class InProcessSwitch implements AutoCloseable {
     private final Object controlLock = new Object();
     private volatile Runnable portsChanged = () -> {};
 
-    private InProcessSwitch(
+    private LinuxSwitch(
             final ConfigDb config,
             final Map<String, String> sonicToLinux,
             final AfPacketConfig portConfig,
@@ -93,7 +92,7 @@ public final class InProcessSwitch implements AutoCloseable {
      * @param portConfig AF_PACKET ring settings.
      * @param dilation real ns per emulated ns (1.0: real time).
      */
-    public static InProcessSwitch start(
+    public static LinuxSwitch start(
             final ConfigDb config,
             final Map<String, String> sonicToLinux,
             final AfPacketConfig portConfig,
@@ -111,7 +110,7 @@ public final class InProcessSwitch implements AutoCloseable {
      * @param busyPollNs the busy-poll window (0: off, the default mode).
      * @return the running switch.
      */
-    public static InProcessSwitch start(
+    public static LinuxSwitch start(
             final ConfigDb config,
             final Map<String, String> sonicToLinux,
             final AfPacketConfig portConfig,
@@ -131,14 +130,14 @@ public final class InProcessSwitch implements AutoCloseable {
      * @param busyPollNs the busy-poll window (0: off, the default mode).
      * @return the running switch.
      */
-    public static InProcessSwitch start(
+    public static LinuxSwitch start(
             final ConfigDb config,
             final Map<String, String> sonicToLinux,
             final AfPacketConfig portConfig,
             final double dilation,
             final PipelineSizing sizing,
             final long busyPollNs) {
-        return new InProcessSwitch(config, sonicToLinux, portConfig, dilation, sizing, busyPollNs, true);
+        return new LinuxSwitch(config, sonicToLinux, portConfig, dilation, sizing, busyPollNs, true);
     }
 
     /**
@@ -155,7 +154,7 @@ public final class InProcessSwitch implements AutoCloseable {
      * @param takeAddressedPorts whether an interface carrying IPv4 or global IPv6 addresses may be taken.
      * @return the running switch.
      */
-    public static InProcessSwitch start(
+    public static LinuxSwitch start(
             final ConfigDb config,
             final Map<String, String> sonicToLinux,
             final AfPacketConfig portConfig,
@@ -163,7 +162,7 @@ public final class InProcessSwitch implements AutoCloseable {
             final PipelineSizing sizing,
             final long busyPollNs,
             final boolean takeAddressedPorts) {
-        return new InProcessSwitch(config, sonicToLinux, portConfig, dilation, sizing, busyPollNs, takeAddressedPorts);
+        return new LinuxSwitch(config, sonicToLinux, portConfig, dilation, sizing, busyPollNs, takeAddressedPorts);
     }
 
     /**

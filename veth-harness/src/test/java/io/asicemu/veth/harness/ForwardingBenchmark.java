@@ -2,6 +2,10 @@ package io.asicemu.veth.harness;
 
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.port.RxBatch;
+import io.asicemu.testsupport.netns.Netns;
+import io.asicemu.testsupport.netns.NetnsLab;
+import io.asicemu.testsupport.netns.Offloads;
+import io.asicemu.veth.LinuxSwitch;
 import io.asicemu.veth.afpacket.AfPacketConfig;
 import io.asicemu.veth.afpacket.AfPacketPort;
 import io.asicemu.veth.ffm.Libc;
@@ -79,10 +83,10 @@ public final class ForwardingBenchmark {
     /** The switch under test and how to read its drop counters (null for the bridge). */
     private static final class Target {
         final String name;
-        final InProcessSwitch sw;
+        final LinuxSwitch sw;
         final String egressIf;
 
-        Target(final String name, final InProcessSwitch sw, final String egressIf) {
+        Target(final String name, final LinuxSwitch sw, final String egressIf) {
             this.name = name;
             this.sw = sw;
             this.egressIf = egressIf;
@@ -138,7 +142,7 @@ public final class ForwardingBenchmark {
                 final Netns h2 = lab.namespace("h2");
                 h1.disableIpv6();
                 h2.disableIpv6();
-                InProcessSwitch sw = null;
+                LinuxSwitch sw = null;
                 String egress = null;
                 final String dstMac;
                 if (target.equals("bridge")) {
@@ -158,7 +162,7 @@ public final class ForwardingBenchmark {
                     final int depth = target.endsWith("lowlat")
                             ? labDefault.rxFrames()
                             : Integer.parseInt(target.substring("asic-emu rx ".length()));
-                    sw = InProcessSwitch.start(
+                    sw = LinuxSwitch.start(
                             config(h2.mac("eth1")),
                             Map.of("Ethernet0", sw1, "Ethernet4", sw2),
                             labDefault.withRxFrames(depth),

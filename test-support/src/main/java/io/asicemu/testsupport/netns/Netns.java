@@ -1,4 +1,4 @@
-package io.asicemu.veth.harness;
+package io.asicemu.testsupport.netns;
 
 import java.io.IOException;
 import java.io.InputStream;
