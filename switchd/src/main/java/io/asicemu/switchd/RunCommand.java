@@ -3,7 +3,6 @@ package io.asicemu.switchd;
 import io.asicemu.config.ConfigException;
 import io.asicemu.p4rt.service.P4RuntimeServer;
 import io.asicemu.p4rt.service.ServerOptions;
-import io.asicemu.pipeline.config.CompiledConfig;
 import io.asicemu.pipeline.config.ConfigCompiler;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.table.PipelineSizing;
@@ -419,16 +418,11 @@ final class RunCommand implements Callable<Integer> {
     /** Every configured port's Linux interface (sonic-vs default names, overridden by the port map). */
     static Map<String, String> sonicToLinux(
             final ConfigDb db, final Map<String, String> portMap, final PipelineSizing tables) {
-        final CompiledConfig compiled = ConfigCompiler.compile(db, tables, portMap);
+        // Only the PORT table: the pipeline compiles (and checks) the whole configuration once, when it applies it.
+        final Map<String, String> map = ConfigCompiler.portsToLinux(db, tables, portMap);
         for (final String port : portMap.keySet()) {
-            if (!compiled.portIndex().containsKey(port)) {
+            if (!map.containsKey(port)) {
                 throw new IllegalArgumentException("--port-map names " + port + ", which the configuration lacks");
-            }
-        }
-        final Map<String, String> map = new LinkedHashMap<>();
-        for (final String port : compiled.portNames()) {
-            if (port != null) {
-                map.put(port, compiled.naming().linuxName(port));
             }
         }
         return map;

@@ -166,6 +166,20 @@ class HostileInputCliTest {
     }
 
     @Test
+    void shouldRefuseAConfigWhosePortsAreFineButAnotherTableIsNotInOneLine() throws IOException {
+        // `run` reads only the PORT table to map its links; the rest is refused when the pipeline compiles it
+        final Path refused = Files.writeString(
+                dir.resolve("wred.json"),
+                "{\"PORT\": {\"Ethernet0\": {\"speed\": \"100000\"}},"
+                        + " \"WRED_PROFILE\": {\"LOSSLESS\": {\"green_min_threshold\": \"lots\"}}}");
+        assertOneLineUserError(
+                execute("run", "--config", refused.toString(), "--p4runtime-port", "0"),
+                "run",
+                refused.toString(),
+                "WRED_PROFILE|LOSSLESS|green_min_threshold");
+    }
+
+    @Test
     void shouldRefuseAnUnreadableConfigInOneLine() throws IOException {
         if (!"root".equals(System.getProperty("user.name"))) {
             final Path secret = Files.writeString(dir.resolve("secret.json"), CONFIG);

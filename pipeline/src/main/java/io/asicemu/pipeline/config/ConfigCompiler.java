@@ -141,6 +141,36 @@ public final class ConfigCompiler {
         }
     }
 
+    /**
+     * The configured ports in index order, each with its Linux interface name (the sonic-vs default or an override),
+     * checked as {@link #compile} checks the PORT table and nothing else: what a launcher needs to know which links to
+     * attach, without compiling the whole configuration a second time (the pipeline compiles it, and refuses what
+     * else is wrong, when it applies it).
+     *
+     * @param db the store.
+     * @param sizing table sizes (the port limit).
+     * @param linuxOverrides SONiC port name → Linux name overrides of the sonic-vs default (may be empty).
+     * @return SONiC port name → Linux name, in port index order.
+     * @throws ConfigException on a problem in the PORT table.
+     */
+    public static Map<String, String> portsToLinux(
+            final ConfigDb db, final PipelineSizing sizing, final Map<String, String> linuxOverrides) {
+        try {
+            final ConfigCompiler compiler = new ConfigCompiler(db, sizing, linuxOverrides);
+            compiler.ports();
+            final PortNaming naming = PortNaming.of(compiler.portNames, linuxOverrides);
+            final Map<String, String> map = new java.util.LinkedHashMap<>();
+            for (final String port : compiler.portNames) {
+                map.put(port, naming.linuxName(port));
+            }
+            return map;
+        } catch (final ConfigException e) {
+            throw e;
+        } catch (final io.asicemu.config.ConfigException e) {
+            throw new ConfigException(e.table(), e.key(), e.field(), e.reason());
+        }
+    }
+
     private CompiledConfig compile() {
         ports();
         flowlet = FlowletConfigParser.parse(db.tables());
