@@ -73,6 +73,7 @@ public final class Kernel {
     public static final int O_NONBLOCK = 0x800;
     public static final int O_CLOEXEC = 0x80000;
     public static final int EINTR = 4;
+    public static final int ENOSYS = 38;
     public static final int EAGAIN = 11;
     public static final int ENOBUFS = 105;
     public static final int ENXIO = 6;

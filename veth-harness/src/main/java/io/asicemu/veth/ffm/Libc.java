@@ -50,6 +50,14 @@ public final class Libc {
             link("epoll_ctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
     private static final MethodHandle EPOLL_WAIT =
             link("epoll_wait", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+    /** epoll_pwait2(2) (glibc 2.35, Linux 5.11): a timeout in ns; null where the C library lacks it. */
+    private static final MethodHandle EPOLL_PWAIT2 = LIBC.find("epoll_pwait2")
+            .map(address -> LINKER.downcallHandle(
+                    address,
+                    FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS),
+                    ERRNO_OPTION))
+            .orElse(null);
+
     private static final MethodHandle EVENTFD = link("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle SETNS = link("setns", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle SCHED_SETAFFINITY =
@@ -230,6 +238,28 @@ public final class Libc {
             final int timeoutMs) {
         try {
             return (int) EPOLL_WAIT.invokeExact(errno, epfd, events, maxEvents, timeoutMs);
+        } catch (final Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** @return whether {@link #epollPwait2} can be called (the C library has it; the kernel may still say ENOSYS). */
+    public static boolean hasEpollPwait2() {
+        return EPOLL_PWAIT2 != null;
+    }
+
+    /**
+     * epoll_pwait2(2): blocks up to the {@code struct timespec} in {@code timeout} (ns precision; NULL: forever), no
+     * signal mask. Never linked as critical: it blocks.
+     */
+    public static int epollPwait2(
+            final MemorySegment errno,
+            final int epfd,
+            final MemorySegment events,
+            final int maxEvents,
+            final MemorySegment timeout) {
+        try {
+            return (int) EPOLL_PWAIT2.invokeExact(errno, epfd, events, maxEvents, timeout, MemorySegment.NULL);
         } catch (final Throwable t) {
             throw fail(t);
         }

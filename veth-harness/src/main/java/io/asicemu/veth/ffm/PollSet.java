@@ -23,6 +23,11 @@ public final class PollSet implements AutoCloseable {
     private final MemorySegment controlErrno = Libc.newErrnoSegment(arena);
     private final MemorySegment events;
     private final MemorySegment control;
+    /** A {@code struct timespec} for epoll_pwait2's timeout. */
+    private final MemorySegment timespec;
+    /** Whether waits take ns timeouts (epoll_pwait2); false: whole ms (epoll_wait), e.g. on a kernel before 5.11. */
+    private boolean nanosecondTimeouts = Libc.hasEpollPwait2();
+
     private final int capacity;
     private final int epfd;
     private int count;
@@ -32,6 +37,7 @@ public final class PollSet implements AutoCloseable {
         this.capacity = capacity;
         this.events = arena.allocate(EVENT_SIZE * capacity, 8);
         this.control = arena.allocate(EVENT_SIZE, 8);
+        this.timespec = arena.allocate(16, 8);
         this.epfd = Libc.epollCreate1(errno, Kernel.EPOLL_CLOEXEC);
         if (epfd < 0) {
             final String message = Libc.describe("epoll_create1", errno);
@@ -75,14 +81,28 @@ public final class PollSet implements AutoCloseable {
 
     /**
      * Blocks until a descriptor is readable (or in error) or {@code timeoutNs} passed. A signal interruption counts as
-     * a timeout.
+     * a timeout. Timeouts are kept to the ns (epoll_pwait2) where the kernel can: the traffic manager's next frame or a
+     * full TX ring's retry is due in µs, and epoll_wait's whole milliseconds would leave the port idle (and its RX
+     * ring filling) for up to a millisecond; where it cannot, they are rounded up to whole ms.
      *
-     * @param timeoutNs the longest wait in ns (rounded up to whole ms; negative: wait forever; 0: just check).
+     * @param timeoutNs the longest wait in ns (negative: wait forever; 0: just check).
      * @return how many descriptors are ready.
      */
     public int await(final long timeoutNs) {
-        final int timeoutMs = timeoutNs < 0 ? -1 : (int) Math.min(Integer.MAX_VALUE, (timeoutNs + 999_999) / 1_000_000);
-        final int ready = Libc.epollWait(errno, epfd, events, Math.max(1, capacity), timeoutMs);
+        int ready;
+        if (timeoutNs > 0 && nanosecondTimeouts) {
+            timespec.set(JAVA_LONG, 0, timeoutNs / 1_000_000_000L);
+            timespec.set(JAVA_LONG, 8, timeoutNs % 1_000_000_000L);
+            ready = Libc.epollPwait2(errno, epfd, events, Math.max(1, capacity), timespec);
+            if (ready < 0 && Libc.errno(errno) == Kernel.ENOSYS) {
+                nanosecondTimeouts = false; // the C library has it, the kernel does not: whole ms from now on
+                return await(timeoutNs);
+            }
+        } else {
+            final int timeoutMs =
+                    timeoutNs < 0 ? -1 : (int) Math.min(Integer.MAX_VALUE, (timeoutNs + 999_999) / 1_000_000);
+            ready = Libc.epollWait(errno, epfd, events, Math.max(1, capacity), timeoutMs);
+        }
         if (ready < 0) {
             if (Libc.errno(errno) == Kernel.EINTR) {
                 return 0;
@@ -90,6 +110,11 @@ public final class PollSet implements AutoCloseable {
             throw new IllegalStateException(Libc.describe("epoll_wait", errno));
         }
         return ready;
+    }
+
+    /** @return whether {@link #await} keeps timeouts to the ns (epoll_pwait2) rather than rounding up to whole ms. */
+    public boolean nanosecondTimeouts() {
+        return nanosecondTimeouts;
     }
 
     /**

@@ -43,4 +43,24 @@ class PollSetTest {
             }
         }
     }
+
+    @Test
+    void keepsSubMillisecondTimeoutsInsteadOfRoundingThemUpToAMillisecond() {
+        try (PollSet set = new PollSet(1)) {
+            assertThat(set.nanosecondTimeouts())
+                    .as("epoll_pwait2 on this machine kind (glibc 2.36, Linux 6.x)")
+                    .isTrue();
+            long shortest = Long.MAX_VALUE;
+            for (int i = 0; i < 20; i++) {
+                final long start = System.nanoTime();
+                assertThat(set.await(200_000)).isZero();
+                final long waited = System.nanoTime() - start;
+                assertThat(waited).as("never shorter than asked").isGreaterThanOrEqualTo(200_000);
+                shortest = Math.min(shortest, waited);
+            }
+            // The shortest of 20 (robust to a loaded machine's late wake-ups): a 200 µs wait rounded up to whole
+            // milliseconds would take at least 1 ms every time.
+            assertThat(shortest).isLessThan(900_000);
+        }
+    }
 }
