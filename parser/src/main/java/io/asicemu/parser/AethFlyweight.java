@@ -3,7 +3,7 @@ package io.asicemu.parser;
 import java.lang.foreign.MemorySegment;
 
 /** View of the 4-byte ACK extended transport header (syndrome, 24-bit MSN). Not thread safe. */
-public final class AethFlyweight extends HeaderFlyweight {
+final class AethFlyweight extends HeaderFlyweight {
     /** Offset of the syndrome. */
     public static final int SYNDROME_OFFSET = 0;
     /** Offset of the message sequence number. */

@@ -7,7 +7,7 @@ import java.lang.foreign.MemorySegment;
  * reference/sonic-asic-behaviour.md §4.4: opcode; SE/MigReq/PadCnt/TVer; P_Key; FECN/BECN/resv6; destination QP (24);
  * AckReq/resv7; PSN (24). Not thread safe.
  */
-public final class BthFlyweight extends HeaderFlyweight {
+final class BthFlyweight extends HeaderFlyweight {
     /** Offset of the opcode. */
     public static final int OPCODE_OFFSET = 0;
     /** Offset of the SE/MigReq/PadCnt/TVer byte. */

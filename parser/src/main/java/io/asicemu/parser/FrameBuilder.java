@@ -15,6 +15,16 @@ public final class FrameBuilder {
 
     private final ParseResult scratch = new ParseResult();
     private final PacketParser parser = new PacketParser(0, Integer.MAX_VALUE);
+    private final EthernetFlyweight ethernet = new EthernetFlyweight();
+    private final VlanTagFlyweight vlanTag = new VlanTagFlyweight();
+    private final ArpFlyweight arp = new ArpFlyweight();
+    private final Ipv4Flyweight ipv4 = new Ipv4Flyweight();
+    private final Ipv6Flyweight ipv6 = new Ipv6Flyweight();
+    private final IcmpFlyweight icmp = new IcmpFlyweight();
+    private final UdpFlyweight udpHeader = new UdpFlyweight();
+    private final BthFlyweight bthHeader = new BthFlyweight();
+    private final RethFlyweight rethHeader = new RethFlyweight();
+    private final AethFlyweight aethHeader = new AethFlyweight();
 
     private long dstMac = 0x020000000002L;
     private long srcMac = 0x020000000001L;
@@ -259,25 +269,31 @@ public final class FrameBuilder {
         final int udpPayload = BthFlyweight.HEADER_LENGTH + extLength + payloadLength + BthFlyweight.ICRC_LENGTH;
         final int udp = writeHeadersToUdp(segment, offset, udpPayload, EtherType.PROTO_UDP);
         final long bth = offset + udp + UdpFlyweight.HEADER_LENGTH;
-        NetworkOrder.u8(segment, bth, bthOpcode);
-        NetworkOrder.u8(segment, bth + BthFlyweight.FLAGS_OFFSET, 0);
-        NetworkOrder.u16(segment, bth + BthFlyweight.PKEY_OFFSET, pkey);
-        NetworkOrder.u8(segment, bth + BthFlyweight.FECN_BECN_OFFSET, fecnBecn);
-        NetworkOrder.u24(segment, bth + BthFlyweight.DEST_QP_OFFSET, destQp);
-        NetworkOrder.u8(segment, bth + BthFlyweight.ACK_REQ_OFFSET, ackReq ? 0x80 : 0);
-        NetworkOrder.u24(segment, bth + BthFlyweight.PSN_OFFSET, psn);
+        bthHeader
+                .wrap(segment, bth, udpPayload)
+                .opcode(bthOpcode)
+                .flags(0)
+                .pkey(pkey)
+                .fecnBecnByte(fecnBecn)
+                .destQp(destQp)
+                .ackReq(ackReq)
+                .psn(psn);
         final long ext = bth + BthFlyweight.HEADER_LENGTH;
         segment.asSlice(ext, extLength).fill((byte) 0);
         long next = ext;
         if (RoceOpcode.hasReth(bthOpcode)) {
-            NetworkOrder.u64(segment, next + RethFlyweight.VIRTUAL_ADDRESS_OFFSET, rethVirtualAddress);
-            NetworkOrder.u32(segment, next + RethFlyweight.RKEY_OFFSET, rethRkey);
-            NetworkOrder.u32(segment, next + RethFlyweight.DMA_LENGTH_OFFSET, rethDmaLength);
+            rethHeader
+                    .wrap(segment, next, RethFlyweight.HEADER_LENGTH)
+                    .virtualAddress(rethVirtualAddress)
+                    .rkey(rethRkey)
+                    .dmaLength(rethDmaLength);
             next += RethFlyweight.HEADER_LENGTH;
         }
         if (RoceOpcode.hasAeth(bthOpcode)) {
-            NetworkOrder.u8(segment, next + AethFlyweight.SYNDROME_OFFSET, aethSyndrome);
-            NetworkOrder.u24(segment, next + AethFlyweight.MSN_OFFSET, aethMsn);
+            aethHeader
+                    .wrap(segment, next, AethFlyweight.HEADER_LENGTH)
+                    .syndrome(aethSyndrome)
+                    .msn(aethMsn);
         }
         fillPayload(segment, ext + extLength, payloadLength);
         final int length = udp + UdpFlyweight.HEADER_LENGTH + udpPayload;
@@ -324,20 +340,21 @@ public final class FrameBuilder {
             final int sequence,
             final int payloadLength) {
         final int protocol = ipVersion == 4 ? EtherType.PROTO_ICMP : EtherType.PROTO_ICMPV6;
-        final int icmpLength = 8 + payloadLength;
+        final int icmpLength = IcmpFlyweight.ECHO_HEADER_LENGTH + payloadLength;
         final int l4 = writeIpHeaders(segment, offset, icmpLength, protocol);
         final long at = offset + l4;
-        NetworkOrder.u8(segment, at, ipVersion == 4 ? 8 : 128);
-        NetworkOrder.u8(segment, at + 1, 0);
-        NetworkOrder.u16(segment, at + 2, 0);
-        NetworkOrder.u16(segment, at + 4, identifier);
-        NetworkOrder.u16(segment, at + 6, sequence);
-        fillPayload(segment, at + 8, payloadLength);
+        icmp.wrap(segment, at, icmpLength)
+                .type(ipVersion == 4 ? IcmpFlyweight.TYPE_ECHO_REQUEST : IcmpFlyweight.TYPE_V6_ECHO_REQUEST)
+                .code(0)
+                .checksum(0)
+                .identifier(identifier)
+                .sequence(sequence);
+        fillPayload(segment, at + IcmpFlyweight.ECHO_HEADER_LENGTH, payloadLength);
         long sum = InternetChecksum.sum(segment, at, icmpLength);
         if (ipVersion == 6) {
             sum += pseudoHeaderSum(segment, offset + l4 - Ipv6Flyweight.HEADER_LENGTH, protocol, icmpLength);
         }
-        NetworkOrder.u16(segment, at + 2, ~InternetChecksum.fold(sum) & 0xFFFF);
+        icmp.checksum(~InternetChecksum.fold(sum) & 0xFFFF);
         return pad(segment, offset, l4 + icmpLength);
     }
 
@@ -351,32 +368,32 @@ public final class FrameBuilder {
             final long targetMac,
             final int targetIp) {
         final int l3 = writeL2(segment, offset, EtherType.ARP);
-        final long at = offset + l3;
-        NetworkOrder.u16(segment, at + ArpFlyweight.HARDWARE_TYPE_OFFSET, ArpFlyweight.HARDWARE_ETHERNET);
-        NetworkOrder.u16(segment, at + ArpFlyweight.PROTOCOL_TYPE_OFFSET, EtherType.IPV4);
-        NetworkOrder.u8(segment, at + ArpFlyweight.HARDWARE_LENGTH_OFFSET, 6);
-        NetworkOrder.u8(segment, at + ArpFlyweight.PROTOCOL_LENGTH_OFFSET, 4);
-        NetworkOrder.u16(segment, at + ArpFlyweight.OPERATION_OFFSET, operation);
-        NetworkOrder.u48(segment, at + ArpFlyweight.SENDER_MAC_OFFSET, senderMac);
-        NetworkOrder.u32(segment, at + ArpFlyweight.SENDER_IP_OFFSET, senderIp);
-        NetworkOrder.u48(segment, at + ArpFlyweight.TARGET_MAC_OFFSET, targetMac);
-        NetworkOrder.u32(segment, at + ArpFlyweight.TARGET_IP_OFFSET, targetIp);
+        arp.wrap(segment, offset + l3, ArpFlyweight.LENGTH)
+                .ethernetIpv4()
+                .operation(operation)
+                .senderMac(senderMac)
+                .senderIp(senderIp)
+                .targetMac(targetMac)
+                .targetIp(targetIp);
         return pad(segment, offset, l3 + ArpFlyweight.LENGTH);
     }
 
     /** Writes Ethernet and VLAN tags ending with {@code etherType}; returns the frame offset of the next header. */
     public int writeL2(final MemorySegment segment, final long offset, final int etherType) {
-        NetworkOrder.u48(segment, offset, dstMac);
-        NetworkOrder.u48(segment, offset + EthernetFlyweight.SRC_MAC_OFFSET, srcMac);
+        ethernet.wrap(segment, offset, EthernetFlyweight.HEADER_LENGTH)
+                .dstMac(dstMac)
+                .srcMac(srcMac);
         int pos = EthernetFlyweight.ETHER_TYPE_OFFSET;
         if (vlanCount >= 1) {
-            NetworkOrder.u16(segment, offset + pos, outerTpid);
-            NetworkOrder.u16(segment, offset + pos + 2, (outerPcp << 13) | (outerVlanId & 0xFFF));
+            vlanTag.wrap(segment, offset + pos, VlanTagFlyweight.TAG_LENGTH)
+                    .tpid(outerTpid)
+                    .tci((outerPcp << 13) | (outerVlanId & 0xFFF));
             pos += VlanTagFlyweight.TAG_LENGTH;
         }
         if (vlanCount == 2) {
-            NetworkOrder.u16(segment, offset + pos, EtherType.VLAN);
-            NetworkOrder.u16(segment, offset + pos + 2, (innerPcp << 13) | (innerVlanId & 0xFFF));
+            vlanTag.wrap(segment, offset + pos, VlanTagFlyweight.TAG_LENGTH)
+                    .tpid(EtherType.VLAN)
+                    .tci((innerPcp << 13) | (innerVlanId & 0xFFF));
             pos += VlanTagFlyweight.TAG_LENGTH;
         }
         NetworkOrder.u16(segment, offset + pos, etherType);
@@ -386,11 +403,12 @@ public final class FrameBuilder {
     private int writeHeadersToUdp(
             final MemorySegment segment, final long offset, final int udpPayloadLength, final int protocol) {
         final int udp = writeIpHeaders(segment, offset, UdpFlyweight.HEADER_LENGTH + udpPayloadLength, protocol);
-        final long at = offset + udp;
-        NetworkOrder.u16(segment, at, srcPort);
-        NetworkOrder.u16(segment, at + UdpFlyweight.DST_PORT_OFFSET, dstPort);
-        NetworkOrder.u16(segment, at + UdpFlyweight.LENGTH_OFFSET, UdpFlyweight.HEADER_LENGTH + udpPayloadLength);
-        NetworkOrder.u16(segment, at + UdpFlyweight.CHECKSUM_OFFSET, 0);
+        udpHeader
+                .wrap(segment, offset + udp, UdpFlyweight.HEADER_LENGTH + udpPayloadLength)
+                .srcPort(srcPort)
+                .dstPort(dstPort)
+                .udpLength(UdpFlyweight.HEADER_LENGTH + udpPayloadLength)
+                .checksum(0);
         return udp;
     }
 
@@ -400,31 +418,27 @@ public final class FrameBuilder {
         final long ip = offset + l3;
         final int tos = (dscp << 2) | ecn;
         if (ipVersion == 4) {
-            NetworkOrder.u8(segment, ip, 0x45);
-            NetworkOrder.u8(segment, ip + Ipv4Flyweight.TOS_OFFSET, tos);
-            NetworkOrder.u16(
-                    segment, ip + Ipv4Flyweight.TOTAL_LENGTH_OFFSET, Ipv4Flyweight.MIN_HEADER_LENGTH + ipPayloadLength);
-            NetworkOrder.u16(segment, ip + Ipv4Flyweight.IDENTIFICATION_OFFSET, identification);
-            NetworkOrder.u16(segment, ip + Ipv4Flyweight.FLAGS_FRAGMENT_OFFSET, dontFragment ? 0x4000 : 0);
-            NetworkOrder.u8(segment, ip + Ipv4Flyweight.TTL_OFFSET, ttl);
-            NetworkOrder.u8(segment, ip + Ipv4Flyweight.PROTOCOL_OFFSET, protocol);
-            NetworkOrder.u16(segment, ip + Ipv4Flyweight.CHECKSUM_OFFSET, 0);
-            NetworkOrder.u32(segment, ip + Ipv4Flyweight.SRC_ADDRESS_OFFSET, ipv4Src);
-            NetworkOrder.u32(segment, ip + Ipv4Flyweight.DST_ADDRESS_OFFSET, ipv4Dst);
-            NetworkOrder.u16(
-                    segment,
-                    ip + Ipv4Flyweight.CHECKSUM_OFFSET,
-                    InternetChecksum.checksum(segment, ip, Ipv4Flyweight.MIN_HEADER_LENGTH));
+            ipv4.wrap(segment, ip, Ipv4Flyweight.MIN_HEADER_LENGTH)
+                    .versionAndIhl(Ipv4Flyweight.MIN_HEADER_LENGTH / 4)
+                    .tos(tos)
+                    .totalLength(Ipv4Flyweight.MIN_HEADER_LENGTH + ipPayloadLength)
+                    .identification(identification)
+                    .flagsAndFragmentOffset(dontFragment ? 0x4000 : 0)
+                    .ttl(ttl)
+                    .protocol(protocol)
+                    .checksum(0)
+                    .srcAddress(ipv4Src)
+                    .dstAddress(ipv4Dst)
+                    .checksum(InternetChecksum.checksum(segment, ip, Ipv4Flyweight.MIN_HEADER_LENGTH));
             return l3 + Ipv4Flyweight.MIN_HEADER_LENGTH;
         }
-        NetworkOrder.u32(segment, ip, (6 << 28) | (tos << 20) | flowLabel);
-        NetworkOrder.u16(segment, ip + Ipv6Flyweight.PAYLOAD_LENGTH_OFFSET, ipPayloadLength);
-        NetworkOrder.u8(segment, ip + Ipv6Flyweight.NEXT_HEADER_OFFSET, protocol);
-        NetworkOrder.u8(segment, ip + Ipv6Flyweight.HOP_LIMIT_OFFSET, ttl);
-        NetworkOrder.u64(segment, ip + Ipv6Flyweight.SRC_ADDRESS_OFFSET, ipv6SrcHigh);
-        NetworkOrder.u64(segment, ip + Ipv6Flyweight.SRC_ADDRESS_OFFSET + 8, ipv6SrcLow);
-        NetworkOrder.u64(segment, ip + Ipv6Flyweight.DST_ADDRESS_OFFSET, ipv6DstHigh);
-        NetworkOrder.u64(segment, ip + Ipv6Flyweight.DST_ADDRESS_OFFSET + 8, ipv6DstLow);
+        ipv6.wrap(segment, ip, Ipv6Flyweight.HEADER_LENGTH)
+                .versionClassFlow(tos, flowLabel)
+                .payloadLength(ipPayloadLength)
+                .nextHeader(protocol)
+                .hopLimit(ttl)
+                .srcAddress(ipv6SrcHigh, ipv6SrcLow)
+                .dstAddress(ipv6DstHigh, ipv6DstLow);
         return l3 + Ipv6Flyweight.HEADER_LENGTH;
     }
 

@@ -79,20 +79,42 @@ public final class FrameRewriter {
         return true;
     }
 
+    /**
+     * Sets ECN = CE in the IP header at {@code ip} whatever the codepoint was (the traffic manager decided to mark an
+     * ECN-capable packet it had admitted), keeping DSCP, with the IPv4 checksum updated (RFC 1624). For a frame held
+     * without its {@link ParseResult}: the caller knows where the IP header is and its version.
+     *
+     * @param segment   the frame's memory.
+     * @param ip        absolute offset of the IP header.
+     * @param ipVersion 4 or 6; anything else leaves the frame unchanged.
+     */
+    public static void markCe(final MemorySegment segment, final long ip, final int ipVersion) {
+        if (ipVersion == 4) {
+            final int oldWord = NetworkOrder.u16(segment, ip);
+            writeIpv4Tos(segment, ip, oldWord, oldWord | Ipv4Flyweight.ECN_CE);
+        } else if (ipVersion == 6) {
+            final int oldWord = NetworkOrder.u16(segment, ip);
+            NetworkOrder.u16(segment, ip, oldWord | (Ipv4Flyweight.ECN_CE << 4));
+        }
+    }
+
     private static void writeTrafficClass(final ParseResult r, final int trafficClass) {
         final MemorySegment segment = r.segment;
         final long ip = r.frameOffset + r.l3Offset;
+        final int oldWord = NetworkOrder.u16(segment, ip);
         if (r.ipVersion == 4) {
-            final int oldWord = NetworkOrder.u16(segment, ip);
-            final int newWord = (oldWord & 0xFF00) | trafficClass;
-            NetworkOrder.u16(segment, ip, newWord);
-            updateChecksum(segment, ip, oldWord, newWord);
+            writeIpv4Tos(segment, ip, oldWord, (oldWord & 0xFF00) | trafficClass);
         } else {
-            final int oldWord = NetworkOrder.u16(segment, ip);
             NetworkOrder.u16(segment, ip, (oldWord & 0xF00F) | (trafficClass << 4));
         }
         r.dscp = trafficClass >>> 2;
         r.ecn = trafficClass & 0x3;
+    }
+
+    /** Writes the IPv4 header's first word (version, IHL, TOS) and updates the checksum for the change. */
+    private static void writeIpv4Tos(final MemorySegment segment, final long ip, final int oldWord, final int newWord) {
+        NetworkOrder.u16(segment, ip + Ipv4Flyweight.VERSION_IHL_OFFSET, newWord);
+        updateChecksum(segment, ip, oldWord, newWord);
     }
 
     private static void updateChecksum(

@@ -9,7 +9,7 @@ import java.lang.foreign.MemorySegment;
  * stored little-endian in the last 4 bytes of the UDP payload (scapy contrib.roce, Linux rxe_icrc.c). Masked bytes are
  * fed as constants, so nothing is copied. Works on a {@link ParseResult} that {@link ParseResult#roce()}. Stateless.
  */
-public final class Icrc {
+final class Icrc {
     private Icrc() {}
 
     /** Computes the ICRC value of a parsed RoCEv2 frame ({@link ParseResult#roce()} must hold). */

@@ -7,7 +7,7 @@ import java.lang.foreign.MemorySegment;
  * {@link #firstTlv()} / {@link #nextTlv(int)}, which return TLV offsets from the LLDPDU start or -1 at the
  * end, so no object is made. The parser has already checked that the chain fits and ends. Not thread safe.
  */
-public final class LldpFlyweight extends HeaderFlyweight {
+final class LldpFlyweight extends HeaderFlyweight {
     /** Destination MAC for nearest-bridge LLDP, 01:80:C2:00:00:0E. */
     public static final long DST_MAC = 0x0180C200000EL;
     /** Length of a TLV header. */

@@ -25,10 +25,10 @@ public final class PacketParser {
     private static final int IPV6_MOBILITY = 135;
     private static final int IPV6_HIP = 139;
     private static final int IPV6_SHIM6 = 140;
-    private static final int ARP_LENGTH = 28;
 
     private final int minFrameLength;
     private final int maxFrameLength;
+    private final LldpFlyweight lldp = new LldpFlyweight();
 
     /** A parser with the default runt threshold (60) and maximum (9216). */
     public PacketParser() {
@@ -340,7 +340,7 @@ public final class PacketParser {
     private static ParseReason parseArp(
             final MemorySegment segment, final long base, final int pos, final int length, final ParseResult r) {
         r.kind = FrameKind.ARP;
-        if (pos + ARP_LENGTH > length) {
+        if (pos + ArpFlyweight.LENGTH > length) {
             return ParseReason.BAD_ARP;
         }
         final long at = base + pos;
@@ -381,20 +381,22 @@ public final class PacketParser {
         return ParseReason.OK;
     }
 
-    private static ParseReason parseLldp(
+    /** Walks the LLDPDU's TLVs: well formed when an End of LLDPDU TLV comes before the frame ends. */
+    private ParseReason parseLldp(
             final MemorySegment segment, final long base, final int pos, final int length, final ParseResult r) {
         r.kind = FrameKind.LLDP;
-        int p = pos;
-        while (p + LldpFlyweight.TLV_HEADER_LENGTH <= length) {
-            final int header = NetworkOrder.u16(segment, base + p);
-            final int tlvLength = header & 0x1FF;
-            if (p + LldpFlyweight.TLV_HEADER_LENGTH + tlvLength > length) {
+        final int lldpduLength = length - pos;
+        lldp.wrap(segment, base + pos, lldpduLength);
+        int tlv = 0;
+        while (tlv + LldpFlyweight.TLV_HEADER_LENGTH <= lldpduLength) {
+            final int tlvLength = lldp.tlvLength(tlv);
+            if (tlv + LldpFlyweight.TLV_HEADER_LENGTH + tlvLength > lldpduLength) {
                 return ParseReason.BAD_LLDP;
             }
-            if ((header >>> 9) == LldpFlyweight.TLV_END) {
+            if (lldp.tlvType(tlv) == LldpFlyweight.TLV_END) {
                 return ParseReason.OK;
             }
-            p += LldpFlyweight.TLV_HEADER_LENGTH + tlvLength;
+            tlv = lldp.tlvValueOffset(tlv) + tlvLength;
         }
         return ParseReason.BAD_LLDP;
     }

@@ -3,7 +3,7 @@ package io.asicemu.parser;
 import java.lang.foreign.MemorySegment;
 
 /** View of the 16-byte RDMA extended transport header (virtual address, R_Key, DMA length). Not thread safe. */
-public final class RethFlyweight extends HeaderFlyweight {
+final class RethFlyweight extends HeaderFlyweight {
     /** Offset of the virtual address. */
     public static final int VIRTUAL_ADDRESS_OFFSET = 0;
     /** Offset of the remote key. */

@@ -22,6 +22,12 @@ public final class TcpFlyweight extends HeaderFlyweight {
     public static final int CHECKSUM_OFFSET = 16;
     /** Length of a header without options. */
     public static final int MIN_HEADER_LENGTH = 20;
+    /** Flag FIN. */
+    public static final int FLAG_FIN = 0x01;
+    /** Flag PSH. */
+    public static final int FLAG_PSH = 0x08;
+    /** Flag CWR. */
+    public static final int FLAG_CWR = 0x80;
 
     /** Points this view at a TCP header. */
     public TcpFlyweight wrap(final MemorySegment segment, final long offset, final int length) {
@@ -56,6 +62,12 @@ public final class TcpFlyweight extends HeaderFlyweight {
         return u32(SEQUENCE_OFFSET);
     }
 
+    /** Sets the sequence number (checksum not updated). */
+    public TcpFlyweight sequence(final int sequence) {
+        u32(SEQUENCE_OFFSET, sequence);
+        return this;
+    }
+
     /** Acknowledgement number. */
     public int ack() {
         return u32(ACK_OFFSET);
@@ -69,6 +81,12 @@ public final class TcpFlyweight extends HeaderFlyweight {
     /** Flags byte. */
     public int flags() {
         return u8(FLAGS_OFFSET);
+    }
+
+    /** Sets the flags byte (checksum not updated). */
+    public TcpFlyweight flags(final int flags) {
+        u8(FLAGS_OFFSET, flags);
+        return this;
     }
 
     /** Window. */

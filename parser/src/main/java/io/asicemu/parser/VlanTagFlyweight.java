@@ -38,6 +38,12 @@ public final class VlanTagFlyweight extends HeaderFlyweight {
         return u16(TCI_OFFSET);
     }
 
+    /** Sets the whole tag control information (PCP:3, DEI:1, VID:12). */
+    public VlanTagFlyweight tci(final int tci) {
+        u16(TCI_OFFSET, tci);
+        return this;
+    }
+
     /** Priority code point (0..7). */
     public int pcp() {
         return tci() >>> 13;

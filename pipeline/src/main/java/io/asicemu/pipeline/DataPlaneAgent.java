@@ -1,5 +1,6 @@
 package io.asicemu.pipeline;
 
+import io.asicemu.parser.FrameRewriter;
 import io.asicemu.parser.MacControlFrames;
 import io.asicemu.parser.NetworkOrder;
 import io.asicemu.parser.ParseResult;
@@ -17,6 +18,7 @@ import io.asicemu.pipeline.stage.Verdict;
 import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.Clock;
+import io.asicemu.tm.DequeueVerdict;
 import io.asicemu.tm.TrafficManager;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -68,6 +70,9 @@ public final class DataPlaneAgent implements Agent {
     private final NeighborResolver resolver;
     private final IngressStage ingress;
     private final Verdict verdict = new Verdict();
+    /** The traffic manager's verdict on the frame the TX pass dequeued last (queue depth, CE mark, end of TX). */
+    private final DequeueVerdict departure = new DequeueVerdict();
+
     private final Port[] ports;
     private final RxBatch[] batches;
     private final boolean[] transmitted;
@@ -650,15 +655,15 @@ public final class DataPlaneAgent implements Agent {
                 txBlocked[p] = true; // the frame stays queued in the TM: only the buffer model drops
                 break;
             }
-            final int handle = t.dequeue(readyNs, p);
+            final int handle = t.dequeue(readyNs, p, departure);
             if (handle == TrafficManager.NO_PACKET) {
                 break;
             }
             startNs = readyNs;
-            if (t.lastMarked()) {
+            if (departure.marked()) {
                 markCe(handle);
             }
-            transmit(p, port, handle, t.lastTxEndNs(), quality);
+            transmit(p, port, handle, departure.txEndNs(), quality);
         }
     }
 
@@ -700,7 +705,7 @@ public final class DataPlaneAgent implements Agent {
             }
             if (quality != null) { // flowlet path quality: bytes sent (past load), queue left behind (future load)
                 quality.onTransmit(index, length);
-                quality.queueBytes(index, Math.max(0, tm.lastDepthBytes() - length));
+                quality.queueBytes(index, Math.max(0, departure.depthBytes() - length));
             }
         } else {
             counters.addDrop(index, DropReason.TX_RING_FULL);
@@ -725,17 +730,7 @@ public final class DataPlaneAgent implements Agent {
         if (l3 < 0) {
             return;
         }
-        final MemorySegment mem = buffer.memory();
-        final long ip = buffer.offset(handle) + l3;
-        if (buffer.ipVersionOf(handle) == 4) {
-            final int oldWord = NetworkOrder.u16(mem, ip);
-            final int newWord = oldWord | 0x3;
-            NetworkOrder.u16(mem, ip, newWord);
-            final int checksum = NetworkOrder.u16(mem, ip + 10);
-            NetworkOrder.u16(mem, ip + 10, io.asicemu.parser.InternetChecksum.update(checksum, oldWord, newWord));
-        } else if (buffer.ipVersionOf(handle) == 6) {
-            NetworkOrder.u8(mem, ip + 1, NetworkOrder.u8(mem, ip + 1) | 0x30);
-        }
+        FrameRewriter.markCe(buffer.memory(), buffer.offset(handle) + l3, buffer.ipVersionOf(handle));
     }
 
     /**

@@ -32,7 +32,7 @@ import java.util.List;
  *     PG accounting (reserved → shared → headroom)  ── spill on a lossless PG ─→ PfcFrameSink (XOFF)
  *     queue accounting, ring push
  *  nextTransmitNs(now, port) → when the port may start a frame (serialization, shaper, pause)
- *  dequeue(now, port)
+ *  dequeue(now, port, verdict) → handle; verdict: queue, bytes, ECN, marked, WRED depth, end of transmission
  *     scheduler (STRICT, then DWRR/WRR) over non-empty, un-paused queues
  *     WRED/ECN on the instantaneous queue ── drop ─→ DropSink; mark → ECN = CE
  *     release PG (may send XON) and queue, start serialization → handle
@@ -88,12 +88,8 @@ public final class TrafficManager {
     private final long[] pgSlots;
     private final boolean wredAtEnqueue;
 
-    private int lastQueue = -1;
-    private int lastBytes;
-    private int lastEcn;
-    private boolean lastMarked;
-    private long lastDepthBytes;
-    private long lastTxEndNs;
+    /** Filled by the two-argument {@link #dequeue(long, int)}, whose callers want only the handle. */
+    private final DequeueVerdict discarded = new DequeueVerdict();
 
     /**
      * Compile a configuration into data-path state (allocates; control path).
@@ -428,7 +424,6 @@ public final class TrafficManager {
         int markedBit = 0;
         if (wredAtEnqueue && wred.isActive(qi)) {
             final int verdict = wred.decide(qi, queues.queueBytes(qi) + charged, ecnBits, colour);
-            lastDepthBytes = queues.queueBytes(qi) + charged;
             if (verdict == WredTable.DROP) {
                 qSlots[qs + TmCounters.Q_WRED_DROPPED_PACKETS]++;
                 qSlots[qs + TmCounters.Q_WRED_DROPPED_BYTES] += bytes;
@@ -476,14 +471,28 @@ public final class TrafficManager {
     }
 
     /**
-     * Start the next frame on a port if it may transmit at nowNs: picks a queue, applies WRED/ECN on the queue depth
-     * (drops go to the DropSink and the next packet is tried), releases the buffer and starts serialization.
+     * {@link #dequeue(long, int, DequeueVerdict)} for a caller that needs only the handle (draining a port).
      *
      * @param nowNs emulated time (the frame starts now).
      * @param port  egress port.
-     * @return the packet handle, or {@link #NO_PACKET}; details via {@link #lastQueue()}, {@link #lastEcn()} ...
+     * @return the packet handle, or {@link #NO_PACKET}.
      */
     public int dequeue(final long nowNs, final int port) {
+        return dequeue(nowNs, port, discarded);
+    }
+
+    /**
+     * Start the next frame on a port if it may transmit at nowNs: picks a queue, applies WRED/ECN on the queue depth
+     * (drops go to the DropSink and the next packet is tried), releases the buffer and starts serialization.
+     *
+     * @param nowNs   emulated time (the frame starts now).
+     * @param port    egress port.
+     * @param verdict overwritten with the frame's queue, bytes, ECN bits, mark, WRED depth and end of transmission
+     *                (the caller's reused instance; nothing is allocated).
+     * @return the packet handle, or {@link #NO_PACKET}.
+     */
+    public int dequeue(final long nowNs, final int port, final DequeueVerdict verdict) {
+        verdict.none();
         for (int attempt = 0; attempt < MAX_DROPS_PER_DEQUEUE; attempt++) {
             if (clock.readyNs(nowNs, port) > nowNs) {
                 return NO_PACKET;
@@ -506,8 +515,7 @@ public final class TrafficManager {
             queues.pop(qi);
             release(nowNs, qi, meta, charged);
             final int qs = qi * QueueStat.COUNT;
-            lastDepthBytes = depth;
-            lastQueue = q;
+            verdict.taken(q, depth);
             if ((watchdog.dropMask(port) & (1 << q)) != 0) {
                 queueDrop(qs, bytes);
                 dropSink.onDropped(nowNs, handle, port, q, DROP_PFCWD);
@@ -516,15 +524,15 @@ public final class TrafficManager {
             int ecn = (meta >> 19) & 3;
             boolean marked = (meta & MARKED_BIT) != 0;
             if (!wredAtEnqueue && wred.isActive(qi)) {
-                final int verdict = wred.decide(qi, depth, ecn, (meta >> 21) & 3);
-                if (verdict == WredTable.DROP) {
+                final int decision = wred.decide(qi, depth, ecn, (meta >> 21) & 3);
+                if (decision == WredTable.DROP) {
                     qSlots[qs + TmCounters.Q_WRED_DROPPED_PACKETS]++;
                     qSlots[qs + TmCounters.Q_WRED_DROPPED_BYTES] += bytes;
                     queueDrop(qs, bytes);
                     dropSink.onDropped(nowNs, handle, port, q, DROP_WRED);
                     continue;
                 }
-                if (verdict == WredTable.MARK) {
+                if (decision == WredTable.MARK) {
                     ecn = WredTable.CE;
                     marked = true;
                     qSlots[qs + TmCounters.Q_ECN_MARKED_PACKETS]++;
@@ -534,10 +542,7 @@ public final class TrafficManager {
             scheduler.onServed(port, q, bytes);
             qSlots[qs + TmCounters.Q_PACKETS]++;
             qSlots[qs + TmCounters.Q_BYTES] += bytes;
-            lastBytes = bytes;
-            lastEcn = ecn;
-            lastMarked = marked;
-            lastTxEndNs = clock.transmit(nowNs, port, bytes);
+            verdict.started(handle, bytes, ecn, marked, clock.transmit(nowNs, port, bytes));
             return handle;
         }
         return NO_PACKET;
@@ -638,36 +643,6 @@ public final class TrafficManager {
     /** @return number of ports. */
     public int portCount() {
         return portCount;
-    }
-
-    /** @return queue of the last packet dequeue returned or dropped. */
-    public int lastQueue() {
-        return lastQueue;
-    }
-
-    /** @return frame bytes of the last packet dequeue returned. */
-    public int lastBytes() {
-        return lastBytes;
-    }
-
-    /** @return ECN bits to write into the last returned packet (CE when marked). */
-    public int lastEcn() {
-        return lastEcn;
-    }
-
-    /** @return true when WRED marked the last returned packet CE. */
-    public boolean lastMarked() {
-        return lastMarked;
-    }
-
-    /** @return the queue depth (charged bytes, including the packet) at the last WRED decision. */
-    public long lastDepthBytes() {
-        return lastDepthBytes;
-    }
-
-    /** @return when the last returned frame's last bit leaves the port. */
-    public long lastTxEndNs() {
-        return lastTxEndNs;
     }
 
     /**

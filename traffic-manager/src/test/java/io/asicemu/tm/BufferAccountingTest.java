@@ -9,6 +9,8 @@ import io.asicemu.tm.counter.TmCountersSnapshot;
 import org.junit.jupiter.api.Test;
 
 class BufferAccountingTest {
+    private final DequeueVerdict verdict = new DequeueVerdict();
+
     private final RecordingSinks sinks = new RecordingSinks();
 
     private TrafficManager tm(final String thField, final String thValue, final String reserved) {
@@ -56,7 +58,7 @@ class BufferAccountingTest {
         long t = 0;
         for (int i = 0; i < 12; i++) {
             t = tm.nextTransmitNs(t, 1);
-            assertThat(tm.dequeue(t, 1)).isEqualTo(i);
+            assertThat(tm.dequeue(t, 1, verdict)).isEqualTo(i);
         }
         tm.snapshot(t, s);
         assertThat(s.pg(0, 0, PgStat.CURR_OCCUPANCY_BYTES)).isZero();
@@ -104,9 +106,9 @@ class BufferAccountingTest {
         assertThat(fill3(tm)).isEqualTo(10);
         // XOFF went out on port 0 at t = 100: (60 + 24) * 8 = 672 bits = 6.72 ns of wire before data resumes.
         assertThat(tm.nextTransmitNs(100, 0)).isEqualTo(106);
-        assertThat(tm.dequeue(105, 0)).isEqualTo(TrafficManager.NO_PACKET);
-        assertThat(tm.dequeue(106, 0)).isEqualTo(99);
-        assertThat(tm.lastTxEndNs()).isEqualTo(195); // 100 + 6.72 + 88.8 = 195.52
+        assertThat(tm.dequeue(105, 0, verdict)).isEqualTo(TrafficManager.NO_PACKET);
+        assertThat(tm.dequeue(106, 0, verdict)).isEqualTo(99);
+        assertThat(verdict.txEndNs()).isEqualTo(195); // 100 + 6.72 + 88.8 = 195.52
     }
 
     @Test
@@ -142,7 +144,7 @@ class BufferAccountingTest {
         for (int k = 1; k <= 4; k++) {
             assertThat(sinks.frames).as("after %d releases", k - 1).hasSize(1);
             t = tm.nextTransmitNs(t, 1);
-            tm.dequeue(t, 1);
+            tm.dequeue(t, 1, verdict);
         }
         assertThat(sinks.frames).hasSize(2);
         assertThat(sinks.frames.get(1).quanta()[3]).isZero();

@@ -13,6 +13,8 @@ import org.junit.jupiter.api.Test;
  * is a peer sending XOFF (0xFFFF quanta, 335.54 µs at 100G) for priority 3 every 100 µs, offset 50 µs from polls.
  */
 class PfcWatchdogTest {
+    private final DequeueVerdict verdict = new DequeueVerdict();
+
     private static final long MS = 1_000_000L;
     private static final int STORMED_PORT = 0;
     private static final int OTHER_PORT = 1;
@@ -72,7 +74,7 @@ class PfcWatchdogTest {
                 .isEqualTo(1);
 
         // Pause no longer honoured and egress drops: the 50 queued packets are flushed as drops.
-        assertThat(tm.dequeue(500 * MS, STORMED_PORT)).isEqualTo(TrafficManager.NO_PACKET);
+        assertThat(tm.dequeue(500 * MS, STORMED_PORT, verdict)).isEqualTo(TrafficManager.NO_PACKET);
         assertThat(sinks.drops).hasSize(50).allMatch(d -> d.reason() == TrafficManager.DROP_PFCWD);
         assertThat(tm.admit(500 * MS, OTHER_PORT, 3, STORMED_PORT, 3, 1000, 0, 100))
                 .isEqualTo(TrafficManager.DROP_PFCWD);
@@ -121,8 +123,8 @@ class PfcWatchdogTest {
                 .isEqualTo(TrafficManager.ADMITTED);
         tm.onPfcReceived(1100 * MS, STORMED_PORT, 1 << 3, XOFF);
         assertThat(tm.nextTransmitNs(1100 * MS, STORMED_PORT)).isEqualTo(1100 * MS);
-        assertThat(tm.dequeue(1100 * MS, STORMED_PORT)).isEqualTo(102);
-        assertThat(tm.dequeue(tm.lastTxEndNs(), STORMED_PORT)).isEqualTo(TrafficManager.NO_PACKET);
+        assertThat(tm.dequeue(1100 * MS, STORMED_PORT, verdict)).isEqualTo(102);
+        assertThat(tm.dequeue(verdict.txEndNs(), STORMED_PORT, verdict)).isEqualTo(TrafficManager.NO_PACKET);
     }
 
     @Test
@@ -144,9 +146,11 @@ class PfcWatchdogTest {
         assertThat(tm.isStormed(STORMED_PORT, 3)).isTrue();
         long t = 500 * MS;
         int sent = 0;
-        for (int h = tm.dequeue(t, STORMED_PORT); h != TrafficManager.NO_PACKET; h = tm.dequeue(t, STORMED_PORT)) {
+        for (int h = tm.dequeue(t, STORMED_PORT, verdict);
+                h != TrafficManager.NO_PACKET;
+                h = tm.dequeue(t, STORMED_PORT, verdict)) {
             sent++;
-            t = tm.lastTxEndNs();
+            t = verdict.txEndNs();
         }
         assertThat(sent).isEqualTo(50);
         assertThat(sinks.drops).isEmpty();
@@ -169,7 +173,7 @@ class PfcWatchdogTest {
         storm(tm, 150 * MS + 50_000, 700 * MS);
         assertThat(tm.isStormed(STORMED_PORT, 3)).isTrue();
         // Still paused: alert changes nothing on the data path.
-        assertThat(tm.dequeue(699 * MS, STORMED_PORT)).isEqualTo(TrafficManager.NO_PACKET);
+        assertThat(tm.dequeue(699 * MS, STORMED_PORT, verdict)).isEqualTo(TrafficManager.NO_PACKET);
         tm.poll(700 * MS);
         assertThat(tm.isStormed(STORMED_PORT, 3)).isTrue(); // 700 still qualifies
         tm.poll(800 * MS - 1);
@@ -209,8 +213,10 @@ class PfcWatchdogTest {
     void shouldNotDetectMellanoxStormWhenQueueIsEmpty() {
         final TrafficManager tm = tm("drop", true, StormPredicate.MELLANOX, false);
         long t = 0;
-        for (int h = tm.dequeue(t, STORMED_PORT); h != TrafficManager.NO_PACKET; h = tm.dequeue(t, STORMED_PORT)) {
-            t = tm.lastTxEndNs();
+        for (int h = tm.dequeue(t, STORMED_PORT, verdict);
+                h != TrafficManager.NO_PACKET;
+                h = tm.dequeue(t, STORMED_PORT, verdict)) {
+            t = verdict.txEndNs();
         }
         storm(tm, 150 * MS + 50_000, 1000 * MS);
         tm.poll(1000 * MS);

@@ -51,14 +51,15 @@ class RuntimeSettersTest {
 
     /** 60 packets into port 1 queue 3 (ECT(0), every 7th not-ECT), then drained; one line per packet. */
     private static List<String> wredRun(final TrafficManager tm, final RecordingSinks sinks) {
+        final DequeueVerdict verdict = new DequeueVerdict();
         final List<String> out = new ArrayList<>();
         for (int k = 0; k < 60; k++) {
             out.add("admit " + k + " " + tm.admit(0, 0, 3, 1, 3, 1000, k % 7 == 0 ? 0 : 2, k));
         }
         long t = 0;
-        for (int h = tm.dequeue(t, 1); h != TrafficManager.NO_PACKET; h = tm.dequeue(t, 1)) {
-            out.add("tx " + h + " ecn " + tm.lastEcn() + " marked " + tm.lastMarked());
-            t = tm.lastTxEndNs();
+        for (int h = tm.dequeue(t, 1, verdict); h != TrafficManager.NO_PACKET; h = tm.dequeue(t, 1, verdict)) {
+            out.add("tx " + h + " ecn " + verdict.ecn() + " marked " + verdict.marked());
+            t = verdict.txEndNs();
         }
         sinks.drops.forEach(d -> out.add("drop " + d.handle() + " " + d.reason()));
         final TmCountersSnapshot s = tm.newSnapshot();
@@ -133,14 +134,15 @@ class RuntimeSettersTest {
 
     /** As {@link #wredRun} with every packet of one colour. */
     private static List<String> colouredWredRun(final TrafficManager tm, final RecordingSinks sinks, final int colour) {
+        final DequeueVerdict verdict = new DequeueVerdict();
         final List<String> out = new ArrayList<>();
         for (int k = 0; k < 60; k++) {
             out.add("admit " + k + " " + tm.admit(0, 0, 3, 1, 3, 1000, k % 7 == 0 ? 0 : 2, colour, k));
         }
         long t = 0;
-        for (int h = tm.dequeue(t, 1); h != TrafficManager.NO_PACKET; h = tm.dequeue(t, 1)) {
-            out.add("tx " + h + " ecn " + tm.lastEcn() + " marked " + tm.lastMarked());
-            t = tm.lastTxEndNs();
+        for (int h = tm.dequeue(t, 1, verdict); h != TrafficManager.NO_PACKET; h = tm.dequeue(t, 1, verdict)) {
+            out.add("tx " + h + " ecn " + verdict.ecn() + " marked " + verdict.marked());
+            t = verdict.txEndNs();
         }
         sinks.drops.forEach(d -> out.add("drop " + d.handle() + " " + d.reason()));
         return out;
@@ -209,14 +211,15 @@ class RuntimeSettersTest {
 
     /** 40 packets from port 0 PG 3 to port 1, then drained; verdicts, PFC frames (time, quanta) and drains. */
     private static List<String> pfcRun(final TrafficManager tm, final RecordingSinks sinks) {
+        final DequeueVerdict verdict = new DequeueVerdict();
         final List<String> out = new ArrayList<>();
         for (int k = 0; k < 40; k++) {
             out.add("admit " + k + " " + tm.admit(k * 10L, 0, 3, 1, 3, 1000, 0, k) + " xoff " + tm.isXoff(0, 3));
         }
         long t = 1000;
-        for (int h = tm.dequeue(t, 1); h != TrafficManager.NO_PACKET; h = tm.dequeue(t, 1)) {
+        for (int h = tm.dequeue(t, 1, verdict); h != TrafficManager.NO_PACKET; h = tm.dequeue(t, 1, verdict)) {
             out.add("tx " + h + " xoff " + tm.isXoff(0, 3));
-            t = tm.lastTxEndNs();
+            t = verdict.txEndNs();
         }
         sinks.framesOn(0).forEach(f -> out.add("pfc " + f.nowNs() + " " + f.vector() + " " + f.quanta()[3]));
         return out;

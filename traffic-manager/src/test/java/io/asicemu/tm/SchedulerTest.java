@@ -8,6 +8,8 @@ import io.asicemu.tm.wred.SplitMix64;
 import org.junit.jupiter.api.Test;
 
 class SchedulerTest {
+    private final DequeueVerdict verdict = new DequeueVerdict();
+
     private static final int OUT = 1;
     private final RecordingSinks sinks = new RecordingSinks();
 
@@ -17,6 +19,7 @@ class SchedulerTest {
 
     /** Keeps every listed queue backlogged with mixed 64..1500-byte frames and returns bytes sent per queue. */
     private static long[] saturate(final TrafficManager tm, final int[] queues, final int transmissions) {
+        final DequeueVerdict verdict = new DequeueVerdict();
         final SplitMix64 sizes = new SplitMix64(99);
         long t = 0;
         int handle = 0;
@@ -27,7 +30,7 @@ class SchedulerTest {
                 }
             }
             t = tm.nextTransmitNs(t, OUT);
-            assertThat(tm.dequeue(t, OUT)).isNotEqualTo(TrafficManager.NO_PACKET);
+            assertThat(tm.dequeue(t, OUT, verdict)).isNotEqualTo(TrafficManager.NO_PACKET);
         }
         final TmCountersSnapshot s = tm.newSnapshot();
         tm.snapshot(t, s);
@@ -91,12 +94,12 @@ class SchedulerTest {
         long t = 0;
         while (tm.queuedPackets(OUT, 6) > 0) {
             t = tm.nextTransmitNs(t, OUT);
-            tm.dequeue(t, OUT);
-            assertThat(tm.lastQueue()).isEqualTo(6);
+            tm.dequeue(t, OUT, verdict);
+            assertThat(verdict.queue()).isEqualTo(6);
         }
         t = tm.nextTransmitNs(t, OUT);
-        tm.dequeue(t, OUT);
-        assertThat(tm.lastQueue()).isIn(0, 1);
+        tm.dequeue(t, OUT, verdict);
+        assertThat(verdict.queue()).isIn(0, 1);
     }
 
     @Test
@@ -130,9 +133,9 @@ class SchedulerTest {
                 }
             }
             final long next = tm.nextTransmitNs(t, OUT);
-            assertThat(tm.dequeue(next - 1, OUT)).isEqualTo(TrafficManager.NO_PACKET);
+            assertThat(tm.dequeue(next - 1, OUT, verdict)).isEqualTo(TrafficManager.NO_PACKET);
             t = next;
-            assertThat(tm.dequeue(t, OUT)).isNotEqualTo(TrafficManager.NO_PACKET);
+            assertThat(tm.dequeue(t, OUT, verdict)).isNotEqualTo(TrafficManager.NO_PACKET);
             bytes += 1000;
         }
         // 20 MB at 1.25 B/ns ≈ 16 ms (minus the initial burst); ±0.1 %.

@@ -15,6 +15,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * curve of reference §7: p = 0 below Kmin, (q − Kmin)/(Kmax − Kmin) × Pmax between, 100 % at and above Kmax.
  */
 class WredEcnIncastTest {
+    private final DequeueVerdict verdict = new DequeueVerdict();
+
     private static final int IN_A = 0;
     private static final int IN_B = 1;
     private static final int OUT = 2;
@@ -88,7 +90,7 @@ class WredEcnIncastTest {
      */
     private Stats run(final int pmax, final int ecn, final long seed, final long high) {
         final Stats s = new Stats();
-        tm = build(pmax, false, seed, (t, h, port, q, reason) -> record(s, tm.lastDepthBytes(), true, pmax));
+        tm = build(pmax, false, seed, (t, h, port, q, reason) -> record(s, verdict.depthBytes(), true, pmax));
         final long charged = 1280; // 1086 bytes in 256-byte cells
         final long low = KMIN - 100_000;
         final long[] next = {0, 44};
@@ -110,10 +112,10 @@ class WredEcnIncastTest {
                 }
             } else {
                 t = tTx;
-                final int h = tm.dequeue(t, OUT);
+                final int h = tm.dequeue(t, OUT, verdict);
                 if (h != TrafficManager.NO_PACKET) {
-                    record(s, tm.lastDepthBytes(), ecn != 0 && tm.lastMarked(), pmax);
-                    s.marksSeen += tm.lastEcn() == 3 ? 1 : 0;
+                    record(s, verdict.depthBytes(), ecn != 0 && verdict.marked(), pmax);
+                    s.marksSeen += verdict.ecn() == 3 ? 1 : 0;
                 }
                 if (!on && tm.queuedPackets(OUT, Q) * charged <= low) {
                     on = true;
@@ -194,15 +196,15 @@ class WredEcnIncastTest {
         int marked = 0;
         long t = 0;
         for (int d = 0; d < 8; d++) {
-            final int h = tm.dequeue(t, OUT);
-            assertThat(tm.lastDepthBytes()).isGreaterThanOrEqualTo(KMAX);
-            t = tm.lastTxEndNs();
-            assertThat(tm.lastEcn()).isEqualTo(3);
+            final int h = tm.dequeue(t, OUT, verdict);
+            assertThat(verdict.depthBytes()).isGreaterThanOrEqualTo(KMAX);
+            t = verdict.txEndNs();
+            assertThat(verdict.ecn()).isEqualTo(3);
             if (h % 4 == 0) {
-                assertThat(tm.lastMarked()).isFalse();
+                assertThat(verdict.marked()).isFalse();
                 ce++;
             } else {
-                assertThat(tm.lastMarked()).isTrue();
+                assertThat(verdict.marked()).isTrue();
                 marked++;
             }
         }
@@ -218,9 +220,9 @@ class WredEcnIncastTest {
         final RecordingSinks sinks = new RecordingSinks();
         tm = build(5, true, 1, sinks);
         final int n = fillAboveKmax();
-        final int h = tm.dequeue(0, OUT);
+        final int h = tm.dequeue(0, OUT, verdict);
         assertThat(h).isNotEqualTo(TrafficManager.NO_PACKET);
-        assertThat(tm.lastDepthBytes()).isLessThan(KMAX);
+        assertThat(verdict.depthBytes()).isLessThan(KMAX);
         // Every packet that saw depth >= Kmax (k * 1280 >= 2097152, i.e. k >= 1639 queued) was dropped,
         // whatever its ECN bits.
         final long aboveOrAt = n - (KMAX / 1280);

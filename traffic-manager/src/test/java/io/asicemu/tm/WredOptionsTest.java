@@ -7,6 +7,8 @@ import io.asicemu.tm.counter.TmCountersSnapshot;
 import org.junit.jupiter.api.Test;
 
 class WredOptionsTest {
+    private final DequeueVerdict verdict = new DequeueVerdict();
+
     private final RecordingSinks sinks = new RecordingSinks();
 
     private TrafficManager tm(final long kmin, final long kmax, final boolean atEnqueue, final int weight) {
@@ -45,17 +47,17 @@ class WredOptionsTest {
         assertThat(s.queue(1, 3, QueueStat.WRED_DROPPED_PACKETS)).isEqualTo(1);
         long t = 0;
         for (int k = 1; k <= 9; k++) {
-            assertThat(tm.dequeue(t, 1)).isEqualTo(k);
-            assertThat(tm.lastMarked()).isFalse();
-            assertThat(tm.lastEcn()).isEqualTo(2);
-            t = tm.lastTxEndNs();
+            assertThat(tm.dequeue(t, 1, verdict)).isEqualTo(k);
+            assertThat(verdict.marked()).isFalse();
+            assertThat(verdict.ecn()).isEqualTo(2);
+            t = verdict.txEndNs();
         }
-        assertThat(tm.dequeue(t, 1)).isEqualTo(10);
-        assertThat(tm.lastMarked()).isTrue();
-        assertThat(tm.lastEcn()).isEqualTo(3);
-        assertThat(tm.dequeue(tm.lastTxEndNs(), 1)).isEqualTo(12);
-        assertThat(tm.lastMarked()).isFalse();
-        assertThat(tm.lastEcn()).isEqualTo(3);
+        assertThat(tm.dequeue(t, 1, verdict)).isEqualTo(10);
+        assertThat(verdict.marked()).isTrue();
+        assertThat(verdict.ecn()).isEqualTo(3);
+        assertThat(tm.dequeue(verdict.txEndNs(), 1, verdict)).isEqualTo(12);
+        assertThat(verdict.marked()).isFalse();
+        assertThat(verdict.ecn()).isEqualTo(3);
         assertThat(sinks.drops).isEmpty();
     }
 

@@ -10,7 +10,7 @@ import io.asicemu.veth.ffm.PollSet;
  * Not thread safe: owned by the data-plane thread, which also adds and removes ports (from its command queue).
  * {@link #idle} allocates nothing.
  */
-public final class PortPoller implements AutoCloseable {
+final class PortPoller implements AutoCloseable {
     private final PollSet pollSet;
 
     /** @param capacity the most ports (and extra descriptors). */

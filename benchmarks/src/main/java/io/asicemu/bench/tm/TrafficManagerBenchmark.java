@@ -1,5 +1,6 @@
 package io.asicemu.bench.tm;
 
+import io.asicemu.tm.DequeueVerdict;
 import io.asicemu.tm.TmOptions;
 import io.asicemu.tm.TrafficManager;
 import io.asicemu.tm.config.TmConfigParser;
@@ -37,6 +38,9 @@ public class TrafficManagerBenchmark {
     private static final int[] QUANTA = {0, 0, 0, 200, 0, 0, 0, 0};
 
     private TrafficManager tm;
+    /** The verdict the data plane reuses for every frame it dequeues. */
+    private final DequeueVerdict verdict = new DequeueVerdict();
+
     private long nowNs;
     private int handle;
     private int phase;
@@ -116,7 +120,7 @@ public class TrafficManagerBenchmark {
         tm.admit(nowNs, h & 1, 3, 2, 3, 1086, 2, h);
         int last = TrafficManager.NO_PACKET;
         while (tm.nextTransmitNs(nowNs, 2) <= nowNs) {
-            final int out = tm.dequeue(nowNs, 2);
+            final int out = tm.dequeue(nowNs, 2, verdict);
             if (out == TrafficManager.NO_PACKET) {
                 break;
             }

@@ -10,7 +10,7 @@ import java.util.Arrays;
  * pcapng reader: section header blocks in either byte order (several sections allowed), interface description blocks
  * with {@code if_tsresol} (powers of 10 or 2), enhanced, simple and obsolete packet blocks; other blocks are skipped.
  */
-public final class PcapNgReader extends CaptureReader {
+final class PcapNgReader extends CaptureReader {
     /** Block type of a section header (also the file magic). */
     public static final int BLOCK_SECTION_HEADER = 0x0A0D0D0A;
     /** Block type of an interface description. */

@@ -6,7 +6,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
 /** Classic pcap reader: both byte orders, microsecond (0xA1B2C3D4) and nanosecond (0xA1B23C4D) timestamps. */
-public final class PcapReader extends CaptureReader {
+final class PcapReader extends CaptureReader {
     /** Magic of a microsecond pcap. */
     public static final int MAGIC_MICROS = 0xA1B2C3D4;
     /** Magic of a nanosecond pcap. */

@@ -1,5 +1,9 @@
 package io.asicemu.pipeline.port;
 
+import io.asicemu.parser.EtherType;
+import io.asicemu.parser.EthernetFlyweight;
+import io.asicemu.parser.NetworkOrder;
+import io.asicemu.parser.VlanTagFlyweight;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -120,14 +124,14 @@ public interface Port extends AutoCloseable {
      * @return whether the link can send it.
      */
     static boolean fitsMtu(final MemorySegment frame, final long offset, final int length, final int mtu) {
-        if (length <= mtu + 14) {
+        if (length <= mtu + EthernetFlyweight.HEADER_LENGTH) {
             return true;
         }
-        if (length > mtu + 18) {
+        if (length > mtu + EthernetFlyweight.HEADER_LENGTH + VlanTagFlyweight.TAG_LENGTH) {
             return false;
         }
-        final int tpid = io.asicemu.parser.NetworkOrder.u16(frame, offset + 12);
-        return tpid == 0x8100 || tpid == 0x88a8;
+        final int tpid = NetworkOrder.u16(frame, offset + EthernetFlyweight.ETHER_TYPE_OFFSET);
+        return tpid == EtherType.VLAN || tpid == EtherType.QINQ;
     }
 
     /** Releases the port's memory and descriptors. Called once, after the data path stopped using the port. */

@@ -1,5 +1,9 @@
 package io.asicemu.pipeline.replay;
 
+import io.asicemu.parser.EtherType;
+import io.asicemu.parser.EthernetFlyweight;
+import io.asicemu.parser.MacControlFlyweight;
+import io.asicemu.parser.NetworkOrder;
 import io.asicemu.parser.pcap.CaptureFormatException;
 import io.asicemu.parser.pcap.CaptureReader;
 import io.asicemu.pipeline.port.PcapFilePort;
@@ -9,8 +13,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,7 +47,7 @@ import java.util.List;
  * Not thread safe: used by the data-plane thread (replay steps it on the caller's thread). Allocates only when its
  * per-priority event rings grow (once per doubling).
  */
-public final class LinkPartnerPort implements Port {
+final class LinkPartnerPort implements Port {
     /** Classifies a frame into the priority the partner queues it on. */
     @FunctionalInterface
     public interface PriorityClassifier {
@@ -58,19 +60,16 @@ public final class LinkPartnerPort implements Port {
         int priority(MemorySegment frame, long offset, int length);
     }
 
-    private static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    private static final int PRIORITIES = 8;
+    private static final int PRIORITIES = MacControlFlyweight.PRIORITY_COUNT;
     /** The FIFO of frames that are never paused. */
     private static final int UNPAUSED = PRIORITIES;
 
-    private static final long PFC_DA = 0x0180_c200_0001L;
-    private static final int MAC_CONTROL = 0x8808;
-    private static final int PFC_OPCODE = 0x0101;
     private static final int WIRE_OVERHEAD = 24;
     private static final int MIN_FRAME = 60;
 
     private final String name;
+    private final EthernetFlyweight ethernet = new EthernetFlyweight();
+    private final MacControlFlyweight macControl = new MacControlFlyweight();
     private final long speedMbps;
     private final int mtu;
     private final long cableDelayNs;
@@ -179,7 +178,8 @@ public final class LinkPartnerPort implements Port {
     }
 
     private boolean isMacControl(final int i) {
-        return lengths[i] >= 14 && (input.get(U16, offsets[i] + 12) & 0xffff) == MAC_CONTROL;
+        return lengths[i] >= EthernetFlyweight.HEADER_LENGTH
+                && NetworkOrder.u16(input, offsets[i] + EthernetFlyweight.ETHER_TYPE_OFFSET) == EtherType.MAC_CONTROL;
     }
 
     /** @return how many input frames have not been received yet. */
@@ -303,27 +303,35 @@ public final class LinkPartnerPort implements Port {
     @Override
     public boolean transmit(final MemorySegment source, final long offset, final int length, final long timestampNs) {
         if (isPfc(source, offset, length)) {
-            onPfc(source, offset, timestampNs + cableDelayNs);
+            onPfc(timestampNs + cableDelayNs);
         }
         return output.transmit(source, offset, length, timestampNs);
     }
 
-    private static boolean isPfc(final MemorySegment s, final long offset, final int length) {
-        if (length < 34) {
+    /** Whether the frame is a PFC frame; if so {@link #macControl} is left wrapped around its MAC control body. */
+    private boolean isPfc(final MemorySegment s, final long offset, final int length) {
+        if (length < EthernetFlyweight.HEADER_LENGTH + MacControlFlyweight.PFC_LENGTH) {
             return false;
         }
-        final long da = ((s.get(U32, offset) & 0xffff_ffffL) << 16) | (s.get(U16, offset + 4) & 0xffff);
-        return da == PFC_DA
-                && (s.get(U16, offset + 12) & 0xffff) == MAC_CONTROL
-                && (s.get(U16, offset + 14) & 0xffff) == PFC_OPCODE;
+        ethernet.wrap(s, offset, length);
+        return ethernet.dstMac() == MacControlFlyweight.DST_MAC
+                && ethernet.etherType() == EtherType.MAC_CONTROL
+                && macControl
+                                .wrap(
+                                        s,
+                                        offset + EthernetFlyweight.HEADER_LENGTH,
+                                        length - EthernetFlyweight.HEADER_LENGTH)
+                                .opcode()
+                        == MacControlFlyweight.OPCODE_PFC;
     }
 
-    private void onPfc(final MemorySegment s, final long offset, final long atNs) {
+    /** Pauses the priorities the PFC frame {@link #macControl} views names, from its arrival at the partner. */
+    private void onPfc(final long atNs) {
         pfcFramesReceived++;
-        final int enable = s.get(U16, offset + 16) & 0xff;
+        final int enable = macControl.classEnableVector() & 0xff;
         for (int p = 0; p < PRIORITIES; p++) {
             if ((enable & (1 << p)) != 0) {
-                final long quanta = s.get(U16, offset + 18 + 2L * p) & 0xffff;
+                final long quanta = macControl.quanta(p);
                 final long pauseNs = (quanta * 512_000L + speedMbps - 1) / speedMbps;
                 if (fifoHead[p] < fifoCount[p]) { // nothing left to send on p: the pause cannot matter
                     addEvent(p, atNs, atNs + pauseNs);

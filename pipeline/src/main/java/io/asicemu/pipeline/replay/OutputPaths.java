@@ -12,7 +12,7 @@ import java.nio.file.Path;
  * the name is resolved against the normalised output directory and refused unless the result is a plain file name
  * in that directory (no separator, no {@code ..}, no absolute path) that is not a symbolic link.
  */
-public final class OutputPaths {
+final class OutputPaths {
     private OutputPaths() {}
 
     /**

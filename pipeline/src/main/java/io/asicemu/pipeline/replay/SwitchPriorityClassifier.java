@@ -1,9 +1,12 @@
 package io.asicemu.pipeline.replay;
 
+import io.asicemu.parser.EtherType;
+import io.asicemu.parser.EthernetFlyweight;
+import io.asicemu.parser.Ipv4Flyweight;
+import io.asicemu.parser.NetworkOrder;
+import io.asicemu.parser.VlanTagFlyweight;
 import io.asicemu.pipeline.table.QosMaps;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 
 /**
  * A link partner's priority for a frame, taken from the switch's own classification of that ingress port
@@ -13,12 +16,6 @@ import java.nio.ByteOrder;
  * paused. Not thread safe; used while a {@link LinkPartnerPort} is built.
  */
 final class SwitchPriorityClassifier implements LinkPartnerPort.PriorityClassifier {
-    private static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    private static final int VLAN = 0x8100;
-    private static final int QINQ = 0x88a8;
-    private static final int IPV4 = 0x0800;
-    private static final int IPV6 = 0x86dd;
-
     private final QosMaps qos;
     private final int port;
 
@@ -38,30 +35,31 @@ final class SwitchPriorityClassifier implements LinkPartnerPort.PriorityClassifi
 
     @Override
     public int priority(final MemorySegment frame, final long offset, final int length) {
-        if (length < 14) {
+        if (length < EthernetFlyweight.HEADER_LENGTH) {
             return -1;
         }
-        int typeAt = 12;
-        int type = frame.get(U16, offset + typeAt) & 0xffff;
+        int typeAt = EthernetFlyweight.ETHER_TYPE_OFFSET; // a tag's TPID sits where the EtherType would
+        int type = NetworkOrder.u16(frame, offset + typeAt);
         boolean tagged = false;
         int pcp = 0;
-        while ((type == VLAN || type == QINQ) && length >= typeAt + 6) {
+        while ((type == EtherType.VLAN || type == EtherType.QINQ)
+                && length >= typeAt + VlanTagFlyweight.NEXT_ETHER_TYPE_OFFSET + 2) {
             if (!tagged) {
-                pcp = (frame.get(U16, offset + typeAt + 2) & 0xffff) >>> 13;
+                pcp = NetworkOrder.u16(frame, offset + typeAt + VlanTagFlyweight.TCI_OFFSET) >>> 13;
                 tagged = true;
             }
-            typeAt += 4;
-            type = frame.get(U16, offset + typeAt) & 0xffff;
+            typeAt += VlanTagFlyweight.TAG_LENGTH;
+            type = NetworkOrder.u16(frame, offset + typeAt);
         }
         final long l3 = offset + typeAt + 2;
         int dscp = 0;
         boolean isIp = false;
-        if (type == IPV4 && length >= typeAt + 4) {
+        if (type == EtherType.IPV4 && length >= typeAt + 4) {
             isIp = true;
-            dscp = (frame.get(ValueLayout.JAVA_BYTE, l3 + 1) & 0xff) >>> 2;
-        } else if (type == IPV6 && length >= typeAt + 4) {
+            dscp = NetworkOrder.u8(frame, l3 + Ipv4Flyweight.TOS_OFFSET) >>> 2;
+        } else if (type == EtherType.IPV6 && length >= typeAt + 4) {
             isIp = true;
-            dscp = ((frame.get(U16, l3) & 0xffff) >>> 6) & 0x3f;
+            dscp = (NetworkOrder.u16(frame, l3) >>> 6) & 0x3f; // traffic class bits 4..11, DSCP its upper six
         }
         final int tc = qos.trafficClass(port, tagged, pcp, isIp, dscp);
         return tc < 8 ? tc : -1;

@@ -1,7 +1,11 @@
 package io.asicemu.pipeline.stage;
 
 import io.asicemu.parser.EtherType;
+import io.asicemu.parser.EthernetFlyweight;
+import io.asicemu.parser.Ipv4Flyweight;
+import io.asicemu.parser.Ipv6Flyweight;
 import io.asicemu.parser.NetworkOrder;
+import io.asicemu.parser.VlanTagFlyweight;
 import io.asicemu.pipeline.counter.Counters;
 import io.asicemu.pipeline.counter.DropReason;
 import io.asicemu.pipeline.counter.PortStat;
@@ -130,7 +134,7 @@ public final class EgressStage {
             counters.addPort(port, PortStat.ETHER_TX_OVERSIZE_PKTS, 1);
             return egressDrop(port, DropReason.EXCEEDS_L2_MTU);
         }
-        final int header = tagged ? 16 : 12;
+        final int header = EthernetFlyweight.ETHER_TYPE_OFFSET + (tagged ? VlanTagFlyweight.TAG_LENGTH : 0);
         final int outLength = Math.max(MIN_FRAME, header + body);
         if (outLength > buffer.maxFrameBytes()) {
             return egressDrop(port, DropReason.EXCEEDS_L2_MTU);
@@ -145,11 +149,12 @@ public final class EgressStage {
         }
         final MemorySegment mem = buffer.memory();
         final long at = buffer.offset(handle); // the first cell (≥ 64 B) holds the L2 header and the padding
-        NetworkOrder.u48(mem, at, v.dstMac);
-        NetworkOrder.u48(mem, at + 6, v.srcMac);
+        NetworkOrder.u48(mem, at + EthernetFlyweight.DST_MAC_OFFSET, v.dstMac);
+        NetworkOrder.u48(mem, at + EthernetFlyweight.SRC_MAC_OFFSET, v.srcMac);
         if (tagged) {
-            NetworkOrder.u16(mem, at + 12, EtherType.VLAN);
-            NetworkOrder.u16(mem, at + 14, (v.pcp << 13) | v.vlan);
+            final long tag = at + EthernetFlyweight.ETHER_TYPE_OFFSET;
+            NetworkOrder.u16(mem, tag + VlanTagFlyweight.TPID_OFFSET, EtherType.VLAN);
+            NetworkOrder.u16(mem, tag + VlanTagFlyweight.TCI_OFFSET, (v.pcp << 13) | v.vlan);
         }
         buffer.write(handle, header, segment, offset + v.l2Length, body);
         for (long pad = at + header + body; pad < at + MIN_FRAME; pad++) {
@@ -206,10 +211,11 @@ public final class EgressStage {
         int dscp = 0;
         if (v.l3Offset >= 0 && v.ipVersion == 4) {
             final long ip = offset + v.l3Offset;
-            dscp = NetworkOrder.u8(segment, ip + 1) >>> 2;
-            dst = NetworkOrder.u32(segment, ip + 16);
+            dscp = NetworkOrder.u8(segment, ip + Ipv4Flyweight.TOS_OFFSET) >>> 2;
+            dst = NetworkOrder.u32(segment, ip + Ipv4Flyweight.DST_ADDRESS_OFFSET);
         } else if (v.l3Offset >= 0 && v.ipVersion == 6) {
-            dscp = (NetworkOrder.u16(segment, offset + v.l3Offset) >>> 6) & 0x3f;
+            final long ip = offset + v.l3Offset + Ipv6Flyweight.VERSION_TC_FLOW_OFFSET;
+            dscp = (NetworkOrder.u16(segment, ip) >>> 6) & 0x3f; // traffic class bits 4..11, DSCP its upper six
         }
         final int rule = acl.match(port, etherType, v.l3Offset >= 0 ? v.ipVersion : 0, dst, v.ipProtocol, dscp);
         if (rule == AclEgressTable.NO_MATCH) {

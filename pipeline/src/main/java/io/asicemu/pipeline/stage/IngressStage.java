@@ -2,12 +2,16 @@ package io.asicemu.pipeline.stage;
 
 import io.asicemu.flowlet.LoadBalanceGroup;
 import io.asicemu.flowlet.hash.HashKey;
+import io.asicemu.parser.EtherType;
+import io.asicemu.parser.EthernetFlyweight;
 import io.asicemu.parser.FrameKind;
 import io.asicemu.parser.FrameRewriter;
+import io.asicemu.parser.IcmpFlyweight;
 import io.asicemu.parser.InternetChecksum;
 import io.asicemu.parser.PacketParser;
 import io.asicemu.parser.ParseReason;
 import io.asicemu.parser.ParseResult;
+import io.asicemu.parser.VlanTagFlyweight;
 import io.asicemu.pipeline.counter.ConsumeReason;
 import io.asicemu.pipeline.counter.Counters;
 import io.asicemu.pipeline.counter.DropReason;
@@ -44,13 +48,8 @@ import java.lang.foreign.MemorySegment;
  * Not thread safe: one instance per data-plane thread; allocates nothing per packet.
  */
 public final class IngressStage {
-    private static final int ICMPV6 = 58;
     private static final int IP_HEADER_ERRORS_FIRST = ParseReason.TRUNCATED_IPV4.index();
     private static final int IP_HEADER_ERRORS_LAST = ParseReason.IPV6_EXT_HEADER_CHAIN.index();
-    private static final int ND_NEIGHBOR_SOLICITATION = 135;
-    private static final int ND_NEIGHBOR_ADVERTISEMENT = 136;
-    private static final int ND_ROUTER_SOLICITATION = 133;
-    private static final int ND_REDIRECT = 137;
     private static final long BROADCAST = 0xffff_ffff_ffffL;
     /** {@link #routeSlots} entry of a frame whose LPM slot was not looked up in the vector step. */
     private static final int NOT_LOOKED_UP = -1;
@@ -227,7 +226,7 @@ public final class IngressStage {
             v.drop(DropReason.MALFORMED_FRAME);
             return;
         }
-        final int l2Length = 12 + 4 * p.vlanCount();
+        final int l2Length = EthernetFlyweight.ETHER_TYPE_OFFSET + VlanTagFlyweight.TAG_LENGTH * p.vlanCount();
         v.l2Length = l2Length;
         v.dstMac = p.dstMac();
         v.srcMac = p.srcMac();
@@ -441,12 +440,12 @@ public final class IngressStage {
             return true;
         }
         if (p.ipVersion() == 6
-                && p.protocol() == ICMPV6
-                && p.icmpType() >= ND_ROUTER_SOLICITATION
-                && p.icmpType() <= ND_REDIRECT) {
+                && p.protocol() == EtherType.PROTO_ICMPV6
+                && p.icmpType() >= IcmpFlyweight.TYPE_V6_ROUTER_SOLICITATION
+                && p.icmpType() <= IcmpFlyweight.TYPE_V6_REDIRECT) {
             final int type = p.icmpType();
-            final boolean solicitation = type == ND_NEIGHBOR_SOLICITATION;
-            final boolean advertisement = type == ND_NEIGHBOR_ADVERTISEMENT;
+            final boolean solicitation = type == IcmpFlyweight.TYPE_V6_NEIGHBOR_SOLICITATION;
+            final boolean advertisement = type == IcmpFlyweight.TYPE_V6_NEIGHBOR_ADVERTISEMENT;
             if (!t.standalone()) {
                 if ((solicitation || advertisement) && !resolver.ndTargetIsLocal(p)) {
                     return false;

@@ -2,8 +2,11 @@ package io.asicemu.pipeline.stage;
 
 import io.asicemu.parser.ArpFlyweight;
 import io.asicemu.parser.EtherType;
+import io.asicemu.parser.EthernetFlyweight;
 import io.asicemu.parser.FrameBuilder;
+import io.asicemu.parser.IcmpFlyweight;
 import io.asicemu.parser.InternetChecksum;
+import io.asicemu.parser.Ipv4Flyweight;
 import io.asicemu.parser.Ipv6Flyweight;
 import io.asicemu.parser.NetworkOrder;
 import io.asicemu.parser.ParseResult;
@@ -26,14 +29,18 @@ public final class NeighborResolver {
 
     private static final int PENDING = 256;
     private static final long BROADCAST = 0xffff_ffff_ffffL;
-    private static final int ICMPV6 = 58;
-    private static final int ND_OPTION_SOURCE_LL = 1;
-    private static final int ND_OPTION_TARGET_LL = 2;
-    private static final int NS_LENGTH = 32;
+    private static final int NS_LENGTH = IcmpFlyweight.ND_LENGTH_WITH_LL_OPTION;
+    private static final int SOLICITATION_LENGTH =
+            EthernetFlyweight.HEADER_LENGTH + Ipv6Flyweight.HEADER_LENGTH + NS_LENGTH;
 
     private final EgressStage egress;
     private final FrameBuilder builder = new FrameBuilder();
     private final MemorySegment scratch = Arena.ofAuto().allocate(128, 64);
+    private final EthernetFlyweight ethernet = new EthernetFlyweight();
+    private final ArpFlyweight arp = new ArpFlyweight();
+    private final Ipv4Flyweight ipv4 = new Ipv4Flyweight();
+    private final Ipv6Flyweight ipv6 = new Ipv6Flyweight();
+    private final IcmpFlyweight icmp = new IcmpFlyweight();
     private final Verdict requestVerdict = new Verdict();
     private final long[] pendingHigh = new long[PENDING];
     private final long[] pendingLow = new long[PENDING];
@@ -86,7 +93,7 @@ public final class NeighborResolver {
                 .buildArp(scratch, 0, ArpFlyweight.OP_REQUEST, myMac, ip, 0, ip);
         final Verdict v = requestVerdict;
         v.reset(-1);
-        v.l2Length = 12;
+        v.l2Length = EthernetFlyweight.ETHER_TYPE_OFFSET;
         v.dstMac = BROADCAST;
         v.srcMac = myMac;
         v.vlan = t.routerInterfaceVlan(rif);
@@ -120,17 +127,16 @@ public final class NeighborResolver {
 
     /** Turns the ARP request in place into the reply and points the verdict back out of the ingress port. */
     void answerArp(final int rif, final ParseResult p, final Verdict v) {
-        final MemorySegment s = p.segment();
-        final long arp = p.frameOffset() + p.l3Offset();
         final long requesterMac = p.arpSenderMac();
         final int requesterIp = p.arpSenderIp();
         final int targetIp = p.arpTargetIp();
         final long myMac = tables.rifMac(rif);
-        NetworkOrder.u16(s, arp + ArpFlyweight.OPERATION_OFFSET, ArpFlyweight.OP_REPLY);
-        NetworkOrder.u48(s, arp + ArpFlyweight.SENDER_MAC_OFFSET, myMac);
-        NetworkOrder.u32(s, arp + ArpFlyweight.SENDER_IP_OFFSET, targetIp);
-        NetworkOrder.u48(s, arp + ArpFlyweight.TARGET_MAC_OFFSET, requesterMac);
-        NetworkOrder.u32(s, arp + ArpFlyweight.TARGET_IP_OFFSET, requesterIp);
+        arp.wrap(p.segment(), p.frameOffset() + p.l3Offset(), ArpFlyweight.LENGTH)
+                .operation(ArpFlyweight.OP_REPLY)
+                .senderMac(myMac)
+                .senderIp(targetIp)
+                .targetMac(requesterMac)
+                .targetIp(requesterIp);
         v.action = Verdict.UNICAST;
         v.egressPort = v.ingressPort;
         v.dstMac = requesterMac;
@@ -138,10 +144,10 @@ public final class NeighborResolver {
     }
 
     boolean ndTargetIsLocal(final ParseResult p) {
-        if (p.l4Offset() < 0 || p.ipEnd() - p.l4Offset() < 24) {
+        if (p.l4Offset() < 0 || p.ipEnd() - p.l4Offset() < IcmpFlyweight.ND_TARGET_OFFSET + 16) {
             return false;
         }
-        final long target = p.frameOffset() + p.l4Offset() + 8;
+        final long target = p.frameOffset() + p.l4Offset() + IcmpFlyweight.ND_TARGET_OFFSET;
         final long high = NetworkOrder.u64(p.segment(), target);
         final long low = NetworkOrder.u64(p.segment(), target + 8);
         return RouteTarget.kind(tables.routeTargetFor(true, high, low)) == RouteTarget.LOCAL;
@@ -149,23 +155,23 @@ public final class NeighborResolver {
 
     void learnNd(final int rif, final ParseResult p) {
         final MemorySegment s = p.segment();
-        final long icmp = p.frameOffset() + p.l4Offset();
+        final long at = p.frameOffset() + p.l4Offset();
         final int icmpLength = p.ipEnd() - p.l4Offset();
-        if (icmpLength < 32) {
+        if (icmpLength < NS_LENGTH) {
             return;
         }
-        final int type = NetworkOrder.u8(s, icmp);
-        final int option = NetworkOrder.u8(s, icmp + 24);
-        final long mac = NetworkOrder.u48(s, icmp + 26);
-        long high = NetworkOrder.u64(s, icmp + 8);
-        long low = NetworkOrder.u64(s, icmp + 16);
-        if (type == 135) {
-            if (option != ND_OPTION_SOURCE_LL) {
+        final int type = NetworkOrder.u8(s, at + IcmpFlyweight.TYPE_OFFSET);
+        final int option = NetworkOrder.u8(s, at + IcmpFlyweight.ND_OPTION_TYPE_OFFSET);
+        final long mac = NetworkOrder.u48(s, at + IcmpFlyweight.ND_OPTION_ADDRESS_OFFSET);
+        long high = NetworkOrder.u64(s, at + IcmpFlyweight.ND_TARGET_OFFSET);
+        long low = NetworkOrder.u64(s, at + IcmpFlyweight.ND_TARGET_OFFSET + 8);
+        if (type == IcmpFlyweight.TYPE_V6_NEIGHBOR_SOLICITATION) {
+            if (option != IcmpFlyweight.ND_OPTION_SOURCE_LL) {
                 return;
             }
             high = p.srcAddressHigh();
             low = p.srcAddressLow();
-        } else if (option != ND_OPTION_TARGET_LL) {
+        } else if (option != IcmpFlyweight.ND_OPTION_TARGET_LL) {
             return;
         }
         if ((high | low) != 0 && connected(rif, high, low, true)) {
@@ -177,7 +183,7 @@ public final class NeighborResolver {
     void answerNd(final int rif, final ParseResult p, final Verdict v) {
         final MemorySegment s = p.segment();
         final long ip = p.frameOffset() + p.l3Offset();
-        final long icmp = p.frameOffset() + p.l4Offset();
+        final long at = p.frameOffset() + p.l4Offset();
         final int icmpLength = p.ipEnd() - p.l4Offset();
         final long srcHigh = p.srcAddressHigh();
         final long srcLow = p.srcAddressLow();
@@ -187,23 +193,24 @@ public final class NeighborResolver {
         }
         final long myMac = tables.rifMac(rif);
         long requesterMac = p.srcMac();
-        final boolean hasOption = icmpLength >= NS_LENGTH && NetworkOrder.u8(s, icmp + 24) == ND_OPTION_SOURCE_LL;
+        final boolean hasOption = icmpLength >= NS_LENGTH
+                && NetworkOrder.u8(s, at + IcmpFlyweight.ND_OPTION_TYPE_OFFSET) == IcmpFlyweight.ND_OPTION_SOURCE_LL;
         if (hasOption) {
-            requesterMac = NetworkOrder.u48(s, icmp + 26);
-            NetworkOrder.u8(s, icmp + 24, ND_OPTION_TARGET_LL);
-            NetworkOrder.u48(s, icmp + 26, myMac);
+            requesterMac = NetworkOrder.u48(s, at + IcmpFlyweight.ND_OPTION_ADDRESS_OFFSET);
+            NetworkOrder.u8(s, at + IcmpFlyweight.ND_OPTION_TYPE_OFFSET, IcmpFlyweight.ND_OPTION_TARGET_LL);
+            NetworkOrder.u48(s, at + IcmpFlyweight.ND_OPTION_ADDRESS_OFFSET, myMac);
         }
-        final long targetHigh = NetworkOrder.u64(s, icmp + 8);
-        final long targetLow = NetworkOrder.u64(s, icmp + 16);
-        NetworkOrder.u64(s, ip + Ipv6Flyweight.DST_ADDRESS_OFFSET, srcHigh);
-        NetworkOrder.u64(s, ip + Ipv6Flyweight.DST_ADDRESS_OFFSET + 8, srcLow);
-        NetworkOrder.u64(s, ip + Ipv6Flyweight.SRC_ADDRESS_OFFSET, targetHigh);
-        NetworkOrder.u64(s, ip + Ipv6Flyweight.SRC_ADDRESS_OFFSET + 8, targetLow);
-        NetworkOrder.u8(s, ip + Ipv6Flyweight.HOP_LIMIT_OFFSET, 255);
-        NetworkOrder.u8(s, icmp, 136);
-        NetworkOrder.u8(s, icmp + 1, 0);
-        NetworkOrder.u32(s, icmp + 4, 0xE000_0000);
-        icmpv6Checksum(s, ip, icmp, icmpLength);
+        final long targetHigh = NetworkOrder.u64(s, at + IcmpFlyweight.ND_TARGET_OFFSET);
+        final long targetLow = NetworkOrder.u64(s, at + IcmpFlyweight.ND_TARGET_OFFSET + 8);
+        ipv6.wrap(s, ip, Ipv6Flyweight.HEADER_LENGTH)
+                .dstAddress(srcHigh, srcLow)
+                .srcAddress(targetHigh, targetLow)
+                .hopLimit(255);
+        icmp.wrap(s, at, icmpLength)
+                .type(IcmpFlyweight.TYPE_V6_NEIGHBOR_ADVERTISEMENT)
+                .code(0);
+        NetworkOrder.u32(s, at + IcmpFlyweight.ND_FLAGS_OFFSET, IcmpFlyweight.ND_FLAGS_ROUTER_SOLICITED_OVERRIDE);
+        icmpv6Checksum(s, ip, at, icmpLength);
         v.action = Verdict.UNICAST;
         v.egressPort = v.ingressPort;
         v.dstMac = requesterMac;
@@ -219,32 +226,28 @@ public final class NeighborResolver {
      */
     boolean answerEcho(final int rif, final ParseResult p, final Verdict v) {
         final boolean v6 = p.ipVersion() == 6;
-        if (p.l4Offset() < 0 || p.icmpType() != (v6 ? 128 : 8) || p.protocol() != (v6 ? ICMPV6 : 1)) {
+        final int request = v6 ? IcmpFlyweight.TYPE_V6_ECHO_REQUEST : IcmpFlyweight.TYPE_ECHO_REQUEST;
+        if (p.l4Offset() < 0
+                || p.icmpType() != request
+                || p.protocol() != (v6 ? EtherType.PROTO_ICMPV6 : EtherType.PROTO_ICMP)) {
             return false;
         }
         final MemorySegment s = p.segment();
         final long ip = p.frameOffset() + p.l3Offset();
-        final long icmp = p.frameOffset() + p.l4Offset();
         if (v6) {
-            final long srcHigh = NetworkOrder.u64(s, ip + Ipv6Flyweight.SRC_ADDRESS_OFFSET);
-            final long srcLow = NetworkOrder.u64(s, ip + Ipv6Flyweight.SRC_ADDRESS_OFFSET + 8);
-            MemorySegment.copy(s, ip + Ipv6Flyweight.DST_ADDRESS_OFFSET, s, ip + Ipv6Flyweight.SRC_ADDRESS_OFFSET, 16);
-            NetworkOrder.u64(s, ip + Ipv6Flyweight.DST_ADDRESS_OFFSET, srcHigh);
-            NetworkOrder.u64(s, ip + Ipv6Flyweight.DST_ADDRESS_OFFSET + 8, srcLow);
-            NetworkOrder.u8(s, ip + Ipv6Flyweight.HOP_LIMIT_OFFSET, 64);
-        } else {
-            final int src = NetworkOrder.u32(s, ip + 12);
-            NetworkOrder.u32(s, ip + 12, NetworkOrder.u32(s, ip + 16));
-            NetworkOrder.u32(s, ip + 16, src);
-            final int oldTtlWord = NetworkOrder.u16(s, ip + 8);
-            final int newTtlWord = (64 << 8) | (oldTtlWord & 0xff);
-            NetworkOrder.u16(s, ip + 8, newTtlWord);
-            NetworkOrder.u16(s, ip + 10, InternetChecksum.update(NetworkOrder.u16(s, ip + 10), oldTtlWord, newTtlWord));
+            ipv6.wrap(s, ip, Ipv6Flyweight.HEADER_LENGTH);
+            final long srcHigh = ipv6.srcAddressHigh();
+            final long srcLow = ipv6.srcAddressLow();
+            ipv6.srcAddress(ipv6.dstAddressHigh(), ipv6.dstAddressLow())
+                    .dstAddress(srcHigh, srcLow)
+                    .hopLimit(64);
+        } else { // swapping the addresses leaves the header's sum as it was: only the TTL changes the checksum
+            ipv4.wrap(s, ip, p.ipHeaderLength());
+            final int src = ipv4.srcAddress();
+            ipv4.srcAddress(ipv4.dstAddress()).dstAddress(src).ttlRewrite(64);
         }
-        final int oldTypeWord = NetworkOrder.u16(s, icmp);
-        final int newTypeWord = ((v6 ? 129 : 0) << 8) | (oldTypeWord & 0xff);
-        NetworkOrder.u16(s, icmp, newTypeWord);
-        NetworkOrder.u16(s, icmp + 2, InternetChecksum.update(NetworkOrder.u16(s, icmp + 2), oldTypeWord, newTypeWord));
+        icmp.wrap(s, p.frameOffset() + p.l4Offset(), p.ipEnd() - p.l4Offset())
+                .typeRewrite(v6 ? IcmpFlyweight.TYPE_V6_ECHO_REPLY : IcmpFlyweight.TYPE_ECHO_REPLY);
         v.action = Verdict.UNICAST;
         v.egressPort = v.ingressPort;
         v.dstMac = p.srcMac();
@@ -252,12 +255,13 @@ public final class NeighborResolver {
         return true;
     }
 
+    /** Computes the ICMPv6 checksum over the pseudo header (addresses, length, next header) and the message. */
     private static void icmpv6Checksum(final MemorySegment s, final long ip, final long icmp, final int icmpLength) {
-        NetworkOrder.u16(s, icmp + 2, 0);
+        NetworkOrder.u16(s, icmp + IcmpFlyweight.CHECKSUM_OFFSET, 0);
         long sum = InternetChecksum.sum(s, ip + Ipv6Flyweight.SRC_ADDRESS_OFFSET, 32);
-        sum += icmpLength + ICMPV6;
+        sum += icmpLength + EtherType.PROTO_ICMPV6;
         sum += InternetChecksum.sum(s, icmp, icmpLength);
-        NetworkOrder.u16(s, icmp + 2, ~InternetChecksum.fold(sum) & 0xFFFF);
+        NetworkOrder.u16(s, icmp + IcmpFlyweight.CHECKSUM_OFFSET, ~InternetChecksum.fold(sum) & 0xFFFF);
     }
 
     /**
@@ -300,7 +304,7 @@ public final class NeighborResolver {
         }
         final Verdict v = requestVerdict;
         v.reset(-1);
-        v.l2Length = 12;
+        v.l2Length = EthernetFlyweight.ETHER_TYPE_OFFSET;
         v.dstMac = dstMac;
         v.srcMac = myMac;
         v.vlan = t.routerInterfaceVlan(rif);
@@ -323,28 +327,26 @@ public final class NeighborResolver {
             final long dstMac,
             final long myMac) {
         final MemorySegment s = scratch;
-        NetworkOrder.u48(s, 0, dstMac);
-        NetworkOrder.u48(s, 6, myMac);
-        NetworkOrder.u16(s, 12, EtherType.IPV6);
-        final long ip = 14;
-        NetworkOrder.u32(s, ip, 0x6000_0000);
-        NetworkOrder.u16(s, ip + Ipv6Flyweight.PAYLOAD_LENGTH_OFFSET, NS_LENGTH);
-        NetworkOrder.u8(s, ip + Ipv6Flyweight.NEXT_HEADER_OFFSET, ICMPV6);
-        NetworkOrder.u8(s, ip + Ipv6Flyweight.HOP_LIMIT_OFFSET, 255);
-        NetworkOrder.u64(s, ip + Ipv6Flyweight.SRC_ADDRESS_OFFSET, t.rifIpv6High(rif));
-        NetworkOrder.u64(s, ip + Ipv6Flyweight.SRC_ADDRESS_OFFSET + 8, t.rifIpv6Low(rif));
-        NetworkOrder.u64(s, ip + Ipv6Flyweight.DST_ADDRESS_OFFSET, 0xff02_0000_0000_0000L);
-        NetworkOrder.u64(s, ip + Ipv6Flyweight.DST_ADDRESS_OFFSET + 8, 0x0000_0001_ff00_0000L | (low & 0xff_ffffL));
-        final long icmp = ip + Ipv6Flyweight.HEADER_LENGTH;
-        NetworkOrder.u8(s, icmp, 135);
-        NetworkOrder.u8(s, icmp + 1, 0);
-        NetworkOrder.u32(s, icmp + 4, 0);
-        NetworkOrder.u64(s, icmp + 8, high);
-        NetworkOrder.u64(s, icmp + 16, low);
-        NetworkOrder.u8(s, icmp + 24, ND_OPTION_SOURCE_LL);
-        NetworkOrder.u8(s, icmp + 25, 1);
-        NetworkOrder.u48(s, icmp + 26, myMac);
-        icmpv6Checksum(s, ip, icmp, NS_LENGTH);
-        return 14 + 40 + NS_LENGTH;
+        ethernet.wrap(s, 0, SOLICITATION_LENGTH).dstMac(dstMac).srcMac(myMac).etherType(EtherType.IPV6);
+        final long ip = EthernetFlyweight.HEADER_LENGTH;
+        ipv6.wrap(s, ip, Ipv6Flyweight.HEADER_LENGTH)
+                .versionClassFlow(0, 0)
+                .payloadLength(NS_LENGTH)
+                .nextHeader(EtherType.PROTO_ICMPV6)
+                .hopLimit(255)
+                .srcAddress(t.rifIpv6High(rif), t.rifIpv6Low(rif))
+                .dstAddress(0xff02_0000_0000_0000L, 0x0000_0001_ff00_0000L | (low & 0xff_ffffL)); // solicited-node
+        final long at = ip + Ipv6Flyweight.HEADER_LENGTH;
+        icmp.wrap(s, at, NS_LENGTH)
+                .type(IcmpFlyweight.TYPE_V6_NEIGHBOR_SOLICITATION)
+                .code(0);
+        NetworkOrder.u32(s, at + IcmpFlyweight.ND_FLAGS_OFFSET, 0);
+        NetworkOrder.u64(s, at + IcmpFlyweight.ND_TARGET_OFFSET, high);
+        NetworkOrder.u64(s, at + IcmpFlyweight.ND_TARGET_OFFSET + 8, low);
+        NetworkOrder.u8(s, at + IcmpFlyweight.ND_OPTION_TYPE_OFFSET, IcmpFlyweight.ND_OPTION_SOURCE_LL);
+        NetworkOrder.u8(s, at + IcmpFlyweight.ND_OPTION_LENGTH_OFFSET, 1);
+        NetworkOrder.u48(s, at + IcmpFlyweight.ND_OPTION_ADDRESS_OFFSET, myMac);
+        icmpv6Checksum(s, ip, at, NS_LENGTH);
+        return SOLICITATION_LENGTH;
     }
 }

@@ -1,6 +1,8 @@
 package io.asicemu.rdma.host;
 
 import io.asicemu.parser.EtherType;
+import io.asicemu.parser.EthernetFlyweight;
+import io.asicemu.parser.MacControlFlyweight;
 import io.asicemu.parser.NetworkOrder;
 import io.asicemu.parser.PacketParser;
 import io.asicemu.parser.ParseReason;
@@ -43,9 +45,10 @@ public final class RoceHost {
     static final int WIRE_OVERHEAD_BYTES = 24;
 
     private static final int MIN_FRAME = 60;
+    /** Where a MAC control frame's body (opcode, then the PFC fields) starts: after the untagged Ethernet header. */
+    private static final int MAC_CONTROL = EthernetFlyweight.HEADER_LENGTH;
+
     private static final int CE = 0b11;
-    private static final long PFC_DA = 0x0180_c200_0001L;
-    private static final int PFC_OPCODE = 0x0101;
     private static final int CONTROL_QUEUE = 1024;
     private static final int MAX_FRAME = 9_216 + 18;
 
@@ -141,9 +144,10 @@ public final class RoceHost {
     public void onFrame(MemorySegment frame, long offset, int length, long nowNs) {
         framesReceived++;
         if (length >= MIN_FRAME
-                && NetworkOrder.u48(frame, offset) == PFC_DA
-                && NetworkOrder.u16(frame, offset + 12) == EtherType.MAC_CONTROL
-                && NetworkOrder.u16(frame, offset + 14) == PFC_OPCODE) {
+                && NetworkOrder.u48(frame, offset + EthernetFlyweight.DST_MAC_OFFSET) == MacControlFlyweight.DST_MAC
+                && NetworkOrder.u16(frame, offset + EthernetFlyweight.ETHER_TYPE_OFFSET) == EtherType.MAC_CONTROL
+                && NetworkOrder.u16(frame, offset + MAC_CONTROL + MacControlFlyweight.OPCODE_OFFSET)
+                        == MacControlFlyweight.OPCODE_PFC) {
             onPfc(frame, offset, nowNs);
             return;
         }
@@ -204,10 +208,11 @@ public final class RoceHost {
 
     private void onPfc(MemorySegment frame, long offset, long nowNs) {
         pfcFramesReceived++;
-        int enable = NetworkOrder.u16(frame, offset + 16);
-        for (int p = 0; p < 8; p++) {
+        int enable = NetworkOrder.u16(frame, offset + MAC_CONTROL + MacControlFlyweight.PFC_CLASS_ENABLE_OFFSET);
+        for (int p = 0; p < MacControlFlyweight.PRIORITY_COUNT; p++) {
             if ((enable & (1 << p)) != 0) {
-                int quanta = NetworkOrder.u16(frame, offset + 18 + 2 * p);
+                int quanta =
+                        NetworkOrder.u16(frame, offset + MAC_CONTROL + MacControlFlyweight.PFC_QUANTA_OFFSET + 2 * p);
                 long pauseNs = (quanta * 512L * 1_000_000_000L + lineRateBps - 1) / lineRateBps;
                 long until = nowNs + pauseNs;
                 long pausedFrom = Math.max(nowNs, pausedUntilNs[p]);

@@ -3,6 +3,10 @@ package io.asicemu.veth.afpacket;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
+import io.asicemu.parser.EtherType;
+import io.asicemu.parser.EthernetFlyweight;
+import io.asicemu.parser.NetworkOrder;
+import io.asicemu.parser.VlanTagFlyweight;
 import io.asicemu.pipeline.port.Port;
 import io.asicemu.pipeline.port.RxBatch;
 import io.asicemu.veth.ffm.Kernel;
@@ -44,7 +48,11 @@ import org.slf4j.LoggerFactory;
 public final class AfPacketPort implements Port {
     private static final Logger LOG = LoggerFactory.getLogger(AfPacketPort.class);
     private static final VarHandle INT_VH = ValueLayout.JAVA_INT.varHandle();
-    private static final int L2_HEADROOM = 14 + 8;
+    private static final int L2_HEADROOM = EthernetFlyweight.HEADER_LENGTH + 2 * VlanTagFlyweight.TAG_LENGTH;
+    /** The MAC addresses, which a restored VLAN tag follows. */
+    private static final int MACS = EthernetFlyweight.ETHER_TYPE_OFFSET;
+
+    private static final int TAG = VlanTagFlyweight.TAG_LENGTH;
     private static final int GSO_FRAME_BYTES = 65536;
     private static final int MAX_RX_SLOT_BYTES = 2048;
 
@@ -229,15 +237,11 @@ public final class AfPacketPort implements Port {
                     : dropOversize();
         }
         long mac = hdr + (ring.get(JAVA_SHORT, hdr + Kernel.TP_MAC) & 0xffff);
-        if ((status & Kernel.TP_STATUS_VLAN_VALID) != 0 && mac - 4 >= hdr + Kernel.TPACKET2_HDRLEN) {
-            final int tpid = (status & Kernel.TP_STATUS_VLAN_TPID_VALID) != 0
-                    ? ring.get(JAVA_SHORT, hdr + Kernel.TP_VLAN_TPID) & 0xffff
-                    : 0x8100;
-            MemorySegment.copy(ring, mac, ring, mac - 4, 12);
-            mac -= 4;
-            ring.set(FrameLayout.U16, mac + 12, (short) tpid);
-            ring.set(FrameLayout.U16, mac + 14, ring.get(JAVA_SHORT, hdr + Kernel.TP_VLAN_TCI));
-            length += 4;
+        if ((status & Kernel.TP_STATUS_VLAN_VALID) != 0 && mac - TAG >= hdr + Kernel.TPACKET2_HDRLEN) {
+            MemorySegment.copy(ring, mac, ring, mac - TAG, MACS);
+            mac -= TAG;
+            writeVlanTag(ring, mac, hdr, status);
+            length += TAG;
             rxVlanRestoredCount++;
         }
         if (length > mtu + L2_HEADROOM) {
@@ -267,21 +271,17 @@ public final class AfPacketPort implements Port {
             return -1;
         }
         final long read = Libc.recv(errno, fd, copyTarget, GSO_FRAME_BYTES, Kernel.MSG_DONTWAIT);
-        if (read < 14) {
+        if (read < EthernetFlyweight.HEADER_LENGTH) {
             return dropOversize(); // the queued copy is gone (cannot happen while we are the only reader)
         }
         rxCopiedFrameCount++;
         long mac = 4;
         int length = (int) read;
         if ((status & Kernel.TP_STATUS_VLAN_VALID) != 0) {
-            final int tpid = (status & Kernel.TP_STATUS_VLAN_TPID_VALID) != 0
-                    ? ring.get(JAVA_SHORT, hdr + Kernel.TP_VLAN_TPID) & 0xffff
-                    : 0x8100;
-            MemorySegment.copy(copyScratch, 4, copyScratch, 0, 12);
+            MemorySegment.copy(copyScratch, TAG, copyScratch, 0, MACS);
             mac = 0;
-            copyScratch.set(FrameLayout.U16, 12, (short) tpid);
-            copyScratch.set(FrameLayout.U16, 14, ring.get(JAVA_SHORT, hdr + Kernel.TP_VLAN_TCI));
-            length += 4;
+            writeVlanTag(copyScratch, mac, hdr, status);
+            length += TAG;
             rxVlanRestoredCount++;
         }
         if (length > mtu + L2_HEADROOM) {
@@ -311,7 +311,7 @@ public final class AfPacketPort implements Port {
             final int length,
             final int frameIndex,
             final long nowNs) {
-        if (!acceptGso || !view.wrap(memory, mac, length) || view.protocol != FrameLayout.PROTO_TCP) {
+        if (!acceptGso || !view.wrap(memory, mac, length) || view.protocol != EtherType.PROTO_TCP) {
             return dropOversize();
         }
         final int segmentMtu = Math.min(mtu, slotMtu); // the segmenter's scratch slots fit the opening MTU
@@ -614,5 +614,18 @@ public final class AfPacketPort implements Port {
 
     private static int pow2(final int atLeast) {
         return Math.max(2048, Integer.highestOneBit(atLeast - 1) << 1);
+    }
+
+    /**
+     * Puts back the VLAN tag the kernel took off a received frame (TP_STATUS_VLAN_VALID) after the MACs of the frame
+     * that now starts at {@code mac}, with the TPID the kernel reports (802.1Q when it reports none).
+     */
+    private void writeVlanTag(final MemorySegment memory, final long mac, final long hdr, final int status) {
+        final int tpid = (status & Kernel.TP_STATUS_VLAN_TPID_VALID) != 0
+                ? ring.get(JAVA_SHORT, hdr + Kernel.TP_VLAN_TPID) & 0xffff
+                : EtherType.VLAN;
+        final long tag = mac + EthernetFlyweight.ETHER_TYPE_OFFSET;
+        NetworkOrder.u16(memory, tag + VlanTagFlyweight.TPID_OFFSET, tpid);
+        NetworkOrder.u16(memory, tag + VlanTagFlyweight.TCI_OFFSET, ring.get(JAVA_SHORT, hdr + Kernel.TP_VLAN_TCI));
     }
 }

@@ -1,22 +1,24 @@
 package io.asicemu.veth.afpacket;
 
+import io.asicemu.parser.EtherType;
+import io.asicemu.parser.EthernetFlyweight;
+import io.asicemu.parser.InternetChecksum;
+import io.asicemu.parser.Ipv4Flyweight;
+import io.asicemu.parser.Ipv6Flyweight;
+import io.asicemu.parser.NetworkOrder;
+import io.asicemu.parser.VlanTagFlyweight;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /**
  * Finds the L3 and L4 headers of an Ethernet frame (after up to two VLAN tags) for checksum completion and TCP
- * segmentation. A reusable view: {@link #wrap} fills its fields and allocates nothing.
+ * segmentation, with the parser's header layout. A reusable view: {@link #wrap} fills its fields and allocates
+ * nothing. Unlike {@code PacketParser} it accepts only what a port can finish for the sender: unfragmented IPv4, or
+ * IPv6 without extension headers, whose IP length fits the frame.
  * <p>
  * Not thread safe: one instance per port, used on the data-plane thread.
  */
 final class FrameLayout {
-    static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
-    static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
-
-    static final int ETHERTYPE_IPV4 = 0x0800;
-    static final int ETHERTYPE_IPV6 = 0x86dd;
-    static final int PROTO_TCP = 6;
-    static final int PROTO_UDP = 17;
+    private static final int MAX_TAGS = 2;
 
     /** Offset of the L3 header from the frame start, or -1 if the frame is not IPv4/IPv6. */
     int l3Offset;
@@ -38,29 +40,30 @@ final class FrameLayout {
     boolean wrap(final MemorySegment frame, final long offset, final int length) {
         l3Offset = -1;
         protocol = -1;
-        if (length < 14) {
+        if (length < EthernetFlyweight.HEADER_LENGTH) {
             return false;
         }
-        int at = 12;
-        int etherType = frame.get(U16, offset + at) & 0xffff;
-        for (int tags = 0; tags < 2 && (etherType == 0x8100 || etherType == 0x88a8); tags++) {
-            at += 4;
+        int at = EthernetFlyweight.ETHER_TYPE_OFFSET; // a tag's TPID sits where the EtherType would
+        int etherType = NetworkOrder.u16(frame, offset + at);
+        for (int tags = 0; tags < MAX_TAGS && (etherType == EtherType.VLAN || etherType == EtherType.QINQ); tags++) {
+            at += VlanTagFlyweight.TAG_LENGTH;
             if (at + 2 > length) {
                 return false;
             }
-            etherType = frame.get(U16, offset + at) & 0xffff;
+            etherType = NetworkOrder.u16(frame, offset + at);
         }
         final int l3 = at + 2;
-        if (etherType == ETHERTYPE_IPV4) {
-            if (l3 + 20 > length) {
+        if (etherType == EtherType.IPV4) {
+            if (l3 + Ipv4Flyweight.MIN_HEADER_LENGTH > length) {
                 return false;
             }
-            final int versionIhl = frame.get(ValueLayout.JAVA_BYTE, offset + l3) & 0xff;
+            final long ip = offset + l3;
+            final int versionIhl = NetworkOrder.u8(frame, ip + Ipv4Flyweight.VERSION_IHL_OFFSET);
             final int ihl = (versionIhl & 0x0f) * 4;
-            final int totalLength = frame.get(U16, offset + l3 + 2) & 0xffff;
-            final int fragment = frame.get(U16, offset + l3 + 6) & 0x3fff;
+            final int totalLength = NetworkOrder.u16(frame, ip + Ipv4Flyweight.TOTAL_LENGTH_OFFSET);
+            final int fragment = NetworkOrder.u16(frame, ip + Ipv4Flyweight.FLAGS_FRAGMENT_OFFSET) & 0x3fff;
             if ((versionIhl >>> 4) != 4
-                    || ihl < 20
+                    || ihl < Ipv4Flyweight.MIN_HEADER_LENGTH
                     || totalLength < ihl
                     || l3 + totalLength > length
                     || fragment != 0) {
@@ -68,19 +71,20 @@ final class FrameLayout {
             }
             ipVersion = 4;
             l3Length = ihl;
-            protocol = frame.get(ValueLayout.JAVA_BYTE, offset + l3 + 9) & 0xff;
+            protocol = NetworkOrder.u8(frame, ip + Ipv4Flyweight.PROTOCOL_OFFSET);
             l4Length = totalLength - ihl;
-        } else if (etherType == ETHERTYPE_IPV6) {
-            if (l3 + 40 > length) {
+        } else if (etherType == EtherType.IPV6) {
+            if (l3 + Ipv6Flyweight.HEADER_LENGTH > length) {
                 return false;
             }
-            final int payloadLength = frame.get(U16, offset + l3 + 4) & 0xffff;
-            if (l3 + 40 + payloadLength > length) {
+            final long ip = offset + l3;
+            final int payloadLength = NetworkOrder.u16(frame, ip + Ipv6Flyweight.PAYLOAD_LENGTH_OFFSET);
+            if (l3 + Ipv6Flyweight.HEADER_LENGTH + payloadLength > length) {
                 return false;
             }
             ipVersion = 6;
-            l3Length = 40;
-            protocol = frame.get(ValueLayout.JAVA_BYTE, offset + l3 + 6) & 0xff;
+            l3Length = Ipv6Flyweight.HEADER_LENGTH;
+            protocol = NetworkOrder.u8(frame, ip + Ipv6Flyweight.NEXT_HEADER_OFFSET);
             l4Length = payloadLength;
         } else {
             return false;
@@ -90,14 +94,12 @@ final class FrameLayout {
         return true;
     }
 
-    /** @return the ones'-complement sum (unfolded) of the pseudo header for {@code l4Length} bytes of L4. */
-    long pseudoHeaderSum(final MemorySegment frame, final long offset, final int l4Bytes) {
-        long sum;
-        if (ipVersion == 4) {
-            sum = Checksums.sum(frame, offset + l3Offset + 12, 8, 0);
-        } else {
-            sum = Checksums.sum(frame, offset + l3Offset + 8, 32, 0);
-        }
-        return sum + protocol + l4Bytes;
+    /** @return the ones'-complement sum (folded) of the pseudo header for {@code l4Bytes} bytes of L4. */
+    int pseudoHeaderSum(final MemorySegment frame, final long offset, final int l4Bytes) {
+        final long ip = offset + l3Offset;
+        final int addresses = ipVersion == 4
+                ? InternetChecksum.sum(frame, ip + Ipv4Flyweight.SRC_ADDRESS_OFFSET, 8)
+                : InternetChecksum.sum(frame, ip + Ipv6Flyweight.SRC_ADDRESS_OFFSET, 32);
+        return InternetChecksum.fold((long) addresses + protocol + l4Bytes);
     }
 }

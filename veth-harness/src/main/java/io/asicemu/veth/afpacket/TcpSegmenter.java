@@ -1,7 +1,10 @@
 package io.asicemu.veth.afpacket;
 
+import io.asicemu.parser.EtherType;
+import io.asicemu.parser.Ipv4Flyweight;
+import io.asicemu.parser.Ipv6Flyweight;
+import io.asicemu.parser.TcpFlyweight;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /**
  * Software TCP segmentation of a GSO super-frame (a TCP packet larger than the port MTU, as a sender with TSO/GSO on
@@ -12,14 +15,13 @@ import java.lang.foreign.ValueLayout;
  * Not thread safe: one per port, on the data-plane thread. Allocation free.
  */
 final class TcpSegmenter {
-    private static final int TCP_FLAG_FIN = 0x01;
-    private static final int TCP_FLAG_PSH = 0x08;
-    private static final int TCP_FLAG_CWR = 0x80;
-
     private final MemorySegment scratch;
     private final int slotBytes;
     private final int slots;
     private final FrameLayout segmentView = new FrameLayout();
+    private final Ipv4Flyweight ipv4 = new Ipv4Flyweight();
+    private final Ipv6Flyweight ipv6 = new Ipv6Flyweight();
+    private final TcpFlyweight tcp = new TcpFlyweight();
     private int tcpHeaderLength;
     private int usedSlots;
 
@@ -47,7 +49,7 @@ final class TcpSegmenter {
      * @return the count, or -1 if the frame cannot be segmented (not TCP, headers too long, too many segments).
      */
     int segmentCount(final FrameLayout view, final int mtu, final int maxSegments) {
-        if (view.protocol != FrameLayout.PROTO_TCP || view.l4Length < 20) {
+        if (view.protocol != EtherType.PROTO_TCP || view.l4Length < TcpFlyweight.MIN_HEADER_LENGTH) {
             return -1;
         }
         final int mss = mss(view, mtu);
@@ -65,8 +67,8 @@ final class TcpSegmenter {
 
     /** Reads the TCP header length of the frame; call before {@link #segmentCount}. */
     void readTcpHeader(final MemorySegment frame, final long offset, final FrameLayout view) {
-        tcpHeaderLength = ((frame.get(ValueLayout.JAVA_BYTE, offset + view.l4Offset + 12) & 0xf0) >>> 4) * 4;
-        if (tcpHeaderLength < 20) {
+        tcpHeaderLength = tcp.wrap(frame, offset + view.l4Offset, view.l4Length).headerLength();
+        if (tcpHeaderLength < TcpFlyweight.MIN_HEADER_LENGTH) {
             tcpHeaderLength = Integer.MAX_VALUE / 2;
         }
     }
@@ -88,9 +90,12 @@ final class TcpSegmenter {
         final int mss = mss(view, mtu);
         final int payload = view.l4Length - tcpHeaderLength;
         final long payloadAt = offset + headerBytes;
-        final int flags = frame.get(ValueLayout.JAVA_BYTE, offset + view.l4Offset + 13) & 0xff;
-        final int baseSeq = frame.get(FrameLayout.U32, offset + view.l4Offset + 4);
-        final int baseId = view.ipVersion == 4 ? frame.get(FrameLayout.U16, offset + view.l3Offset + 4) & 0xffff : 0;
+        tcp.wrap(frame, offset + view.l4Offset, view.l4Length);
+        final int flags = tcp.flags();
+        final int baseSeq = tcp.sequence();
+        final int baseId = view.ipVersion == 4
+                ? ipv4.wrap(frame, offset + view.l3Offset, view.l3Length).identification()
+                : 0;
         final int firstSlot = usedSlots;
         int count = 0;
         for (int done = 0; done < payload || count == 0; done += mss) {
@@ -101,22 +106,24 @@ final class TcpSegmenter {
             final long l3At = at + view.l3Offset;
             final long l4At = at + view.l4Offset;
             if (view.ipVersion == 4) {
-                scratch.set(FrameLayout.U16, l3At + 2, (short) (view.l3Length + tcpHeaderLength + chunk));
-                scratch.set(FrameLayout.U16, l3At + 4, (short) (baseId + count));
-                Checksums.ipv4Header(scratch, l3At, view.l3Length);
+                ipv4.wrap(scratch, l3At, view.l3Length)
+                        .totalLength(view.l3Length + tcpHeaderLength + chunk)
+                        .identification((baseId + count) & 0xffff)
+                        .updateChecksum();
             } else {
-                scratch.set(FrameLayout.U16, l3At + 4, (short) (tcpHeaderLength + chunk));
+                ipv6.wrap(scratch, l3At, view.l3Length).payloadLength(tcpHeaderLength + chunk);
             }
-            scratch.set(FrameLayout.U32, l4At + 4, baseSeq + done);
             final boolean last = done + chunk >= payload;
             int segmentFlags = flags;
             if (!last) {
-                segmentFlags &= ~(TCP_FLAG_FIN | TCP_FLAG_PSH);
+                segmentFlags &= ~(TcpFlyweight.FLAG_FIN | TcpFlyweight.FLAG_PSH);
             }
             if (count > 0) {
-                segmentFlags &= ~TCP_FLAG_CWR;
+                segmentFlags &= ~TcpFlyweight.FLAG_CWR;
             }
-            scratch.set(ValueLayout.JAVA_BYTE, l4At + 13, (byte) segmentFlags);
+            tcp.wrap(scratch, l4At, tcpHeaderLength + chunk)
+                    .sequence(baseSeq + done)
+                    .flags(segmentFlags);
             final int frameLength = headerBytes + chunk;
             segmentView.wrap(scratch, at, frameLength);
             Checksums.completeL4(scratch, at, segmentView);

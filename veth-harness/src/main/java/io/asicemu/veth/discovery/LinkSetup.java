@@ -18,7 +18,7 @@ import java.nio.file.Path;
  * generation mode "none" through rtnetlink, which needs only CAP_NET_ADMIN, plus per-port disable_ipv6=1 when
  * /proc/sys is writable), and no address ever assigned. Control path; thread safe.
  */
-public final class LinkSetup {
+final class LinkSetup {
     private static final int NLM_F_REQUEST = 1;
     private static final int NLM_F_ACK = 4;
     private static final int NLMSG_ERROR = 2;

@@ -2,6 +2,7 @@ package io.asicemu.veth.afpacket;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.asicemu.parser.NetworkOrder;
 import io.asicemu.testsupport.netns.Commands;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -86,7 +87,7 @@ class TcpSegmenterTest {
             final MemorySegment frame = arena.allocate(expected.length);
             MemorySegment.copy(expected, 0, frame, ValueLayout.JAVA_BYTE, 0, expected.length);
             // what a sender with TX checksum offload leaves: a pseudo-header seed, not the checksum
-            frame.set(FrameLayout.U16, 14 + 20 + 16, (short) 0x1234);
+            frame.set(NetworkOrder.U16, 14 + 20 + 16, (short) 0x1234);
             final FrameLayout view = new FrameLayout();
             assertThat(view.wrap(frame, 0, expected.length)).isTrue();
             assertThat(Checksums.completeL4(frame, 0, view)).isTrue();
