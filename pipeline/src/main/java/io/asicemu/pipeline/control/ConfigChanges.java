@@ -30,6 +30,11 @@ import java.util.Set;
 final class ConfigChanges {
     /** Tables whose keys are {@code <port>[,<port>…]|<index range>}: compared per port and index. */
     private static final Set<String> INDEXED = Set.of("QUEUE", "BUFFER_PG", "BUFFER_QUEUE");
+    /**
+     * Tables whose differences the parts of the control model stage themselves, object by object
+     * ({@link L3ConfigChanges}; the ACL whole, {@code PipelineControl.stageAcl}), rather than field by field here.
+     */
+    static final Set<String> STAGED_BY_PARTS = Set.of("STATIC_ROUTE", "NEIGH", "ACL_TABLE", "ACL_RULE");
 
     private ConfigChanges() {}
 
@@ -142,7 +147,7 @@ final class ConfigChanges {
         final Set<String> tables = new LinkedHashSet<>(next.tables().keySet());
         tables.addAll(current.tables().keySet());
         for (final String table : tables) {
-            if (table.equals("WRED_PROFILE")) {
+            if (table.equals("WRED_PROFILE") || STAGED_BY_PARTS.contains(table)) {
                 continue;
             }
             final Map<String, Map<String, String>> a = expand(table, current.table(table));

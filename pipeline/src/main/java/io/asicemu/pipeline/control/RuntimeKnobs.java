@@ -190,10 +190,8 @@ public final class RuntimeKnobs {
         if (spec != null) {
             return compiled.flowletConfig().groupSettings(spec.name());
         }
-        if (group < compiled.groupCount() && compiled.tables().group(group) != null) {
-            return compiled.tables().group(group).settings();
-        }
-        return null;
+        final L3State.GroupSpec configured = l3.configGroups.get(group);
+        return configured == null ? null : compiled.flowletConfig().groupSettings(configured.name());
     }
 
     static int modeCode(final LoadBalanceMode mode) {

@@ -542,6 +542,16 @@ public final class TableBatch {
         return setKnob(RuntimeKnob.PFC_XON_BYTES, port * 8 + pg, xonBytes);
     }
 
+    /** @return the batch's L3 part (a reconfigure stages the configuration's L3 objects there). */
+    L3Changes l3Changes() {
+        return l3;
+    }
+
+    /** @return the batch's ACL part (a reconfigure stages the configuration's ACL there). */
+    AclChanges aclChanges() {
+        return acl;
+    }
+
     /** @return updates so far. */
     public int size() {
         return staging.updates();
