@@ -32,9 +32,11 @@ final class ConfigChanges {
     private static final Set<String> INDEXED = Set.of("QUEUE", "BUFFER_PG", "BUFFER_QUEUE");
     /**
      * Tables whose differences the parts of the control model stage themselves, object by object
-     * ({@link L3ConfigChanges}; the ACL whole, {@code PipelineControl.stageAcl}), rather than field by field here.
+     * ({@link L3ConfigChanges}, {@link L2ConfigChanges}; the ACL whole, {@code PipelineControl.stageAcl}), rather
+     * than field by field here.
      */
-    static final Set<String> STAGED_BY_PARTS = Set.of("STATIC_ROUTE", "NEIGH", "ACL_TABLE", "ACL_RULE");
+    static final Set<String> STAGED_BY_PARTS =
+            Set.of("STATIC_ROUTE", "NEIGH", "ACL_TABLE", "ACL_RULE", "VLAN", "VLAN_MEMBER");
 
     private ConfigChanges() {}
 

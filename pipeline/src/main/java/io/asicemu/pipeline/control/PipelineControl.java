@@ -172,6 +172,7 @@ public final class PipelineControl {
         ConfigChanges.stage(
                 runningConfig(), inForce.tmConfig(), target.db(), target.tmConfig(), live, targetKnobs, changes);
         final L3ConfigChanges.View l3InForce = L3ConfigChanges.stage(l3, changes.l3Changes(), inForce.db(), target);
+        L2ConfigChanges.stage(inForce.db(), target, changes.l2Changes());
         stageAcl(inForce.db(), target, changes);
         final long sequence;
         reconfiguring = true;

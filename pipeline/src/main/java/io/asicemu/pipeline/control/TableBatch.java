@@ -547,6 +547,11 @@ public final class TableBatch {
         return l3;
     }
 
+    /** @return the batch's L2 part (a reconfigure stages the configuration's VLANs and members there). */
+    L2Changes l2Changes() {
+        return l2;
+    }
+
     /** @return the batch's ACL part (a reconfigure stages the configuration's ACL there). */
     AclChanges aclChanges() {
         return acl;
