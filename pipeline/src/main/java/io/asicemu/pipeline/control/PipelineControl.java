@@ -174,6 +174,7 @@ public final class PipelineControl {
         final L3ConfigChanges.View l3InForce = L3ConfigChanges.stage(l3, changes.l3Changes(), inForce.db(), target);
         L2ConfigChanges.stage(inForce.db(), target, changes.l2Changes());
         stageAcl(inForce.db(), target, changes);
+        stageQosMaps(inForce.db(), target, changes);
         final long sequence;
         reconfiguring = true;
         try {
@@ -186,6 +187,21 @@ public final class PipelineControl {
         inForceKnobs = targetKnobs.snapshot();
         publishRunning();
         return sequence;
+    }
+
+    /**
+     * Stages the next configuration's QoS maps when DSCP_TO_TC_MAP, DOT1P_TO_TC_MAP, TC_TO_QUEUE_MAP or the
+     * PORT_QOS_MAP fields naming them differ (TC → PG and PFC stay for a reload: the traffic manager's PGs follow them).
+     */
+    private static void stageQosMaps(final ConfigDb current, final CompiledConfig target, final TableBatch changes) {
+        boolean differs = false;
+        for (final String t : ConfigChanges.QOS_MAP_TABLES) {
+            differs |= !current.table(t).equals(target.db().table(t));
+        }
+        differs |= !ConfigChanges.qosMapFields(current).equals(ConfigChanges.qosMapFields(target.db()));
+        if (differs) {
+            changes.knobChanges().configQos(target.tables().qos());
+        }
     }
 
     /**

@@ -552,6 +552,11 @@ public final class TableBatch {
         return l2;
     }
 
+    /** @return the batch's knob part (a reconfigure stages the configuration's QoS maps there). */
+    KnobChanges knobChanges() {
+        return knobs;
+    }
+
     /** @return the batch's ACL part (a reconfigure stages the configuration's ACL there). */
     AclChanges aclChanges() {
         return acl;
