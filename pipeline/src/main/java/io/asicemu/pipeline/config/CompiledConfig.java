@@ -24,6 +24,8 @@ import java.util.Map;
  * @param routerInterfaces interface name (EthernetN or VlanN) → router interface id.
  * @param nextHopCount next-hop ids used (0..n-1).
  * @param groupCount group ids used (0..n-1).
+ * @param groups the groups by id (0..groupCount-1): what each was made of, so that a running switch can tell a
+ *     configuration's groups apart from another's by their members rather than their ids.
  * @param routeSlots every route's LPM slot (the control model copies it and allocates further slots).
  */
 public record CompiledConfig(
@@ -39,4 +41,5 @@ public record CompiledConfig(
         Map<String, Integer> routerInterfaces,
         int nextHopCount,
         int groupCount,
+        List<ConfigGroup> groups,
         RouteSlots routeSlots) {}

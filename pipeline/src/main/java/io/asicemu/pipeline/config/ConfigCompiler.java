@@ -86,6 +86,7 @@ public final class ConfigCompiler {
     private ForwardingTables tables;
     private FlowletConfig flowlet;
     private int groupCount;
+    private final List<ConfigGroup> groups = new ArrayList<>();
 
     private ConfigCompiler(final ConfigDb db, final PipelineSizing sizing, final Map<String, String> linuxOverrides) {
         this.db = db;
@@ -223,6 +224,7 @@ public final class ConfigCompiler {
                 Map.copyOf(rifByName),
                 nextHopIds.size(),
                 groupCount,
+                List.copyOf(groups),
                 routeSlots);
     }
 
@@ -582,6 +584,7 @@ public final class ConfigCompiler {
         }
         final int group = groupCount++;
         tables.group(group, sortedIds, newGroup(key, sortedPorts, sortedWeights));
+        groups.add(new ConfigGroup(key, flowlet.arsGroups().containsKey(key), sortedIds, sortedWeights));
         groupByMembers.put(members.toString(), group);
         return group;
     }

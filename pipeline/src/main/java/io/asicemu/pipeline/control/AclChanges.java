@@ -25,6 +25,8 @@ final class AclChanges {
     private final PipelineSizing sizing;
     private String[] stagedIngressNames;
     private String[] stagedEgressNames;
+    /** Whose ingress ACL this batch installs, if it replaces it: the configuration's or a controller's. */
+    private boolean stagedConfigIngress;
 
     AclChanges(final Staging staging, final AclState state, final PipelineSizing sizing) {
         this.s = staging;
@@ -38,6 +40,23 @@ final class AclChanges {
         }
         final AclTable table = new AclTable(rules);
         stagedIngressNames = table.names();
+        stagedConfigIngress = false;
+        s.update(t -> t.acl(table));
+    }
+
+    /**
+     * Installs the configuration's ingress ACL (ACL_TABLE/ACL_RULE compiled by a reconfigure); refused once a
+     * controller replaced the configuration's ACL.
+     */
+    void configAcl(final AclTable table) {
+        if (!(stagedIngressNames != null ? stagedConfigIngress : state.configIngress())) {
+            throw s.fail(
+                    TableException.Code.FAILED_PRECONDITION,
+                    "a controller (P4Runtime) replaced the configuration's ingress ACL: its rules are the controller's"
+                            + " now (change them there, or reload the config)");
+        }
+        stagedIngressNames = table.names();
+        stagedConfigIngress = true;
         s.update(t -> t.acl(table));
     }
 
@@ -83,6 +102,7 @@ final class AclChanges {
     void commit() {
         if (stagedIngressNames != null) {
             state.ingressNames(stagedIngressNames);
+            state.configIngress(stagedConfigIngress);
         }
         if (stagedEgressNames != null) {
             state.egressNames(stagedEgressNames);

@@ -8,6 +8,7 @@ import io.asicemu.tm.config.TmConfig;
 import io.asicemu.tm.config.WredProfileConfig;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -30,6 +31,40 @@ import java.util.Set;
 final class ConfigChanges {
     /** Tables whose keys are {@code <port>[,<port>…]|<index range>}: compared per port and index. */
     private static final Set<String> INDEXED = Set.of("QUEUE", "BUFFER_PG", "BUFFER_QUEUE");
+    /**
+     * Tables whose differences the parts of the control model stage themselves, object by object
+     * ({@link L3ConfigChanges}, {@link L2ConfigChanges}; the ACL whole, {@code PipelineControl.stageAcl}), rather
+     * than field by field here.
+     */
+    static final Set<String> STAGED_BY_PARTS = Set.of(
+            "STATIC_ROUTE",
+            "NEIGH",
+            "ACL_TABLE",
+            "ACL_RULE",
+            "VLAN",
+            "VLAN_MEMBER",
+            "DSCP_TO_TC_MAP",
+            "DOT1P_TO_TC_MAP",
+            "TC_TO_QUEUE_MAP");
+
+    /** The QoS map tables the pipeline alone reads (TC_TO_PRIORITY_GROUP_MAP is the traffic manager's too). */
+    static final List<String> QOS_MAP_TABLES = List.of("DSCP_TO_TC_MAP", "DOT1P_TO_TC_MAP", "TC_TO_QUEUE_MAP");
+
+    /** The PORT_QOS_MAP fields that name them. */
+    static final Set<String> QOS_MAP_FIELDS = Set.of("dscp_to_tc_map", "dot1p_to_tc_map", "tc_to_queue_map");
+
+    /** PORT_QOS_MAP reduced to the fields naming the pipeline's maps: key → those fields. */
+    static Map<String, Map<String, String>> qosMapFields(final ConfigDb db) {
+        final Map<String, Map<String, String>> out = new LinkedHashMap<>();
+        db.table("PORT_QOS_MAP").forEach((key, fields) -> {
+            final Map<String, String> kept = new LinkedHashMap<>(fields);
+            kept.keySet().retainAll(QOS_MAP_FIELDS);
+            if (!kept.isEmpty()) {
+                out.put(key, kept);
+            }
+        });
+        return out;
+    }
 
     private ConfigChanges() {}
 
@@ -129,6 +164,7 @@ final class ConfigChanges {
             case "BUFFER_PROFILE" -> field.equals("xoff") || field.equals("xon");
             case "PFC_WD" -> field.equals("detection_time") || field.equals("restoration_time");
             case "SWITCH_HASH" -> field.equals("ecmp_hash_seed");
+            case "PORT_QOS_MAP" -> QOS_MAP_FIELDS.contains(field);
             default -> false;
         };
     }
@@ -142,7 +178,7 @@ final class ConfigChanges {
         final Set<String> tables = new LinkedHashSet<>(next.tables().keySet());
         tables.addAll(current.tables().keySet());
         for (final String table : tables) {
-            if (table.equals("WRED_PROFILE")) {
+            if (table.equals("WRED_PROFILE") || STAGED_BY_PARTS.contains(table)) {
                 continue;
             }
             final Map<String, Map<String, String>> a = expand(table, current.table(table));

@@ -1,6 +1,7 @@
 package io.asicemu.pipeline.control;
 
 import io.asicemu.pipeline.DataPlaneAgent;
+import io.asicemu.pipeline.table.QosMaps;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,8 @@ final class KnobChanges {
     private final RuntimeKnobs knobs;
     private final L3Changes l3;
     private final Map<Long, Long> staged = new LinkedHashMap<>();
+    /** The configuration's QoS maps a reconfigure installs, or null. */
+    private QosMaps configQos;
 
     KnobChanges(final Staging staging, final RuntimeKnobs knobs, final L3Changes l3) {
         this.s = staging;
@@ -31,6 +34,15 @@ final class KnobChanges {
         s.counted();
     }
 
+    /**
+     * Installs a configuration's QoS maps (DSCP/dot1p → TC, TC → queue of every port, compiled by a reconfigure);
+     * the switch-wide entries controllers wrote stay on top of them.
+     */
+    void configQos(final QosMaps maps) {
+        configQos = maps;
+        s.counted();
+    }
+
     /** The value a knob has after this batch's changes so far. */
     long value(final RuntimeKnob knob, final int index) {
         final Long v = staged.get(RuntimeKnobs.key(knob, index));
@@ -40,6 +52,6 @@ final class KnobChanges {
     /** Records the changes in the model; the removed groups forget their written selection mode first. */
     List<Consumer<DataPlaneAgent>> commit() {
         knobs.groupsRemoved(l3.removedGroups());
-        return knobs.commit(staged);
+        return knobs.commit(staged, configQos);
     }
 }

@@ -193,6 +193,7 @@ final class L2Changes {
             throw s.fail(TableException.Code.NOT_FOUND, portName + " in VLAN " + vlanId);
         }
         m.untagged.remove(port, vlanId);
+        m.configMembers.remove(L2Model.memberKey(vlanId, port));
         s.update(t -> t.removeVlanMember(vlanId, port));
     }
 
@@ -239,6 +240,62 @@ final class L2Changes {
         m.multicastPorts.remove(groupId);
         final int freed = slot;
         s.update(t -> t.multicastGroup(freed, null));
+    }
+
+    // ---- the configuration's VLANs and memberships ({@link L2ConfigChanges}: a reconfigure's difference) ----
+
+    /** Creates a configuration's VLAN (flooding to its members); refused when a controller wrote that VLAN. */
+    void configVlan(final int vlanId) {
+        final L2Model m = l2();
+        if (m.vlans.containsKey(vlanId)) {
+            throw s.fail(
+                    TableException.Code.FAILED_PRECONDITION,
+                    "VLAN " + vlanId + " was written by a controller (P4Runtime); delete it there first");
+        }
+        checkVlanWrite(m, vlanId, true);
+        stageVlan(m, vlanId, 0, 0, false);
+        m.configVlans.add(vlanId);
+    }
+
+    /** Removes a configuration's VLAN; refused while a controller's members or static FDB entries are in it. */
+    void removeConfigVlan(final int vlanId) {
+        final L2Model m = l2();
+        requireVlan(m, vlanId);
+        if (m.hasMembers(vlanId) || m.hasStaticFdb(vlanId)) {
+            throw s.fail(
+                    TableException.Code.FAILED_PRECONDITION,
+                    "VLAN " + vlanId + " still has members or static FDB entries a controller wrote");
+        }
+        m.configVlans.remove(vlanId);
+        m.vlans.remove(vlanId);
+        s.update(t -> t.removeVlan(vlanId));
+    }
+
+    /**
+     * Makes a port a configuration's member of a VLAN or changes its tagging; refused when a controller wrote that
+     * membership.
+     */
+    void configVlanMember(final int vlanId, final String portName, final boolean tagged) {
+        final int port = portOf(portName);
+        final L2Model m = l2();
+        final long key = L2Model.memberKey(vlanId, port);
+        final boolean exists = m.members.containsKey(key);
+        if (exists && !m.configMembers.contains(key)) {
+            throw s.fail(
+                    TableException.Code.FAILED_PRECONDITION,
+                    portName + " in VLAN " + vlanId
+                            + " was written by a controller (P4Runtime); delete it there first");
+        }
+        writeVlanMember(vlanId, portName, tagged, !exists);
+        m.configMembers.add(key);
+    }
+
+    /** Takes a configuration's member out of a VLAN (one a controller took over stays the controller's). */
+    void removeConfigVlanMember(final int vlanId, final String portName) {
+        final L2Model m = l2();
+        if (m.configMembers.contains(L2Model.memberKey(vlanId, portOf(portName)))) {
+            removeVlanMember(vlanId, portName);
+        }
     }
 
     /** Makes this batch's copy the committed model (if it made one). */

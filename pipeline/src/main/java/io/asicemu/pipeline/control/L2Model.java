@@ -21,6 +21,8 @@ final class L2Model {
     final Set<Integer> configVlans = new HashSet<>();
     /** {@link #memberKey} → tagged. */
     final Map<Long, Boolean> members = new HashMap<>();
+    /** The memberships the configuration owns (VLAN_MEMBER); the others are a controller's. */
+    final Set<Long> configMembers = new HashSet<>();
     /** port → its untagged VLAN. */
     final Map<Integer, Integer> untagged = new HashMap<>();
     /** {@link FdbTable#key} → port of static entries. */
@@ -47,6 +49,7 @@ final class L2Model {
                 if (tables.vlanMember(vlan, port)) {
                     final boolean tagged = tables.vlanTagged(vlan, port);
                     m.members.put(memberKey(vlan, port), tagged);
+                    m.configMembers.add(memberKey(vlan, port));
                     if (!tagged) {
                         m.untagged.put(port, vlan);
                     }
@@ -61,6 +64,7 @@ final class L2Model {
         m.vlans.putAll(vlans);
         m.configVlans.addAll(configVlans);
         m.members.putAll(members);
+        m.configMembers.addAll(configMembers);
         m.untagged.putAll(untagged);
         m.staticFdb.putAll(staticFdb);
         m.multicastSlots.putAll(multicastSlots);

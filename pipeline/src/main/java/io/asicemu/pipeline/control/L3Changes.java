@@ -45,6 +45,16 @@ final class L3Changes {
     private final Set<Integer> removedGroups = new HashSet<>();
     private final Map<Integer, Integer> stagedRifPorts = new HashMap<>();
     private final Set<Integer> removedRifs = new HashSet<>();
+    /** Config ownership this batch changes ({@link L3ConfigChanges} stages a configuration's objects). */
+    private final Set<IpPrefix> stagedConfigRoutes = new HashSet<>();
+
+    private final Set<IpPrefix> removedConfigRoutes = new HashSet<>();
+    private final Map<Integer, L3State.GroupSpec> stagedConfigGroups = new HashMap<>();
+    private final Set<Integer> removedConfigGroups = new HashSet<>();
+    private final Map<IpPrefix, L3State.ConfigNeighbor> stagedConfigNeighbors = new HashMap<>();
+    private final Set<IpPrefix> removedConfigNeighbors = new HashSet<>();
+    private final Set<IpPrefix> stagedControllerNeighbors = new HashSet<>();
+    private final Set<IpPrefix> removedControllerNeighbors = new HashSet<>();
 
     L3Changes(final Staging staging, final L3State state, final Supplier<RuntimeKnobs> knobs, final L2Changes l2) {
         this.s = staging;
@@ -86,10 +96,36 @@ final class L3Changes {
         }
     }
 
-    /** Whether the route in force for this prefix is still the one config_db created. */
-    private boolean isConfigRoute(final IpPrefix p, final int target) {
-        final Integer configured = compiled.routes().get(p);
-        return configured != null && configured == target;
+    /** Whether the route for this prefix is config_db's (after this batch's updates so far). */
+    boolean isConfigRoute(final IpPrefix p) {
+        if (removedConfigRoutes.contains(p)) {
+            return false;
+        }
+        return stagedConfigRoutes.contains(p)
+                || (state.configRouteView.containsKey(p) && !state.takenOverRoutes.contains(p));
+    }
+
+    /** Whether the configuration defines this group (after this batch's updates so far). */
+    boolean isConfigGroup(final int id) {
+        return !removedConfigGroups.contains(id)
+                && (stagedConfigGroups.containsKey(id) || state.configGroups.containsKey(id));
+    }
+
+    /** Whether the neighbor at this address is config_db's (after this batch's updates so far). */
+    boolean isConfigNeighbor(final IpPrefix address) {
+        return !removedConfigNeighbors.contains(address)
+                && (stagedConfigNeighbors.containsKey(address) || state.configNeighbors.containsKey(address));
+    }
+
+    /** Whether a controller wrote the neighbor at this address (after this batch's updates so far). */
+    boolean isControllerNeighbor(final IpPrefix address) {
+        return !removedControllerNeighbors.contains(address)
+                && (stagedControllerNeighbors.contains(address) || state.controllerNeighbors.contains(address));
+    }
+
+    /** @return whether a next hop exists after this batch's updates so far (config or controller). */
+    boolean nextHopDefined(final int id) {
+        return nextHopExists(id);
     }
 
     private Integer route(final IpPrefix p) {
@@ -148,7 +184,7 @@ final class L3Changes {
 
     /** A controller's group or one of the configuration's (STATIC_ROUTE) groups. */
     private boolean groupExists(final int id) {
-        return controllerGroupExists(id) || (id >= 0 && id < compiled.groupCount());
+        return controllerGroupExists(id) || isConfigGroup(id);
     }
 
     /** @return whether the group exists after this batch's updates so far (for the knobs' checks). */
@@ -208,13 +244,16 @@ final class L3Changes {
 
     void addGroup(
             final int id, final String name, final int[] nextHopIds, final int[] weights, final int[] watchPorts) {
-        if (id < compiled.groupCount() || id >= state.sizing().maxGroups() || controllerGroupExists(id)) {
+        if (id < compiled.groupCount()
+                || id >= state.sizing().maxGroups()
+                || controllerGroupExists(id)
+                || isConfigGroup(id)) {
             throw s.fail(TableException.Code.ALREADY_EXISTS, "group id " + id + " is taken or out of range");
         }
         checkMembers(nextHopIds, weights);
         checkWatchPorts(nextHopIds, watchPorts);
         removedGroups.remove(id);
-        stageGroup(id, name, nextHopIds, weights, watchPorts);
+        stageGroup(id, name, nextHopIds, weights, watchPorts, false);
         s.counted();
     }
 
@@ -248,7 +287,12 @@ final class L3Changes {
 
     /** Compiles a group's selector from its members (checked) and stages it. */
     private void stageGroup(
-            final int id, final String name, final int[] nextHopIds, final int[] weights, final int[] watchPorts) {
+            final int id,
+            final String name,
+            final int[] nextHopIds,
+            final int[] weights,
+            final int[] watchPorts,
+            final boolean config) {
         final int[] ports = new int[nextHopIds.length];
         for (int m = 0; m < nextHopIds.length; m++) {
             final L3State.NextHop hop = nextHop(nextHopIds[m]);
@@ -264,18 +308,25 @@ final class L3Changes {
         final int[] members = nextHopIds.clone();
         final int[] w = weights.clone();
         final int[] watch = watchPorts == null ? null : watchPorts.clone();
-        stagedGroups.add(id);
-        stagedSpecs.put(id, new L3State.GroupSpec(name, members, w, watch));
-        final LoadBalanceGroup group = new LoadBalanceGroup(
-                settings,
-                ports,
-                w,
-                compiled.tables().hashEngine(),
-                settings.mode() == LoadBalanceMode.FLOWLET_QUALITY
-                        ? new PortQuality(
-                                state.sizing().maxPorts(),
-                                compiled.flowletConfig().qualitySettings())
-                        : null);
+        if (config) {
+            removedConfigGroups.remove(id);
+            stagedConfigGroups.put(id, new L3State.GroupSpec(name, members, w, null));
+        } else {
+            stagedGroups.add(id);
+            stagedSpecs.put(id, new L3State.GroupSpec(name, members, w, watch));
+        }
+        final PortQuality quality;
+        if (settings.mode() != LoadBalanceMode.FLOWLET_QUALITY) {
+            quality = null;
+        } else if (config && compiled.tables().portQuality() != null) {
+            // the configuration's groups share the switch's port quality, as ConfigCompiler builds them
+            quality = compiled.tables().portQuality();
+        } else {
+            quality = new PortQuality(
+                    state.sizing().maxPorts(), compiled.flowletConfig().qualitySettings());
+        }
+        final LoadBalanceGroup group =
+                new LoadBalanceGroup(settings, ports, w, compiled.tables().hashEngine(), quality);
         s.edit(t -> t.group(id, members, group, watch));
     }
 
@@ -303,7 +354,7 @@ final class L3Changes {
 
     void writeRoute(final IpPrefix prefix, final int nextHopId, final boolean drop, final boolean insert) {
         final Integer existing = route(prefix);
-        if (insert && existing != null && !stagedRoutes.containsKey(prefix) && isConfigRoute(prefix, existing)) {
+        if (insert && existing != null && isConfigRoute(prefix)) {
             throw s.fail(
                     TableException.Code.FAILED_PRECONDITION,
                     "route " + prefix + " comes from config_db"
@@ -340,6 +391,8 @@ final class L3Changes {
         batchFreeSlots.push(slot);
         stagedRoutes.remove(prefix);
         removedRoutes.add(prefix);
+        stagedConfigRoutes.remove(prefix);
+        removedConfigRoutes.add(prefix);
         int coverLength = -1;
         int coverSlot = 0;
         for (int l = prefix.length() - 1; l >= 0; l--) {
@@ -363,6 +416,7 @@ final class L3Changes {
         if (rif == null) {
             throw s.fail(TableException.Code.NOT_FOUND, "no router interface " + interfaceName);
         }
+        controllerNeighbor(address);
         s.update(t -> t.neighbors().put(address.high(), address.low(), address.v6(), mac, rif, true));
     }
 
@@ -370,10 +424,23 @@ final class L3Changes {
         if (!rifExists(rif)) {
             throw s.fail(TableException.Code.NOT_FOUND, "router interface " + rif);
         }
+        controllerNeighbor(address);
         s.update(t -> t.neighbors().put(address.high(), address.low(), address.v6(), mac, rif, true));
     }
 
+    /** A controller's write at an address makes the neighbor the controller's (a config one there is replaced). */
+    private void controllerNeighbor(final IpPrefix address) {
+        removedControllerNeighbors.remove(address);
+        stagedControllerNeighbors.add(address);
+        stagedConfigNeighbors.remove(address);
+        removedConfigNeighbors.add(address);
+    }
+
     void removeNeighbor(final IpPrefix address) {
+        stagedControllerNeighbors.remove(address);
+        removedControllerNeighbors.add(address);
+        stagedConfigNeighbors.remove(address);
+        removedConfigNeighbors.add(address);
         s.update(t -> t.neighbors().remove(address.high(), address.low(), address.v6()));
     }
 
@@ -476,7 +543,7 @@ final class L3Changes {
                     final L3State.GroupSpec spec =
                             stagedSpecs.containsKey(g) ? stagedSpecs.get(g) : state.groupSpecs.get(g);
                     if (spec != null) {
-                        stageGroup(g, spec.name(), spec.nextHops(), spec.weights(), spec.watchPorts());
+                        stageGroup(g, spec.name(), spec.nextHops(), spec.weights(), spec.watchPorts(), false);
                     }
                     break;
                 }
@@ -509,6 +576,13 @@ final class L3Changes {
                 }
             }
         }
+        for (final int g : allConfigGroups()) {
+            for (final int m : configGroupSpec(g).nextHops()) {
+                if (m == id) {
+                    throw s.fail(TableException.Code.FAILED_PRECONDITION, "group " + g + " uses next hop " + id);
+                }
+            }
+        }
         stagedNextHops.remove(id);
         removedNextHops.add(id);
         s.update(t -> t.removeNextHop(id));
@@ -521,7 +595,7 @@ final class L3Changes {
         }
         checkMembers(nextHopIds, weights);
         checkWatchPorts(nextHopIds, watchPorts);
-        stageGroup(id, name, nextHopIds, weights, watchPorts);
+        stageGroup(id, name, nextHopIds, weights, watchPorts, false);
         s.counted();
     }
 
@@ -567,7 +641,125 @@ final class L3Changes {
 
     /** @return the groups this batch removes (their written selection modes are forgotten at commit). */
     Set<Integer> removedGroups() {
-        return removedGroups;
+        Set<Integer> all = removedGroups;
+        if (!removedConfigGroups.isEmpty()) {
+            all = new HashSet<>(removedGroups);
+            all.addAll(removedConfigGroups);
+        }
+        return all;
+    }
+
+    // ---- the configuration's objects: staged by {@link L3ConfigChanges} (a reconfigure's difference) ----
+
+    private Set<Integer> allConfigGroups() {
+        final Set<Integer> all = new HashSet<>(state.configGroups.keySet());
+        all.addAll(stagedConfigGroups.keySet());
+        all.removeAll(removedConfigGroups);
+        return all;
+    }
+
+    private L3State.GroupSpec configGroupSpec(final int id) {
+        final L3State.GroupSpec staged = stagedConfigGroups.get(id);
+        return staged != null ? staged : state.configGroups.get(id);
+    }
+
+    /** Defines a configuration's next hop at an id {@link L3ConfigChanges} chose (free on both sides). */
+    void configNextHop(final int id, final int rif, final IpPrefix address) {
+        if (id < 0 || id >= state.sizing().maxNextHops() || nextHopExists(id)) {
+            throw s.fail(TableException.Code.RESOURCE_EXHAUSTED, "next-hop id " + id + " is taken or out of range");
+        }
+        if (!rifExists(rif)) {
+            throw s.fail(TableException.Code.NOT_FOUND, "router interface " + rif);
+        }
+        removedNextHops.remove(id);
+        stagedNextHops.put(id, new L3State.NextHop(address, rif));
+        s.update(t -> t.nextHop(id, address.high(), address.low(), address.v6(), rif));
+    }
+
+    /** Defines a configuration's group (members and weights fixed: another member set is another group). */
+    void configGroup(final int id, final String name, final int[] nextHopIds, final int[] weights) {
+        if (id < 0 || id >= state.sizing().maxGroups() || controllerGroupExists(id) || isConfigGroup(id)) {
+            throw s.fail(TableException.Code.RESOURCE_EXHAUSTED, "group id " + id + " is taken or out of range");
+        }
+        checkMembers(nextHopIds, weights);
+        stageGroup(id, name, nextHopIds, weights, null, true);
+        s.counted();
+    }
+
+    /** Removes a configuration's group; refused while a route uses it. */
+    void removeConfigGroup(final int id) {
+        if (!isConfigGroup(id)) {
+            throw s.fail(TableException.Code.NOT_FOUND, "group " + id);
+        }
+        final int target = RouteTarget.encode(RouteTarget.GROUP, id);
+        for (final Map.Entry<IpPrefix, Integer> r : currentRoutes().entrySet()) {
+            if (r.getValue() == target) {
+                throw s.fail(TableException.Code.FAILED_PRECONDITION, "route " + r.getKey() + " uses group " + id);
+            }
+        }
+        refuseIfDefaultRouteUses(target, "group " + id);
+        stagedConfigGroups.remove(id);
+        removedConfigGroups.add(id);
+        s.update(t -> t.removeGroup(id));
+    }
+
+    /**
+     * Inserts or changes a configuration's route (any {@link RouteTarget} kind); refused when a controller wrote a
+     * route for the same prefix: config_db never replaces a controller's entry.
+     */
+    void configRoute(final IpPrefix prefix, final int value) {
+        if (route(prefix) != null && !isConfigRoute(prefix)) {
+            throw s.fail(
+                    TableException.Code.FAILED_PRECONDITION,
+                    "route " + prefix + " was written by a controller (P4Runtime); delete it there first");
+        }
+        final int kind = RouteTarget.kind(value);
+        final int id = RouteTarget.id(value);
+        if (kind == RouteTarget.NEXT_HOP && !nextHopExists(id)) {
+            throw s.fail(TableException.Code.NOT_FOUND, "next hop " + id);
+        }
+        if (kind == RouteTarget.GROUP && !groupExists(id)) {
+            throw s.fail(TableException.Code.NOT_FOUND, "group " + id);
+        }
+        stageRoute(prefix, value);
+        removedConfigRoutes.remove(prefix);
+        stagedConfigRoutes.add(prefix);
+        s.counted();
+    }
+
+    /** Deletes a configuration's route. */
+    void deleteConfigRoute(final IpPrefix prefix) {
+        if (!isConfigRoute(prefix)) {
+            throw s.fail(TableException.Code.NOT_FOUND, "config route " + prefix);
+        }
+        deleteRoute(prefix);
+    }
+
+    /**
+     * Adds or changes a configuration's neighbor; refused when a controller wrote the neighbor at that address.
+     */
+    void configNeighbor(final int rif, final IpPrefix address, final long mac) {
+        if (isControllerNeighbor(address)) {
+            throw s.fail(
+                    TableException.Code.FAILED_PRECONDITION,
+                    "neighbor " + address + " was written by a controller (P4Runtime); delete it there first");
+        }
+        if (!rifExists(rif)) {
+            throw s.fail(TableException.Code.NOT_FOUND, "router interface " + rif);
+        }
+        removedConfigNeighbors.remove(address);
+        stagedConfigNeighbors.put(address, new L3State.ConfigNeighbor(rif, mac));
+        s.update(t -> t.neighbors().put(address.high(), address.low(), address.v6(), mac, rif, true));
+    }
+
+    /** Removes a configuration's neighbor. */
+    void removeConfigNeighbor(final IpPrefix address) {
+        if (!isConfigNeighbor(address)) {
+            throw s.fail(TableException.Code.NOT_FOUND, "config neighbor " + address);
+        }
+        stagedConfigNeighbors.remove(address);
+        removedConfigNeighbors.add(address);
+        s.update(t -> t.neighbors().remove(address.high(), address.low(), address.v6()));
     }
 
     /** Records the staged L3 changes in the committed state. */
@@ -592,5 +784,17 @@ final class L3Changes {
         state.groupSpecs.putAll(stagedSpecs);
         state.controllerRifPorts.keySet().removeAll(removedRifs);
         state.controllerRifPorts.putAll(stagedRifPorts);
+        for (final IpPrefix p : removedConfigRoutes) {
+            if (state.configRouteView.containsKey(p)) {
+                state.takenOverRoutes.add(p);
+            }
+        }
+        state.takenOverRoutes.removeAll(stagedConfigRoutes);
+        state.configGroups.keySet().removeAll(removedConfigGroups);
+        state.configGroups.putAll(stagedConfigGroups);
+        state.configNeighbors.keySet().removeAll(removedConfigNeighbors);
+        state.configNeighbors.putAll(stagedConfigNeighbors);
+        state.controllerNeighbors.removeAll(removedControllerNeighbors);
+        state.controllerNeighbors.addAll(stagedControllerNeighbors);
     }
 }

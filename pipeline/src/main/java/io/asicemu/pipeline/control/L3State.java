@@ -1,6 +1,8 @@
 package io.asicemu.pipeline.control;
 
 import io.asicemu.pipeline.config.CompiledConfig;
+import io.asicemu.pipeline.config.ConfigGroup;
+import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.pipeline.table.PipelineSizing;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -10,8 +12,16 @@ import java.util.Set;
 
 /**
  * The L3 part of the control model, as committed: routes and their slots, the LPM miss routes, next hops, the
- * controller's groups and router interfaces (the configuration's own are in its {@link CompiledConfig}). Changes are
- * staged by {@link L3Changes} and recorded here only when their batch commits. A new configuration resets it.
+ * controller's groups and router interfaces, and which routes, next hops, groups and neighbors the configuration
+ * owns (its router interfaces are in its {@link CompiledConfig}). Changes are staged by {@link L3Changes} and
+ * recorded here only when their batch commits. A new configuration resets it.
+ * <p>
+ * Ownership: an object is the configuration's or a controller's, never both. Config next hops and groups keep the
+ * start-up configuration's ids (below {@link CompiledConfig#nextHopCount()} / {@link CompiledConfig#groupCount()},
+ * where controllers never allocate); ones a later {@link PipelineControl#reconfigure} adds take ids freed there first,
+ * then the highest free ids (controllers allocate upward from the start-up count), so neither side picks the other's
+ * ids. A route or neighbor key (prefix, address) belongs to whoever wrote it first: the other side is refused, naming
+ * it ({@link L3ConfigChanges}).
  * <p>
  * Not thread safe: the control thread only.
  */
@@ -25,6 +35,9 @@ final class L3State {
      */
     record GroupSpec(String name, int[] nextHops, int[] weights, int[] watchPorts) {}
 
+    /** A neighbor the configuration defines (NEIGH). */
+    record ConfigNeighbor(int rif, long mac) {}
+
     private final PipelineSizing sizing;
     private CompiledConfig compiled;
     final Map<Integer, NextHop> nextHops = new HashMap<>();
@@ -32,6 +45,31 @@ final class L3State {
     final Map<Integer, GroupSpec> groupSpecs = new HashMap<>();
     final Map<Integer, Integer> controllerRifPorts = new HashMap<>();
     final Map<IpPrefix, Integer> routes = new HashMap<>();
+    /**
+     * The configuration's routes (in {@link #configRouteView}) a controller took over (deleted, maybe wrote again):
+     * the others of the view are the configuration's (kept as exceptions so a million config routes are not
+     * copied into a set).
+     */
+    final Set<IpPrefix> takenOverRoutes = new HashSet<>();
+    /** The configuration's next hops by identity ({@link #nextHopKey}) → pipeline id. */
+    final Map<String, Integer> configNextHopIds = new HashMap<>();
+    /** The configuration's groups by identity ({@link #groupKey}) → pipeline id. */
+    final Map<String, Integer> configGroupIds = new HashMap<>();
+    /** The configuration's groups: pipeline id → name, members (pipeline next-hop ids), weights. */
+    final Map<Integer, GroupSpec> configGroups = new HashMap<>();
+    /** The configuration's neighbors (NEIGH). */
+    final Map<IpPrefix, ConfigNeighbor> configNeighbors = new HashMap<>();
+    /** The neighbors controllers wrote. */
+    final Set<IpPrefix> controllerNeighbors = new HashSet<>();
+    /**
+     * The configuration in force as the data path has it (pipeline ids): its routes (connected, local and
+     * STATIC_ROUTE) and neighbors. A reconfigure
+     * stages only where the next configuration differs from this, so an entry a controller took over and the
+     * configuration did not change stays the controller's.
+     */
+    Map<IpPrefix, Integer> configRouteView = Map.of();
+
+    Map<IpPrefix, ConfigNeighbor> configNeighborView = Map.of();
     private RouteSlots routeSlots;
     /** What an IPv4 ([0]) and IPv6 ([1]) LPM miss does (RouteTarget values; 0 = drop). */
     final int[] defaultRoutes = new int[2];
@@ -58,14 +96,85 @@ final class L3State {
         groups.clear();
         groupSpecs.clear();
         controllerRifPorts.clear();
+        takenOverRoutes.clear();
+        configNextHopIds.clear();
+        configGroupIds.clear();
+        configGroups.clear();
+        configNeighbors.clear();
+        controllerNeighbors.clear();
+        final ForwardingTables t = next.tables();
+        final Map<Integer, String> rifNames = rifNames(next);
+        final Map<Integer, String> nextHopKeys = new HashMap<>();
         for (int id = 0; id < next.nextHopCount(); id++) {
-            nextHops.put(id, null);
+            final IpPrefix address = nextHopAddress(t, id);
+            nextHops.put(id, new NextHop(address, t.nextHopRif(id)));
+            nextHopKeys.put(id, nextHopKey(address, rifNames.get(t.nextHopRif(id))));
+            configNextHopIds.put(nextHopKeys.get(id), id);
         }
+        for (int id = 0; id < next.groups().size(); id++) {
+            final ConfigGroup g = next.groups().get(id);
+            configGroups.put(
+                    id,
+                    new GroupSpec(g.name(), g.nextHops().clone(), g.weights().clone(), null));
+            configGroupIds.put(groupKey(g.ownArs() ? g.name() : "", g.nextHops(), g.weights(), nextHopKeys::get), id);
+        }
+        t.neighbors().forEach((high, low, v6, mac, rif, isStatic) -> {
+            if (isStatic) {
+                configNeighbors.put(new IpPrefix(v6, high, low, v6 ? 128 : 32), new ConfigNeighbor(rif, mac));
+            }
+        });
+        configRouteView = next.routes(); // the compiler's map, never changed after compiling
+        configNeighborView = Map.copyOf(configNeighbors);
         int rifs = 0;
         for (final int rif : next.routerInterfaces().values()) {
             rifs = Math.max(rifs, rif + 1);
         }
         configRouterInterfaces = rifs;
+    }
+
+    /** Records what a committed reconfigure left as the configuration's objects (see {@link L3ConfigChanges}). */
+    void configInForce(final L3ConfigChanges.View view) {
+        configNextHopIds.clear();
+        configNextHopIds.putAll(view.nextHopIds());
+        configGroupIds.clear();
+        configGroupIds.putAll(view.groupIds());
+        configRouteView = view.routes();
+        takenOverRoutes.retainAll(configRouteView.keySet());
+        configNeighborView = view.neighbors();
+    }
+
+    /** Router interface id → its interface name (EthernetN, VlanN) in a configuration. */
+    static Map<Integer, String> rifNames(final CompiledConfig c) {
+        final Map<Integer, String> names = new HashMap<>();
+        c.routerInterfaces().forEach((name, rif) -> names.put(rif, name));
+        return names;
+    }
+
+    static IpPrefix nextHopAddress(final ForwardingTables t, final int id) {
+        final boolean v6 = t.nextHopV6(id);
+        return new IpPrefix(v6, t.nextHopHigh(id), t.nextHopLow(id), v6 ? 128 : 32);
+    }
+
+    /** A config next hop's identity: its address on a named interface (ids differ between configurations). */
+    static String nextHopKey(final IpPrefix address, final String interfaceName) {
+        return address + "@" + interfaceName;
+    }
+
+    /**
+     * A config group's identity, as the compiler shares groups: its members (by next-hop identity) with their weights
+     * in any order, plus the route's name when {@code ARS_NEXTHOP_GROUP} gives that route a group of its own.
+     */
+    static String groupKey(
+            final String ownArsName,
+            final int[] nextHops,
+            final int[] weights,
+            final java.util.function.IntFunction<String> nextHopKey) {
+        final String[] members = new String[nextHops.length];
+        for (int m = 0; m < nextHops.length; m++) {
+            members[m] = nextHopKey.apply(nextHops[m]) + "x" + weights[m];
+        }
+        Arrays.sort(members);
+        return ownArsName + "|" + String.join(",", members);
     }
 
     CompiledConfig compiled() {

@@ -127,6 +127,8 @@ public final class PipelineControl {
                 ports[index] = port;
             }
         });
+        // The L3 model reads the compiled tables (next hops, static neighbors) before the data plane owns them.
+        l3.reset(next);
         submit(a -> {
             for (int i = 0; i < ports.length; i++) {
                 a.onAttachPort(i, ports[i]);
@@ -135,7 +137,6 @@ public final class PipelineControl {
         });
         l2.reset(tables, sizing.maxPorts());
         acl.reset(next.aclNames());
-        l3.reset(next);
         routeSlots = l3.routeSlots();
         compiled = next;
         inForce = next;
@@ -170,6 +171,10 @@ public final class PipelineControl {
         final TableBatch changes = batch();
         ConfigChanges.stage(
                 runningConfig(), inForce.tmConfig(), target.db(), target.tmConfig(), live, targetKnobs, changes);
+        final L3ConfigChanges.View l3InForce = L3ConfigChanges.stage(l3, changes.l3Changes(), inForce.db(), target);
+        L2ConfigChanges.stage(inForce.db(), target, changes.l2Changes());
+        stageAcl(inForce.db(), target, changes);
+        stageQosMaps(inForce.db(), target, changes);
         final long sequence;
         reconfiguring = true;
         try {
@@ -177,10 +182,63 @@ public final class PipelineControl {
         } finally {
             reconfiguring = false;
         }
+        l3.configInForce(l3InForce);
         inForce = target;
         inForceKnobs = targetKnobs.snapshot();
         publishRunning();
         return sequence;
+    }
+
+    /**
+     * Stages the next configuration's QoS maps when DSCP_TO_TC_MAP, DOT1P_TO_TC_MAP, TC_TO_QUEUE_MAP or the
+     * PORT_QOS_MAP fields naming them differ (TC → PG and PFC stay for a reload: the traffic manager's PGs follow them).
+     */
+    private static void stageQosMaps(final ConfigDb current, final CompiledConfig target, final TableBatch changes) {
+        boolean differs = false;
+        for (final String t : ConfigChanges.QOS_MAP_TABLES) {
+            differs |= !current.table(t).equals(target.db().table(t));
+        }
+        differs |= !ConfigChanges.qosMapFields(current).equals(ConfigChanges.qosMapFields(target.db()));
+        if (differs) {
+            changes.knobChanges().configQos(target.tables().qos());
+        }
+    }
+
+    /**
+     * Stages the next configuration's ingress ACL when ACL_TABLE or ACL_RULE differ: the whole ACL, as a P4Runtime
+     * Write replaces it (rule order by priority; counters follow the rule index), refused naming the first differing
+     * key once a controller replaced the configuration's ACL.
+     */
+    private static void stageAcl(final ConfigDb current, final CompiledConfig target, final TableBatch changes) {
+        String table = null;
+        String key = "";
+        for (final String t : new String[] {"ACL_RULE", "ACL_TABLE"}) {
+            final Map<String, Map<String, String>> a = current.table(t);
+            final Map<String, Map<String, String>> b = target.db().table(t);
+            if (table == null && !a.equals(b)) {
+                table = t;
+                final TreeSet<String> keys = new TreeSet<>(a.keySet());
+                keys.addAll(b.keySet());
+                for (final String k : keys) {
+                    if (!java.util.Objects.equals(a.get(k), b.get(k))) {
+                        key = k;
+                        break;
+                    }
+                }
+            }
+        }
+        if (table == null) {
+            return;
+        }
+        try {
+            changes.aclChanges().configAcl(target.tables().acl());
+        } catch (final TableException e) {
+            throw new ConfigException(
+                    table,
+                    key,
+                    "",
+                    "refused by the control model: " + e.getMessage().replaceFirst("^update \\d+: ", ""));
+        }
     }
 
     /**
@@ -493,6 +551,7 @@ public final class PipelineControl {
         }
         final AclTable table = new AclTable(rules);
         acl.ingressNames(table.names());
+        acl.configIngress(false);
         return submit(a -> {
             if (a.tables() != null) {
                 a.tables().acl(table);
@@ -532,6 +591,11 @@ public final class PipelineControl {
     /** @return the committed routes (L3 state; tests compare them with the slots). */
     Map<IpPrefix, Integer> routes() {
         return l3.routes;
+    }
+
+    /** @return the committed L3 model (tests describe groups' weights and ownership with it). */
+    L3State l3() {
+        return l3;
     }
 
     /** @return the committed route slots (tests compare them with the routes). */

@@ -41,7 +41,9 @@ public final class RuntimeKnobs {
     private final BitSet pgProfile = new BitSet();
     private final BitSet watched = new BitSet();
     private final int pollMs;
-    private final QosMaps baseQos;
+    /** The configuration's QoS maps, under the entries a controller wrote (a reconfigure may replace them). */
+    private QosMaps baseQos;
+
     private final int maxGroups;
     private final int maxPorts;
     private final L3State l3;
@@ -190,10 +192,8 @@ public final class RuntimeKnobs {
         if (spec != null) {
             return compiled.flowletConfig().groupSettings(spec.name());
         }
-        if (group < compiled.groupCount() && compiled.tables().group(group) != null) {
-            return compiled.tables().group(group).settings();
-        }
-        return null;
+        final L3State.GroupSpec configured = l3.configGroups.get(group);
+        return configured == null ? null : compiled.flowletConfig().groupSettings(configured.name());
     }
 
     static int modeCode(final LoadBalanceMode mode) {
@@ -323,14 +323,29 @@ public final class RuntimeKnobs {
      * @return edits to run, in the batch's command, on the data-plane thread.
      */
     List<Consumer<DataPlaneAgent>> commit(final Map<Long, Long> staged) {
+        return commit(staged, null);
+    }
+
+    /**
+     * Records validated changes and, from a reconfigure, the configuration's new QoS maps (the entries controllers
+     * wrote stay on top of them), and returns the data-plane edits that make them real.
+     *
+     * @param staged knob key → value (validated by {@link #check}).
+     * @param configQos the next configuration's compiled QoS maps, or null when they do not change.
+     * @return edits to run, in the batch's command, on the data-plane thread.
+     */
+    List<Consumer<DataPlaneAgent>> commit(final Map<Long, Long> staged, final QosMaps configQos) {
         final List<Consumer<DataPlaneAgent>> edits = new ArrayList<>();
-        if (staged.isEmpty()) {
+        if (staged.isEmpty() && configQos == null) {
             return edits;
+        }
+        if (configQos != null) {
+            baseQos = configQos;
         }
         final BitSet wred = new BitSet();
         final BitSet pfc = new BitSet();
         final BitSet wd = new BitSet();
-        boolean qos = false;
+        boolean qos = configQos != null;
         for (final Map.Entry<Long, Long> e : staged.entrySet()) {
             final RuntimeKnob k = KNOBS[(int) (e.getKey() >>> 32)];
             final int index = (int) (long) e.getKey();

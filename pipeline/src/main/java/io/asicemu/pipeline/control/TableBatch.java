@@ -542,6 +542,26 @@ public final class TableBatch {
         return setKnob(RuntimeKnob.PFC_XON_BYTES, port * 8 + pg, xonBytes);
     }
 
+    /** @return the batch's L3 part (a reconfigure stages the configuration's L3 objects there). */
+    L3Changes l3Changes() {
+        return l3;
+    }
+
+    /** @return the batch's L2 part (a reconfigure stages the configuration's VLANs and members there). */
+    L2Changes l2Changes() {
+        return l2;
+    }
+
+    /** @return the batch's knob part (a reconfigure stages the configuration's QoS maps there). */
+    KnobChanges knobChanges() {
+        return knobs;
+    }
+
+    /** @return the batch's ACL part (a reconfigure stages the configuration's ACL there). */
+    AclChanges aclChanges() {
+        return acl;
+    }
+
     /** @return updates so far. */
     public int size() {
         return staging.updates();

@@ -87,10 +87,12 @@ class ReconfigureTest {
                     .isInstanceOf(ConfigException.class)
                     .hasMessage("PORT|Ethernet4|lanes: needs config reload: the port map (ports, index, lanes) is fixed"
                             + " at boot, as on SONiC (port breakout reloads)");
-            assertThatThrownBy(() -> control.reconfigure(
-                            with(before, "STATIC_ROUTE", "10.9.0.0/16", Map.of("nexthop", "10.0.2.2"))))
-                    .hasMessage("STATIC_ROUTE|10.9.0.0/16|nexthop: needs config reload: adding this key: asic-emu does"
-                            + " not apply STATIC_ROUTE changes at run time yet");
+            // (STATIC_ROUTE, then DSCP_TO_TC_MAP, the examples here until issue 15 staged them, now change at run
+            // time.)
+            assertThatThrownBy(
+                            () -> control.reconfigure(with(before, "TC_TO_PRIORITY_GROUP_MAP", "M", Map.of("0", "1"))))
+                    .hasMessage("TC_TO_PRIORITY_GROUP_MAP|M|0: needs config reload: adding this key: asic-emu does"
+                            + " not apply TC_TO_PRIORITY_GROUP_MAP changes at run time yet");
             assertThatThrownBy(() -> control.reconfigure(with(before, "WRED_PROFILE", "W", Map.of("ecn", "ecn_green"))))
                     .hasMessageStartingWith("WRED_PROFILE|W|ecn: needs config reload");
             // Validation is the start-up one: a bad value is refused as at load, naming the field.
