@@ -6,6 +6,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
@@ -13,9 +14,16 @@ import java.util.Properties;
  * {@code sonic-clear counters} the way SONiC does it: on the client side. Clearing saves the current counters to a
  * file; the {@code show} views then print each counter minus its saved value (or the raw value if it went down: the
  * switch restarted). The switch's own counters never change. Watermarks, occupancies and statuses are not counters
- * and are never subtracted.
+ * and are never subtracted. Also asic-emu's DB 15 counters of {@code show ecmp} / {@code show ars}: each group's
+ * flowlet counters and each member's packets and bytes (a group's occupancy, mode and bands are levels, not counted).
  */
 public final class CountersBaseline {
+    /** The counters of an {@code ECMP_GROUP|<id>} hash (DB 15). */
+    static final List<String> GROUP_COUNTERS =
+            List.of("new_flowlets", "flowlet_reassignments", "table_full_fallbacks", "no_member_drops");
+    /** The counters of an {@code ECMP_GROUP_MEMBER|<id>|<m>} hash (DB 15). */
+    static final List<String> MEMBER_COUNTERS = List.of("packets", "bytes");
+
     private final Properties saved;
 
     private CountersBaseline(final Properties saved) {
@@ -62,11 +70,37 @@ public final class CountersBaseline {
                 });
             }
         }
+        for (final String group :
+                reader.hgetall(SonicDatabases.ASICEMU_DB, "ECMP_GROUP_NAME_MAP").keySet()) {
+            final String key = "ECMP_GROUP|" + group;
+            final Map<String, String> g = reader.hgetall(SonicDatabases.ASICEMU_DB, key);
+            saveFields(p, key, g, GROUP_COUNTERS);
+            long members;
+            try {
+                members = Long.parseLong(g.getOrDefault("members", "0"));
+            } catch (final NumberFormatException e) {
+                members = 0;
+            }
+            for (long m = 0; m < members && m < 65_536; m++) {
+                final String member = "ECMP_GROUP_MEMBER|" + group + "|" + m;
+                saveFields(p, member, reader.hgetall(SonicDatabases.ASICEMU_DB, member), MEMBER_COUNTERS);
+            }
+        }
         if (file.getParent() != null) {
             Files.createDirectories(file.getParent());
         }
         try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             p.store(out, "asic-emu clear counters: the values the show views subtract");
+        }
+    }
+
+    private static void saveFields(
+            final Properties p, final String key, final Map<String, String> hash, final List<String> fields) {
+        for (final String field : fields) {
+            final String value = hash.get(field);
+            if (value != null) {
+                p.setProperty(key + "|" + field, value);
+            }
         }
     }
 

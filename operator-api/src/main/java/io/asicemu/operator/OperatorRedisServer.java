@@ -39,7 +39,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Redis-protocol front (Netty's Redis codec) over {@link SonicDatabases}: {@code redis-cli -n 2 hgetall
- * COUNTERS:oid:0x1000000000001} against a running switch. Read-only ({@link RedisCommands}).
+ * COUNTERS:oid:0x1000000000001} against a running switch ({@link RedisCommands}). With a {@link ConfigAccess}, CONFIG_DB
+ * takes writes (each one change of the running config through the control model, MULTI/EXEC one change for all) and
+ * publishes keyspace notifications ({@link KeyspaceNotifications}).
  * <p>
  * Hostile clients stay contained: a bulk string over {@link Limits#maxBulkBytes()} or an array over
  * {@link Limits#maxArguments()} is refused from its header (the bytes are never buffered) and the connection closed,
@@ -48,7 +50,11 @@ import org.slf4j.LoggerFactory;
  * of connections is bounded. The data path is reached only through the {@link SnapshotCache}'s source, at most once
  * per max age (a refresh waits for the data plane's hand-over, typically well under a millisecond).
  * <p>
- * Threading: one Netty I/O thread runs the codec and the commands; idle, it blocks in its selector.
+ * Threading: one Netty I/O thread runs the codec and the commands; idle, it blocks in its selector. A command that
+ * waits for the data plane to apply a change (a CONFIG_DB write, an EXEC with writes, a register write) runs on one
+ * {@code operator-redis-control} thread (blocked in its queue when idle), and its reply is written when it is done: the
+ * I/O thread never waits, so other clients are served meanwhile, and that client's next commands wait their turn (at
+ * most one change per connection is in flight, so at most {@link Limits#maxConnections()} wait).
  */
 public final class OperatorRedisServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OperatorRedisServer.class);
@@ -78,10 +84,18 @@ public final class OperatorRedisServer implements AutoCloseable {
 
     private final EventLoopGroup group;
     private final Channel channel;
+    private final java.util.concurrent.ExecutorService control;
+    private final KeyspaceNotifications notifications;
 
-    private OperatorRedisServer(final EventLoopGroup group, final Channel channel) {
+    private OperatorRedisServer(
+            final EventLoopGroup group,
+            final Channel channel,
+            final java.util.concurrent.ExecutorService control,
+            final KeyspaceNotifications notifications) {
         this.group = group;
         this.channel = channel;
+        this.control = control;
+        this.notifications = notifications;
     }
 
     /**
@@ -120,11 +134,41 @@ public final class OperatorRedisServer implements AutoCloseable {
             final Limits limits,
             final RegisterAccess registers)
             throws InterruptedException, java.io.IOException {
+        return start(address, cache, password, limits, registers, null);
+    }
+
+    /**
+     * Starts listening, with the register map and CONFIG_DB writes and keyspace notifications over the running config.
+     *
+     * @param address where (loopback or the management address; port 0 = any free port).
+     * @param cache the databases to serve.
+     * @param password the AUTH password, or null for none.
+     * @param limits the bounds.
+     * @param registers the register map, or null for none.
+     * @param config the running config (writes, notifications), or null: CONFIG_DB is read-only, no notifications.
+     * @return the running server.
+     * @throws InterruptedException if interrupted while binding.
+     * @throws java.io.IOException if the address cannot be bound.
+     */
+    public static OperatorRedisServer start(
+            final InetSocketAddress address,
+            final SnapshotCache cache,
+            final String password,
+            final Limits limits,
+            final RegisterAccess registers,
+            final ConfigAccess config)
+            throws InterruptedException, java.io.IOException {
         final EventLoopGroup group = new MultiThreadIoEventLoopGroup(
                 1,
                 (java.util.concurrent.ThreadFactory) r ->
                         Thread.ofPlatform().daemon().name("operator-redis-io").unstarted(r),
                 NioIoHandler.newFactory());
+        final java.util.concurrent.ExecutorService control = java.util.concurrent.Executors.newSingleThreadExecutor(
+                r -> Thread.ofPlatform().daemon().name("operator-redis-control").unstarted(r));
+        final KeyspaceNotifications notifications =
+                config == null ? null : new KeyspaceNotifications(config, cache, group.next());
+        final java.util.concurrent.atomic.AtomicLong budget =
+                new java.util.concurrent.atomic.AtomicLong(RedisCommands.QUEUED_BYTES_BUDGET);
         final java.util.concurrent.atomic.AtomicInteger open = new java.util.concurrent.atomic.AtomicInteger();
         try {
             final ServerBootstrap b = new ServerBootstrap()
@@ -146,12 +190,25 @@ public final class OperatorRedisServer implements AutoCloseable {
                                 return;
                             }
                             ch.closeFuture().addListener(f -> open.decrementAndGet());
-                            configure(ch.pipeline(), cache, password, limits, registers);
+                            configure(
+                                    ch.pipeline(),
+                                    cache,
+                                    password,
+                                    limits,
+                                    registers,
+                                    config,
+                                    notifications,
+                                    control,
+                                    budget);
                         }
                     });
             final Channel ch = b.bind(address).sync().channel();
-            return new OperatorRedisServer(group, ch);
+            return new OperatorRedisServer(group, ch, control, notifications);
         } catch (final RuntimeException | InterruptedException e) {
+            if (notifications != null) {
+                notifications.close();
+            }
+            control.shutdownNow();
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             if (e instanceof java.net.BindException || e.getCause() instanceof java.net.BindException) {
                 throw new java.io.IOException("cannot listen on " + address + ": " + e.getMessage(), e);
@@ -169,20 +226,42 @@ public final class OperatorRedisServer implements AutoCloseable {
         configure(pipeline, cache, password, limits, null);
     }
 
-    /** Installs the codec, the size guard and the command handler of one client connection. */
+    /** Installs the codec, the size guard and the command handler of one client connection (read-only). */
     static void configure(
             final io.netty.channel.ChannelPipeline pipeline,
             final SnapshotCache cache,
             final String password,
             final Limits limits,
             final RegisterAccess registers) {
+        configure(pipeline, cache, password, limits, registers, null, null, Runnable::run, null);
+    }
+
+    /**
+     * Installs the codec, the size guard and the command handler of one client connection.
+     *
+     * @param control runs the commands that wait for the data plane (off the I/O thread).
+     * @param budget the bytes the server's open transactions may still queue (shared), or null: unbounded.
+     */
+    static void configure(
+            final io.netty.channel.ChannelPipeline pipeline,
+            final SnapshotCache cache,
+            final String password,
+            final Limits limits,
+            final RegisterAccess registers,
+            final ConfigAccess config,
+            final KeyspaceNotifications notifications,
+            final java.util.concurrent.Executor control,
+            final java.util.concurrent.atomic.AtomicLong budget) {
+        final KeyspaceNotifications.Subscriber subscriber =
+                notifications == null ? null : notifications.subscriber(pipeline.channel());
         pipeline.addLast(new RedisDecoder(limits.maxInlineBytes(), FixedRedisMessagePool.INSTANCE, true))
                 .addLast(new SizeGuard(limits))
                 .addLast(new RedisBulkStringAggregator())
                 .addLast(new RedisArrayAggregator(
                         65_536, 2)) // a command is one flat array of at most this many arguments
                 .addLast(new RedisEncoder())
-                .addLast(new CommandHandler(new RedisCommands(cache, password, registers)));
+                .addLast(new CommandHandler(
+                        new RedisCommands(cache, password, registers, config, subscriber, budget), control));
     }
 
     /** @return the bound port. */
@@ -192,7 +271,11 @@ public final class OperatorRedisServer implements AutoCloseable {
 
     @Override
     public void close() {
+        if (notifications != null) {
+            notifications.close();
+        }
         channel.close().syncUninterruptibly();
+        control.shutdownNow(); // a change in flight still completes in the control model; its client is gone
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 
@@ -265,11 +348,21 @@ public final class OperatorRedisServer implements AutoCloseable {
 
         private boolean drainScheduled;
         private final RedisCommands session;
+        private final java.util.concurrent.Executor control;
         private final ArrayDeque<List<byte[]>> waiting = new ArrayDeque<>();
         private boolean closing;
+        /** A command waits for the data plane on the control thread: this connection's next commands wait. */
+        private boolean pending;
 
-        CommandHandler(final RedisCommands session) {
+        CommandHandler(final RedisCommands session, final java.util.concurrent.Executor control) {
             this.session = session;
+            this.control = control;
+        }
+
+        @Override
+        public void channelInactive(final ChannelHandlerContext ctx) {
+            session.close();
+            ctx.fireChannelInactive();
         }
 
         @Override
@@ -305,7 +398,7 @@ public final class OperatorRedisServer implements AutoCloseable {
             drainScheduled = false;
             boolean wrote = false;
             int executed = 0;
-            while (!closing && !waiting.isEmpty() && ctx.channel().isWritable()) {
+            while (!closing && !pending && !waiting.isEmpty() && ctx.channel().isWritable()) {
                 if (executed == COMMANDS_PER_TURN) {
                     // yield the I/O thread: a scheduled (not an immediate) task runs after the next round of I/O, so
                     // other clients are read and served before this one's next commands
@@ -324,13 +417,60 @@ public final class OperatorRedisServer implements AutoCloseable {
                     ctx.writeAndFlush(reply).addListener(ChannelFutureListener.CLOSE);
                     return;
                 }
-                ctx.write(reply);
+                if (reply instanceof RedisCommands.Deferred deferred) {
+                    runDeferred(ctx, deferred);
+                    break;
+                }
+                write(ctx, reply);
                 wrote = true;
             }
             if (wrote) {
                 ctx.flush();
             }
-            ctx.channel().config().setAutoRead(!closing && waiting.isEmpty());
+            ctx.channel().config().setAutoRead(!closing && !pending && waiting.isEmpty());
+        }
+
+        private static void write(final ChannelHandlerContext ctx, final RedisMessage reply) {
+            if (reply instanceof RedisCommands.Replies many) {
+                many.replies().forEach(ctx::write);
+            } else {
+                ctx.write(reply);
+            }
+        }
+
+        /**
+         * Runs a command that waits for the data plane on the control thread and writes its reply on the I/O thread
+         * when done; meanwhile this connection is not read and its next commands wait (Redis answers in order).
+         */
+        private void runDeferred(final ChannelHandlerContext ctx, final RedisCommands.Deferred deferred) {
+            pending = true;
+            try {
+                control.execute(() -> {
+                    RedisMessage result;
+                    try {
+                        result = deferred.run();
+                    } catch (final RuntimeException e) {
+                        LOG.warn(
+                                "operator redis client {}: a change failed",
+                                ctx.channel().remoteAddress(),
+                                e);
+                        result = new ErrorRedisMessage("ERR " + oneLine(e.toString()));
+                    }
+                    final RedisMessage reply = result;
+                    ctx.executor().execute(() -> {
+                        pending = false;
+                        write(ctx, reply);
+                        ctx.flush();
+                        if (!drainScheduled) {
+                            drain(ctx);
+                        }
+                    });
+                });
+            } catch (final java.util.concurrent.RejectedExecutionException e) {
+                // the server is closing
+                closing = true;
+                ctx.close();
+            }
         }
 
         @Override

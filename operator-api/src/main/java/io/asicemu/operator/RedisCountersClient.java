@@ -40,6 +40,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class RedisCountersClient implements CountersReader, AutoCloseable {
     private static final Object CLOSED = new Object();
+    /** Field/value pairs per HSET of {@link #loadConfig} (the server refuses commands of over 1024 arguments). */
+    private static final int FIELDS_PER_HSET = 256;
+
     private final EventLoopGroup group;
     private final Channel channel;
     private final BlockingQueue<Object> replies = new LinkedBlockingQueue<>();
@@ -118,6 +121,66 @@ public final class RedisCountersClient implements CountersReader, AutoCloseable 
             }
         }
         return out;
+    }
+
+    /**
+     * The running CONFIG_DB (DB 4), as {@code config save} writes it.
+     *
+     * @return {@code TABLE|key} → field (list fields as {@code field@}) → value, keys sorted.
+     * @throws IOException if the switch cannot be reached or refuses.
+     */
+    public Map<String, Map<String, String>> config() throws IOException {
+        if (db != SonicDatabases.CONFIG_DB) {
+            call("SELECT", Integer.toString(SonicDatabases.CONFIG_DB));
+            db = SonicDatabases.CONFIG_DB;
+        }
+        final Map<String, Map<String, String>> out = new java.util.TreeMap<>();
+        if (call("KEYS", "*") instanceof List<?> keys) {
+            for (final Object key : keys) {
+                out.put(String.valueOf(key), hgetall(SonicDatabases.CONFIG_DB, String.valueOf(key)));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Merges a config into the running CONFIG_DB as SONiC's {@code config load} does (each key's fields set, keys and
+     * fields the file does not name kept), atomically: one MULTI of HSETs, one EXEC, so the switch applies all of it
+     * as one change or refuses all of it. A key without fields is sent as SONiC's {@code NULL} placeholder.
+     *
+     * @param config {@code TABLE|key} → field (list fields as {@code field@}) → value.
+     * @throws IOException if the switch cannot be reached, or refuses (the message names {@code TABLE|key|field}).
+     */
+    public void loadConfig(final Map<String, Map<String, String>> config) throws IOException {
+        if (db != SonicDatabases.CONFIG_DB) {
+            call("SELECT", Integer.toString(SonicDatabases.CONFIG_DB));
+            db = SonicDatabases.CONFIG_DB;
+        }
+        call("MULTI");
+        try {
+            for (final Map.Entry<String, Map<String, String>> key : config.entrySet()) {
+                List<String> args = new ArrayList<>(List.of("HSET", key.getKey()));
+                for (final Map.Entry<String, String> field : key.getValue().entrySet()) {
+                    args.add(field.getKey());
+                    args.add(field.getValue());
+                    if (args.size() >= 2 + 2 * FIELDS_PER_HSET) { // the server takes at most 1024 arguments
+                        call(args.toArray(String[]::new));
+                        args = new ArrayList<>(List.of("HSET", key.getKey()));
+                    }
+                }
+                if (args.size() == 2 && key.getValue().isEmpty()) {
+                    args.add("NULL");
+                    args.add("NULL");
+                }
+                if (args.size() > 2) {
+                    call(args.toArray(String[]::new));
+                }
+            }
+        } catch (final IOException e) {
+            call("DISCARD");
+            throw e;
+        }
+        call("EXEC");
     }
 
     /**

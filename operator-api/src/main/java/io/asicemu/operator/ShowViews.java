@@ -355,19 +355,19 @@ public final class ShowViews {
             final Map<String, String> g = db.hgetall(SonicDatabases.ASICEMU_DB, "ECMP_GROUP|" + group);
             final List<Map<String, String>> members = members(group, g);
             long total = 0;
-            for (final Map<String, String> m : members) {
-                total += parseLong(m.get("packets"));
+            for (int i = 0; i < members.size(); i++) {
+                total += sinceClear(member(group, i), "packets", members.get(i));
             }
             for (int i = 0; i < members.size(); i++) {
                 final Map<String, String> m = members.get(i);
-                final long packets = parseLong(m.get("packets"));
+                final long packets = sinceClear(member(group, i), "packets", m);
                 rows.add(List.of(
                         group,
                         g.getOrDefault("mode", NA),
                         Integer.toString(i),
                         m.getOrDefault("port", NA),
                         String.format(Locale.US, "%,d", packets),
-                        String.format(Locale.US, "%,d", parseLong(m.get("bytes"))),
+                        String.format(Locale.US, "%,d", sinceClear(member(group, i), "bytes", m)),
                         total == 0 ? NA : String.format(Locale.ROOT, "%.2f%%", 100.0 * packets / total)));
             }
         }
@@ -387,15 +387,16 @@ public final class ShowViews {
         final List<List<String>> bands = new ArrayList<>();
         for (final String group : groups()) {
             final Map<String, String> g = db.hgetall(SonicDatabases.ASICEMU_DB, "ECMP_GROUP|" + group);
+            final String key = "ECMP_GROUP|" + group;
             groups.add(List.of(
                     group,
                     g.getOrDefault("mode", NA),
-                    String.format(Locale.US, "%,d", parseLong(g.get("new_flowlets"))),
-                    String.format(Locale.US, "%,d", parseLong(g.get("flowlet_reassignments"))),
+                    String.format(Locale.US, "%,d", sinceClear(key, "new_flowlets", g)),
+                    String.format(Locale.US, "%,d", sinceClear(key, "flowlet_reassignments", g)),
                     g.getOrDefault("flowlet_table_occupancy", "0") + "/"
                             + g.getOrDefault("flowlet_table_capacity", "0"),
-                    String.format(Locale.US, "%,d", parseLong(g.get("table_full_fallbacks"))),
-                    String.format(Locale.US, "%,d", parseLong(g.get("no_member_drops")))));
+                    String.format(Locale.US, "%,d", sinceClear(key, "table_full_fallbacks", g)),
+                    String.format(Locale.US, "%,d", sinceClear(key, "no_member_drops", g))));
             final List<Map<String, String>> members = members(group, g);
             for (int i = 0; i < members.size(); i++) {
                 final String band = members.get(i).getOrDefault("quality_band", "");
@@ -411,6 +412,16 @@ public final class ShowViews {
                         groups)
                 + "\n"
                 + SimpleTable.render(List.of("Group", "Member", "Port", "Band"), bands);
+    }
+
+    private static String member(final String group, final int m) {
+        return "ECMP_GROUP_MEMBER|" + group + "|" + m;
+    }
+
+    /** A DB 15 counter since {@code clear counters} (0 when absent or not a number). */
+    private long sinceClear(final String key, final String field, final Map<String, String> hash) {
+        final Long v = baseline.since(key, field, hash);
+        return v == null ? 0 : v;
     }
 
     private List<String> groups() throws IOException {

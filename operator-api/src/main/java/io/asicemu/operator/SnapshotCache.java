@@ -18,6 +18,7 @@ public final class SnapshotCache {
     private final LongSupplier clock;
     private SonicDatabases current;
     private long takenAt;
+    private boolean stale;
 
     /**
      * @param source takes snapshots of the switch.
@@ -39,11 +40,20 @@ public final class SnapshotCache {
      */
     public synchronized SonicDatabases databases() throws TimeoutException {
         final long now = clock.getAsLong();
-        if (current == null || now - takenAt >= maxAgeNs) {
+        if (current == null || stale || now - takenAt >= maxAgeNs) {
+            stale = false;
             final SwitchSnapshot snapshot = source.take();
             current = SonicDatabases.of(snapshot, current == null ? null : current.snapshot());
             takenAt = now;
         }
         return current;
+    }
+
+    /**
+     * Makes the next reader take a fresh snapshot, whatever its age: the running config changed (a CONFIG_DB write is
+     * seen by the next read, as Redis does). Costs nothing until someone reads.
+     */
+    public synchronized void invalidate() {
+        stale = true;
     }
 }

@@ -48,6 +48,14 @@ class RedisCommandsPropertyTest {
             "DEL",
             "MULTI",
             "EXEC",
+            "DISCARD",
+            "WATCH",
+            "HSETNX",
+            "UNLINK",
+            "CONFIG",
+            "PSUBSCRIBE",
+            "UNSUBSCRIBE",
+            "RESET",
             "SUBSCRIBE",
             "FLUSHALL",
             "QUIT",
@@ -78,6 +86,13 @@ class RedisCommandsPropertyTest {
             "PORT|Ethernet0",
             "WRED_PROFILE|AZURE_LOSSLESS",
             "green_min_threshold",
+            "green_min_threshold@",
+            "detection_time",
+            "PFC_WD|Ethernet0",
+            "NULL",
+            "@",
+            "GET",
+            "notify-keyspace-events",
             "",
             "\r\n",
             "\u0000");
@@ -97,6 +112,63 @@ class RedisCommandsPropertyTest {
         assertThat(cache.databases().db(SonicDatabases.CONFIG_DB)).isEqualTo(before);
         assertThat(cache.databases().db(SonicDatabases.CONFIG_DB).get("WRED_PROFILE|AZURE_LOSSLESS"))
                 .containsEntry("green_min_threshold", "250000");
+    }
+
+    /**
+     * With a writable CONFIG_DB (a fake control model refusing non-numeric thresholds and times): random commands,
+     * writes with random field values among them, give a reply or an error, never an exception, and a refused command
+     * leaves the running config as it was.
+     */
+    @Property(tries = 10_000)
+    void randomCommandsWithWritesGiveRepliesAndRefusedOnesChangeNothing(
+            @ForAll("commands") final List<List<byte[]>> commands) {
+        final java.util.concurrent.atomic.AtomicReference<Map<String, Map<String, String>>> running =
+                new java.util.concurrent.atomic.AtomicReference<>(
+                        SampleSnapshots.sample(1, 0).config());
+        final ConfigAccess config = new ConfigAccess() {
+            @Override
+            public Map<String, Map<String, String>> running() {
+                return running.get();
+            }
+
+            @Override
+            public void change(final java.util.function.Consumer<Map<String, Map<String, String>>> edit) {
+                final Map<String, Map<String, String>> working = new java.util.LinkedHashMap<>();
+                running.get().forEach((k, v) -> working.put(k, new java.util.LinkedHashMap<>(v)));
+                edit.accept(working);
+                working.forEach((key, fields) -> fields.forEach((field, value) -> {
+                    if ((field.endsWith("_threshold") || field.endsWith("_time")) && !value.matches("\\d{1,9}")) {
+                        throw new ConfigRefusedException(key + "|" + field + ": not a number");
+                    }
+                }));
+                running.set(working);
+            }
+
+            @Override
+            public void addChangeListener(final Runnable listener) {}
+
+            @Override
+            public void removeChangeListener(final Runnable listener) {}
+        };
+        final SnapshotCache writable = new SnapshotCache(
+                () -> {
+                    final SwitchSnapshot s = SampleSnapshots.sample(1, 0);
+                    return new SwitchSnapshot(0, s.ports(), s.pools(), running.get(), Map.of(), Map.of(), List.of());
+                },
+                Duration.ofDays(1));
+        final RedisCommands session = new RedisCommands(writable, null, null, config, null);
+        for (final List<byte[]> command : commands) {
+            final Map<String, Map<String, String>> before = running.get();
+            RedisMessage reply = session.execute(command);
+            if (reply instanceof RedisCommands.Deferred deferred) {
+                reply = deferred.run();
+            }
+            assertThat(reply).isNotNull();
+            if (reply instanceof io.netty.handler.codec.redis.ErrorRedisMessage) {
+                assertThat(running.get()).as("refused: nothing changed").isSameAs(before);
+            }
+            ReferenceCountUtil.release(reply);
+        }
     }
 
     @Property(tries = 2_000)

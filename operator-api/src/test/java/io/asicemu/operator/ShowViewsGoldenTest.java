@@ -136,6 +136,19 @@ class ShowViewsGoldenTest {
     }
 
     @Test
+    void clearCountersAlsoBaselinesTheEcmpAndArsCountersButNotOccupancy(@TempDir final Path dir) throws Exception {
+        final Path file = dir.resolve("baseline.properties");
+        CountersBaseline.save(CountersReader.of(SonicDatabases.of(SampleSnapshots.sample(1, 0), null)), file);
+        final ShowViews cleared = new ShowViews(CountersReader.of(dbs), CountersBaseline.load(file));
+        final ShowViews scaleOne = new ShowViews(
+                CountersReader.of(SonicDatabases.of(SampleSnapshots.sample(1, 0), null)), CountersBaseline.none());
+        // scale 2 minus scale 1 = scale 1 for packets, bytes, flowlets, reassignments; the occupancy is a level (2/0)
+        assertThat(cleared.ecmp()).isEqualTo(scaleOne.ecmp()).isNotEqualTo(views.ecmp());
+        assertThat(cleared.ars()).isEqualTo(scaleOne.ars()).isNotEqualTo(views.ars());
+        assertThat(cleared.ars()).contains("2/0");
+    }
+
+    @Test
     void naturalOrderOfPortNames() {
         final List<String> names = new ArrayList<>(List.of("Ethernet12", "Ethernet4", "Ethernet0", "Ethernet100"));
         names.sort(ShowViews::natural);

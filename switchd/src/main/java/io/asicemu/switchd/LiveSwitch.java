@@ -49,6 +49,9 @@ public final class LiveSwitch implements AutoCloseable {
     private final SwitchStatus status;
     private final CountersEndpoint counters;
     private OperatorRedisServer redis;
+    /** CONFIG_DB writes and keyspace notifications of the Redis front (null without one). */
+    private volatile RunningConfigAccess configAccess;
+
     private PrometheusMetrics metrics;
     private GnmiServer gnmi;
 
@@ -88,7 +91,7 @@ public final class LiveSwitch implements AutoCloseable {
                     new PipelineTableBackend(control, FixedPipelineInfo.model(), APPLY_TIMEOUT), control);
             poller = backend.startPacketInPoller();
             final P4RuntimeService service = new P4RuntimeService();
-            service.addDevice(new Device(deviceId, new SerializedBackend(backend, sw)));
+            service.addDevice(new Device(deviceId, new SerializedBackend(backend, this::control)));
             started = new P4RuntimeServer(p4runtime, service, p4runtimeOptions).start();
         } catch (final IOException | RuntimeException e) {
             closeQuietly(poller);
@@ -152,6 +155,23 @@ public final class LiveSwitch implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs an action on the control model under the switch's control lock, then tells the running config's listeners
+     * (the Redis front's keyspace notifications) that it may have changed: every change path of the live switch (a
+     * P4Runtime Write, a register write, a CONFIG_DB write) goes through here. The listeners only hand the news to the
+     * Redis front's I/O thread, which compares the running config before and after.
+     */
+    void control(final java.util.function.Consumer<PipelineControl> action) {
+        try {
+            sw.control(action);
+        } finally {
+            final RunningConfigAccess access = configAccess;
+            if (access != null) {
+                access.changed();
+            }
+        }
+    }
+
     private void startOperatorViews(final OperatorViews views) throws IOException {
         if (views.redis() == null && views.metrics() == null && views.gnmi() == null) {
             return;
@@ -159,13 +179,15 @@ public final class LiveSwitch implements AutoCloseable {
         final SnapshotCache cache =
                 new SnapshotCache(SwitchSnapshots.source(sw, control::runningConfig), views.maxSnapshotAge());
         if (views.redis() != null) {
+            configAccess = new RunningConfigAccess(this::control, control::runningConfig, APPLY_TIMEOUT);
             try {
                 redis = OperatorRedisServer.start(
                         views.redis(),
                         cache,
                         views.redisPassword(),
                         OperatorRedisServer.Limits.defaults(),
-                        new RegisterMap(sw::control, TmOptions.defaults(), APPLY_TIMEOUT));
+                        new RegisterMap(this::control, TmOptions.defaults(), APPLY_TIMEOUT),
+                        configAccess);
             } catch (final InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted while binding the Redis port", e);

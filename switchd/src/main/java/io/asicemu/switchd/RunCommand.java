@@ -182,8 +182,10 @@ final class RunCommand implements Callable<Integer> {
             names = "--redis-port",
             paramLabel = "PORT",
             defaultValue = "-1",
-            description = "serve COUNTERS_DB (2), CONFIG_DB (4, read-only) and STATE_DB (6) over the Redis protocol at "
-                    + "this port on the management address (SONiC's is 6379); -1 = off (default), 0 = any")
+            description =
+                    "serve COUNTERS_DB (2), CONFIG_DB (4, writable, with keyspace notifications) and STATE_DB (6) over the Redis "
+                            + "protocol at "
+                            + "this port on the management address (SONiC's is 6379); -1 = off (default), 0 = any")
     private int redisPort;
 
     @Option(

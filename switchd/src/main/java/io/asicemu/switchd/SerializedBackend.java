@@ -7,8 +7,9 @@ import io.asicemu.p4rt.backend.P4Entity;
 import io.asicemu.p4rt.backend.ReadFilter;
 import io.asicemu.p4rt.backend.UpdateOutcome;
 import io.asicemu.p4rt.backend.WriteOp;
-import io.asicemu.veth.LinuxSwitch;
+import io.asicemu.pipeline.control.PipelineControl;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Runs the P4Runtime backend's control-API calls (writes, resets) under the live switch's control lock, so they never
@@ -17,17 +18,21 @@ import java.util.List;
  */
 final class SerializedBackend implements P4Backend {
     private final P4Backend backend;
-    private final LinuxSwitch sw;
+    private final Consumer<Consumer<PipelineControl>> control;
 
-    SerializedBackend(final P4Backend backend, final LinuxSwitch sw) {
+    /**
+     * @param backend the P4Runtime backend.
+     * @param control runs an action under the switch's control lock (and tells the running config's listeners).
+     */
+    SerializedBackend(final P4Backend backend, final Consumer<Consumer<PipelineControl>> control) {
         this.backend = backend;
-        this.sw = sw;
+        this.control = control;
     }
 
     @Override
     public List<UpdateOutcome> write(final List<WriteOp> ops, final boolean allOrNothing) {
         final Object[] result = new Object[1];
-        sw.control(c -> result[0] = backend.write(ops, allOrNothing));
+        control.accept(c -> result[0] = backend.write(ops, allOrNothing));
         @SuppressWarnings("unchecked")
         final List<UpdateOutcome> outcomes = (List<UpdateOutcome>) result[0];
         return outcomes;
@@ -40,7 +45,7 @@ final class SerializedBackend implements P4Backend {
 
     @Override
     public void reset() {
-        sw.control(c -> backend.reset());
+        control.accept(c -> backend.reset());
     }
 
     @Override

@@ -196,22 +196,29 @@ final class ShowCommand implements Callable<Integer> {
         }
     }
 
-    /** {@code asic-emu config register NAME VALUE [-i EthernetN] [--queue N | --pg N] [--group N] [--pool P]}. */
+    /**
+     * {@code asic-emu config register NAME VALUE [-i EthernetN] [--queue N | --pg N] [--group N] [--pool P]}, {@code
+     * config load FILE}, {@code config save [FILE]}.
+     */
     @Command(
             name = "config",
             mixinStandardHelpOptions = true,
             description = "Change a running switch (over its Redis port): `config register NAME VALUE` with the "
                     + "instance options writes one chip register (docs/REGISTERS.md), validated and applied "
-                    + "atomically as a P4Runtime register write is; a refused write changes nothing")
+                    + "atomically as a P4Runtime register write is; `config load FILE` merges a config_db.json into "
+                    + "the running CONFIG_DB as SONiC's config load does, as one change (one MULTI/EXEC): all of it or, "
+                    + "refused, none; `config save [FILE]` writes the running CONFIG_DB as config_db.json (stdout "
+                    + "without FILE), which `run --config` and `config load` take. A refused change changes nothing")
     static final class ConfigCommand implements Callable<Integer> {
-        @Parameters(index = "0", paramLabel = "register", description = "`register`")
+        @Parameters(index = "0", paramLabel = "register|load|save", description = "what to do")
         private String what;
 
-        @Parameters(index = "1", paramLabel = "NAME", description = "the register, e.g. ECN_KMIN")
-        private String name;
-
-        @Parameters(index = "2", paramLabel = "VALUE", description = "decimal or 0x hex")
-        private String value;
+        @Parameters(
+                index = "1..*",
+                arity = "0..*",
+                paramLabel = "ARG",
+                description = "register: NAME (e.g. ECN_KMIN) and VALUE (decimal or 0x hex); load: FILE; save: [FILE]")
+        private List<String> args;
 
         @CommandLine.Mixin
         private SwitchAddress address = new SwitchAddress();
@@ -224,10 +231,29 @@ final class ShowCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            if (!what.equals("register")) {
-                spec.commandLine().getErr().println("config: only `config register` exists, not `" + what + "`");
-                return 2;
+            if (args == null) {
+                args = List.of();
             }
+            return switch (what) {
+                case "register" -> args.size() == 2 ? register(args.get(0), args.get(1)) : usage("register NAME VALUE");
+                case "load" -> args.size() == 1 ? load(Path.of(args.get(0))) : usage("load FILE");
+                case "save" ->
+                    args.size() <= 1 ? save(args.isEmpty() ? null : Path.of(args.get(0))) : usage("save [FILE]");
+                default -> {
+                    spec.commandLine()
+                            .getErr()
+                            .println("config: `config register`, `config load` or `config save`, not `" + what + "`");
+                    yield 2;
+                }
+            };
+        }
+
+        private int usage(final String form) {
+            spec.commandLine().getErr().println("config: usage: asic-emu config " + form);
+            return 2;
+        }
+
+        private int register(final String name, final String value) {
             try (RedisCountersClient client = address.connect()) {
                 final RegisterAccess.Row row = client.writeRegister(name, instance.label(), value);
                 spec.commandLine().getOut().print(ShowViews.registers(List.of(row)));
@@ -239,6 +265,68 @@ final class ShowCommand implements Callable<Integer> {
             } catch (final IOException e) {
                 spec.commandLine().getErr().println("config register: " + e.getMessage());
                 return 1;
+            }
+        }
+
+        /** Reads the file as {@code run --config} does, then one MULTI of HSETs and one EXEC. */
+        private int load(final Path file) {
+            final java.util.Map<String, java.util.Map<String, String>> config;
+            try {
+                config = SwitchSnapshots.redisForm(ConfigFiles.load(file));
+            } catch (final CliError e) {
+                spec.commandLine().getErr().println("config load: " + e.getMessage());
+                return 2;
+            }
+            try (RedisCountersClient client = address.connect()) {
+                client.loadConfig(config);
+                spec.commandLine()
+                        .getOut()
+                        .println("Loaded " + file + ": " + config.size()
+                                + " keys merged into the running CONFIG_DB as one change");
+                spec.commandLine().getOut().flush();
+                return 0;
+            } catch (final IOException e) {
+                final boolean refused = e.getMessage() != null && e.getMessage().contains(": ERR ");
+                spec.commandLine()
+                        .getErr()
+                        .println("config load: " + file + (refused ? ": refused, nothing changed: " : ": ")
+                                + e.getMessage());
+                return refused ? 2 : 1;
+            }
+        }
+
+        private int save(final Path file) {
+            final String json;
+            try (RedisCountersClient client = address.connect()) {
+                json = RunningConfigAccess.toJson(client.config());
+            } catch (final IOException e) {
+                spec.commandLine().getErr().println("config save: " + e.getMessage());
+                return 1;
+            }
+            if (file == null) {
+                spec.commandLine().getOut().print(json);
+                spec.commandLine().getOut().flush();
+                return 0;
+            }
+            try {
+                final Path dir = file.toAbsolutePath().getParent();
+                final Path tmp = Files.createTempFile(dir, ".config_db", ".json.tmp");
+                try {
+                    Files.writeString(tmp, json);
+                    Files.move(
+                            tmp,
+                            file,
+                            java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                            java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                } finally {
+                    Files.deleteIfExists(tmp);
+                }
+                spec.commandLine().getOut().println("Saved the running CONFIG_DB to " + file);
+                spec.commandLine().getOut().flush();
+                return 0;
+            } catch (final IOException e) {
+                spec.commandLine().getErr().println("config save: cannot write " + file + ": " + e.getMessage());
+                return 2;
             }
         }
     }

@@ -1,0 +1,199 @@
+package io.asicemu.switchd;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.asicemu.operator.ConfigAccess;
+import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.control.PipelineControl;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+/**
+ * The operator's CONFIG_DB writes bound to the one control model: an edit gets the running config
+ * ({@link PipelineControl#runningConfig()}) in Redis form, and what it makes of it becomes one
+ * {@link PipelineControl#reconfigure} under the switch's control lock — validated exactly as at start-up and applied
+ * as one data-plane command, or refused ({@code TABLE|key|field: why}) with nothing changed. There is no second
+ * validator and no second copy of the config here: only the conversion between Redis' hashes and {@link ConfigDb}.
+ * <p>
+ * Redis form: {@code TABLE|key} → field → value; a list field (a JSON array in config_db.json) is {@code field@} with
+ * its items comma-joined, as SONiC stores it; SONiC's placeholder field {@code NULL} of a key without fields is
+ * dropped.
+ * <p>
+ * Thread safe: edits run inside {@code control}; {@link #running()} from any thread.
+ */
+public final class RunningConfigAccess implements ConfigAccess {
+    private static final ObjectMapper JSON =
+            JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+
+    private final Consumer<Consumer<PipelineControl>> control;
+    private final java.util.function.Supplier<ConfigDb> runningConfig;
+    private final Duration applyTimeout;
+    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+    /** The last running config and its Redis form: converted once per change. */
+    private final AtomicReference<Converted> last = new AtomicReference<>(new Converted(null, Map.of()));
+
+    /**
+     * @param control runs an action on the control model under the switch's control lock.
+     * @param runningConfig the control model's {@code runningConfig} (any thread).
+     * @param applyTimeout how long a change waits for the data plane to apply it; null: it returns once queued
+     *     (tests that step the data plane themselves).
+     */
+    public RunningConfigAccess(
+            final Consumer<Consumer<PipelineControl>> control,
+            final java.util.function.Supplier<ConfigDb> runningConfig,
+            final Duration applyTimeout) {
+        this.control = control;
+        this.runningConfig = runningConfig;
+        this.applyTimeout = applyTimeout;
+    }
+
+    @Override
+    public Map<String, Map<String, String>> running() {
+        final ConfigDb db = runningConfig.get();
+        Converted c = last.get();
+        if (c.db() != db) {
+            c = new Converted(db, java.util.Collections.unmodifiableMap(SwitchSnapshots.redisForm(db)));
+            last.set(c);
+        }
+        return c.redis();
+    }
+
+    private record Converted(ConfigDb db, Map<String, Map<String, String>> redis) {}
+
+    @Override
+    public void change(final Consumer<Map<String, Map<String, String>>> edit) {
+        final long[] sequence = {-1};
+        final PipelineControl[] used = new PipelineControl[1];
+        control.accept(c -> {
+            final ConfigDb current = c.runningConfig();
+            final Map<String, Map<String, String>> before = SwitchSnapshots.redisForm(current);
+            final Map<String, Map<String, String>> working = new LinkedHashMap<>();
+            before.forEach((key, fields) -> working.put(key, new LinkedHashMap<>(fields)));
+            edit.accept(working);
+            final ConfigDb next = fromRedis(working);
+            if (SwitchSnapshots.redisForm(next).equals(before)) {
+                return; // nothing differs: nothing to apply (HSET of the value in force, config load of itself)
+            }
+            try {
+                sequence[0] = c.reconfigure(next);
+            } catch (final io.asicemu.config.ConfigException e) {
+                throw new ConfigRefusedException(e.getMessage());
+            }
+            used[0] = c;
+        });
+        if (used[0] != null && applyTimeout != null) {
+            try {
+                used[0].awaitApplied(sequence[0], applyTimeout);
+            } catch (final TimeoutException e) {
+                throw new ConfigRefusedException("the control model took the change, but the data plane did not apply"
+                        + " it within " + applyTimeout.toMillis() + " ms (it will when it runs again)");
+            }
+        }
+    }
+
+    /** Every change of the control model may have changed the running config: tell the listeners (cheap). */
+    void changed() {
+        for (final Runnable listener : listeners) {
+            listener.run();
+        }
+    }
+
+    @Override
+    public void addChangeListener(final Runnable listener) {
+        listeners.add(listener);
+    }
+
+    @Override
+    public void removeChangeListener(final Runnable listener) {
+        listeners.remove(listener);
+    }
+
+    /**
+     * @param db a CONFIG_DB.
+     * @return it in Redis form (what {@link #fromRedis} turns back into it).
+     */
+    public static Map<String, Map<String, String>> toRedis(final ConfigDb db) {
+        return SwitchSnapshots.redisForm(db);
+    }
+
+    /**
+     * @param redis CONFIG_DB in Redis form.
+     * @return it as the config loader's {@link ConfigDb} (list-ness from the {@code @} suffixes).
+     * @throws ConfigRefusedException for a key that is not {@code TABLE|key}, or a field set both as a list and not.
+     */
+    public static ConfigDb fromRedis(final Map<String, Map<String, String>> redis) {
+        final Map<String, Map<String, Map<String, String>>> tables = new LinkedHashMap<>();
+        final Set<String> lists = new HashSet<>();
+        redis.forEach((redisKey, hash) -> {
+            final int bar = redisKey.indexOf('|');
+            if (bar <= 0 || bar == redisKey.length() - 1) {
+                throw new ConfigRefusedException(redisKey + ": CONFIG_DB keys are TABLE|key");
+            }
+            final String table = redisKey.substring(0, bar);
+            final String key = redisKey.substring(bar + 1);
+            final Map<String, String> fields = new LinkedHashMap<>();
+            hash.forEach((field, value) -> {
+                if (field.equals("NULL")) {
+                    return; // SONiC's placeholder: a key without fields
+                }
+                final boolean list = field.endsWith("@");
+                final String name = list ? field.substring(0, field.length() - 1) : field;
+                if (fields.containsKey(name)) {
+                    throw new ConfigRefusedException(table + "|" + key + "|" + name + ": set both as a list (" + name
+                            + "@) and as a string (" + name + "); HDEL one of them");
+                }
+                fields.put(name, value);
+                if (list) {
+                    lists.add(table + "|" + key + "|" + name);
+                }
+            });
+            tables.computeIfAbsent(table, t -> new LinkedHashMap<>()).put(key, fields);
+        });
+        return new ConfigDb(tables, lists, true);
+    }
+
+    /**
+     * @param redis CONFIG_DB in Redis form.
+     * @return it as config_db.json (tables, keys and fields sorted, as SONiC's {@code config save} writes them; list
+     *     fields as JSON arrays), which {@code run --config} and {@code config load} take.
+     */
+    static String toJson(final Map<String, Map<String, String>> redis) {
+        final ConfigDb db = fromRedis(redis);
+        final ObjectNode root = JSON.createObjectNode();
+        new TreeMap<>(db.tables()).forEach((table, keys) -> {
+            final ObjectNode t = root.putObject(table);
+            new TreeMap<>(keys).forEach((key, fields) -> {
+                final ObjectNode k = t.putObject(key);
+                new TreeMap<>(fields).forEach((field, value) -> {
+                    if (db.isList(table, key, field)) {
+                        final ArrayNode items = k.putArray(field);
+                        if (!value.isEmpty()) {
+                            for (final String item : value.split(",", -1)) {
+                                items.add(item);
+                            }
+                        }
+                    } else {
+                        k.put(field, value);
+                    }
+                });
+            });
+        });
+        try {
+            return JSON.writeValueAsString(root) + "\n";
+        } catch (final com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("config_db.json of strings cannot fail to serialize", e);
+        }
+    }
+}
