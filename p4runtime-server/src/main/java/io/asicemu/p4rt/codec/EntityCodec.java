@@ -243,8 +243,8 @@ public final class EntityCodec {
                     throw invalid("%s: prefix_len %d must be in 1..%d (omit the field for a don't care)", what, len, w);
                 }
                 final BigInteger v = ByteStrings.decode(fm.getLpm().getValue(), w, what);
-                final BigInteger host = BigInteger.ONE.shiftLeft(w - len).subtract(BigInteger.ONE);
-                if (v.and(host).signum() != 0) {
+                // a bit below the prefix is set iff the lowest set bit is one of the w - len host bits
+                if (v.signum() != 0 && v.getLowestSetBit() < w - len) {
                     throw invalid("%s: bits below the /%d prefix must be zero", what, len);
                 }
                 return new FieldMatchValue(f.id(), MatchKind.LPM, v, BigInteger.ZERO, len, BigInteger.ZERO);
