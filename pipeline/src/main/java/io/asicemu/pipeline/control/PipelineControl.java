@@ -43,9 +43,6 @@ import java.util.concurrent.atomic.AtomicReference;
  * port may be read from any thread. Never blocks the data plane.
  */
 public final class PipelineControl {
-    /** How long {@link #awaitApplied} yields before it parks (see there). */
-    private static final long AWAIT_YIELD_NS = 50_000;
-
     private final DataPlaneAgent agent;
     private final Clock clock;
     private final PipelineSizing sizing;
@@ -309,14 +306,7 @@ public final class PipelineControl {
      * @throws TimeoutException if not applied in time.
      */
     public void awaitApplied(final long sequence, final Duration timeout) throws TimeoutException {
-        final long startNs = System.nanoTime();
-        final long deadline = startNs + timeout.toNanos();
-        // A woken data plane applies a command within tens of µs: a waiter that keeps its core (yielding it to any
-        // runnable thread) that long answers without a second scheduler wake-up, the data plane's unpark; bounded, so
-        // a data plane that is busy or asleep costs a waiter no more than AWAIT_YIELD_NS of yields before it parks.
-        while (agent.appliedCommands() < sequence && System.nanoTime() - startNs < AWAIT_YIELD_NS) {
-            Thread.yield();
-        }
+        final long deadline = System.nanoTime() + timeout.toNanos();
         while (agent.appliedCommands() < sequence) {
             final long leftNs = deadline - System.nanoTime();
             if (leftNs <= 0) {
