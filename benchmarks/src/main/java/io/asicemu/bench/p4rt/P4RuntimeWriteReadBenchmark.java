@@ -31,6 +31,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import p4.v1.P4RuntimeGrpc;
+import p4.v1.P4RuntimeOuterClass.CapabilitiesRequest;
 import p4.v1.P4RuntimeOuterClass.Entity;
 import p4.v1.P4RuntimeOuterClass.FieldMatch;
 import p4.v1.P4RuntimeOuterClass.MasterArbitrationUpdate;
@@ -87,6 +88,7 @@ public class P4RuntimeWriteReadBenchmark {
     private WriteRequest insert;
     private WriteRequest delete;
     private boolean inserted;
+    private static final CapabilitiesRequest CAPABILITIES = CapabilitiesRequest.getDefaultInstance();
     private final ReadRequest readAll = ReadRequest.newBuilder()
             .setDeviceId(DEVICE)
             .addEntities(
@@ -253,6 +255,18 @@ public class P4RuntimeWriteReadBenchmark {
         final WriteRequest request = inserted ? delete : insert;
         inserted = !inserted;
         return stub.write(request);
+    }
+
+    /**
+     * The floor under {@code writeLatency}: one Capabilities RPC (no backend call) on the same channel and server, so
+     * that a Write's latency minus this one is what the Write itself adds to the gRPC round trip (run with
+     * {@code -p batchSize=1}).
+     */
+    @Benchmark
+    @BenchmarkMode(Mode.SampleTime)
+    @OutputTimeUnit(TimeUnit.MICROSECONDS)
+    public Object roundTripLatency() {
+        return stub.capabilities(CAPABILITIES);
     }
 
     /** One op = a wildcard Read returning 100 000 entries (run with {@code -p batchSize=1}). */

@@ -47,7 +47,7 @@ import java.util.concurrent.TimeoutException;
  * the pipeline does not model are kept as written only (see the module README).
  * <p>
  * Threading: every method may be called from any gRPC thread; writes, reads and resets are serialized on this
- * object. With an apply timeout (production: the data plane runs on its own thread), a write returns only after the
+ * object (a write's wait for the data plane is not: it holds no lock). With an apply timeout (production: the data plane runs on its own thread), a write returns only after the
  * data plane applied its batch, so the very next packet sees it; a data plane that does not apply it in time ends the
  * write with {@link DataPlaneTimeoutException} (the batch stays queued and recorded: it will still be applied). Without
  * one (tests that step the agent on their own thread) the command is queued and applied at the next duty cycle.
@@ -96,15 +96,21 @@ public final class PipelineTableBackend implements P4Backend {
     }
 
     @Override
-    public synchronized List<UpdateOutcome> write(final List<WriteOp> ops, final boolean allOrNothing) {
-        lastCommit = -1;
+    public List<UpdateOutcome> write(final List<WriteOp> ops, final boolean allOrNothing) {
         final List<UpdateOutcome> out;
-        if (allOrNothing) {
-            out = writeAtomically(ops);
-        } else {
-            out = writeEach(ops);
+        final long commit;
+        synchronized (this) {
+            lastCommit = -1;
+            if (allOrNothing) {
+                out = writeAtomically(ops);
+            } else {
+                out = writeEach(ops);
+            }
+            commit = lastCommit;
         }
-        awaitDataPlane();
+        // outside the monitor: the next Write compiles (and Reads answer) while this one waits for the data plane,
+        // whose commands apply in commit order
+        awaitDataPlane(commit);
         return out;
     }
 
@@ -138,12 +144,12 @@ public final class PipelineTableBackend implements P4Backend {
     }
 
     /** Waits until the data plane applied the last batch committed by this write (one wait per write). */
-    private void awaitDataPlane() {
-        if (applyTimeout == null || lastCommit < 0) {
+    private void awaitDataPlane(final long commit) {
+        if (applyTimeout == null || commit < 0) {
             return;
         }
         try {
-            control.awaitApplied(lastCommit, applyTimeout);
+            control.awaitApplied(commit, applyTimeout);
         } catch (final TimeoutException e) {
             throw new DataPlaneTimeoutException(
                     "the data plane did not apply the write within " + applyTimeout

@@ -17,6 +17,20 @@ public final class ByteStrings {
         if (bytes.isEmpty()) {
             throw new CodecException(UpdateStatus.INVALID_ARGUMENT, what + ": empty byte string");
         }
+        final int size = bytes.size();
+        if (size < Long.BYTES) {
+            // most P4Runtime values (ids, IPv4 addresses, MACs, ports) fit a long: no byte[] copy, no magnitude scan
+            long v = 0;
+            for (int i = 0; i < size; i++) {
+                v = (v << 8) | (bytes.byteAt(i) & 0xff);
+            }
+            if (Long.SIZE - Long.numberOfLeadingZeros(v) > width) {
+                throw new CodecException(
+                        UpdateStatus.INVALID_ARGUMENT,
+                        what + ": value 0x" + Long.toHexString(v) + " does not fit in bit<" + width + ">");
+            }
+            return BigInteger.valueOf(v);
+        }
         final BigInteger value = new BigInteger(1, bytes.toByteArray());
         if (value.bitLength() > width) {
             throw new CodecException(

@@ -243,8 +243,8 @@ public final class EntityCodec {
                     throw invalid("%s: prefix_len %d must be in 1..%d (omit the field for a don't care)", what, len, w);
                 }
                 final BigInteger v = ByteStrings.decode(fm.getLpm().getValue(), w, what);
-                final BigInteger host = BigInteger.ONE.shiftLeft(w - len).subtract(BigInteger.ONE);
-                if (v.and(host).signum() != 0) {
+                // a bit below the prefix is set iff the lowest set bit is one of the w - len host bits
+                if (v.signum() != 0 && v.getLowestSetBit() < w - len) {
                     throw invalid("%s: bits below the /%d prefix must be zero", what, len);
                 }
                 return new FieldMatchValue(f.id(), MatchKind.LPM, v, BigInteger.ZERO, len, BigInteger.ZERO);
@@ -384,17 +384,26 @@ public final class EntityCodec {
     }
 
     private static ActionCall params(final ActionInfo info, final P4RuntimeOuterClass.Action a) throws CodecException {
-        final BigInteger[] values = new BigInteger[info.params().size()];
+        final List<ParamInfo> declared = info.params();
+        final BigInteger[] values = new BigInteger[declared.size()];
         for (final P4RuntimeOuterClass.Action.Param p : a.getParamsList()) {
-            final ParamInfo pi = info.param(p.getParamId());
-            if (pi == null) {
+            // by id, not List.indexOf (record equals on every earlier parameter); the error text is built on error only
+            int index = declared.size() - 1;
+            while (index >= 0 && declared.get(index).id() != p.getParamId()) {
+                index--;
+            }
+            if (index < 0) {
                 throw invalid("action '%s' has no parameter id %d", info.name(), p.getParamId());
             }
-            final int index = info.params().indexOf(pi);
+            final ParamInfo pi = declared.get(index);
             if (values[index] != null) {
                 throw invalid("parameter '%s' of '%s' appears twice", pi.name(), info.name());
             }
-            values[index] = ByteStrings.decode(p.getValue(), pi.bitwidth(), "parameter '" + pi.name() + "'");
+            try {
+                values[index] = ByteStrings.decode(p.getValue(), pi.bitwidth(), "");
+            } catch (final CodecException e) {
+                throw new CodecException(e.status(), "parameter '" + pi.name() + "'" + e.getMessage());
+            }
         }
         for (int i = 0; i < values.length; i++) {
             if (values[i] == null) {
