@@ -23,7 +23,7 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * Damaged captures never make the readers throw past the file header: records are bounded, and iteration ends with
  * {@code truncated()} instead. Only a damaged file/section header raises {@link CaptureFormatException}.
  */
-class CaptureReaderProperties {
+class CaptureReaderPropertyTest {
     private static byte[] pcap;
     private static byte[] pcapng;
     private static Path dir;

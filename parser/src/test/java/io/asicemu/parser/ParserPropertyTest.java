@@ -11,7 +11,7 @@ import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
 
 /** jqwik properties: the parser never throws; rewrite-then-parse yields the rewritten values with valid checksums. */
-class ParserProperties {
+class ParserPropertyTest {
     private final MemorySegment frame = Arena.ofAuto().allocate(16_384);
     private final PacketParser parser = new PacketParser();
     private final PacketParser unpadded = new PacketParser(0, PacketParser.MAX_FRAME_LENGTH);
