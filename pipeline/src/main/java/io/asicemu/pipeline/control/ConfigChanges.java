@@ -22,7 +22,8 @@ import java.util.Set;
  * Changed at run time: WRED_PROFILE thresholds and drop probabilities, QUEUE {@code wred_profile} (between profiles
  * with the same ECN mode and WRED enables), BUFFER_PROFILE {@code xoff}/{@code xon} and BUFFER_PG {@code profile}
  * (between profiles that differ only there), PFC_WD {@code detection_time}/{@code restoration_time} of a watched
- * port, SWITCH_HASH {@code ecmp_hash_seed}. Every other difference needs a config reload ({@link #reloadReason}
+ * port, SWITCH_HASH {@code ecmp_hash_seed}, PORT {@code admin_status}/{@code mtu} (staged by {@code
+ * PipelineControl.stagePortSettings}). Every other difference needs a config reload ({@link #reloadReason}
  * says whether SONiC needs one too or asic-emu does not apply that table at run time yet); docs/CONFIG.md keeps the
  * list.
  * <p>
@@ -165,6 +166,7 @@ final class ConfigChanges {
             case "PFC_WD" -> field.equals("detection_time") || field.equals("restoration_time");
             case "SWITCH_HASH" -> field.equals("ecmp_hash_seed");
             case "PORT_QOS_MAP" -> QOS_MAP_FIELDS.contains(field);
+            case "PORT" -> field.equals("admin_status") || field.equals("mtu"); // PipelineControl.stagePortSettings
             default -> false;
         };
     }

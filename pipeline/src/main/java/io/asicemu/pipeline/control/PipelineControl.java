@@ -175,6 +175,7 @@ public final class PipelineControl {
         L2ConfigChanges.stage(inForce.db(), target, changes.l2Changes());
         stageAcl(inForce.db(), target, changes);
         stageQosMaps(inForce.db(), target, changes);
+        stagePortSettings(inForce.db(), target, changes);
         final long sequence;
         reconfiguring = true;
         try {
@@ -187,6 +188,28 @@ public final class PipelineControl {
         inForceKnobs = targetKnobs.snapshot();
         publishRunning();
         return sequence;
+    }
+
+    /**
+     * Stages PORT {@code admin_status} and {@code mtu} where the next configuration changes them (SONiC's {@code config
+     * interface shutdown|startup|mtu}): the port's admin state and MTU in the tables, applied with the rest of the
+     * change. An admin-down port neither takes nor sends frames (ingress and egress drops are counted, its oper status
+     * goes down); the Linux link under it stays up. Speed, lanes and the port map still need a reload.
+     */
+    private static void stagePortSettings(
+            final ConfigDb current, final CompiledConfig target, final TableBatch changes) {
+        final Map<String, Map<String, String>> before = current.table("PORT");
+        final Map<String, Map<String, String>> after = target.db().table("PORT");
+        for (final Map.Entry<String, Integer> port : target.portIndex().entrySet()) {
+            final Map<String, String> a = before.getOrDefault(port.getKey(), Map.of());
+            final Map<String, String> b = after.getOrDefault(port.getKey(), Map.of());
+            if (!java.util.Objects.equals(a.get("admin_status"), b.get("admin_status"))
+                    || !java.util.Objects.equals(a.get("mtu"), b.get("mtu"))) {
+                final int p = port.getValue();
+                changes.portSettings(
+                        p, target.tables().portAdminUp(p), target.tables().portMtu(p));
+            }
+        }
     }
 
     /**

@@ -562,6 +562,17 @@ public final class TableBatch {
         return acl;
     }
 
+    /**
+     * Sets a port's admin state and MTU (a reconfigure's PORT {@code admin_status} / {@code mtu}); its speed stays.
+     *
+     * @param port the port index.
+     * @param adminUp admin up.
+     * @param mtu the MTU.
+     */
+    void portSettings(final int port, final boolean adminUp, final int mtu) {
+        staging.update(t -> t.port(port, adminUp, mtu, t.portSpeedMbps(port)));
+    }
+
     /** @return updates so far. */
     public int size() {
         return staging.updates();

@@ -102,4 +102,76 @@ class ReconfigureTest {
             assertThat(control.runningConfig()).isEqualTo(before);
         }
     }
+
+    @Test
+    void shouldShutAPortDownBringItBackUpAndChangeItsMtuAtRunTime() {
+        final String config = CONFIG.replace(
+                "\"STATIC_ROUTE\"",
+                "\"NEIGH\": {\"Ethernet4|10.0.2.2\": {\"neigh\": \"02:00:00:00:00:22\", \"family\": \"IPv4\"}},"
+                        + " \"STATIC_ROUTE\"");
+        try (SwitchFixture sw = new SwitchFixture(config)) {
+            final PipelineControl control = sw.pipeline.control();
+            final byte[] frame = io.asicemu.pipeline.Frames.udp4(
+                    io.asicemu.pipeline.Frames.ROUTER,
+                    io.asicemu.pipeline.Frames.HOST_A,
+                    io.asicemu.pipeline.Frames.ip(10, 0, 1, 2),
+                    io.asicemu.pipeline.Frames.ip(192, 168, 1, 1),
+                    64,
+                    600);
+            sw.send("Ethernet0", frame);
+            sw.run();
+            assertThat(sw.take("Ethernet4")).as("routed while up").hasSize(1);
+
+            // config interface shutdown Ethernet4
+            final ConfigDb down = with(control.runningConfig(), "PORT", "Ethernet4", Map.of("admin_status", "down"));
+            control.reconfigure(down);
+            sw.run(); // the fixture's data plane applies the command in its next cycle
+            assertThat(control.runningConfig().table("PORT").get("Ethernet4")).containsEntry("admin_status", "down");
+            sw.send("Ethernet0", frame);
+            sw.run();
+            assertThat(sw.take("Ethernet4"))
+                    .as("nothing leaves an admin-down port")
+                    .isEmpty();
+            assertThat(sw.counter("Ethernet4", "SAI_IN_DROP_REASON_L3_EGRESS_LINK_DOWN"))
+                    .as("counted on the port it was routed to")
+                    .isEqualTo(1);
+            sw.send(
+                    "Ethernet4",
+                    io.asicemu.pipeline.Frames.udp4(
+                            io.asicemu.pipeline.Frames.ROUTER,
+                            0x0200_0000_0022L,
+                            io.asicemu.pipeline.Frames.ip(10, 0, 2, 2),
+                            io.asicemu.pipeline.Frames.ip(10, 0, 1, 2),
+                            64,
+                            100));
+            sw.run();
+            assertThat(sw.counter("Ethernet4", "SAI_PORT_STAT_IF_IN_DISCARDS"))
+                    .as("nor does it take frames")
+                    .isEqualTo(1);
+
+            // config interface startup Ethernet4; config interface mtu Ethernet4 500
+            final ConfigDb up = with(control.runningConfig(), "PORT", "Ethernet4", Map.of("admin_status", "up"));
+            control.reconfigure(with(up, "PORT", "Ethernet4", Map.of("mtu", "500")));
+            sw.run();
+            sw.send("Ethernet0", frame);
+            sw.run();
+            assertThat(sw.take("Ethernet4"))
+                    .as("up again, but 600 B over the new MTU")
+                    .isEmpty();
+            assertThat(sw.counter("Ethernet4", "SAI_IN_DROP_REASON_EXCEEDS_L2_MTU")
+                            + sw.counter("Ethernet0", "SAI_IN_DROP_REASON_EXCEEDS_L3_MTU")
+                            + sw.counter("Ethernet4", "SAI_PORT_STAT_IF_OUT_DISCARDS"))
+                    .as("the oversize frame is counted")
+                    .isPositive();
+            final ConfigDb running = control.runningConfig();
+            control.reconfigure(with(running, "PORT", "Ethernet4", Map.of("mtu", "9100")));
+            sw.run();
+            sw.send("Ethernet0", frame);
+            sw.run();
+            assertThat(sw.take("Ethernet4")).as("forwarded again").hasSize(1);
+            assertThatThrownBy(() -> control.reconfigure(
+                            with(control.runningConfig(), "PORT", "Ethernet4", Map.of("speed", "25000"))))
+                    .hasMessageStartingWith("PORT|Ethernet4|speed: needs config reload");
+        }
+    }
 }
