@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.rpc.Code;
 import io.asicemu.testsupport.Tshark;
 import io.asicemu.testsupport.netns.Capture;
+import io.asicemu.testsupport.netns.Commands;
 import io.asicemu.testsupport.netns.Netns;
 import io.asicemu.testsupport.netns.NetnsLab;
 import io.asicemu.testsupport.netns.Offloads;
@@ -172,6 +173,18 @@ class OperatorViewsNetnsTest {
                 toH2.awaitPackets(DATAGRAMS, Duration.ofSeconds(10)); // a loaded tcpdump reads late
                 final long onWireToH2 =
                         Tshark.fields(toH2.stop(), null, "frame.number").size();
+                // where frames between the switch's TX ring and h2's capture went, if any did (CI saw 257 and 258 of
+                // 300 twice, with the switch counting 300 out): both veth ends' counters, the backlog, tcpdump's own
+                final String wire = "tcpdump at h2: " + toH2.log().strip()
+                        + "\nh2 eth1: "
+                        + h2.exec(Duration.ofSeconds(5), "ip", "-s", "-s", "link", "show", "eth1")
+                                .stdout()
+                        + "switch side " + sw2 + ": "
+                        + Commands.run(Duration.ofSeconds(5), List.of("ip", "-s", "-s", "link", "show", sw2))
+                                .stdout()
+                        + "softnet_stat:\n"
+                        + Commands.run(Duration.ofSeconds(5), List.of("cat", "/proc/net/softnet_stat"))
+                                .stdout();
                 final long h1Sent = kernelTxPackets(h1) - h1SentBefore;
                 Thread.sleep(200); // past the operator views' 100 ms snapshot age
                 final long tx =
@@ -179,10 +192,10 @@ class OperatorViewsNetnsTest {
                 final long rx =
                         sum(redisPort, oid0, "SAI_PORT_STAT_IF_IN_UCAST_PKTS", "SAI_PORT_STAT_IF_IN_NON_UCAST_PKTS");
                 // for a failure's diagnosis: which side lost frames, and whether the switch counted it
-                System.err.println("after the traffic: h1 sent " + h1Sent + ", tshark at h2 " + onWireToH2
+                System.err.println("after the traffic: h1 sent " + h1Sent + ", tshark at h2 " + onWireToH2 + "\n" + wire
                         + "\nEthernet0:\n" + nonZeroPairs(redisCli(redisPort, "-n", "2", "hgetall", "COUNTERS:" + oid0))
                         + "Ethernet4:\n" + nonZeroPairs(redisCli(redisPort, "-n", "2", "hgetall", "COUNTERS:" + oid4)));
-                assertThat(onWireToH2).as("datagrams routed to h2").isGreaterThanOrEqualTo(DATAGRAMS);
+                assertThat(onWireToH2).as("datagrams routed to h2 (%s)", wire).isGreaterThanOrEqualTo(DATAGRAMS);
                 assertThat(tx - txBefore)
                         .as("COUNTERS_DB Ethernet4 TX = frames tshark saw reach h2 (%s)", toH2.log())
                         .isEqualTo(onWireToH2);
