@@ -133,12 +133,8 @@ public final class ConfigCompiler {
             final Consumer<String> warnings) {
         try {
             return new ConfigCompiler(ConfigSchema.check(db, lenient, warnings), sizing, linuxOverrides).compile();
-        } catch (final ConfigException e) {
-            throw e;
         } catch (final io.asicemu.config.ConfigException e) {
-            // The engines' parsers and the shared bounds refuse with the one error type; callers of the pipeline
-            // have always caught the pipeline's subclass, so the place and reason are carried over unchanged.
-            throw new ConfigException(e.table(), e.key(), e.field(), e.reason());
+            throw asPipelineError(e);
         }
     }
 
@@ -165,11 +161,17 @@ public final class ConfigCompiler {
                 map.put(port, naming.linuxName(port));
             }
             return map;
-        } catch (final ConfigException e) {
-            throw e;
         } catch (final io.asicemu.config.ConfigException e) {
-            throw new ConfigException(e.table(), e.key(), e.field(), e.reason());
+            throw asPipelineError(e);
         }
+    }
+
+    /**
+     * The engines' parsers and the shared bounds refuse with the one error type; callers of the pipeline have always
+     * caught the pipeline's subclass, so the place and reason are carried over unchanged (a subclass instance as is).
+     */
+    private static ConfigException asPipelineError(final io.asicemu.config.ConfigException e) {
+        return e instanceof ConfigException own ? own : new ConfigException(e.table(), e.key(), e.field(), e.reason());
     }
 
     private CompiledConfig compile() {

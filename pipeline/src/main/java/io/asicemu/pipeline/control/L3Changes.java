@@ -603,13 +603,7 @@ final class L3Changes {
         if (!controllerGroupExists(id)) {
             throw s.fail(TableException.Code.NOT_FOUND, "group " + id);
         }
-        final int target = RouteTarget.encode(RouteTarget.GROUP, id);
-        for (final Map.Entry<IpPrefix, Integer> r : currentRoutes().entrySet()) {
-            if (r.getValue() == target) {
-                throw s.fail(TableException.Code.FAILED_PRECONDITION, "route " + r.getKey() + " uses group " + id);
-            }
-        }
-        refuseIfDefaultRouteUses(target, "group " + id);
+        refuseIfRoutesUseGroup(id);
         stagedGroups.remove(id);
         stagedSpecs.remove(id);
         removedGroups.add(id);
@@ -686,11 +680,8 @@ final class L3Changes {
         s.counted();
     }
 
-    /** Removes a configuration's group; refused while a route uses it. */
-    void removeConfigGroup(final int id) {
-        if (!isConfigGroup(id)) {
-            throw s.fail(TableException.Code.NOT_FOUND, "group " + id);
-        }
+    /** Refuses removing group {@code id} while a route (the default route included) uses it. */
+    private void refuseIfRoutesUseGroup(final int id) {
         final int target = RouteTarget.encode(RouteTarget.GROUP, id);
         for (final Map.Entry<IpPrefix, Integer> r : currentRoutes().entrySet()) {
             if (r.getValue() == target) {
@@ -698,6 +689,14 @@ final class L3Changes {
             }
         }
         refuseIfDefaultRouteUses(target, "group " + id);
+    }
+
+    /** Removes a configuration's group; refused while a route uses it. */
+    void removeConfigGroup(final int id) {
+        if (!isConfigGroup(id)) {
+            throw s.fail(TableException.Code.NOT_FOUND, "group " + id);
+        }
+        refuseIfRoutesUseGroup(id);
         stagedConfigGroups.remove(id);
         removedConfigGroups.add(id);
         s.update(t -> t.removeGroup(id));
