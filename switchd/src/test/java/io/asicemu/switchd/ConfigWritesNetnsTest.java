@@ -2,18 +2,17 @@ package io.asicemu.switchd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.asicemu.testsupport.LoopbackPorts;
 import io.asicemu.testsupport.Tshark;
 import io.asicemu.testsupport.netns.Capture;
 import io.asicemu.testsupport.netns.Netns;
 import io.asicemu.testsupport.netns.NetnsLab;
-import io.asicemu.testsupport.netns.Offloads;
+import io.asicemu.testsupport.netns.NetnsLabExtension;
 import io.asicemu.tm.TmOptions;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,11 +21,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import picocli.CommandLine;
 
 /**
@@ -45,6 +43,7 @@ import picocli.CommandLine;
  * then a burst of N frames arrives while it is sent, and burst frame k leaves a queue of N − k frames.
  */
 @Tag("netns")
+@ExtendWith(NetnsLabExtension.class)
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class ConfigWritesNetnsTest {
     private static final String ROUTER_MAC = "02:aa:00:00:00:01";
@@ -79,25 +78,6 @@ class ConfigWritesNetnsTest {
                 print(m['channel'] + ' ' + m['data'], flush=True)
         """;
 
-    @BeforeAll
-    static void requireRoot() {
-        assertThat(System.getProperty("user.name"))
-                .as("netns tests need root; exclude the tag otherwise")
-                .isEqualTo("root");
-        NetnsLab.sweepStale();
-    }
-
-    @AfterEach
-    void closeLabs() {
-        NetnsLab.closeAll();
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
     private static String config(final String h2Mac) {
         final long never = 1000 * C; // a threshold no burst reaches: nothing marked
         return """
@@ -120,19 +100,14 @@ class ConfigWritesNetnsTest {
     @Test
     void configDbWritesRetuneTheRunningSwitchAtomicallyAndNotifySubscribers() throws Exception {
         try (NetnsLab lab = NetnsLab.create()) {
-            final Netns h1 = lab.namespace("h1");
-            final Netns h2 = lab.namespace("h2");
-            h1.disableIpv6();
-            h2.disableIpv6();
-            final String sw1 = lab.switchLink("sw1", h1, "eth1", Offloads.CONTAINERLAB, 1500);
-            final String sw2 = lab.switchLink("sw2", h2, "eth1", Offloads.CONTAINERLAB, 1500);
-            h1.addAddress("eth1", "10.0.1.1/24");
-            h2.addAddress("eth1", "10.0.2.1/24");
-            h1.neighbour("eth1", "10.0.1.254", ROUTER_MAC);
-            h1.route("10.0.0.0/16", "10.0.1.254");
+            final TwoHosts hosts = TwoHosts.wire(lab).routedVia(ROUTER_MAC, null);
+            final Netns h1 = hosts.h1();
+            final Netns h2 = hosts.h2();
+            final String sw1 = hosts.sw1();
+            final String sw2 = hosts.sw2();
             final Path config = lab.newFile(".json");
             Files.writeString(config, config(h2.mac("eth1")));
-            final int redisPort = freePort();
+            final int redisPort = LoopbackPorts.free();
             final String port = Integer.toString(redisPort);
             final RunCommand run = new RunCommand();
             new CommandLine(run)

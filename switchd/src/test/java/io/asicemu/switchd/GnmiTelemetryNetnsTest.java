@@ -15,14 +15,14 @@ import io.asicemu.operator.gnmi.proto.SubscriptionList;
 import io.asicemu.operator.gnmi.proto.SubscriptionMode;
 import io.asicemu.operator.gnmi.proto.TypedValue;
 import io.asicemu.operator.gnmi.proto.gNMIGrpc;
+import io.asicemu.testsupport.LoopbackPorts;
 import io.asicemu.testsupport.netns.Netns;
 import io.asicemu.testsupport.netns.NetnsLab;
+import io.asicemu.testsupport.netns.NetnsLabExtension;
 import io.asicemu.testsupport.netns.Offloads;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,11 +32,10 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import picocli.CommandLine;
 
 /**
@@ -48,29 +47,11 @@ import picocli.CommandLine;
  * Debian's redis-cli.
  */
 @Tag("netns")
+@ExtendWith(NetnsLabExtension.class)
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class GnmiTelemetryNetnsTest {
     private static final String ROUTER = "02:aa:00:00:00:01";
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    @BeforeAll
-    static void requireRoot() {
-        assertThat(System.getProperty("user.name"))
-                .as("netns tests need root; exclude the tag otherwise")
-                .isEqualTo("root");
-        NetnsLab.sweepStale();
-    }
-
-    @AfterEach
-    void closeLabs() {
-        NetnsLab.closeAll();
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 
     /** Senders on Ethernet0/4, the receiver on Ethernet8 (10 Mb/s); priority 3 lossless; the watchdog on Ethernet8. */
     private static String config(final String receiverMac) {
@@ -242,8 +223,8 @@ class GnmiTelemetryNetnsTest {
             }
             final java.nio.file.Path config = lab.newFile(".json");
             Files.writeString(config, config(r.mac("eth1")));
-            final int gnmiPort = freePort();
-            final int redisPort = freePort();
+            final int gnmiPort = LoopbackPorts.free();
+            final int redisPort = LoopbackPorts.free();
             final RunCommand run = new RunCommand();
             new CommandLine(run)
                     .parseArgs(

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.asicemu.testsupport.netns.Netns;
 import io.asicemu.testsupport.netns.NetnsLab;
+import io.asicemu.testsupport.netns.NetnsLabExtension;
 import io.asicemu.testsupport.netns.Offloads;
 import io.asicemu.veth.ffm.NetDevice;
 import java.io.PrintWriter;
@@ -14,11 +15,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@code asic-emu host} on Linux ports: two hosts on two veth links joined by a bridge in a namespace the test
@@ -28,20 +28,9 @@ import org.junit.jupiter.api.Timeout;
  * {@code --idle-exit-s} says when it is ready and stops on its own once its sender is done.
  */
 @Tag("netns")
+@ExtendWith(NetnsLabExtension.class)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class HostCommandNetnsTest {
-    @BeforeAll
-    static void requireRoot() {
-        assertThat(System.getProperty("user.name"))
-                .as("netns tests need root; exclude the tag otherwise")
-                .isEqualTo("root");
-        NetnsLab.sweepStale();
-    }
-
-    @AfterEach
-    void closeLabs() {
-        NetnsLab.closeAll();
-    }
 
     private static String macText(final String ifName) {
         final byte[] mac = NetDevice.macAddress(ifName);

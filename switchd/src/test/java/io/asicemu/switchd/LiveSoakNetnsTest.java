@@ -8,7 +8,7 @@ import com.google.rpc.Code;
 import io.asicemu.testsupport.netns.Commands;
 import io.asicemu.testsupport.netns.Netns;
 import io.asicemu.testsupport.netns.NetnsLab;
-import io.asicemu.testsupport.netns.Offloads;
+import io.asicemu.testsupport.netns.NetnsLabExtension;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.InetAddress;
@@ -21,11 +21,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import p4.v1.P4RuntimeOuterClass.Update;
 
 /**
@@ -42,6 +41,7 @@ import p4.v1.P4RuntimeOuterClass.Update;
  * documented long run is {@code -Dasicemu.soak.seconds=1800} (docs/PERFORMANCE.md, "Issue 14").
  */
 @Tag("netns")
+@ExtendWith(NetnsLabExtension.class)
 @Timeout(value = 3, unit = TimeUnit.HOURS)
 class LiveSoakNetnsTest {
     private static final String RIF1_MAC = "02:aa:00:00:01:fe";
@@ -52,35 +52,15 @@ class LiveSoakNetnsTest {
                   "Ethernet4": {"speed": "100000", "admin_status": "up", "mtu": "9100"}}}
         """;
 
-    @BeforeAll
-    static void requireRoot() {
-        assertThat(System.getProperty("user.name"))
-                .as("netns tests need root; exclude the tag otherwise")
-                .isEqualTo("root");
-        NetnsLab.sweepStale();
-    }
-
-    @AfterEach
-    void closeLabs() {
-        NetnsLab.closeAll();
-    }
-
     @Test
     void shouldKeepDescriptorsAndMemoryFlatThroughSilentConnectionsPortFlapsAndControllerReconnects() throws Exception {
         final long seconds = Long.getLong("asicemu.soak.seconds", 20);
         try (NetnsLab lab = NetnsLab.create()) {
-            final Netns h1 = lab.namespace("h1");
-            final Netns h2 = lab.namespace("h2");
-            h1.disableIpv6();
-            h2.disableIpv6();
-            final String sw1 = lab.switchLink("sw1", h1, "eth1", Offloads.CONTAINERLAB, 1500);
-            final String sw2 = lab.switchLink("sw2", h2, "eth1", Offloads.CONTAINERLAB, 1500);
-            h1.addAddress("eth1", "10.0.1.1/24");
-            h2.addAddress("eth1", "10.0.2.1/24");
-            h1.neighbour("eth1", "10.0.1.254", RIF1_MAC);
-            h2.neighbour("eth1", "10.0.2.254", RIF2_MAC);
-            h1.route("10.0.0.0/16", "10.0.1.254");
-            h2.route("10.0.0.0/16", "10.0.2.254");
+            final TwoHosts hosts = TwoHosts.wire(lab).routedVia(RIF1_MAC, RIF2_MAC);
+            final Netns h1 = hosts.h1();
+            final Netns h2 = hosts.h2();
+            final String sw1 = hosts.sw1();
+            final String sw2 = hosts.sw2();
             final Path config = lab.newFile(".json");
             Files.writeString(config, CONFIG);
             final int p4rt;

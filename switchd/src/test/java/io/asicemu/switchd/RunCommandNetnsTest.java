@@ -5,24 +5,22 @@ import static io.asicemu.switchd.P4RuntimeClient.mac;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.rpc.Code;
+import io.asicemu.testsupport.LoopbackPorts;
 import io.asicemu.testsupport.Tshark;
 import io.asicemu.testsupport.netns.Capture;
 import io.asicemu.testsupport.netns.Netns;
 import io.asicemu.testsupport.netns.NetnsLab;
-import io.asicemu.testsupport.netns.Offloads;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import io.asicemu.testsupport.netns.NetnsLabExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import p4.v1.P4RuntimeOuterClass.Update;
 import picocli.CommandLine;
 
@@ -33,6 +31,7 @@ import picocli.CommandLine;
  * tshark reads them); and a route deleted/re-inserted by a Write takes effect for the very next datagram.
  */
 @Tag("netns")
+@ExtendWith(NetnsLabExtension.class)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RunCommandNetnsTest {
     private static final String RIF1_MAC = "02:aa:00:00:01:fe";
@@ -49,43 +48,17 @@ class RunCommandNetnsTest {
             s.sendto(tag.encode(), (sys.argv[1], int(sys.argv[2])))
         """;
 
-    @BeforeAll
-    static void requireRoot() {
-        assertThat(System.getProperty("user.name"))
-                .as("netns tests need root; exclude the tag otherwise")
-                .isEqualTo("root");
-        NetnsLab.sweepStale();
-    }
-
-    @AfterEach
-    void closeLabs() {
-        NetnsLab.closeAll();
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
     @Test
     void shouldRouteBetweenNamespacesWhenAControllerProgramsTheRunningSwitchOverP4Runtime() throws Exception {
         try (NetnsLab lab = NetnsLab.create()) {
-            final Netns h1 = lab.namespace("h1");
-            final Netns h2 = lab.namespace("h2");
-            h1.disableIpv6();
-            h2.disableIpv6();
-            final String sw1 = lab.switchLink("sw1", h1, "eth1", Offloads.CONTAINERLAB, 1500);
-            final String sw2 = lab.switchLink("sw2", h2, "eth1", Offloads.CONTAINERLAB, 1500);
-            h1.addAddress("eth1", "10.0.1.1/24");
-            h2.addAddress("eth1", "10.0.2.1/24");
-            h1.neighbour("eth1", "10.0.1.254", RIF1_MAC);
-            h2.neighbour("eth1", "10.0.2.254", RIF2_MAC);
-            h1.route("10.0.0.0/16", "10.0.1.254");
-            h2.route("10.0.0.0/16", "10.0.2.254");
+            final TwoHosts hosts = TwoHosts.wire(lab).routedVia(RIF1_MAC, RIF2_MAC);
+            final Netns h1 = hosts.h1();
+            final Netns h2 = hosts.h2();
+            final String sw1 = hosts.sw1();
+            final String sw2 = hosts.sw2();
             final Path config = lab.newFile(".json");
             Files.writeString(config, CONFIG);
-            final int p4rtPort = freePort();
+            final int p4rtPort = LoopbackPorts.free();
             final RunCommand run = new RunCommand();
             new CommandLine(run)
                     .parseArgs(

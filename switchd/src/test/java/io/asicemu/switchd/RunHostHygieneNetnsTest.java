@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.asicemu.testsupport.netns.Commands;
 import io.asicemu.testsupport.netns.Netns;
 import io.asicemu.testsupport.netns.NetnsLab;
+import io.asicemu.testsupport.netns.NetnsLabExtension;
 import io.asicemu.testsupport.netns.Offloads;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,11 +13,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import picocli.CommandLine;
 
 /**
@@ -25,6 +25,7 @@ import picocli.CommandLine;
  * back as it was (administratively down again, its IPv6 settings restored) when the switch closes.
  */
 @Tag("netns")
+@ExtendWith(NetnsLabExtension.class)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RunHostHygieneNetnsTest {
     private static final String CONFIG = """
@@ -32,19 +33,6 @@ class RunHostHygieneNetnsTest {
          "PORT": {"Ethernet0": {"speed": "100000", "admin_status": "up", "mtu": "9100"},
                   "Ethernet4": {"speed": "100000", "admin_status": "up", "mtu": "9100"}}}
         """;
-
-    @BeforeAll
-    static void requireRoot() {
-        assertThat(System.getProperty("user.name"))
-                .as("netns tests need root; exclude the tag otherwise")
-                .isEqualTo("root");
-        NetnsLab.sweepStale();
-    }
-
-    @AfterEach
-    void closeLabs() {
-        NetnsLab.closeAll();
-    }
 
     private static String sysctl(final String ifName, final String key) throws Exception {
         return Files.readString(Path.of("/proc/sys/net/ipv6/conf", ifName, key)).trim();

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.asicemu.testsupport.netns.Netns;
 import io.asicemu.testsupport.netns.NetnsLab;
+import io.asicemu.testsupport.netns.NetnsLabExtension;
 import io.asicemu.testsupport.netns.Offloads;
 import io.asicemu.veth.LinuxSwitch;
 import io.asicemu.veth.afpacket.AfPacketConfig;
-import io.asicemu.veth.testing.NetnsLabExtension;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;

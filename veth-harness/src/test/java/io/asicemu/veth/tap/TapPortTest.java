@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.asicemu.testsupport.netns.Netns;
 import io.asicemu.testsupport.netns.NetnsLab;
-import io.asicemu.veth.testing.NetnsLabExtension;
+import io.asicemu.testsupport.netns.NetnsLabExtension;
 import io.asicemu.veth.testing.PortPump;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

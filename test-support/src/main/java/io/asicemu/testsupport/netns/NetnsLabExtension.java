@@ -1,6 +1,5 @@
-package io.asicemu.veth.testing;
+package io.asicemu.testsupport.netns;
 
-import io.asicemu.testsupport.netns.NetnsLab;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
