@@ -2,6 +2,7 @@ package io.asicemu.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.asicemu.switchd.P4RuntimeClient;
 import io.asicemu.testsupport.Tshark;
 import io.grpc.Status.Code;
 import java.io.IOException;

@@ -22,16 +22,19 @@ import p4.v1.P4RuntimeOuterClass.Uint128;
 import p4.v1.P4RuntimeOuterClass.Update;
 import p4.v1.P4RuntimeOuterClass.WriteRequest;
 
-/** A test controller over the generated grpc-java client: one arbitration stream and blocking Writes. */
-final class P4RuntimeClient implements AutoCloseable {
-    static final int IPV4_TABLE = 0x02000003;
-    static final int RIF_TABLE = 0x02000005;
-    static final int NEIGHBOR_TABLE = 0x02000006;
-    static final int NEXTHOP_TABLE = 0x02000007;
-    static final int SET_NEXTHOP_ID = 0x01000005;
-    static final int SET_PORT_AND_SRC_MAC = 0x01000007;
-    static final int SET_DST_MAC = 0x01000008;
-    static final int SET_IP_NEXTHOP = 0x01000009;
+/**
+ * A test controller over the generated grpc-java client: one arbitration stream and blocking Writes (switchd's network
+ * tests and, through switchd's test jar, lab-tests' fabric).
+ */
+public final class P4RuntimeClient implements AutoCloseable {
+    public static final int IPV4_TABLE = 0x02000003;
+    public static final int RIF_TABLE = 0x02000005;
+    public static final int NEIGHBOR_TABLE = 0x02000006;
+    public static final int NEXTHOP_TABLE = 0x02000007;
+    public static final int SET_NEXTHOP_ID = 0x01000005;
+    public static final int SET_PORT_AND_SRC_MAC = 0x01000007;
+    public static final int SET_DST_MAC = 0x01000008;
+    public static final int SET_IP_NEXTHOP = 0x01000009;
 
     final ManagedChannel channel;
     final P4RuntimeGrpc.P4RuntimeBlockingStub stub;
@@ -40,7 +43,7 @@ final class P4RuntimeClient implements AutoCloseable {
     private final long deviceId;
     private long electionId;
 
-    P4RuntimeClient(final String host, final int port, final long deviceId) {
+    public P4RuntimeClient(final String host, final int port, final long deviceId) {
         this.deviceId = deviceId;
         this.channel = NettyChannelBuilder.forAddress(host, port).usePlaintext().build();
         this.stub = P4RuntimeGrpc.newBlockingStub(channel);
@@ -59,7 +62,7 @@ final class P4RuntimeClient implements AutoCloseable {
     }
 
     /** @return the arbitration status code the server answered. */
-    int arbitrate(final long election) throws InterruptedException {
+    public int arbitrate(final long election) throws InterruptedException {
         this.electionId = election;
         stream.onNext(StreamMessageRequest.newBuilder()
                 .setArbitration(MasterArbitrationUpdate.newBuilder()
@@ -75,7 +78,7 @@ final class P4RuntimeClient implements AutoCloseable {
         }
     }
 
-    void write(final Update... updates) {
+    public void write(final Update... updates) {
         final WriteRequest.Builder w = WriteRequest.newBuilder()
                 .setDeviceId(deviceId)
                 .setElectionId(Uint128.newBuilder().setLow(electionId))
@@ -83,19 +86,37 @@ final class P4RuntimeClient implements AutoCloseable {
         for (final Update u : updates) {
             w.addUpdates(u);
         }
-        stub.withDeadlineAfter(20, TimeUnit.SECONDS).write(w.build());
+        try {
+            stub.withDeadlineAfter(20, TimeUnit.SECONDS).write(w.build());
+        } catch (final io.grpc.StatusRuntimeException e) {
+            // P4Runtime puts one p4.v1.Error per update in the status details: say what each one was
+            final StringBuilder why = new StringBuilder(e.getMessage());
+            final com.google.rpc.Status status = io.grpc.protobuf.StatusProto.fromThrowable(e);
+            if (status != null) {
+                for (final com.google.protobuf.Any detail : status.getDetailsList()) {
+                    try {
+                        why.append("\n  ")
+                                .append(detail.unpack(p4.v1.P4RuntimeOuterClass.Error.class)
+                                        .getMessage());
+                    } catch (final com.google.protobuf.InvalidProtocolBufferException ignored) {
+                        why.append("\n  ").append(detail.getTypeUrl());
+                    }
+                }
+            }
+            throw new AssertionError(why.toString(), e);
+        }
     }
 
-    static ByteString v(final long value) {
+    public static ByteString v(final long value) {
         final byte[] raw = BigInteger.valueOf(value).toByteArray();
         return raw.length > 1 && raw[0] == 0 ? ByteString.copyFrom(raw, 1, raw.length - 1) : ByteString.copyFrom(raw);
     }
 
-    static long mac(final String text) {
+    public static long mac(final String text) {
         return Long.parseLong(text.replace(":", ""), 16);
     }
 
-    static long ipv4(final String dotted) {
+    public static long ipv4(final String dotted) {
         long value = 0;
         for (final String part : dotted.split("\\.")) {
             value = value << 8 | Integer.parseInt(part);
@@ -103,14 +124,14 @@ final class P4RuntimeClient implements AutoCloseable {
         return value;
     }
 
-    static FieldMatch exact(final int id, final long value) {
+    public static FieldMatch exact(final int id, final long value) {
         return FieldMatch.newBuilder()
                 .setFieldId(id)
                 .setExact(FieldMatch.Exact.newBuilder().setValue(v(value)))
                 .build();
     }
 
-    static TableAction action(final int id, final long... params) {
+    public static TableAction action(final int id, final long... params) {
         final Action.Builder b = Action.newBuilder().setActionId(id);
         for (int i = 0; i < params.length; i++) {
             b.addParamsBuilder().setParamId(i + 1).setValue(v(params[i]));
@@ -118,14 +139,14 @@ final class P4RuntimeClient implements AutoCloseable {
         return TableAction.newBuilder().setAction(b).build();
     }
 
-    static Update update(final Update.Type type, final TableEntry.Builder e) {
+    public static Update update(final Update.Type type, final TableEntry.Builder e) {
         return Update.newBuilder()
                 .setType(type)
                 .setEntity(Entity.newBuilder().setTableEntry(e))
                 .build();
     }
 
-    static Update routerInterface(final long id, final int port, final long mac) {
+    public static Update routerInterface(final long id, final int port, final long mac) {
         return update(
                 Update.Type.INSERT,
                 TableEntry.newBuilder()
@@ -134,7 +155,7 @@ final class P4RuntimeClient implements AutoCloseable {
                         .setAction(action(SET_PORT_AND_SRC_MAC, port, mac)));
     }
 
-    static Update neighbor(final long rif, final long ip, final long mac) {
+    public static Update neighbor(final long rif, final long ip, final long mac) {
         return update(
                 Update.Type.INSERT,
                 TableEntry.newBuilder()
@@ -144,7 +165,7 @@ final class P4RuntimeClient implements AutoCloseable {
                         .setAction(action(SET_DST_MAC, mac)));
     }
 
-    static Update nextHop(final long id, final long rif, final long ip) {
+    public static Update nextHop(final long id, final long rif, final long ip) {
         return update(
                 Update.Type.INSERT,
                 TableEntry.newBuilder()
@@ -153,7 +174,7 @@ final class P4RuntimeClient implements AutoCloseable {
                         .setAction(action(SET_IP_NEXTHOP, rif, ip)));
     }
 
-    static TableEntry.Builder route(final long address, final int length) {
+    public static TableEntry.Builder route(final long address, final int length) {
         return TableEntry.newBuilder()
                 .setTableId(IPV4_TABLE)
                 .addMatch(exact(1, 0))
@@ -162,7 +183,7 @@ final class P4RuntimeClient implements AutoCloseable {
                         .setLpm(FieldMatch.LPM.newBuilder().setValue(v(address)).setPrefixLen(length)));
     }
 
-    static Update route(final Update.Type type, final long address, final int length, final long nextHop) {
+    public static Update route(final Update.Type type, final long address, final int length, final long nextHop) {
         final TableEntry.Builder e = route(address, length);
         if (type != Update.Type.DELETE) {
             e.setAction(action(SET_NEXTHOP_ID, nextHop));
@@ -175,7 +196,7 @@ final class P4RuntimeClient implements AutoCloseable {
      * @param index the cell.
      * @return {packets, bytes} as a P4Runtime Read of the counter entry returns them.
      */
-    long[] readCounter(final int counterId, final long index) {
+    public long[] readCounter(final int counterId, final long index) {
         final var request = p4.v1.P4RuntimeOuterClass.ReadRequest.newBuilder()
                 .setDeviceId(deviceId)
                 .addEntities(Entity.newBuilder()
