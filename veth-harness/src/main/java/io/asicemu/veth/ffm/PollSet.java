@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
  * An epoll(7) set over file descriptors (port fds, the netlink fd): the idle half of the real-time loop, which
@@ -17,6 +18,12 @@ import java.lang.foreign.MemorySegment;
  */
 public final class PollSet implements AutoCloseable {
     private static final long EVENT_SIZE = Kernel.EPOLL_EVENT.byteSize();
+
+    /**
+     * epoll_data in a packed {@code struct epoll_event} (4-byte aligned). One constant: a layout made per call
+     * ({@code withByteAlignment}) allocates and looks its var handle up every time, on the data plane's every wake-up.
+     */
+    private static final ValueLayout.OfLong EPOLL_DATA_LAYOUT = JAVA_LONG.withByteAlignment(4);
 
     private final Arena arena = Arena.ofShared();
     private final MemorySegment errno = Libc.newErrnoSegment(arena);
@@ -60,7 +67,7 @@ public final class PollSet implements AutoCloseable {
             throw new IllegalStateException("poll set full: " + capacity);
         }
         control.set(JAVA_INT, Kernel.EPOLL_EVENTS, Kernel.EPOLLIN);
-        control.set(JAVA_LONG.withByteAlignment(4), Kernel.EPOLL_DATA, fd);
+        control.set(EPOLL_DATA_LAYOUT, Kernel.EPOLL_DATA, fd);
         if (Libc.epollCtl(controlErrno, epfd, Kernel.EPOLL_CTL_ADD, fd, control) < 0) {
             throw new IllegalStateException(Libc.describe("epoll_ctl ADD " + fd, controlErrno));
         }
@@ -128,7 +135,7 @@ public final class PollSet implements AutoCloseable {
      */
     public boolean wasReady(final int fd, final int ready) {
         for (int i = 0; i < ready; i++) {
-            if (events.get(JAVA_LONG.withByteAlignment(4), i * EVENT_SIZE + Kernel.EPOLL_DATA) == fd) {
+            if (events.get(EPOLL_DATA_LAYOUT, i * EVENT_SIZE + Kernel.EPOLL_DATA) == fd) {
                 return true;
             }
         }
