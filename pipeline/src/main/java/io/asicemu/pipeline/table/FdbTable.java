@@ -25,6 +25,9 @@ public final class FdbTable {
     private final boolean[] statics;
     private final int capacity;
     private int size;
+    /** Learned entries: while there are none, aging has nothing to do (and an idle switch need not wake for it). */
+    private int dynamicSize;
+
     private int agingCursor;
 
     /**
@@ -139,6 +142,7 @@ public final class FdbTable {
         lastSeenNs[slot] = nowNs;
         statics[slot] = false;
         size++;
+        dynamicSize++;
         return true;
     }
 
@@ -163,6 +167,7 @@ public final class FdbTable {
             lastSeenNs[i] = NEVER_HIT;
         } else if (!statics[i]) {
             lastSeenNs[i] = NEVER_HIT;
+            dynamicSize--;
         }
         ports[i] = port;
         statics[i] = true;
@@ -255,6 +260,11 @@ public final class FdbTable {
         return mask + 1;
     }
 
+    /** @return learned (dynamic) entries in the table: the ones aging may remove. */
+    public int dynamicSize() {
+        return dynamicSize;
+    }
+
     /** @return entries in the table. */
     public int size() {
         return size;
@@ -309,6 +319,9 @@ public final class FdbTable {
     }
 
     private void removeAt(final int slot) {
+        if (!statics[slot]) {
+            dynamicSize--;
+        }
         int hole = slot;
         int i = (slot + 1) & mask;
         while (keys[i] != EMPTY) {

@@ -34,6 +34,32 @@ class FdbAndNeighborTableTest {
     }
 
     @Test
+    void shouldCountLearnedEntriesUnderRandomLearnStaticRemoveFlushAndAging() {
+        final FdbTable fdb = new FdbTable(256);
+        final SplittableRandom random = new SplittableRandom(11);
+        for (int i = 0; i < 20_000; i++) {
+            final int vlan = 1 + random.nextInt(3);
+            final long mac = random.nextLong(48);
+            switch (random.nextInt(8)) {
+                case 0 -> fdb.putStatic(vlan, mac, random.nextInt(8));
+                case 1 -> fdb.remove(vlan, mac);
+                case 2 -> fdb.age(i, 500, 1 + random.nextInt(fdb.slotCount()));
+                case 3 -> {
+                    if (random.nextInt(50) == 0) {
+                        fdb.flushDynamic(random.nextInt(9) - 1);
+                    } else if (random.nextInt(50) == 0) {
+                        fdb.flushVlan(vlan, random.nextInt(9) - 1);
+                    }
+                }
+                default -> fdb.learn(vlan, mac, random.nextInt(8), i);
+            }
+            final int[] dynamic = {0};
+            fdb.forEach((v, m, port, isStatic) -> dynamic[0] += isStatic ? 0 : 1);
+            assertThat(fdb.dynamicSize()).as("learned entries after step %d", i).isEqualTo(dynamic[0]);
+        }
+    }
+
+    @Test
     void shouldAgreeWithHashMapUnderRandomLearnRemoveAndAging() {
         final FdbTable fdb = new FdbTable(512);
         final Map<Long, Integer> reference = new HashMap<>();
