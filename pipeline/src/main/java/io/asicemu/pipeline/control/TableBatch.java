@@ -590,6 +590,7 @@ public final class TableBatch {
         final List<Consumer<ForwardingTables>> tableEdits = staging.edits();
         final boolean egressAclReplaced = acl.egressReplaced();
         final List<Consumer<DataPlaneAgent>> knobEdits = knobs.commit();
+        final List<Integer> announcements = l3.announcements();
         final long sequence = submit.applyAsLong((DataPlaneAgent agent) -> {
             final ForwardingTables t = agent.tables();
             for (final Consumer<ForwardingTables> edit : tableEdits) {
@@ -600,6 +601,9 @@ public final class TableBatch {
             }
             for (final Consumer<DataPlaneAgent> edit : knobEdits) {
                 edit.accept(agent);
+            }
+            for (final int port : announcements) {
+                agent.announceAddress(port);
             }
         });
         if (!knobEdits.isEmpty()) {
