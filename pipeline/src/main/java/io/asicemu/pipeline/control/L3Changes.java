@@ -6,6 +6,7 @@ import io.asicemu.flowlet.ars.PortQuality;
 import io.asicemu.flowlet.ecmp.LoadBalanceMode;
 import io.asicemu.pipeline.config.CompiledConfig;
 import io.asicemu.pipeline.table.ForwardingTables;
+import io.asicemu.pipeline.table.IpPrefix;
 import io.asicemu.pipeline.table.RouteTarget;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

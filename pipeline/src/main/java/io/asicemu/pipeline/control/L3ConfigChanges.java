@@ -4,6 +4,7 @@ import io.asicemu.pipeline.config.CompiledConfig;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.config.ConfigException;
 import io.asicemu.pipeline.config.ConfigGroup;
+import io.asicemu.pipeline.table.IpPrefix;
 import io.asicemu.pipeline.table.RouteTarget;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

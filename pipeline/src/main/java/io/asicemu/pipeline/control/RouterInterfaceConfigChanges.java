@@ -4,6 +4,7 @@ import io.asicemu.pipeline.config.CompiledConfig;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.config.ConfigException;
 import io.asicemu.pipeline.table.ForwardingTables;
+import io.asicemu.pipeline.table.IpPrefix;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
