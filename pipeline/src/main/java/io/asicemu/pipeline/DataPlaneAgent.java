@@ -321,6 +321,19 @@ public final class DataPlaneAgent implements Agent {
         this.announceOnLinkUp = announce;
     }
 
+    /**
+     * A port's router interface got a new IPv4 address while the port is up (a running-config change): it announces
+     * it as a port coming up does ({@link #announceOnLinkUp}), so hosts on the link learn the new gateway at once. A
+     * port that is down announces when it comes up. Data-plane thread (a control command).
+     *
+     * @param port the port.
+     */
+    public void announceAddress(final int port) {
+        if (announceOnLinkUp && port >= 0 && port < linkState.length && linkState[port] && tables != null) {
+            resolver.announce(port, clock.nowNs());
+        }
+    }
+
     // ---- the duty cycle ----
 
     @Override

@@ -3,8 +3,8 @@ package io.asicemu.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.asicemu.pipeline.config.ConfigDb;
-import io.asicemu.pipeline.control.IpPrefix;
 import io.asicemu.pipeline.port.InMemoryPort;
+import io.asicemu.pipeline.table.IpPrefix;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.MonotonicClock;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package io.asicemu.bench.pipeline;
 
 import io.asicemu.pipeline.Pipeline;
-import io.asicemu.pipeline.control.IpPrefix;
 import io.asicemu.pipeline.control.TableBatch;
+import io.asicemu.pipeline.table.IpPrefix;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

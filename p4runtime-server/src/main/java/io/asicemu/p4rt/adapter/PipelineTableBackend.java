@@ -517,7 +517,7 @@ public final class PipelineTableBackend implements P4Backend {
         final Map<Integer, Integer> rif = new HashMap<>();
         final Map<Integer, Integer> nextHop = new HashMap<>();
         final Map<Integer, Integer> group = new HashMap<>();
-        final Map<io.asicemu.pipeline.control.IpPrefix, Integer> neighborRif = new HashMap<>();
+        final Map<io.asicemu.pipeline.table.IpPrefix, Integer> neighborRif = new HashMap<>();
         /** P4 register id → the pipeline's runtime setting it tunes. */
         final Map<Integer, RuntimeKnob> registerKnobs = new HashMap<>();
         /** QoS map table id → the pipeline's runtime setting its entries set. */

@@ -1,9 +1,9 @@
 package io.asicemu.pipeline.config;
 
 import io.asicemu.flowlet.config.FlowletConfig;
-import io.asicemu.pipeline.control.IpPrefix;
-import io.asicemu.pipeline.control.RouteSlots;
 import io.asicemu.pipeline.table.ForwardingTables;
+import io.asicemu.pipeline.table.IpPrefix;
+import io.asicemu.pipeline.table.RouteSlots;
 import io.asicemu.tm.config.TmConfig;
 import java.util.List;
 import java.util.Map;

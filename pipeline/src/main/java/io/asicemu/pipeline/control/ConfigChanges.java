@@ -23,7 +23,8 @@ import java.util.Set;
  * with the same ECN mode and WRED enables), BUFFER_PROFILE {@code xoff}/{@code xon} and BUFFER_PG {@code profile}
  * (between profiles that differ only there), PFC_WD {@code detection_time}/{@code restoration_time} of a watched
  * port, SWITCH_HASH {@code ecmp_hash_seed}, PORT {@code admin_status}/{@code mtu} (staged by {@code
- * PipelineControl.stagePortSettings}). Every other difference needs a config reload ({@link #reloadReason}
+ * PipelineControl.stagePortSettings}); the tables in {@link #STAGED_BY_PARTS} (routes, neighbors, interfaces, VLANs,
+ * the ACL, the QoS maps) are staged object by object by the parts. Every other difference needs a config reload ({@link #reloadReason}
  * says whether SONiC needs one too or asic-emu does not apply that table at run time yet); docs/CONFIG.md keeps the
  * list.
  * <p>
@@ -40,6 +41,8 @@ final class ConfigChanges {
     static final Set<String> STAGED_BY_PARTS = Set.of(
             "STATIC_ROUTE",
             "NEIGH",
+            "INTERFACE",
+            "VLAN_INTERFACE",
             "ACL_TABLE",
             "ACL_RULE",
             "VLAN",

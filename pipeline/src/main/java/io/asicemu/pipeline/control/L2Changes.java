@@ -54,6 +54,17 @@ final class L2Changes {
         return false;
     }
 
+    /** @return whether a port is a member of a VLAN by a controller's write after this batch's updates so far. */
+    boolean isControllerVlanMember(final int port) {
+        final L2Model m = staged != null ? staged : state.model();
+        for (final long key : m.members.keySet()) {
+            if ((int) key == port && !m.configMembers.contains(key)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private int portOf(final String portName) {
         final Integer port = compiled.portIndex().get(portName);
         if (port == null) {

@@ -6,11 +6,14 @@ import io.asicemu.flowlet.ars.PortQuality;
 import io.asicemu.flowlet.ecmp.LoadBalanceMode;
 import io.asicemu.pipeline.config.CompiledConfig;
 import io.asicemu.pipeline.table.ForwardingTables;
+import io.asicemu.pipeline.table.IpPrefix;
 import io.asicemu.pipeline.table.RouteTarget;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -53,8 +56,14 @@ final class L3Changes {
     private final Set<Integer> removedConfigGroups = new HashSet<>();
     private final Map<IpPrefix, L3State.ConfigNeighbor> stagedConfigNeighbors = new HashMap<>();
     private final Set<IpPrefix> removedConfigNeighbors = new HashSet<>();
-    private final Set<IpPrefix> stagedControllerNeighbors = new HashSet<>();
+    private final Map<IpPrefix, Integer> stagedControllerNeighbors = new HashMap<>();
     private final Set<IpPrefix> removedControllerNeighbors = new HashSet<>();
+    /** The configuration's router interfaces this batch adds or changes (by name) and removes. */
+    private final Map<String, L3State.ConfigRif> stagedConfigRifs = new HashMap<>();
+
+    private final Set<String> removedConfigRifs = new HashSet<>();
+    /** Ports whose interface got a new IPv4 address: they announce it once the batch is applied. */
+    private final List<Integer> announcements = new ArrayList<>();
 
     L3Changes(final Staging staging, final L3State state, final Supplier<RuntimeKnobs> knobs, final L2Changes l2) {
         this.s = staging;
@@ -120,7 +129,7 @@ final class L3Changes {
     /** Whether a controller wrote the neighbor at this address (after this batch's updates so far). */
     boolean isControllerNeighbor(final IpPrefix address) {
         return !removedControllerNeighbors.contains(address)
-                && (stagedControllerNeighbors.contains(address) || state.controllerNeighbors.contains(address));
+                && (stagedControllerNeighbors.containsKey(address) || state.controllerNeighbors.containsKey(address));
     }
 
     /** @return whether a next hop exists after this batch's updates so far (config or controller). */
@@ -207,14 +216,61 @@ final class L3Changes {
     }
 
     private boolean rifExists(final int rif) {
-        return rif >= 0 && (rif < state.configRouterInterfaceCount() || controllerRifPort(rif) != null);
+        return rif >= 0 && (configRif(rif) != null || controllerRifPort(rif) != null);
+    }
+
+    /** The configuration's router interface of that name after this batch's updates so far, or null. */
+    L3State.ConfigRif configRif(final String name) {
+        if (removedConfigRifs.contains(name)) {
+            return null;
+        }
+        final L3State.ConfigRif staged = stagedConfigRifs.get(name);
+        return staged != null ? staged : state.configRifs.get(name);
+    }
+
+    /** The configuration's router interface with that id after this batch's updates so far, or null. */
+    private L3State.ConfigRif configRif(final int id) {
+        for (final L3State.ConfigRif staged : stagedConfigRifs.values()) {
+            if (staged.id() == id) {
+                return staged;
+            }
+        }
+        final L3State.ConfigRif committed = state.configRifIds.get(id);
+        if (committed == null || (removedConfigRifs.isEmpty() && stagedConfigRifs.isEmpty())) {
+            return committed;
+        }
+        return configRif(nameOf(committed)) == committed ? committed : null;
+    }
+
+    private String nameOf(final L3State.ConfigRif rif) {
+        for (final Map.Entry<String, L3State.ConfigRif> e : state.configRifs.entrySet()) {
+            if (e.getValue() == rif) {
+                return e.getKey();
+            }
+        }
+        return "";
     }
 
     /** @return whether a port is routed (a configured or controller router interface) after this batch so far. */
     boolean hasRouterInterface(final int port, final String portName) {
         return state.controllerRifPorts.containsValue(port)
                 || stagedRifPorts.containsValue(port)
-                || compiled.routerInterfaces().containsKey(portName);
+                || configRif(portName) != null;
+    }
+
+    /** The controller's router interface on a port after this batch's updates so far, or null. */
+    private Integer controllerRifOn(final int port) {
+        for (final int rif : allControllerRifs()) {
+            if (controllerRifPort(rif) == port) {
+                return rif;
+            }
+        }
+        return null;
+    }
+
+    /** Whether a router interface id is free (neither a controller's nor the configuration's, after this batch). */
+    boolean routerInterfaceFree(final int rif) {
+        return !rifExists(rif);
     }
 
     /** Every route of the model after this batch's updates so far. */
@@ -226,10 +282,11 @@ final class L3Changes {
     }
 
     void addNextHop(final int id, final String interfaceName, final IpPrefix address) {
-        final Integer rif = compiled.routerInterfaces().get(interfaceName);
-        if (rif == null) {
+        final L3State.ConfigRif configRif = configRif(interfaceName);
+        if (configRif == null) {
             throw s.fail(TableException.Code.NOT_FOUND, "no router interface " + interfaceName);
         }
+        final int rif = configRif.id();
         if (id < 0 || id >= state.sizing().maxNextHops()) {
             throw s.fail(
                     TableException.Code.RESOURCE_EXHAUSTED,
@@ -336,7 +393,8 @@ final class L3Changes {
         if (controllerPort != null) {
             return controllerPort;
         }
-        return rif < state.configRouterInterfaceCount() ? compiled.tables().routerInterfacePort(rif) : 0;
+        final L3State.ConfigRif config = configRif(rif);
+        return config != null ? config.port() : 0;
     }
 
     void writeRouteToGroup(final IpPrefix prefix, final int groupId, final boolean insert) {
@@ -412,11 +470,12 @@ final class L3Changes {
     }
 
     void addNeighbor(final String interfaceName, final IpPrefix address, final long mac) {
-        final Integer rif = compiled.routerInterfaces().get(interfaceName);
-        if (rif == null) {
+        final L3State.ConfigRif configRif = configRif(interfaceName);
+        if (configRif == null) {
             throw s.fail(TableException.Code.NOT_FOUND, "no router interface " + interfaceName);
         }
-        controllerNeighbor(address);
+        final int rif = configRif.id();
+        controllerNeighbor(address, rif);
         s.update(t -> t.neighbors().put(address.high(), address.low(), address.v6(), mac, rif, true));
     }
 
@@ -424,14 +483,14 @@ final class L3Changes {
         if (!rifExists(rif)) {
             throw s.fail(TableException.Code.NOT_FOUND, "router interface " + rif);
         }
-        controllerNeighbor(address);
+        controllerNeighbor(address, rif);
         s.update(t -> t.neighbors().put(address.high(), address.low(), address.v6(), mac, rif, true));
     }
 
     /** A controller's write at an address makes the neighbor the controller's (a config one there is replaced). */
-    private void controllerNeighbor(final IpPrefix address) {
+    private void controllerNeighbor(final IpPrefix address, final int rif) {
         removedControllerNeighbors.remove(address);
-        stagedControllerNeighbors.add(address);
+        stagedControllerNeighbors.put(address, rif);
         stagedConfigNeighbors.remove(address);
         removedConfigNeighbors.add(address);
     }
@@ -464,8 +523,14 @@ final class L3Changes {
                     insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND,
                     "router interface " + rif);
         }
-        if (compiled.tables().portRouterInterface(port) != ForwardingTables.NONE
-                && compiled.routerInterfaces().containsKey(portName)) {
+        if (configRif(rif) != null) {
+            // A router interface the configuration added at run time took this id (the highest free one).
+            throw s.fail(
+                    TableException.Code.FAILED_PRECONDITION,
+                    "router interface " + rif + " comes from config_db (INTERFACE or VLAN_INTERFACE; config objects"
+                            + " are not P4Runtime entries)");
+        }
+        if (configRif(portName) != null) {
             // Objects created by config_db are not P4Runtime entries (Read does not show them, MODIFY and DELETE
             // find nothing), so an INSERT meeting one is a precondition failure, not a duplicate.
             throw s.fail(
@@ -761,6 +826,129 @@ final class L3Changes {
         s.update(t -> t.neighbors().remove(address.high(), address.low(), address.v6()));
     }
 
+    // ---- the configuration's router interfaces: staged by {@link RouterInterfaceConfigChanges} ----
+
+    /**
+     * Adds a configuration's router interface (INTERFACE on a port, VLAN_INTERFACE on a VLAN) at an id free on both
+     * sides, or changes the addresses of one it has; refused where a controller routes the port or made it a VLAN
+     * member (config_db never replaces a controller's object).
+     *
+     * @param name the interface (EthernetN or VlanN).
+     * @param id the pipeline id (the interface's own when it exists).
+     * @param port its port, or {@link ForwardingTables#NONE}.
+     * @param vlan its VLAN, or {@link ForwardingTables#NONE}.
+     * @param mac the router MAC.
+     * @param mtu its MTU.
+     * @param v4 its IPv4 address (the ARP source), or null.
+     * @param v6 its IPv6 address (the ND source), or null.
+     */
+    void configRouterInterface(
+            final String name,
+            final int id,
+            final int port,
+            final int vlan,
+            final long mac,
+            final int mtu,
+            final IpPrefix v4,
+            final IpPrefix v6) {
+        final L3State.ConfigRif existing = configRif(name);
+        if (existing == null) {
+            if (id < 0 || id >= state.sizing().maxRouterInterfaces() || rifExists(id)) {
+                throw s.fail(
+                        TableException.Code.RESOURCE_EXHAUSTED,
+                        "router interface id " + id + " is taken or out of range");
+            }
+            if (port != ForwardingTables.NONE) {
+                final Integer controller = controllerRifOn(port);
+                if (controller != null) {
+                    throw s.fail(
+                            TableException.Code.FAILED_PRECONDITION,
+                            name + " has router interface " + controller
+                                    + " written by a controller (P4Runtime); delete it there first");
+                }
+                if (l2.isControllerVlanMember(port)) {
+                    throw s.fail(
+                            TableException.Code.FAILED_PRECONDITION,
+                            name + " is a member of a VLAN a controller (P4Runtime) wrote; delete it there first");
+                }
+            }
+            removedConfigRifs.remove(name);
+            stagedConfigRifs.put(name, new L3State.ConfigRif(id, port, vlan));
+            s.edit(t -> t.routerInterface(id, port, vlan, mac, mtu));
+        } else if (existing.id() != id) {
+            throw s.fail(TableException.Code.INVALID_ARGUMENT, name + " is router interface " + existing.id());
+        }
+        s.update(t -> {
+            t.clearRouterInterfaceAddresses(id);
+            if (v4 != null) {
+                t.routerInterfaceAddress(id, v4.high(), v4.low(), false);
+            }
+            if (v6 != null) {
+                t.routerInterfaceAddress(id, v6.high(), v6.low(), true);
+            }
+        });
+        if (v4 != null && port != ForwardingTables.NONE) {
+            announcements.add(port);
+        }
+    }
+
+    /**
+     * Removes a configuration's router interface; refused while a next hop, a neighbor written by a controller or a
+     * route still uses it. The neighbors the switch learned on it go with it.
+     *
+     * @param name the interface.
+     */
+    void removeConfigRouterInterface(final String name) {
+        final L3State.ConfigRif rif = configRif(name);
+        if (rif == null) {
+            throw s.fail(TableException.Code.NOT_FOUND, "config router interface " + name);
+        }
+        final int id = rif.id();
+        for (final int hop : allNextHops()) {
+            if (nextHop(hop) != null && nextHop(hop).rif() == id) {
+                throw s.fail(
+                        TableException.Code.FAILED_PRECONDITION,
+                        "next hop " + hop + " (" + nextHop(hop).address() + ") uses router interface " + name);
+            }
+        }
+        final Map<IpPrefix, Integer> controllerNeighbors = new HashMap<>(state.controllerNeighbors);
+        controllerNeighbors.keySet().removeAll(removedControllerNeighbors);
+        controllerNeighbors.putAll(stagedControllerNeighbors);
+        for (final Map.Entry<IpPrefix, Integer> n : controllerNeighbors.entrySet()) {
+            if (n.getValue() == id) {
+                throw s.fail(
+                        TableException.Code.FAILED_PRECONDITION,
+                        "neighbor " + n.getKey() + " on " + name
+                                + " was written by a controller (P4Runtime); delete it there first");
+            }
+        }
+        final int connected = RouteTarget.encode(RouteTarget.CONNECTED, id);
+        for (final Map.Entry<IpPrefix, Integer> r : currentRoutes().entrySet()) {
+            if (r.getValue() == connected) {
+                throw s.fail(TableException.Code.FAILED_PRECONDITION, "route " + r.getKey() + " uses " + name);
+            }
+        }
+        stagedConfigRifs.remove(name);
+        removedConfigRifs.add(name);
+        s.update(t -> {
+            final List<IpPrefix> learned = new ArrayList<>();
+            t.neighbors().forEach((high, low, v6, mac, neighborRif, isStatic) -> {
+                if (neighborRif == id && !isStatic) {
+                    learned.add(new IpPrefix(v6, high, low, v6 ? 128 : 32));
+                }
+            });
+            for (final IpPrefix n : learned) {
+                t.neighbors().remove(n.high(), n.low(), n.v6());
+            }
+            t.removeRouterInterface(id);
+        });
+    }
+
+    /** @return ports whose interface got an IPv4 address in this batch (announced once it is applied). */
+    List<Integer> announcements() {
+        return List.copyOf(announcements);
+    }
+
     /** Records the staged L3 changes in the committed state. */
     void commit() {
         for (final IpPrefix p : removedRoutes) {
@@ -793,7 +981,20 @@ final class L3Changes {
         state.configGroups.putAll(stagedConfigGroups);
         state.configNeighbors.keySet().removeAll(removedConfigNeighbors);
         state.configNeighbors.putAll(stagedConfigNeighbors);
-        state.controllerNeighbors.removeAll(removedControllerNeighbors);
-        state.controllerNeighbors.addAll(stagedControllerNeighbors);
+        state.controllerNeighbors.keySet().removeAll(removedControllerNeighbors);
+        state.controllerNeighbors.putAll(stagedControllerNeighbors);
+        for (final String name : removedConfigRifs) {
+            final L3State.ConfigRif gone = state.configRifs.remove(name);
+            if (gone != null) {
+                state.configRifIds.remove(gone.id());
+            }
+        }
+        stagedConfigRifs.forEach((name, rif) -> {
+            final L3State.ConfigRif before = state.configRifs.put(name, rif);
+            if (before != null) {
+                state.configRifIds.remove(before.id());
+            }
+            state.configRifIds.put(rif.id(), rif);
+        });
     }
 }

@@ -4,6 +4,7 @@ import io.asicemu.pipeline.config.CompiledConfig;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.config.ConfigException;
 import io.asicemu.pipeline.config.ConfigGroup;
+import io.asicemu.pipeline.table.IpPrefix;
 import io.asicemu.pipeline.table.RouteTarget;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -43,6 +44,9 @@ final class L3ConfigChanges {
     private final CompiledConfig target;
     private final Map<Integer, String> targetRifNames;
     private final Map<IpPrefix, String> routeKeys;
+    /** Connected subnets and local addresses → the INTERFACE / VLAN_INTERFACE key that gives them. */
+    private final Map<IpPrefix, String[]> interfaceKeys = new HashMap<>();
+
     private final Map<IpPrefix, String> neighborKeys;
     /**
      * Where the search for a free id goes on, per kind (0 next hops, 1 groups): upward below the start-up range, then
@@ -60,6 +64,18 @@ final class L3ConfigChanges {
         this.targetRifNames = L3State.rifNames(target);
         this.routeKeys = keys(current, target.db(), "STATIC_ROUTE");
         this.neighborKeys = keys(current, target.db(), "NEIGH");
+        for (final ConfigDb db : new ConfigDb[] {current, target.db()}) {
+            for (final String table : new String[] {"INTERFACE", "VLAN_INTERFACE"}) {
+                for (final String key : db.table(table).keySet()) {
+                    final String[] parts = key.split("\\|");
+                    if (parts.length == 2) {
+                        final IpPrefix subnet = IpPrefix.parse(parts[1]);
+                        interfaceKeys.put(subnet, new String[] {table, key});
+                        interfaceKeys.put(subnet.hostOf(parts[1]), new String[] {table, key});
+                    }
+                }
+            }
+        }
         this.highCursor[0] = state.sizing().maxNextHops() - 1;
         this.highCursor[1] = state.sizing().maxGroups() - 1;
     }
@@ -178,15 +194,16 @@ final class L3ConfigChanges {
     }
 
     /**
-     * The router interface of that name on the running switch. Interfaces change only by a reload (checked field by
-     * field before), so every name the next configuration uses is one the running switch has.
+     * The router interface of that name on the running switch once the batch commits: {@link
+     * RouterInterfaceConfigChanges#add} staged the next configuration's new interfaces before, so every name it uses
+     * is there.
      */
     private int liveRif(final String name) {
-        final Integer rif = state.compiled().routerInterfaces().get(name);
+        final L3State.ConfigRif rif = l3.configRif(name);
         if (rif == null) {
-            throw new ConfigException("INTERFACE", name, "", "needs config reload: no router interface on " + name);
+            throw new ConfigException("INTERFACE", name, "", "no router interface on " + name);
         }
-        return rif;
+        return rif.id();
     }
 
     /**
@@ -235,11 +252,19 @@ final class L3ConfigChanges {
 
     /** Connected and local routes come from INTERFACE/VLAN_INTERFACE, the others from STATIC_ROUTE. */
     private String routeTable(final IpPrefix prefix) {
-        return routeKeys.containsKey(prefix) ? "STATIC_ROUTE" : "INTERFACE";
+        if (routeKeys.containsKey(prefix)) {
+            return "STATIC_ROUTE";
+        }
+        final String[] key = interfaceKeys.get(prefix);
+        return key == null ? "INTERFACE" : key[0];
     }
 
     private String routeKey(final IpPrefix prefix) {
-        return routeKeys.getOrDefault(prefix, prefix.toString());
+        if (routeKeys.containsKey(prefix)) {
+            return routeKeys.get(prefix);
+        }
+        final String[] key = interfaceKeys.get(prefix);
+        return key == null ? prefix.toString() : key[1];
     }
 
     private String neighborKey(final IpPrefix address) {

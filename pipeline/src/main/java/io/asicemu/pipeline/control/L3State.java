@@ -3,7 +3,9 @@ package io.asicemu.pipeline.control;
 import io.asicemu.pipeline.config.CompiledConfig;
 import io.asicemu.pipeline.config.ConfigGroup;
 import io.asicemu.pipeline.table.ForwardingTables;
+import io.asicemu.pipeline.table.IpPrefix;
 import io.asicemu.pipeline.table.PipelineSizing;
+import io.asicemu.pipeline.table.RouteSlots;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -12,13 +14,15 @@ import java.util.Set;
 
 /**
  * The L3 part of the control model, as committed: routes and their slots, the LPM miss routes, next hops, the
- * controller's groups and router interfaces, and which routes, next hops, groups and neighbors the configuration
- * owns (its router interfaces are in its {@link CompiledConfig}). Changes are staged by {@link L3Changes} and
+ * controller's groups and router interfaces, the configuration's router interfaces ({@link #configRifs}: the start-up
+ * configuration's, then as running-config changes add and remove them) and which routes, next hops, groups and
+ * neighbors the configuration owns. Changes are staged by {@link L3Changes} and
  * recorded here only when their batch commits. A new configuration resets it.
  * <p>
  * Ownership: an object is the configuration's or a controller's, never both. Config next hops and groups keep the
  * start-up configuration's ids (below {@link CompiledConfig#nextHopCount()} / {@link CompiledConfig#groupCount()},
- * where controllers never allocate); ones a later {@link PipelineControl#reconfigure} adds take ids freed there first,
+ * where controllers never allocate; router interfaces likewise below {@link #configRouterInterfaceCount()}); ones a later
+ * {@link PipelineControl#reconfigure} adds take ids freed there first,
  * then the highest free ids (controllers allocate upward from the start-up count), so neither side picks the other's
  * ids. A route or neighbor key (prefix, address) belongs to whoever wrote it first: the other side is refused, naming
  * it ({@link L3ConfigChanges}).
@@ -37,6 +41,15 @@ final class L3State {
 
     /** A neighbor the configuration defines (NEIGH). */
     record ConfigNeighbor(int rif, long mac) {}
+
+    /**
+     * A router interface the configuration defines (INTERFACE, VLAN_INTERFACE).
+     *
+     * @param id its pipeline id.
+     * @param port its port ({@link ForwardingTables#NONE} for a VLAN interface).
+     * @param vlan its VLAN ({@link ForwardingTables#NONE} for a port interface).
+     */
+    record ConfigRif(int id, int port, int vlan) {}
 
     private final PipelineSizing sizing;
     private CompiledConfig compiled;
@@ -59,8 +72,12 @@ final class L3State {
     final Map<Integer, GroupSpec> configGroups = new HashMap<>();
     /** The configuration's neighbors (NEIGH). */
     final Map<IpPrefix, ConfigNeighbor> configNeighbors = new HashMap<>();
-    /** The neighbors controllers wrote. */
-    final Set<IpPrefix> controllerNeighbors = new HashSet<>();
+    /** The neighbors controllers wrote → their router interface. */
+    final Map<IpPrefix, Integer> controllerNeighbors = new HashMap<>();
+    /** The configuration's router interfaces by name (EthernetN, VlanN). */
+    final Map<String, ConfigRif> configRifs = new HashMap<>();
+    /** The same by pipeline id. */
+    final Map<Integer, ConfigRif> configRifIds = new HashMap<>();
     /**
      * The configuration in force as the data path has it (pipeline ids): its routes (connected, local and
      * STATIC_ROUTE) and neighbors. A reconfigure
@@ -126,8 +143,14 @@ final class L3State {
         configRouteView = next.routes(); // the compiler's map, never changed after compiling
         configNeighborView = Map.copyOf(configNeighbors);
         int rifs = 0;
-        for (final int rif : next.routerInterfaces().values()) {
+        configRifs.clear();
+        configRifIds.clear();
+        for (final Map.Entry<String, Integer> r : next.routerInterfaces().entrySet()) {
+            final int rif = r.getValue();
             rifs = Math.max(rifs, rif + 1);
+            final ConfigRif config = new ConfigRif(rif, t.routerInterfacePort(rif), t.routerInterfaceVlan(rif));
+            configRifs.put(r.getKey(), config);
+            configRifIds.put(rif, config);
         }
         configRouterInterfaces = rifs;
     }

@@ -1,5 +1,7 @@
 package io.asicemu.pipeline.control;
 
+import io.asicemu.pipeline.table.IpPrefix;
+
 /**
  * One neighbor (ARP/NDP) entry as {@code show arp} / {@code show ndp} list it.
  *

@@ -14,7 +14,9 @@ import io.asicemu.pipeline.table.AclRule;
 import io.asicemu.pipeline.table.AclTable;
 import io.asicemu.pipeline.table.FdbTable;
 import io.asicemu.pipeline.table.ForwardingTables;
+import io.asicemu.pipeline.table.IpPrefix;
 import io.asicemu.pipeline.table.PipelineSizing;
+import io.asicemu.pipeline.table.RouteSlots;
 import io.asicemu.pipeline.time.Clock;
 import io.asicemu.tm.TmOptions;
 import io.asicemu.tm.TrafficManager;
@@ -171,7 +173,11 @@ public final class PipelineControl {
         final TableBatch changes = batch();
         ConfigChanges.stage(
                 runningConfig(), inForce.tmConfig(), target.db(), target.tmConfig(), live, targetKnobs, changes);
+        // Interfaces first (routes, next hops and neighbors use them), removed ones after what used them; L2 after
+        // that (a port leaving a VLAN and becoming routed, or the other way round, in one change).
+        RouterInterfaceConfigChanges.add(l3, changes.l3Changes(), inForce.db(), target);
         final L3ConfigChanges.View l3InForce = L3ConfigChanges.stage(l3, changes.l3Changes(), inForce.db(), target);
+        RouterInterfaceConfigChanges.remove(changes.l3Changes(), inForce.db(), target);
         L2ConfigChanges.stage(inForce.db(), target, changes.l2Changes());
         stageAcl(inForce.db(), target, changes);
         stageQosMaps(inForce.db(), target, changes);
@@ -626,8 +632,17 @@ public final class PipelineControl {
         return routeSlots;
     }
 
+    /** @return the configuration's router interfaces now: name → pipeline id (tests). */
+    Map<String, Integer> configRouterInterfaces() {
+        final Map<String, Integer> out = new TreeMap<>();
+        l3.configRifs.forEach((name, rif) -> out.put(name, rif.id()));
+        return out;
+    }
+
     /**
-     * @return the ids of the router interfaces the configuration defines (controller interfaces get higher ids).
+     * @return the ids of the router interfaces the start-up configuration defines are below this (controller
+     *     interfaces get ids at or above it; interfaces a later {@link #reconfigure} adds take ids freed below it, else
+     *     the highest free ones).
      */
     public int configRouterInterfaceCount() {
         return compiled == null ? 0 : l3.configRouterInterfaceCount();

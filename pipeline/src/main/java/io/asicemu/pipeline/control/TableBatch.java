@@ -7,6 +7,7 @@ import io.asicemu.pipeline.table.AclMeterConfig;
 import io.asicemu.pipeline.table.AclMirrorSessions;
 import io.asicemu.pipeline.table.AclRule;
 import io.asicemu.pipeline.table.ForwardingTables;
+import io.asicemu.pipeline.table.IpPrefix;
 import io.asicemu.pipeline.table.RouteTarget;
 import java.util.List;
 import java.util.Map;
@@ -590,6 +591,7 @@ public final class TableBatch {
         final List<Consumer<ForwardingTables>> tableEdits = staging.edits();
         final boolean egressAclReplaced = acl.egressReplaced();
         final List<Consumer<DataPlaneAgent>> knobEdits = knobs.commit();
+        final List<Integer> announcements = l3.announcements();
         final long sequence = submit.applyAsLong((DataPlaneAgent agent) -> {
             final ForwardingTables t = agent.tables();
             for (final Consumer<ForwardingTables> edit : tableEdits) {
@@ -600,6 +602,9 @@ public final class TableBatch {
             }
             for (final Consumer<DataPlaneAgent> edit : knobEdits) {
                 edit.accept(agent);
+            }
+            for (final int port : announcements) {
+                agent.announceAddress(port);
             }
         });
         if (!knobEdits.isEmpty()) {

@@ -1,5 +1,6 @@
 package io.asicemu.pipeline.control;
 
+import io.asicemu.pipeline.table.IpPrefix;
 import java.util.Map;
 
 /**

@@ -525,31 +525,74 @@ public final class ForwardingTables {
      * @param mtu its MTU.
      */
     public void routerInterface(final int rif, final int port, final long mac, final int mtu) {
-        if (rif < rifCount && rifPort[rif] != NONE && rifPort[rif] != port && portRif[rifPort[rif]] == rif) {
-            portRif[rifPort[rif]] = NONE;
-        }
-        rifMac[rif] = mac;
-        rifPort[rif] = port;
-        rifVlan[rif] = NONE;
-        rifMtu[rif] = mtu;
-        rifHasIpv4[rif] = false;
-        rifHasIpv6[rif] = false;
-        portRif[port] = rif;
-        rifCount = Math.max(rifCount, rif + 1);
+        routerInterface(rif, port, NONE, mac, mtu);
     }
 
     /**
-     * Removes a port router interface set by {@link #routerInterface}: its port stops routing.
+     * Sets (adds or replaces) a port or VLAN router interface at a chosen id, without addresses (a running-config
+     * change adds INTERFACE / VLAN_INTERFACE this way); ids at or above {@link #routerInterfaceCount()} extend the
+     * table. The port's or VLAN's previous interface, if another, stays defined but no longer receives its frames.
      *
-     * @param rif the interface id.
+     * @param rif the interface id, below {@link PipelineSizing#maxRouterInterfaces()}.
+     * @param port the port for a port interface, or {@link #NONE}.
+     * @param vlanId the VLAN for a VLAN interface, or {@link #NONE}.
+     * @param mac its MAC (the router MAC).
+     * @param mtu its MTU.
      */
-    public void removeRouterInterface(final int rif) {
+    public void routerInterface(final int rif, final int port, final int vlanId, final long mac, final int mtu) {
+        if (rif < rifCount) {
+            unlinkRouterInterface(rif);
+        }
+        rifMac[rif] = mac;
+        rifPort[rif] = port;
+        rifVlan[rif] = vlanId;
+        rifMtu[rif] = mtu;
+        rifHasIpv4[rif] = false;
+        rifHasIpv6[rif] = false;
+        if (port != NONE) {
+            portRif[port] = rif;
+        }
+        if (vlanId != NONE) {
+            vlanRif[vlanId] = rif;
+        }
+        rifCount = Math.max(rifCount, rif + 1);
+    }
+
+    /** Stops the port or VLAN of an interface pointing at it (if it still does). */
+    private void unlinkRouterInterface(final int rif) {
         final int port = rifPort[rif];
         if (port != NONE && portRif[port] == rif) {
             portRif[port] = NONE;
         }
+        final int vlan = rifVlan[rif];
+        if (vlan != NONE && vlanRif[vlan] == rif) {
+            vlanRif[vlan] = NONE;
+        }
+    }
+
+    /**
+     * Removes a router interface set by {@link #routerInterface}: its port or VLAN stops routing, its addresses go.
+     *
+     * @param rif the interface id.
+     */
+    public void removeRouterInterface(final int rif) {
+        unlinkRouterInterface(rif);
         rifPort[rif] = NONE;
+        rifVlan[rif] = NONE;
         rifMac[rif] = 0;
+        rifHasIpv4[rif] = false;
+        rifHasIpv6[rif] = false;
+    }
+
+    /**
+     * Forgets an interface's addresses (the ARP/ND source addresses), before {@link #routerInterfaceAddress} gives
+     * it its next ones.
+     *
+     * @param rif the interface.
+     */
+    public void clearRouterInterfaceAddresses(final int rif) {
+        rifHasIpv4[rif] = false;
+        rifHasIpv6[rif] = false;
     }
 
     /**

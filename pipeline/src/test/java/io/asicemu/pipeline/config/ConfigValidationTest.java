@@ -201,10 +201,10 @@ class ConfigValidationTest {
                                "10.8.0.0/16": {"nexthop": "10.0.2.2,10.0.1.2"},
                                "10.7.0.0/16": {"nexthop": "10.0.2.2,10.0.1.2", "weight": "1,3"}}}""");
         assertThat(c.groupCount()).isEqualTo(2);
-        assertThat(c.routes().get(io.asicemu.pipeline.control.IpPrefix.parse("10.9.0.0/16")))
-                .isEqualTo(c.routes().get(io.asicemu.pipeline.control.IpPrefix.parse("10.8.0.0/16")));
-        assertThat(c.routes().get(io.asicemu.pipeline.control.IpPrefix.parse("10.7.0.0/16")))
-                .isNotEqualTo(c.routes().get(io.asicemu.pipeline.control.IpPrefix.parse("10.8.0.0/16")));
+        assertThat(c.routes().get(io.asicemu.pipeline.table.IpPrefix.parse("10.9.0.0/16")))
+                .isEqualTo(c.routes().get(io.asicemu.pipeline.table.IpPrefix.parse("10.8.0.0/16")));
+        assertThat(c.routes().get(io.asicemu.pipeline.table.IpPrefix.parse("10.7.0.0/16")))
+                .isNotEqualTo(c.routes().get(io.asicemu.pipeline.table.IpPrefix.parse("10.8.0.0/16")));
     }
 
     @Test

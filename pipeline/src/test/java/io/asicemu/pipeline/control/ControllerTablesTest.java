@@ -10,6 +10,7 @@ import io.asicemu.pipeline.Frames;
 import io.asicemu.pipeline.SwitchFixture;
 import io.asicemu.pipeline.table.AclAction;
 import io.asicemu.pipeline.table.AclRule;
+import io.asicemu.pipeline.table.IpPrefix;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

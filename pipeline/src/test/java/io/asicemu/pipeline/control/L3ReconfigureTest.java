@@ -11,6 +11,7 @@ import io.asicemu.pipeline.SwitchFixture;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.config.ConfigException;
 import io.asicemu.pipeline.table.ForwardingTables;
+import io.asicemu.pipeline.table.IpPrefix;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.table.RouteTarget;
 import java.util.LinkedHashMap;

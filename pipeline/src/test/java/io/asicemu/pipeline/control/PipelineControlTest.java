@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.asicemu.pipeline.Frames;
 import io.asicemu.pipeline.SwitchFixture;
+import io.asicemu.pipeline.table.IpPrefix;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

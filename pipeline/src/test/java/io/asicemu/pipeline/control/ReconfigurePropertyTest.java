@@ -13,6 +13,7 @@ import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.config.ConfigException;
 import io.asicemu.pipeline.port.InMemoryPort;
 import io.asicemu.pipeline.table.ForwardingTables;
+import io.asicemu.pipeline.table.IpPrefix;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.table.RouteTarget;
 import io.asicemu.pipeline.time.ManualClock;
@@ -47,7 +48,9 @@ import net.jqwik.api.Property;
  * neighbor MACs and ACL verdicts together), equal a fresh switch loaded with the running config (plus the
  * controller's writes). Edits that are
  * invalid, that would replace the controller's entries, or that need a reload (an interface address) are refused,
- * naming the key, and change nothing, even with valid edits in the same change.
+ * naming the key, and change nothing, even with valid edits in the same change. Interfaces too: a VLAN interface
+ * (with its VLAN) and a second address on a port interface come and go; an interface address on the controller's
+ * routed subnet is refused.
  */
 class ReconfigurePropertyTest {
     private static final String BASE = """
@@ -365,7 +368,9 @@ class ReconfigurePropertyTest {
         "10.0.4.2",
         "10.0.4.9",
         "198.51.100.9",
-        "10.0.2.1"
+        "10.0.2.1",
+        "10.0.8.9",
+        "10.0.200.9"
     };
     private static final String[] ACL_SAMPLES = java.util.Arrays.stream(SAMPLES)
             .filter(a -> !a.startsWith("198.51.100."))
@@ -409,7 +414,7 @@ class ReconfigurePropertyTest {
             next.computeIfAbsent("ACL_RULE", k -> new LinkedHashMap<>());
             final int edits = 1 + random.nextInt(3);
             for (int e = 0; e < edits; e++) {
-                l3Edit(random.nextInt(6), next, random);
+                l3Edit(random.nextInt(8), next, random);
             }
             final String[] expectRefusal = random.nextInt(4) == 0 ? l3BadEdit(random.nextInt(3), next, random) : null;
             final List<String> before = l3State(sw);
@@ -493,10 +498,38 @@ class ReconfigurePropertyTest {
                 rule.put("DST_IP", random.nextBoolean() ? sample + "/32" : sample.replaceAll("\\.\\d+$", ".0/24"));
                 next.get("ACL_RULE").put("T|R" + index, rule);
             }
-            default -> {
+            case 5 -> {
                 final Map<String, Map<String, String>> rules = next.get("ACL_RULE");
                 if (!rules.isEmpty()) {
                     rules.remove(List.copyOf(rules.keySet()).get(random.nextInt(rules.size())));
+                }
+            }
+            case 6 -> {
+                // A VLAN interface (and its VLAN) comes or goes.
+                final Map<String, Map<String, String>> vlanInterfaces =
+                        next.computeIfAbsent("VLAN_INTERFACE", k -> new LinkedHashMap<>());
+                final Map<String, Map<String, String>> vlans = next.computeIfAbsent("VLAN", k -> new LinkedHashMap<>());
+                if (vlans.containsKey("Vlan200")) {
+                    vlanInterfaces.remove("Vlan200");
+                    vlanInterfaces.remove("Vlan200|10.0.200.1/24");
+                    vlans.remove("Vlan200");
+                } else {
+                    vlans.put("Vlan200", new LinkedHashMap<>(Map.of("vlanid", "200")));
+                    vlanInterfaces.put("Vlan200", new LinkedHashMap<>());
+                    vlanInterfaces.put("Vlan200|10.0.200.1/24", new LinkedHashMap<>());
+                }
+                if (vlanInterfaces.isEmpty()) {
+                    next.remove("VLAN_INTERFACE");
+                }
+                if (vlans.isEmpty()) {
+                    next.remove("VLAN");
+                }
+            }
+            default -> {
+                // A second address on an interface comes or goes (its subnet's connected and local routes with it).
+                final Map<String, Map<String, String>> interfaces = next.get("INTERFACE");
+                if (interfaces.remove("Ethernet8|10.0.8.1/24") == null) {
+                    interfaces.put("Ethernet8|10.0.8.1/24", new LinkedHashMap<>());
                 }
             }
         }
@@ -560,8 +593,13 @@ class ReconfigurePropertyTest {
                 };
             }
             default -> {
-                next.get("INTERFACE").put("Ethernet8|10.0.9.1/24", new LinkedHashMap<>());
-                return new String[] {"INTERFACE|Ethernet8|10.0.9.1/24|: needs config reload"};
+                // An interface address on the controller's routed subnet (interfaces change at run time now; the
+                // collision rule refuses this one, naming it).
+                next.get("INTERFACE").put("Ethernet8|198.51.100.1/24", new LinkedHashMap<>());
+                return new String[] {
+                    "INTERFACE|Ethernet8|198.51.100.1/24|: ",
+                    "route " + CONTROLLER_PREFIX + " was written by a controller"
+                };
             }
         }
     }
@@ -612,7 +650,10 @@ class ReconfigurePropertyTest {
 
     private static String portOfRif(final ForwardingTables t, final PipelineControl control, final int rif) {
         final int port = t.routerInterfacePort(rif);
-        return port < 0 ? "rif" + rif : control.portNames().get(port);
+        // (a VLAN interface by its VLAN: its id differs between a reconfigured and a fresh switch)
+        return port < 0
+                ? "vlan" + t.routerInterfaceVlan(rif)
+                : control.portNames().get(port);
     }
 
     private static String describe(final ForwardingTables t, final PipelineControl control, final int value) {

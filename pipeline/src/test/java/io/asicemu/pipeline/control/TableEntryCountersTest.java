@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.asicemu.pipeline.Frames;
 import io.asicemu.pipeline.SwitchFixture;
 import io.asicemu.pipeline.config.ConfigException;
+import io.asicemu.pipeline.table.IpPrefix;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.table.RouteTarget;
 import java.util.ArrayList;

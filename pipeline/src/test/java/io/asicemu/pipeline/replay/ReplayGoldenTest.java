@@ -3,7 +3,7 @@ package io.asicemu.pipeline.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.asicemu.pipeline.config.ConfigDb;
-import io.asicemu.pipeline.control.IpPrefix;
+import io.asicemu.pipeline.table.IpPrefix;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.testsupport.Scapy;
 import io.asicemu.testsupport.Tshark;

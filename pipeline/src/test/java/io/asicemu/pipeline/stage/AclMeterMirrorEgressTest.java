@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.asicemu.pipeline.Frames;
 import io.asicemu.pipeline.SwitchFixture;
-import io.asicemu.pipeline.control.IpPrefix;
 import io.asicemu.pipeline.control.PipelineControl;
 import io.asicemu.pipeline.counter.DropReason;
 import io.asicemu.pipeline.table.AclAction;
@@ -16,6 +15,7 @@ import io.asicemu.pipeline.table.AclMeterConfig;
 import io.asicemu.pipeline.table.AclMirrorSessions;
 import io.asicemu.pipeline.table.AclRule;
 import io.asicemu.pipeline.table.ForwardingTables;
+import io.asicemu.pipeline.table.IpPrefix;
 import io.asicemu.testsupport.Rfc2698Oracle;
 import java.util.Arrays;
 import java.util.List;

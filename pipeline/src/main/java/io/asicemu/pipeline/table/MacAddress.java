@@ -1,4 +1,4 @@
-package io.asicemu.pipeline.control;
+package io.asicemu.pipeline.table;
 
 /** MAC address text ↔ the low 48 bits of a long. Static helpers. */
 public final class MacAddress {

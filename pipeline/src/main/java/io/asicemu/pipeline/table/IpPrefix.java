@@ -1,4 +1,4 @@
-package io.asicemu.pipeline.control;
+package io.asicemu.pipeline.table;
 
 import java.net.Inet4Address;
 import java.net.Inet6Address;

@@ -1,4 +1,4 @@
-package io.asicemu.pipeline.control;
+package io.asicemu.pipeline.table;
 
 import java.util.Arrays;
 import java.util.Collection;
