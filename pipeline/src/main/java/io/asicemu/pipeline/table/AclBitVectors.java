@@ -11,14 +11,16 @@ import java.util.TreeSet;
  * exact value a point, a range itself) or nothing. Per chunk the intervals' ends cut the value line into elementary
  * intervals, and each elementary interval holds a bit vector of the rules it satisfies, in rule order. A lookup
  * finds the packet's interval per chunk (indexed directly when the chunk's cuts span at most 64 Ki values, as exact
- * fields and L4 ports do, else by binary search) and ANDs those vectors a 64-rule word at a time; the lowest
- * set bit is the first rule in priority order that every chunk allows.
+ * fields and L4 ports do, else by binary search, narrowed first to the value's 2^16 block where a chunk has many
+ * cuts) and ANDs those vectors eight 64-rule words (512 rules) at a time in registers; the lowest set bit is the
+ * first rule in priority order that every chunk allows, and a block with a confirmed rule ends the lookup.
  * <p>
  * Where a rule's condition is not an interval (a non-prefix mask: only its leading ones count; a port set: its span)
  * the vector holds a superset, so each candidate bit is confirmed by the table's full match and the next one is tried
  * when it fails: the answer is exactly the linear scan's. Cost per packet: one index or branch-free binary search per
  * chunk some rule uses plus chunks × rules / 64 ANDs (16 words for 1,000 rules), whatever the priorities and masks;
- * memory per chunk is at most (2 × rules + 1) × rules / 8 bytes (256 KiB at 1,024 rules) plus 128 KiB where indexed.
+ * memory per chunk is at most (2 × rules + 1) × rules / 8 bytes, rules rounded up to 512 (256 KiB at 1,024 rules),
+ * plus 128 KiB where indexed directly or 256 KiB where block-indexed.
  * <p>
  * Built on the control side with the table (allocation there is fine); immutable after, looked up on the data-plane
  * thread with no allocation (the packed key and row offsets live in the caller's {@link AclKey}).
