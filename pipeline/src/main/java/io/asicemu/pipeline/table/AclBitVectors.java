@@ -11,14 +11,16 @@ import java.util.TreeSet;
  * exact value a point, a range itself) or nothing. Per chunk the intervals' ends cut the value line into elementary
  * intervals, and each elementary interval holds a bit vector of the rules it satisfies, in rule order. A lookup
  * finds the packet's interval per chunk (indexed directly when the chunk's cuts span at most 64 Ki values, as exact
- * fields and L4 ports do, else by binary search) and ANDs those vectors a 64-rule word at a time; the lowest
- * set bit is the first rule in priority order that every chunk allows.
+ * fields and L4 ports do, else by binary search, narrowed first to the value's 2^16 block where a chunk has many
+ * cuts) and ANDs those vectors eight 64-rule words (512 rules) at a time in registers; the lowest set bit is the
+ * first rule in priority order that every chunk allows, and a block with a confirmed rule ends the lookup.
  * <p>
  * Where a rule's condition is not an interval (a non-prefix mask: only its leading ones count; a port set: its span)
  * the vector holds a superset, so each candidate bit is confirmed by the table's full match and the next one is tried
  * when it fails: the answer is exactly the linear scan's. Cost per packet: one index or branch-free binary search per
  * chunk some rule uses plus chunks × rules / 64 ANDs (16 words for 1,000 rules), whatever the priorities and masks;
- * memory per chunk is at most (2 × rules + 1) × rules / 8 bytes (256 KiB at 1,024 rules) plus 128 KiB where indexed.
+ * memory per chunk is at most (2 × rules + 1) × rules / 8 bytes, rules rounded up to 512 (256 KiB at 1,024 rules),
+ * plus 128 KiB where indexed directly or 256 KiB where block-indexed.
  * <p>
  * Built on the control side with the table (allocation there is fine); immutable after, looked up on the data-plane
  * thread with no allocation (the packed key and row offsets live in the caller's {@link AclKey}).
@@ -46,6 +48,15 @@ final class AclBitVectors {
     private static final long LOW32 = 0xffff_ffffL;
     /** Widest value span (e.g. all L4 ports) a chunk indexes directly: 128 KiB of chars at most. */
     private static final long DIRECT_SPAN = 1 << 16;
+    /**
+     * Words ANDed at a time (512 rules), held in locals across the chunks, before the candidates among them are
+     * confirmed: a match in an earlier block (higher priorities) ends the lookup without touching later blocks.
+     */
+    private static final int BLOCK_WORDS = 8;
+    /** Cuts above which a chunk not indexed directly gets the 16-bit {@link #coarse} index. */
+    private static final int COARSE_MIN_CUTS = 16;
+
+    private static final int COARSE_BLOCKS = 1 << 16;
 
     private final int words;
     /** Chunks some rule constrains; per such chunk its interval cuts and rows (interval i: words from i * words). */
@@ -58,6 +69,12 @@ final class AclBitVectors {
      * first cut on, indexed directly (value - first cut) instead of searched; null where the span is wider.
      */
     private final char[][] direct;
+    /**
+     * Per searched chunk of 32-bit values that is not indexed directly and has more than {@link #COARSE_MIN_CUTS}
+     * cuts: entry t is the interval of value t × 2^16 (the cuts at or below it), so a value's search runs only over
+     * the cuts inside its own 2^16-value block, often none (256 KiB per such chunk); null elsewhere.
+     */
+    private final int[][] coarse;
 
     /**
      * Builds the vectors.
@@ -66,7 +83,8 @@ final class AclBitVectors {
      */
     AclBitVectors(final List<AclRule> rules) {
         final int count = rules.size();
-        words = (count + 63) >>> 6;
+        // rows padded with zero words to whole blocks, so the AND runs over a block without a tail
+        words = (((count + 63) >>> 6) + BLOCK_WORDS - 1) / BLOCK_WORDS * BLOCK_WORDS;
         final long[][] low = new long[CHUNKS][count];
         final long[][] high = new long[CHUNKS][count];
         final boolean[][] any = new boolean[CHUNKS][count];
@@ -93,6 +111,7 @@ final class AclBitVectors {
         bounds = new long[active][];
         rows = new long[active][];
         direct = new char[active][];
+        coarse = new int[active][];
         for (int a = 0; a < active; a++) {
             build(a, low[activeChunk[a]], high[activeChunk[a]], any[activeChunk[a]], count);
         }
@@ -107,7 +126,9 @@ final class AclBitVectors {
     long reservedBytes() {
         long bytes = 0;
         for (int a = 0; a < activeChunk.length; a++) {
-            bytes += 8L * (bounds[a].length + rows[a].length) + (direct[a] == null ? 0 : 2L * direct[a].length);
+            bytes += 8L * (bounds[a].length + rows[a].length)
+                    + (direct[a] == null ? 0 : 2L * direct[a].length)
+                    + (coarse[a] == null ? 0 : 4L * coarse[a].length);
         }
         return bytes;
     }
@@ -147,9 +168,15 @@ final class AclBitVectors {
         if (b.length > 0 && b[b.length - 1] - b[0] <= DIRECT_SPAN && b.length < Character.MAX_VALUE) {
             final char[] index = new char[(int) (b[b.length - 1] - b[0]) + 1];
             for (int k = 0; k < index.length; k++) {
-                index[k] = (char) interval(b, b[0] + k);
+                index[k] = (char) interval(b, 0, b.length, b[0] + k);
             }
             direct[a] = index;
+        } else if (b.length > COARSE_MIN_CUTS && b[0] >= 0 && b[b.length - 1] <= LOW32 + 1) {
+            final int[] blocks = new int[COARSE_BLOCKS + 1];
+            for (int t = 0; t <= COARSE_BLOCKS; t++) {
+                blocks[t] = interval(b, 0, b.length, (long) t << 16);
+            }
+            coarse[a] = blocks;
         }
     }
 
@@ -266,7 +293,7 @@ final class AclBitVectors {
             final char[] index = direct[a];
             final int interval;
             if (index == null) {
-                interval = interval(b, value);
+                interval = search(a, b, value);
             } else if (value < b[0]) {
                 interval = 0;
             } else {
@@ -274,37 +301,96 @@ final class AclBitVectors {
             }
             offset[a] = interval * words;
         }
-        for (int w = 0; w < words; w++) {
-            long candidates = rows[0][offset[0] + w];
-            for (int a = 1; a < active && candidates != 0; a++) {
-                candidates &= rows[a][offset[a] + w];
-            }
-            while (candidates != 0) {
-                final int rule = (w << 6) + Long.numberOfTrailingZeros(candidates);
-                if (table.matches(rule, f)) {
-                    return rule;
-                }
-                candidates &= candidates - 1;
+        for (int from = 0; from < words; from += BLOCK_WORDS) {
+            final int rule = firstInBlock(from, offset, active, f, table);
+            if (rule != AclTable.NO_MATCH) {
+                return rule;
             }
         }
         return AclTable.NO_MATCH;
     }
 
     /**
-     * The index of the elementary interval holding the value: how many cuts are at or below it. Written without a
-     * data-dependent branch (the halving steps depend only on the length), so the JIT can use conditional moves and
-     * a packet's address does not cost branch mispredictions.
+     * The first confirmed rule among words from..from+7: the AND of every searched chunk's row over those words, kept
+     * in eight locals while the chunks are visited (one bounds check per row and block, no stores), then each
+     * candidate bit in rule order.
      */
-    private static int interval(final long[] b, final long value) {
-        if (b.length == 0) {
-            return 0;
+    private int firstInBlock(
+            final int from, final int[] offset, final int active, final AclKey f, final AclTable table) {
+        long w0 = -1L;
+        long w1 = -1L;
+        long w2 = -1L;
+        long w3 = -1L;
+        long w4 = -1L;
+        long w5 = -1L;
+        long w6 = -1L;
+        long w7 = -1L;
+        for (int a = 0; a < active; a++) {
+            final long[] row = rows[a];
+            final int o = offset[a] + from;
+            w7 &= row[o + 7];
+            w0 &= row[o];
+            w1 &= row[o + 1];
+            w2 &= row[o + 2];
+            w3 &= row[o + 3];
+            w4 &= row[o + 4];
+            w5 &= row[o + 5];
+            w6 &= row[o + 6];
         }
-        int base = 0;
-        int n = b.length;
-        while (n > 1) {
-            final int half = n >>> 1;
+        if ((w0 | w1 | w2 | w3 | w4 | w5 | w6 | w7) == 0) {
+            return AclTable.NO_MATCH;
+        }
+        int rule = firstConfirmed(w0, from, f, table);
+        rule = rule != AclTable.NO_MATCH ? rule : firstConfirmed(w1, from + 1, f, table);
+        rule = rule != AclTable.NO_MATCH ? rule : firstConfirmed(w2, from + 2, f, table);
+        rule = rule != AclTable.NO_MATCH ? rule : firstConfirmed(w3, from + 3, f, table);
+        rule = rule != AclTable.NO_MATCH ? rule : firstConfirmed(w4, from + 4, f, table);
+        rule = rule != AclTable.NO_MATCH ? rule : firstConfirmed(w5, from + 5, f, table);
+        rule = rule != AclTable.NO_MATCH ? rule : firstConfirmed(w6, from + 6, f, table);
+        return rule != AclTable.NO_MATCH ? rule : firstConfirmed(w7, from + 7, f, table);
+    }
+
+    /** The first rule of a word's candidate bits that the table's full match confirms, lowest bit first. */
+    private static int firstConfirmed(final long word, final int w, final AclKey f, final AclTable table) {
+        long candidates = word;
+        while (candidates != 0) {
+            final int rule = (w << 6) + Long.numberOfTrailingZeros(candidates);
+            if (table.matches(rule, f)) {
+                return rule;
+            }
+            candidates &= candidates - 1;
+        }
+        return AclTable.NO_MATCH;
+    }
+
+    /** The interval of a value in a chunk without a direct index: within its 2^16 block where coarse-indexed. */
+    private int search(final int a, final long[] b, final long value) {
+        final int[] blocks = coarse[a];
+        final long block = value >>> 16;
+        if (blocks == null || block >= COARSE_BLOCKS) {
+            return interval(b, 0, b.length, value);
+        }
+        final int from = blocks[(int) block];
+        final int cuts = blocks[(int) block + 1] - from;
+        return cuts == 0 ? from : interval(b, from, cuts, value);
+    }
+
+    /**
+     * The index of the elementary interval holding the value, given that the cuts below {@code from} are all at or
+     * below it and those from {@code from + n} on all above it: {@code from} plus how many of the n cuts between are
+     * at or below it. Written without a data-dependent branch (the halving steps depend only on the length), so the
+     * JIT can use conditional moves and a packet's address does not cost branch mispredictions.
+     */
+    private static int interval(final long[] b, final int from, final int n, final long value) {
+        if (n == 0) {
+            return from;
+        }
+        int base = from;
+        int length = n;
+        while (length > 1) {
+            final int half = length >>> 1;
             base = b[base + half] <= value ? base + half : base;
-            n -= half;
+            length -= half;
         }
         return base + (b[base] <= value ? 1 : 0);
     }

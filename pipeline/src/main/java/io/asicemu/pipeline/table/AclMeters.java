@@ -125,9 +125,12 @@ public final class AclMeters {
         if (deficit <= 0 || rate == 0) {
             return Math.min(tokens, capacity);
         }
-        if (dtNs >= Math.ceilDiv(deficit, rate)) {
+        // dtNs >= ceil(deficit / rate) exactly when dtNs * rate >= deficit; multiplied, not divided (a 64-bit
+        // division per bucket and packet), with a product past 2^63 counted as reaching any deficit
+        final long added = dtNs * rate;
+        if (Math.multiplyHigh(dtNs, rate) != 0 || added < 0 || added >= deficit) {
             return capacity;
         }
-        return tokens + dtNs * rate; // < capacity: dtNs * rate < deficit
+        return tokens + added; // < capacity: added < deficit
     }
 }
