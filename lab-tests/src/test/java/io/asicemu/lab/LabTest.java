@@ -379,6 +379,13 @@ class LabTest {
             MEASURED.put(
                     "links wired -> first forwarded frame (ms)",
                     Long.toString(Duration.between(wired, answered).toMillis()));
+            // the switch's own account of its start (StartupTimeline): per step, ms since the container started / the
+            // main thread's CPU ms
+            logs.lines()
+                    .filter(line -> line.contains("start-up (ms since the process started"))
+                    .findFirst()
+                    .ifPresent(line -> MEASURED.put(
+                            "switch start-up steps (switch log)", line.substring(line.indexOf("start-up"))));
         } finally {
             docker.docker("rm", "-f", "clab-one-sw", "clab-one-h1", "clab-one-h2");
             docker.docker("network", "rm", "onemgmt");
