@@ -65,10 +65,11 @@ jpid=$(pgrep -P "$pid" java || echo "$pid")
 read -r -a stat < <(sed 's/.*) //' "/proc/$jpid/stat")
 echo "start to first forwarded ping: $elapsed ms; CPU used by then: $(( (stat[11] + stat[12]) * 1000 / $(getconf CLK_TCK) )) ms"
 if [ -n "${THREADS:-}" ]; then  # THREADS=1: where the start-up CPU went, per thread, at the first forwarded ping
+  # schedstat: ns on a CPU, ns runnable but waiting for one (the run queue: 2 cores shared by main, JIT, GC ...)
   for t in /proc/"$jpid"/task/*; do
-    read -r -a ts < <(sed 's/.*) //' "$t/stat")
-    echo "$(( (ts[11] + ts[12]) * 1000 / $(getconf CLK_TCK) )) ms $(cat "$t/comm")"
-  done | sort -rn | head -8 | sed 's/^/    /'
+    read -r run wait _ < "$t/schedstat"
+    echo "$(( run / 1000000 )) ms ran, $(( wait / 1000000 )) ms waited: $(cat "$t/comm")"
+  done | sort -rn | head -10 | sed 's/^/    /'
 fi
 sleep 5
 echo "  exec at $(date -d "@$((start / 1000000000)).$(printf %03d $(( (start / 1000000) % 1000 )))" +%T.%3N)," \

@@ -69,6 +69,7 @@ public final class LiveSwitch implements AutoCloseable {
             throws IOException {
         this.sw = LinuxSwitch.start(
                 config, sonicToLinux, AfPacketConfig.defaults(), dilation, sizing, busyPollNs, takeAddressedPorts);
+        StartupTimeline.mark("data plane");
         final AtomicReference<PipelineControl> ref = new AtomicReference<>();
         sw.control(ref::set);
         this.control = ref.get();
@@ -93,6 +94,7 @@ public final class LiveSwitch implements AutoCloseable {
             final P4RuntimeService service = new P4RuntimeService();
             service.addDevice(new Device(deviceId, new SerializedBackend(backend, this::control)));
             started = new P4RuntimeServer(p4runtime, service, p4runtimeOptions).start();
+            StartupTimeline.mark("P4Runtime");
         } catch (final IOException | RuntimeException e) {
             closeQuietly(poller);
             sw.close();
@@ -439,6 +441,11 @@ public final class LiveSwitch implements AutoCloseable {
                 sizing.neighbors(),
                 sizing.fdbEntries(),
                 sizing.aclRules());
+        StartupTimeline.mark("live");
+        final String timeline = StartupTimeline.end();
+        if (timeline != null) {
+            LOG.info("{}", timeline);
+        }
         s.sw.portStates().forEach((port, state) -> {
             if (state.startsWith("DOWN")) {
                 LOG.warn("asic-emu live: port {} {}", port, state);

@@ -1,6 +1,8 @@
 package io.asicemu.switchd;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -13,16 +15,20 @@ import picocli.CommandLine.Command;
         versionProvider = Main.Version.class,
         description = "A switch-ASIC data-plane emulator: RoCEv2-aware ECMP, WRED/ECN, PFC and its watchdog, flowlets.")
 public final class Main implements Runnable {
-    /** The subcommands, in the order the usage lists them. */
-    private static final List<Class<?>> SUBCOMMANDS = List.of(
-            DemoCommand.class,
-            ReplayCommand.class,
-            RunCommand.class,
-            ScenarioCommand.class,
-            HostCommand.class,
-            ShowCommand.class,
-            ShowCommand.ClearCommand.class,
-            ShowCommand.ConfigCommand.class);
+    /**
+     * The subcommands by their {@code @Command} name, in the order the usage lists them. Named here too so that
+     * {@link #main} finds the one it runs without parsing the annotations of all of them (reflection proxies, picocli's
+     * classes loaded before logging is up); {@code MainCommandLineTest} checks the names against the annotations.
+     */
+    static final Map<String, Class<?>> SUBCOMMANDS = subcommands(
+            "demo", DemoCommand.class,
+            "replay", ReplayCommand.class,
+            "run", RunCommand.class,
+            "scenario", ScenarioCommand.class,
+            "host", HostCommand.class,
+            "show", ShowCommand.class,
+            "clear", ShowCommand.ClearCommand.class,
+            "config", ShowCommand.ConfigCommand.class);
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -49,6 +55,11 @@ public final class Main implements Runnable {
 
     /** Entry point. */
     public static void main(final String[] args) {
+        if (subcommandNamed(args) == RunCommand.class) {
+            StartupTimeline.begin();
+            org.slf4j.LoggerFactory.getILoggerFactory(); // logging configured now, so that the timeline shows its cost
+            StartupTimeline.mark("logging");
+        }
         warmUpInBackground(args);
         int status;
         try {
@@ -77,15 +88,17 @@ public final class Main implements Runnable {
         }
         Thread.ofPlatform().name("asicemu-warm-up").daemon().start(() -> {
             io.asicemu.veth.ffm.Libc.link();
+            StartupTimeline.markWarmUp("FFM linked");
             if (command == RunCommand.class) {
                 io.asicemu.p4rt.info.FixedPipelineInfo.model();
+                StartupTimeline.markWarmUp("P4Info parsed");
             }
         });
     }
 
     /** The configured command line with every subcommand (tests run commands through it without exiting the JVM). */
     public static CommandLine commandLine() {
-        return commandLine(SUBCOMMANDS);
+        return commandLine(List.copyOf(SUBCOMMANDS.values()));
     }
 
     /**
@@ -98,23 +111,25 @@ public final class Main implements Runnable {
      */
     static CommandLine commandLine(final String[] args) {
         final Class<?> command = subcommandNamed(args);
-        return commandLine(command == null ? SUBCOMMANDS : List.of(command));
+        return commandLine(command == null ? List.copyOf(SUBCOMMANDS.values()) : List.of(command));
     }
 
     /** @return the subcommand the arguments name (after any top-level options such as --debug), or null. */
     private static Class<?> subcommandNamed(final String[] args) {
         for (final String arg : args) {
-            if (arg.startsWith("-")) {
-                continue;
+            if (!arg.startsWith("-")) {
+                return SUBCOMMANDS.get(arg);
             }
-            for (final Class<?> command : SUBCOMMANDS) {
-                if (command.getAnnotation(Command.class).name().equals(arg)) {
-                    return command;
-                }
-            }
-            return null;
         }
         return null;
+    }
+
+    private static Map<String, Class<?>> subcommands(final Object... nameThenClass) {
+        final Map<String, Class<?>> map = new LinkedHashMap<>();
+        for (int i = 0; i < nameThenClass.length; i += 2) {
+            map.put((String) nameThenClass[i], (Class<?>) nameThenClass[i + 1]);
+        }
+        return java.util.Collections.unmodifiableMap(map);
     }
 
     private static CommandLine commandLine(final List<Class<?>> subcommands) {

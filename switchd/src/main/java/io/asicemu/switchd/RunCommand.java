@@ -232,6 +232,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        StartupTimeline.mark("command line");
         final PrintWriter err = spec.commandLine().getErr();
         final CountDownLatch stop = new CountDownLatch(1);
         final CountDownLatch stopped = new CountDownLatch(1);
@@ -292,6 +293,7 @@ final class RunCommand implements Callable<Integer> {
         }
         final PipelineSizing tables = sizing.sizing();
         final Map<String, String> sonicToLinux = sonicToLinux(db, portMap, tables);
+        StartupTimeline.mark("config");
         final InetSocketAddress p4rt =
                 p4runtimePort == 0 ? null : new InetSocketAddress(p4runtimeAddress, p4runtimePort);
         return LiveSwitch.start(

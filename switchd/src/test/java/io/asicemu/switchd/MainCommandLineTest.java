@@ -41,6 +41,14 @@ class MainCommandLineTest {
     }
 
     @Test
+    void shouldNameEachSubcommandAsItsAnnotationDoes() {
+        Main.SUBCOMMANDS.forEach((name, type) -> assertThat(
+                        type.getAnnotation(CommandLine.Command.class).name())
+                .as(type.getName())
+                .isEqualTo(name));
+    }
+
+    @Test
     void shouldBuildOnlyTheNamedSubcommandAndAllOfThemOtherwise() {
         assertThat(Main.commandLine(new String[] {"run", "--config", "x.json"}).getSubcommands())
                 .containsOnlyKeys("run");
