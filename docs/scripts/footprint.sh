@@ -4,7 +4,10 @@
 # routed), the CPU time the process used until then (user + system: a start-up cost that does not depend on the
 # machine's load, unlike the wall clock), and VmRSS/VmHWM from /proc/<pid>/status after it settles. Extra arguments go
 # to `run` (e.g. --max-routes 1048576).
-# Usage: [PORTS=4] [MTU=9500] docs/scripts/footprint.sh [run options...]   (ASIC_EMU_JAVA_OPTS adds JVM flags)
+# Usage: [PORTS=4] [MTU=9500] [CONFIG=config_db.json] docs/scripts/footprint.sh [run options...]
+#   (ASIC_EMU_JAVA_OPTS adds JVM flags; CONFIG runs that config instead of the generated one, e.g. the lab's
+#   docker/labs/leaf-spine/configs/leaf1.json with PORTS=4: the ping goes between the first two ports' subnets)
+#   TIMEOUT_S (20) bounds the wait for the first forwarded ping (a loaded machine needs more)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 ns="fp$$"
@@ -24,16 +27,25 @@ trap cleanup EXIT
 ip netns add "$ns"; ip netns add "${ns}h1"; ip netns add "${ns}h2"
 ip -n "$ns" link set lo up
 chmod 755 "$work"
-python3 - "$work/config_db.json" "$ports" <<'PY'
-import json, sys
-ports = {f"Ethernet{4*i}": {"speed": "100000", "admin_status": "up", "mtu": "9100"} for i in range(int(sys.argv[2]))}
-intf = {}
-for i in range(2):  # the ping path; the other 30 ports are free for a controller's router interfaces
-    intf[f"Ethernet{4*i}"] = {}
-    intf[f"Ethernet{4*i}|10.0.{i}.1/24"] = {}
-cfg = {"DEVICE_METADATA": {"localhost": {"mac": "02:aa:bb:cc:dd:ee"}}, "PORT": ports, "INTERFACE": intf}
+# prints the two hosts' "address/len gateway" lines (Ethernet0's and Ethernet4's subnets)
+mapfile -t hosts < <(python3 - "$work/config_db.json" "$ports" "${CONFIG:-}" <<'PY'
+import ipaddress, json, sys
+if sys.argv[3]:
+    cfg = json.load(open(sys.argv[3]))
+else:
+    ports = {f"Ethernet{4*i}": {"speed": "100000", "admin_status": "up", "mtu": "9100"} for i in range(int(sys.argv[2]))}
+    intf = {}
+    for i in range(2):  # the ping path; the other 30 ports are free for a controller's router interfaces
+        intf[f"Ethernet{4*i}"] = {}
+        intf[f"Ethernet{4*i}|10.0.{i}.1/24"] = {}
+    cfg = {"DEVICE_METADATA": {"localhost": {"mac": "02:aa:bb:cc:dd:ee"}}, "PORT": ports, "INTERFACE": intf}
 json.dump(cfg, open(sys.argv[1], "w"))
+for port in ("Ethernet0", "Ethernet4"):
+    gw = next(ipaddress.ip_interface(k.split("|")[1]) for k in cfg["INTERFACE"] if k.startswith(port + "|"))
+    host = next(a for a in gw.network.hosts() if a != gw.ip)
+    print(f"{host}/{gw.network.prefixlen} {gw.ip}")
 PY
+)
 for i in $(seq 1 "$ports"); do
   if [ "$i" -le 2 ]; then
     ip link add "eth$i" netns "$ns" mtu "$mtu" type veth peer name "h$i" netns "${ns}h$i" mtu "$mtu"
@@ -44,11 +56,13 @@ for i in $(seq 1 "$ports"); do
   ip -n "$ns" link set "eth$i" up
 done
 for h in 1 2; do
+  read -r address gateway <<<"${hosts[$((h - 1))]}"
   ip -n "${ns}h$h" link set lo up
   ip -n "${ns}h$h" link set "h$h" up
-  ip -n "${ns}h$h" addr add "10.0.$((h - 1)).2/24" dev "h$h"
-  ip -n "${ns}h$h" route add default via "10.0.$((h - 1)).1"
+  ip -n "${ns}h$h" addr add "$address" dev "h$h"
+  ip -n "${ns}h$h" route add default via "$gateway"
 done
+target="${hosts[1]%%/*}"
 "$root/bin/asic-emu" --help >/dev/null 2>&1   # builds the jar first if needed, outside the timing
 start=$(date +%s%N)
 # RUN_AS=user: the switch runs as that user with CAP_NET_ADMIN and CAP_NET_RAW only (ambient capabilities, setpriv)
@@ -57,8 +71,8 @@ as=()
   --ambient-caps=-all,+net_admin,+net_raw --bounding-set=-all,+net_admin,+net_raw --)
 ip netns exec "$ns" "${as[@]}" "$root/bin/asic-emu" run --config "$work/config_db.json" "$@" >"$work/log" 2>&1 &
 pid=$!
-until ip netns exec "${ns}h1" ping -c 1 -W 0.05 -q 10.0.1.2 >/dev/null 2>&1; do
-  [ $(( ($(date +%s%N) - start) / 1000000 )) -lt 20000 ] || { echo "no forwarding after 20 s"; cat "$work/log"; exit 1; }
+until ip netns exec "${ns}h1" ping -c 1 -W 0.05 -q "$target" >/dev/null 2>&1; do
+  [ $(( ($(date +%s%N) - start) / 1000000 )) -lt $(( ${TIMEOUT_S:-20} * 1000 )) ] || { echo "no forwarding after ${TIMEOUT_S:-20} s"; cat "$work/log"; exit 1; }
 done
 elapsed=$(( ($(date +%s%N) - start) / 1000000 ))
 jpid=$(pgrep -P "$pid" java || echo "$pid")

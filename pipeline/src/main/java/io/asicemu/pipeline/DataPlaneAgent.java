@@ -288,7 +288,9 @@ public final class DataPlaneAgent implements Agent {
         }
         final long srcMac = tables.routerMac();
         final int length = MacControlFrames.writePfc(scratch, 0, srcMac, classEnableVector, quanta, false);
-        if (p.transmit(scratch, 0, length, nowNs)) {
+        // a full TX ring is handed to the kernel first (transmitReady flushes it), so a pause frame is not refused
+        // behind data frames the kernel would take now
+        if (p.transmitReady() && p.transmit(scratch, 0, length, nowNs)) {
             countOut(port, length, true);
             transmitted[port] = true;
         }

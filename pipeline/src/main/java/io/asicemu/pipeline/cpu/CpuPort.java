@@ -1,5 +1,6 @@
 package io.asicemu.pipeline.cpu;
 
+import io.asicemu.pipeline.port.AnonymousMemory;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
@@ -11,7 +12,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The CPU port: punted packets (with ingress port and reason) go up through a single-producer single-consumer ring
- * of native slots; packets from the controller come down through a queue the data thread drains between batches,
+ * of native slots (an anonymous mapping: a slot's pages become resident when a punt first reaches them, so the
+ * ring, sized for {@code slots} largest frames, costs nothing at start and about a page a slot for ARP- and LLDP-sized
+ * punts); packets from the controller come down through a queue the data thread drains between batches,
  * either straight out of a port (P4Runtime PacketOut with egress_port) or through the ingress pipeline as if received
  * on a port. That queue is bounded ({@value #INJECTION_FRAMES} frames and {@value #INJECTION_BYTES} bytes): a
  * controller that sends faster than the ports drain is refused (the caller tells it) and each refusal is counted on
@@ -75,7 +78,7 @@ public final class CpuPort implements AutoCloseable {
         this.slots = slots;
         this.slotBytes = slotBytes;
         this.refusedByPort = new AtomicLongArray(Math.max(1, maxPorts));
-        ring = arena.allocate((long) slots * slotBytes, 64);
+        ring = AnonymousMemory.map((long) slots * slotBytes, arena, "the CPU port's punt ring");
         lengths = new int[slots];
         ports = new int[slots];
         reasons = new int[slots];

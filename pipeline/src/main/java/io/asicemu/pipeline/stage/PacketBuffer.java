@@ -1,5 +1,6 @@
 package io.asicemu.pipeline.stage;
 
+import io.asicemu.pipeline.port.AnonymousMemory;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
@@ -62,7 +63,7 @@ public final class PacketBuffer implements AutoCloseable {
         this.cellReciprocal = ((1L << 32) + cellBytes - 1) / cellBytes;
         this.maxFrameBytes = maxFrameBytes;
         this.cellCount = cells;
-        memory = AnonymousMemory.map((long) cells * cellBytes, arena);
+        memory = AnonymousMemory.map((long) cells * cellBytes, arena, "the packet store");
         free = new int[cells];
         for (int i = 0; i < cells; i++) {
             free[i] = cells - 1 - i;

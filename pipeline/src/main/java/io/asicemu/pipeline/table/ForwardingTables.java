@@ -2,10 +2,14 @@ package io.asicemu.pipeline.table;
 
 import io.asicemu.flowlet.LoadBalanceGroup;
 import io.asicemu.flowlet.hash.HashEngine;
+import io.asicemu.pipeline.port.AnonymousMemory;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 /**
- * Every table the data path reads, in primitive arrays: ports, VLANs, router interfaces, IPv4/IPv6 LPM, neighbors,
+ * Every table the data path reads, in primitive arrays (the route slots in an anonymous mapping): ports, VLANs, router interfaces, IPv4/IPv6 LPM, neighbors,
  * next hops, ECMP/WCMP groups (member choice by the ars-flowlet module's {@link LoadBalanceGroup}), the L2 FDB, the
  * ACL and the QoS maps.
  * <p>
@@ -61,10 +65,13 @@ public final class ForwardingTables {
     // L3.
     final LpmTable lpm4 = new LpmTable(32);
     final LpmTable lpm6 = new LpmTable(128);
-    // What the route in each LPM slot points at (a RouteTarget value) and its hit counters; slot 0 = no route.
-    final int[] routeTarget;
-    final long[] routePackets;
-    final long[] routeBytes;
+    // What the route in each LPM slot points at (a RouteTarget value) and its hit counters; slot 0 = no route. One
+    // anonymous mapping (targets, then packet counters, then byte counters), sized for maxRoutes but resident only
+    // where routes were written or hit: the default 148k slots were 2.9 MiB of heap arrays (5 MiB of 1 MiB G1
+    // regions) zeroed at start whatever the routes; unmapped when the tables are no longer reachable.
+    private final MemorySegment routeSlots;
+    private final long routePacketsAt;
+    private final long routeBytesAt;
     // What an LPM miss does (a controller's default entry of ipv4_table / ipv6_table): a RouteTarget, 0 = drop.
     int defaultRoute4;
     int defaultRoute6;
@@ -144,9 +151,10 @@ public final class ForwardingTables {
         nextHopUsed = new boolean[sizing.maxNextHops()];
         nextHopPackets = new long[sizing.maxNextHops()];
         nextHopBytes = new long[sizing.maxNextHops()];
-        routeTarget = new int[sizing.maxRoutes() + 1];
-        routePackets = new long[sizing.maxRoutes() + 1];
-        routeBytes = new long[sizing.maxRoutes() + 1];
+        final long slots = sizing.maxRoutes() + 1L;
+        routePacketsAt = (4 * slots + 7) & ~7L;
+        routeBytesAt = routePacketsAt + 8 * slots;
+        routeSlots = AnonymousMemory.map(routeBytesAt + 8 * slots, Arena.ofAuto(), "route slots");
         groups = new LoadBalanceGroup[sizing.maxGroups()];
         groupNextHops = new int[sizing.maxGroups()][];
         groupWatchPorts = new int[sizing.maxGroups()][];
@@ -161,9 +169,10 @@ public final class ForwardingTables {
 
     /**
      * The bytes the tables' arrays take: those sized from {@link PipelineSizing} (ports, VLANs, router interfaces,
-     * route slots and counters, next hops, groups, neighbors, FDB, QoS maps) and the LPMs' root and chunk arrays (the
-     * chunks grow with the prefixes written); not group members or ACLs. Read from the arrays themselves, so it is
-     * what the configured sizes really cost; deterministic, for tests and start-up logs.
+     * route slots and counters (mapped, resident only as used), next hops, groups, neighbors, FDB, QoS maps) and the
+     * LPMs' root and chunk arrays (the chunks grow with the prefixes written); not group members or ACLs. Read from
+     * the arrays themselves, so it is what the configured sizes really cost; deterministic, for tests and start-up
+     * logs.
      *
      * @return reserved bytes.
      */
@@ -184,11 +193,7 @@ public final class ForwardingTables {
                 + bytes(rifIpv6High)
                 + bytes(rifIpv6Low)
                 + bytes(rifHasIpv6);
-        bytes += lpm4.reservedBytes()
-                + lpm6.reservedBytes()
-                + bytes(routeTarget)
-                + bytes(routePackets)
-                + bytes(routeBytes);
+        bytes += lpm4.reservedBytes() + lpm6.reservedBytes() + 20L * (sizing.maxRoutes() + 1);
         bytes += bytes(nextHopHigh)
                 + bytes(nextHopLow)
                 + bytes(nextHopV6)
@@ -675,7 +680,7 @@ public final class ForwardingTables {
      */
     public void route(
             final boolean v6, final long high, final long low, final int length, final int slot, final int target) {
-        routeTarget[slot] = target;
+        routeSlots.set(ValueLayout.JAVA_INT, 4L * slot, target);
         lpm(v6).add(high, low, length, slot);
     }
 
@@ -700,9 +705,9 @@ public final class ForwardingTables {
             final int coverLength,
             final int coverSlot) {
         lpm(v6).delete(high, low, length, coverLength, coverSlot);
-        routeTarget[slot] = 0;
-        routePackets[slot] = 0;
-        routeBytes[slot] = 0;
+        routeSlots.set(ValueLayout.JAVA_INT, 4L * slot, 0);
+        routeSlots.set(ValueLayout.JAVA_LONG, routePacketsAt + 8L * slot, 0L);
+        routeSlots.set(ValueLayout.JAVA_LONG, routeBytesAt + 8L * slot, 0L);
     }
 
     /**
@@ -756,7 +761,7 @@ public final class ForwardingTables {
      * @return what the longest matching route points at ({@link RouteTarget}; 0 if none); counts nothing.
      */
     public int routeTargetFor(final boolean v6, final long high, final long low) {
-        return routeTarget[routeSlot(v6, high, low)];
+        return routeTarget(routeSlot(v6, high, low));
     }
 
     /**
@@ -766,8 +771,10 @@ public final class ForwardingTables {
      * @param bytes the frame's length.
      */
     public void countRoute(final int slot, final int bytes) {
-        routePackets[slot]++;
-        routeBytes[slot] += bytes;
+        final long packetsAt = routePacketsAt + 8L * slot;
+        final long bytesAt = routeBytesAt + 8L * slot;
+        routeSlots.set(ValueLayout.JAVA_LONG, packetsAt, routeSlots.get(ValueLayout.JAVA_LONG, packetsAt) + 1);
+        routeSlots.set(ValueLayout.JAVA_LONG, bytesAt, routeSlots.get(ValueLayout.JAVA_LONG, bytesAt) + bytes);
     }
 
     /**
@@ -786,7 +793,7 @@ public final class ForwardingTables {
      * @return what the route points at ({@link RouteTarget}; 0 = no route).
      */
     public int routeTarget(final int slot) {
-        return routeTarget[slot];
+        return routeSlots.get(ValueLayout.JAVA_INT, 4L * slot);
     }
 
     /**
@@ -794,7 +801,7 @@ public final class ForwardingTables {
      * @return packets that matched it.
      */
     public long routePackets(final int slot) {
-        return routePackets[slot];
+        return routeSlots.get(ValueLayout.JAVA_LONG, routePacketsAt + 8L * slot);
     }
 
     /**
@@ -802,7 +809,7 @@ public final class ForwardingTables {
      * @return bytes that matched it.
      */
     public long routeBytes(final int slot) {
-        return routeBytes[slot];
+        return routeSlots.get(ValueLayout.JAVA_LONG, routeBytesAt + 8L * slot);
     }
 
     /**

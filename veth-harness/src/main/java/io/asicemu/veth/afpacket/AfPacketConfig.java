@@ -27,13 +27,18 @@ public record AfPacketConfig(int rxFrames, int txFrames, boolean acceptGso, bool
 
     /** RX ring depth of the lab default: 1024 MTU-sized slots (2 MiB at MTU 1500). */
     public static final int DEFAULT_RX_FRAMES = 1024;
-    /** TX ring depth of the lab default: 256 slots (512 KiB at MTU 1500). */
-    public static final int DEFAULT_TX_FRAMES = 256;
+    /**
+     * TX ring depth of the lab default: 64 slots (128 KiB at MTU 1500; jumbo MTUs get 8 slots of 16 KiB). The data
+     * plane hands the ring to the kernel at the end of every cycle and whenever it is full, and a full ring holds the
+     * traffic manager's frames in their queues (nothing is dropped at it), so depth beyond one cycle's frames buys
+     * fewer kicks, not fewer losses: docs/PERFORMANCE.md "Memory per switch" compares 256 and 64.
+     */
+    public static final int DEFAULT_TX_FRAMES = 64;
 
     /**
-     * Lab defaults: 1024 RX and 256 TX MTU-sized slots (2.5 MiB of ring memory per port at MTU 1500, 20 MiB at MTU
-     * 9100; ring pages count in the process's RSS), GSO super-frames up to 64 KiB accepted through the copy path (so
-     * docker-compose peers with offloads on still work), promiscuous, 100 Gb/s modeled.
+     * Lab defaults: 1024 RX and 64 TX MTU-sized slots (2 MiB + 128 KiB of ring memory per port at MTU 1500 and at
+     * MTU 9500; ring pages count in the process's RSS), GSO super-frames up to 64 KiB accepted through the copy path
+     * (so docker-compose peers with offloads on still work), promiscuous, 100 Gb/s modeled.
      */
     public static AfPacketConfig defaults() {
         return new AfPacketConfig(DEFAULT_RX_FRAMES, DEFAULT_TX_FRAMES, true, true, 100_000);
@@ -47,6 +52,11 @@ public record AfPacketConfig(int rxFrames, int txFrames, boolean acceptGso, bool
     /** @return a copy with another RX ring depth (a power of two >= 8). */
     public AfPacketConfig withRxFrames(final int newRxFrames) {
         return new AfPacketConfig(newRxFrames, txFrames, acceptGso, promiscuous, speedMbps);
+    }
+
+    /** @return a copy with another TX ring depth (a power of two >= 8). */
+    public AfPacketConfig withTxFrames(final int newTxFrames) {
+        return new AfPacketConfig(rxFrames, newTxFrames, acceptGso, promiscuous, speedMbps);
     }
 
     /** @return a copy with another modeled speed. */

@@ -7,6 +7,7 @@ import io.asicemu.parser.EtherType;
 import io.asicemu.parser.EthernetFlyweight;
 import io.asicemu.parser.NetworkOrder;
 import io.asicemu.parser.VlanTagFlyweight;
+import io.asicemu.pipeline.port.AnonymousMemory;
 import io.asicemu.pipeline.port.Port;
 import io.asicemu.pipeline.port.RxBatch;
 import io.asicemu.veth.ffm.Kernel;
@@ -55,6 +56,7 @@ public final class AfPacketPort implements Port {
     private static final int TAG = VlanTagFlyweight.TAG_LENGTH;
     private static final int GSO_FRAME_BYTES = 65536;
     private static final int MAX_RX_SLOT_BYTES = 2048;
+    private static final int MIN_TX_FRAMES = 8;
 
     private final String name;
     private final int ifIndex;
@@ -126,12 +128,18 @@ public final class AfPacketPort implements Port {
         // memory stays rxFrames x 2 KiB whatever the MTU
         this.rxFrameSize = Math.min(MAX_RX_SLOT_BYTES, pow2(rxNeeded));
         this.txFrameSize = pow2((int) Kernel.TPACKET2_TX_DATA_OFFSET + maxFrameLength);
-        // TX ring memory bounded as if slots were 2 KiB: jumbo MTUs get fewer, larger slots (at least 32)
-        this.txFrames = Math.min(config.txFrames(), Math.max(32, Integer.highestOneBit((int)
+        // TX ring memory bounded as if slots were 2 KiB: jumbo MTUs get fewer, larger slots (at least 8; a full ring
+        // holds the traffic manager's frames in their queues and is handed to the kernel at once, transmitReady)
+        this.txFrames = Math.min(config.txFrames(), Math.max(MIN_TX_FRAMES, Integer.highestOneBit((int)
                 ((long) config.txFrames() * 2048 / txFrameSize))));
+        // scratch for the copy path (GSO super-frames, jumbo frames) mapped, not allocated: resident only once such a
+        // frame arrives (64 x (MTU + 22) B + 64 KiB a port: 2.7 MiB of a lab leaf's 4 ports at MTU 9500, 5 MiB of 32
+        // ports at MTU 1500, that Arena.allocate zero-filled at start)
         this.segmenter = new TcpSegmenter(
-                arena.allocate((long) AfPacketConfig.MAX_GSO_SEGMENTS * maxFrameLength, 64), maxFrameLength);
-        this.copyScratch = arena.allocate(GSO_FRAME_BYTES + 8, 64);
+                AnonymousMemory.map(
+                        (long) AfPacketConfig.MAX_GSO_SEGMENTS * maxFrameLength, arena, "GSO segments of " + name),
+                maxFrameLength);
+        this.copyScratch = AnonymousMemory.map(GSO_FRAME_BYTES + 8, arena, "the copy path of " + name);
         this.copyTarget = copyScratch.asSlice(4);
         this.statistics = arena.allocate(Kernel.TPACKET_STATS);
         this.statisticsLength = arena.allocate(JAVA_INT);

@@ -180,7 +180,12 @@ public final class Libc {
         }
     }
 
-    /** @return the mapped address, or {@link #MAP_FAILED} (address -1). */
+    /**
+     * Maps a descriptor's memory (a packet socket's rings). Anonymous memory comes from the pipeline's
+     * {@link io.asicemu.pipeline.port.AnonymousMemory} instead, the one helper for it.
+     *
+     * @return the mapped address, or {@link #MAP_FAILED} (address -1).
+     */
     public static MemorySegment mmap(
             final MemorySegment errno,
             final long length,

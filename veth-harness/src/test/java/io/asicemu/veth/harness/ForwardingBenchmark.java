@@ -121,7 +121,7 @@ public final class ForwardingBenchmark {
     /**
      * @param args [seconds per run (3)] [latency rate in pps (5000)] [seconds at half the saturated rate (60)]
      *             [busy-poll window of the low-latency run in us (1000)]
-     *             [RX ring depths to compare, comma-separated (the lab default's)]
+     *             [RX ring depths to compare, comma-separated (the lab default's); RX/TX compares TX depths too]
      */
     public static void main(final String[] args) throws Exception {
         final int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
@@ -131,7 +131,9 @@ public final class ForwardingBenchmark {
         final AfPacketConfig labDefault = AfPacketConfig.defaults();
         final List<String> targets = new ArrayList<>(List.of("bridge"));
         for (final String depth : (args.length > 4 ? args[4] : "" + labDefault.rxFrames()).split(",")) {
-            targets.add("asic-emu rx " + Integer.parseInt(depth.trim()));
+            final String[] rxTx = depth.trim().split("/"); // "RX" or "RX/TX"
+            targets.add("asic-emu rx " + Integer.parseInt(rxTx[0])
+                    + (rxTx.length > 1 ? " tx " + Integer.parseInt(rxTx[1]) : ""));
         }
         targets.add("asic-emu-lowlat");
         final List<Run> runs = new ArrayList<>();
@@ -159,13 +161,14 @@ public final class ForwardingBenchmark {
                     final String sw1 = lab.switchLink("sw1", h1, "eth1", Offloads.CONTAINERLAB, 1500);
                     final String sw2 = lab.switchLink("sw2", h2, "eth1", Offloads.CONTAINERLAB, 1500);
                     egress = sw2;
-                    final int depth = target.endsWith("lowlat")
-                            ? labDefault.rxFrames()
-                            : Integer.parseInt(target.substring("asic-emu rx ".length()));
+                    final String[] depths = target.endsWith("lowlat")
+                            ? new String[] {"" + labDefault.rxFrames(), "tx", "" + labDefault.txFrames()}
+                            : target.substring("asic-emu rx ".length()).split(" ");
+                    final AfPacketConfig ports = labDefault.withRxFrames(Integer.parseInt(depths[0]));
                     sw = LinuxSwitch.start(
                             config(h2.mac("eth1")),
                             Map.of("Ethernet0", sw1, "Ethernet4", sw2),
-                            labDefault.withRxFrames(depth),
+                            depths.length > 2 ? ports.withTxFrames(Integer.parseInt(depths[2])) : ports,
                             1.0,
                             target.endsWith("lowlat") ? busyPollUs * 1000 : 0);
                     sw.awaitPorts(2, Duration.ofSeconds(5));
