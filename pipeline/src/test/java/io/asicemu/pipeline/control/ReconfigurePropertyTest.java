@@ -448,7 +448,17 @@ class ReconfigurePropertyTest {
                             .isEqualTo(forward(fresh, sample));
                 } else {
                     // Which member a flow hashes to follows the members' order, which follows ids: compare the set.
-                    assertThat(members).contains(forward(sw, sample)).contains(forward(fresh, sample));
+                    // A frame the fresh switch drops although every member resolves was dropped before the route (an
+                    // ACL rule of the config, e.g. DROP 192.168.1.0/24 over a group route: seed -2304456584132842013):
+                    // it must leave neither switch. A member without a neighbor is "none" in the set.
+                    final String onFresh = forward(fresh, sample);
+                    if (onFresh.equals("none") && !members.contains("none")) {
+                        assertThat(forward(sw, sample))
+                                .as("a frame to %s the fresh switch drops", sample)
+                                .isEqualTo("none");
+                    } else {
+                        assertThat(members).contains(forward(sw, sample)).contains(onFresh);
+                    }
                 }
             }
             assertThat(forward(sw, "198.51.100.9")).as("the controller's route").isEqualTo("Ethernet12 020000000409");
