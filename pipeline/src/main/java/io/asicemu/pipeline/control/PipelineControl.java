@@ -380,6 +380,14 @@ public final class PipelineControl {
     }
 
     /**
+     * @return how many commands the data plane has applied: command {@code n} of {@link #submit} is applied when this
+     *     is at least {@code n} (any thread; for callers that complete many waiting writes from one thread).
+     */
+    public long appliedCommands() {
+        return agent.appliedCommands();
+    }
+
+    /**
      * Waits until the data plane applied the command with this sequence number (agent on its own thread).
      *
      * @param sequence a sequence number from a submit.
