@@ -100,7 +100,7 @@ public class P4RuntimeWriteReadBenchmark {
     private WriteRequest[] slotInsert;
     private WriteRequest[] slotDelete;
     private boolean[] slotInserted;
-    private StreamObserver<WriteResponse>[] slotReply;
+    private final java.util.List<StreamObserver<WriteResponse>> slotReply = new java.util.ArrayList<>();
     private volatile Throwable pipelinedFailure;
     private P4RuntimeGrpc.P4RuntimeStub asyncStub;
     private static final CapabilitiesRequest CAPABILITIES = CapabilitiesRequest.getDefaultInstance();
@@ -240,19 +240,18 @@ public class P4RuntimeWriteReadBenchmark {
     }
 
     /** Slot s inserts and deletes its own /24 (past the batches' routes), so Writes in flight never touch one key. */
-    @SuppressWarnings("unchecked")
     private void pipelinedSlots() {
         asyncStub = P4RuntimeGrpc.newStub(channel).withExecutor(Runnable::run); // answers on the client's I/O loop
         freeSlots = new ArrayBlockingQueue<>(inFlight);
         slotInsert = new WriteRequest[inFlight];
         slotDelete = new WriteRequest[inFlight];
         slotInserted = new boolean[inFlight];
-        slotReply = new StreamObserver[inFlight];
+        slotReply.clear();
         for (int slot = 0; slot < inFlight; slot++) {
             slotInsert[slot] = batch(Update.Type.INSERT, READ_ENTRIES + 1000 + slot, 1);
             slotDelete[slot] = batch(Update.Type.DELETE, READ_ENTRIES + 1000 + slot, 1);
             final Integer free = slot;
-            slotReply[slot] = new StreamObserver<>() {
+            slotReply.add(new StreamObserver<>() {
                 @Override
                 public void onNext(final WriteResponse value) {}
 
@@ -266,7 +265,7 @@ public class P4RuntimeWriteReadBenchmark {
                 public void onCompleted() {
                     freeSlots.add(free);
                 }
-            };
+            });
             freeSlots.add(free);
         }
     }
@@ -325,7 +324,7 @@ public class P4RuntimeWriteReadBenchmark {
         }
         final WriteRequest request = slotInserted[slot] ? slotDelete[slot] : slotInsert[slot];
         slotInserted[slot] = !slotInserted[slot];
-        asyncStub.write(request, slotReply[slot]);
+        asyncStub.write(request, slotReply.get(slot));
     }
 
     /**
