@@ -18,8 +18,9 @@ import java.util.concurrent.locks.LockSupport;
  * completes every write whose command is applied, in commit order: writes that arrive while others are pending are
  * applied by the data plane in the same cycle and answered after one wake-up. A reply still means "applied".
  * <p>
- * Idle costs nothing: the thread is started by the first pending write, parks while there is none, and ends after
- * {@link #IDLE_LINGER_NS} without writes (the next one starts it again).
+ * A write's own path wakes nobody: the completer stays parked as the data plane's registered waiter (also while no
+ * write is pending, so the next one's apply wakes it directly). Idle costs nothing: the thread is started by the first
+ * pending write, parks, and ends after {@link #IDLE_LINGER_NS} without writes (the next one starts it again).
  * <p>
  * Threading: {@link #add} from any thread; callers add in commit order (under the backend's monitor) so that the
  * queue's order is the data plane's. Completions (and the callbacks chained on them, e.g. the gRPC reply) run on this
@@ -59,14 +60,21 @@ final class AppliedWrites {
      */
     CompletableFuture<List<UpdateOutcome>> add(final long sequence, final List<UpdateOutcome> outcomes) {
         final CompletableFuture<List<UpdateOutcome>> reply = new CompletableFuture<>();
+        final Thread running;
         synchronized (this) {
             queue.add(new Pending(sequence, System.nanoTime() + timeout.toNanos(), outcomes, reply));
             if (completer == null) {
                 completer =
                         Thread.ofPlatform().name("p4rt-write-applied").daemon().start(this::completeApplied);
-            } else if (queue.size() == 1) {
-                LockSupport.unpark(completer);
+                return reply;
             }
+            running = completer;
+        }
+        // The completer is parked as the data plane's waiter and wakes when this command is applied: no wake-up of
+        // its own. Only if the apply came first (the completer may have looked before this write was queued) is it
+        // woken here.
+        if (control.appliedCommands() >= sequence) {
+            LockSupport.unpark(running);
         }
         return reply;
     }
@@ -80,6 +88,11 @@ final class AppliedWrites {
     private void completeApplied() {
         long idleSinceNs = System.nanoTime();
         while (true) {
+            final long applied = control.appliedCommands();
+            if (completeUpTo(applied)) {
+                idleSinceNs = System.nanoTime();
+                continue;
+            }
             final Pending head;
             synchronized (this) {
                 head = queue.peek();
@@ -89,39 +102,45 @@ final class AppliedWrites {
                 }
             }
             if (head == null) {
-                LockSupport.parkNanos(this, IDLE_LINGER_NS); // add() unparks it
+                // woken by the data plane's next apply (a write committed meanwhile) or by add()
+                control.parkUntilApplied(applied + 1, IDLE_LINGER_NS);
                 continue;
             }
-            try {
-                control.awaitApplied(
-                        head.sequence(), Duration.ofNanos(Math.max(0, head.deadlineNs() - System.nanoTime())));
-            } catch (final TimeoutException e) {
-                synchronized (this) {
-                    queue.poll();
-                }
-                head.reply()
-                        .completeExceptionally(new DataPlaneTimeoutException(
-                                "the data plane did not apply the write within " + timeout
-                                        + "; it stays queued and recorded and will be applied",
-                                e));
+            final long leftNs = head.deadlineNs() - System.nanoTime();
+            if (leftNs > 0) {
+                control.parkUntilApplied(head.sequence(), leftNs);
+                continue;
             }
-            completeUpTo(control.appliedCommands());
+            synchronized (this) {
+                queue.poll();
+            }
+            head.reply()
+                    .completeExceptionally(new DataPlaneTimeoutException(
+                            "the data plane did not apply the write within " + timeout
+                                    + "; it stays queued and recorded and will be applied",
+                            new TimeoutException("command " + head.sequence() + " not applied within " + timeout)));
             idleSinceNs = System.nanoTime();
         }
     }
 
-    /** Answers, in commit order, every pending write whose command is applied. */
-    private void completeUpTo(final long applied) {
+    /**
+     * Answers, in commit order, every pending write whose command is applied.
+     *
+     * @return whether it answered any.
+     */
+    private boolean completeUpTo(final long applied) {
+        boolean any = false;
         while (true) {
             final Pending p;
             synchronized (this) {
                 p = queue.peek();
                 if (p == null || p.sequence() > applied) {
-                    return;
+                    return any;
                 }
                 queue.poll();
             }
             p.reply().complete(p.outcomes());
+            any = true;
         }
     }
 }
