@@ -8,13 +8,16 @@ import io.asicemu.p4rt.backend.ReadFilter;
 import io.asicemu.p4rt.backend.UpdateOutcome;
 import io.asicemu.p4rt.backend.WriteOp;
 import io.asicemu.pipeline.control.PipelineControl;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 
 /**
  * Runs the P4Runtime backend's control-API calls (writes, resets) under the live switch's control lock, so they never
  * interleave with port attach/detach from the discovery thread (the pipeline's control API takes one caller at a
- * time). Reads, packet I/O and port checks touch only thread-safe parts and go straight through. Thread safe.
+ * time). The service's {@link #writeAsync} holds the lock only to stage and commit, not across the data plane's apply. Reads, packet I/O and port checks touch only thread-safe parts and go straight through. Thread safe.
  */
 final class SerializedBackend implements P4Backend {
     private final P4Backend backend;
@@ -31,11 +34,26 @@ final class SerializedBackend implements P4Backend {
 
     @Override
     public List<UpdateOutcome> write(final List<WriteOp> ops, final boolean allOrNothing) {
-        final Object[] result = new Object[1];
-        control.accept(c -> result[0] = backend.write(ops, allOrNothing));
-        @SuppressWarnings("unchecked")
-        final List<UpdateOutcome> outcomes = (List<UpdateOutcome>) result[0];
-        return outcomes;
+        try {
+            return writeAsync(ops, allOrNothing).join(); // waits outside the control lock
+        } catch (final CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause; // DataPlaneTimeoutException as the synchronous write throws it
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Holds the control lock only while the write is validated, staged and committed; the data plane's apply is
+     * awaited by no thread (the future completes when it is applied), so port attach/detach and the next Write do not
+     * wait behind it.
+     */
+    @Override
+    public CompletableFuture<List<UpdateOutcome>> writeAsync(final List<WriteOp> ops, final boolean allOrNothing) {
+        final List<CompletableFuture<List<UpdateOutcome>>> result = new ArrayList<>(1);
+        control.accept(c -> result.add(backend.writeAsync(ops, allOrNothing)));
+        return result.get(0);
     }
 
     @Override

@@ -18,6 +18,7 @@ import java.math.BigInteger;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Iterator;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -44,6 +45,7 @@ import p4.v1.P4RuntimeOuterClass.TableEntry;
 import p4.v1.P4RuntimeOuterClass.Uint128;
 import p4.v1.P4RuntimeOuterClass.Update;
 import p4.v1.P4RuntimeOuterClass.WriteRequest;
+import p4.v1.P4RuntimeOuterClass.WriteResponse;
 
 /**
  * P4Runtime Write and Read through a real gRPC client and server over loopback (Netty), on the production backend
@@ -77,6 +79,10 @@ public class P4RuntimeWriteReadBenchmark {
     @Param({"pipeline"})
     String backend;
 
+    /** {@code pipelinedWrite}: how many single-update Writes the client keeps in flight on the one channel. */
+    @Param({"32"})
+    int inFlight;
+
     private Pipeline pipeline;
     private Thread dataPlane;
     private volatile boolean running = true;
@@ -88,6 +94,15 @@ public class P4RuntimeWriteReadBenchmark {
     private WriteRequest insert;
     private WriteRequest delete;
     private boolean inserted;
+    /** {@code pipelinedWrite}: slots whose previous Write has been answered (each slot one Write at a time). */
+    private ArrayBlockingQueue<Integer> freeSlots;
+
+    private WriteRequest[] slotInsert;
+    private WriteRequest[] slotDelete;
+    private boolean[] slotInserted;
+    private final java.util.List<StreamObserver<WriteResponse>> slotReply = new java.util.ArrayList<>();
+    private volatile Throwable pipelinedFailure;
+    private P4RuntimeGrpc.P4RuntimeStub asyncStub;
     private static final CapabilitiesRequest CAPABILITIES = CapabilitiesRequest.getDefaultInstance();
     private final ReadRequest readAll = ReadRequest.newBuilder()
             .setDeviceId(DEVICE)
@@ -221,10 +236,47 @@ public class P4RuntimeWriteReadBenchmark {
         }
         insert = batch(Update.Type.INSERT, READ_ENTRIES, batchSize);
         delete = batch(Update.Type.DELETE, READ_ENTRIES, batchSize);
+        pipelinedSlots();
+    }
+
+    /** Slot s inserts and deletes its own /24 (past the batches' routes), so Writes in flight never touch one key. */
+    private void pipelinedSlots() {
+        asyncStub = P4RuntimeGrpc.newStub(channel).withExecutor(Runnable::run); // answers on the client's I/O loop
+        freeSlots = new ArrayBlockingQueue<>(inFlight);
+        slotInsert = new WriteRequest[inFlight];
+        slotDelete = new WriteRequest[inFlight];
+        slotInserted = new boolean[inFlight];
+        slotReply.clear();
+        for (int slot = 0; slot < inFlight; slot++) {
+            slotInsert[slot] = batch(Update.Type.INSERT, READ_ENTRIES + 1000 + slot, 1);
+            slotDelete[slot] = batch(Update.Type.DELETE, READ_ENTRIES + 1000 + slot, 1);
+            final Integer free = slot;
+            slotReply.add(new StreamObserver<>() {
+                @Override
+                public void onNext(final WriteResponse value) {}
+
+                @Override
+                public void onError(final Throwable t) {
+                    pipelinedFailure = t;
+                    freeSlots.add(free);
+                }
+
+                @Override
+                public void onCompleted() {
+                    freeSlots.add(free);
+                }
+            });
+            freeSlots.add(free);
+        }
     }
 
     @TearDown(Level.Trial)
     public void stop() throws Exception {
+        for (int i = 0; i < inFlight; i++) { // the pipelined Writes still in flight are answered first
+            if (freeSlots.poll(30, TimeUnit.SECONDS) == null) {
+                throw new IllegalStateException("a pipelined Write was not answered in 30 s");
+            }
+        }
         stream.onCompleted();
         channel.shutdownNow();
         channel.awaitTermination(5, TimeUnit.SECONDS);
@@ -255,6 +307,24 @@ public class P4RuntimeWriteReadBenchmark {
         final WriteRequest request = inserted ? delete : insert;
         inserted = !inserted;
         return stub.write(request);
+    }
+
+    /**
+     * One op = one single-update Write sent on the async stub while up to {@code inFlight} others are outstanding on
+     * the same channel, as a controller streams updates (each slot inserts, then deletes, its own route, sending its
+     * next Write once the previous one is answered): Writes/s when Writes do not wait for each other's apply. The
+     * sequential {@code writeBatch} with {@code batchSize=1} is the one-in-flight case.
+     */
+    @Benchmark
+    public void pipelinedWrite() throws InterruptedException {
+        final int slot = freeSlots.take();
+        final Throwable failure = pipelinedFailure;
+        if (failure != null) {
+            throw new IllegalStateException("a pipelined Write failed", failure);
+        }
+        final WriteRequest request = slotInserted[slot] ? slotDelete[slot] : slotInsert[slot];
+        slotInserted[slot] = !slotInserted[slot];
+        asyncStub.write(request, slotReply.get(slot));
     }
 
     /**

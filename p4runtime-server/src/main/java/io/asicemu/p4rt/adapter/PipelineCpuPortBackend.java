@@ -17,6 +17,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigInteger;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -52,7 +53,16 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler,
 
     @Override
     public List<UpdateOutcome> write(final List<WriteOp> ops, final boolean allOrNothing) {
-        final List<UpdateOutcome> outcomes = tables.write(ops, allOrNothing);
+        return noticeIdleTimeouts(ops, tables.write(ops, allOrNothing));
+    }
+
+    @Override
+    public CompletableFuture<List<UpdateOutcome>> writeAsync(final List<WriteOp> ops, final boolean allOrNothing) {
+        return tables.writeAsync(ops, allOrNothing).thenApply(outcomes -> noticeIdleTimeouts(ops, outcomes));
+    }
+
+    /** Wakes the poller's idle-timer checks when the first entry with an idle timeout was written. */
+    private List<UpdateOutcome> noticeIdleTimeouts(final List<WriteOp> ops, final List<UpdateOutcome> outcomes) {
         if (!idleTimeoutsInUse) {
             for (int i = 0; i < ops.size(); i++) {
                 if (outcomes.get(i).ok()

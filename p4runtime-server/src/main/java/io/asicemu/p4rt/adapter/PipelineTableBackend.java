@@ -32,6 +32,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -47,10 +48,12 @@ import java.util.concurrent.TimeoutException;
  * the pipeline does not model are kept as written only (see the module README).
  * <p>
  * Threading: every method may be called from any gRPC thread; writes, reads and resets are serialized on this
- * object (a write's wait for the data plane is not: it holds no lock). With an apply timeout (production: the data plane runs on its own thread), a write returns only after the
- * data plane applied its batch, so the very next packet sees it; a data plane that does not apply it in time ends the
- * write with {@link DataPlaneTimeoutException} (the batch stays queued and recorded: it will still be applied). Without
- * one (tests that step the agent on their own thread) the command is queued and applied at the next duty cycle.
+ * object (a write's wait for the data plane is not: it holds no lock). With an apply timeout (production: the data
+ * plane runs on its own thread), a write returns ({@link #write}) or completes ({@link #writeAsync}, the service's
+ * path: no thread waits, {@link AppliedWrites} answers) only after the data plane applied its batch, so the very next
+ * packet sees it; a data plane that does not apply it in time ends the write with {@link DataPlaneTimeoutException}
+ * (the batch stays queued and recorded: it will still be applied). Without one (tests that step the agent on their own
+ * thread) the command is queued and applied at the next duty cycle.
  */
 public final class PipelineTableBackend implements P4Backend {
     private static final BigInteger IPV4_LIMIT = BigInteger.ONE.shiftLeft(32);
@@ -67,6 +70,9 @@ public final class PipelineTableBackend implements P4Backend {
     private final Map<EntryKey, String> aclRuleNames = new HashMap<>();
     private final Map<EntryKey, String> egressAclRuleNames = new HashMap<>();
     private final Duration applyTimeout;
+    /** Writes committed but not yet applied by the data plane, answered when they are (with an apply timeout). */
+    private final AppliedWrites appliedWrites;
+
     private long aclRuleSequence;
     private long lastCommit = -1;
     /** The pipeline's last-hit stamp of each watched static FDB entry at the previous idle check. */
@@ -92,6 +98,7 @@ public final class PipelineTableBackend implements P4Backend {
         this.control = control;
         this.ids = new Ids(model);
         this.applyTimeout = applyTimeout;
+        this.appliedWrites = applyTimeout == null ? null : new AppliedWrites(control, applyTimeout);
         this.written = new WrittenEntities(model, this::portExists, System::nanoTime);
     }
 
@@ -100,18 +107,37 @@ public final class PipelineTableBackend implements P4Backend {
         final List<UpdateOutcome> out;
         final long commit;
         synchronized (this) {
-            lastCommit = -1;
-            if (allOrNothing) {
-                out = writeAtomically(ops);
-            } else {
-                out = writeEach(ops);
-            }
+            out = stage(ops, allOrNothing);
             commit = lastCommit;
         }
         // outside the monitor: the next Write compiles (and Reads answer) while this one waits for the data plane,
         // whose commands apply in commit order
         awaitDataPlane(commit);
         return out;
+    }
+
+    /**
+     * Validates, compiles and commits the batch under this object's monitor like {@link #write}, then returns without
+     * waiting: the future completes once the data plane applied the batch's command (answered by
+     * {@link AppliedWrites}'s thread, in commit order), so no gRPC thread parks while the data plane works and the
+     * next Write stages meanwhile. Without an apply timeout it completes at once (the command is queued).
+     */
+    @Override
+    public CompletableFuture<List<UpdateOutcome>> writeAsync(final List<WriteOp> ops, final boolean allOrNothing) {
+        synchronized (this) {
+            final List<UpdateOutcome> out = stage(ops, allOrNothing);
+            if (appliedWrites == null || lastCommit < 0) {
+                return CompletableFuture.completedFuture(out);
+            }
+            // added under the monitor: the pending writes are queued in commit order, the data plane's order
+            return appliedWrites.add(lastCommit, out);
+        }
+    }
+
+    /** Compiles and commits one Write (caller holds the monitor); {@link #lastCommit} is its last command or -1. */
+    private List<UpdateOutcome> stage(final List<WriteOp> ops, final boolean allOrNothing) {
+        lastCommit = -1;
+        return allOrNothing ? writeAtomically(ops) : writeEach(ops);
     }
 
     /**

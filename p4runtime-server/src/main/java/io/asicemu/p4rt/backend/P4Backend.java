@@ -1,6 +1,7 @@
 package io.asicemu.p4rt.backend;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The only thing the P4Runtime server touches below the protocol: receives validated, typed, whole batches and
@@ -18,6 +19,23 @@ public interface P4Backend {
      * @return one outcome per op, in order ({@link UpdateStatus#ABORTED} for updates rolled back or skipped).
      */
     List<UpdateOutcome> write(List<WriteOp> ops, boolean allOrNothing);
+
+    /**
+     * {@link #write} without a thread waiting for the data plane: the batch is validated and committed before this
+     * returns (so the next write sees its state, and writes apply in the order of these calls), and the future
+     * completes with the outcomes once the data plane applied it, or with {@link DataPlaneTimeoutException} if it did
+     * not in time. The future may complete on another thread (the one that learns of the apply); its callbacks must
+     * not block. This default completes it on the caller's thread by {@link #write}.
+     *
+     * @return the outcomes, one per op, once applied.
+     */
+    default CompletableFuture<List<UpdateOutcome>> writeAsync(final List<WriteOp> ops, final boolean allOrNothing) {
+        try {
+            return CompletableFuture.completedFuture(write(ops, allOrNothing));
+        } catch (final DataPlaneTimeoutException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
 
     /** @return the entities matching the filter, in a stable order. */
     List<P4Entity> read(ReadFilter filter);

@@ -3,6 +3,7 @@ package io.asicemu.p4rt.service;
 import com.google.protobuf.Any;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.rpc.Code;
+import io.asicemu.p4rt.backend.DataPlaneTimeoutException;
 import io.asicemu.p4rt.backend.EntryKey;
 import io.asicemu.p4rt.backend.P4Entity;
 import io.asicemu.p4rt.backend.ReadFilter;
@@ -22,6 +23,7 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import p4.v1.P4RuntimeGrpc;
 import p4.v1.P4RuntimeOuterClass;
@@ -43,7 +45,9 @@ import p4.v1.P4RuntimeOuterClass.WriteResponse;
 /**
  * The P4Runtime v1.5 gRPC service over one or more {@link Device}s: Capabilities, pipeline config, arbitration,
  * Write/Read through the codec and the backend, and StreamChannel packet I/O and digests. Threading: called on gRPC
- * executor threads (never on Netty event loops); device state is guarded per device.
+ * executor threads (never on Netty event loops); device state is guarded per device. A Write's handler returns once
+ * the backend took the batch ({@link io.asicemu.p4rt.backend.P4Backend#writeAsync}); its reply is sent by the thread
+ * that learns the batch was applied.
  */
 public final class P4RuntimeService extends P4RuntimeGrpc.P4RuntimeImplBase {
     /** The P4Runtime version this server implements. */
@@ -239,18 +243,43 @@ public final class P4RuntimeService extends P4RuntimeGrpc.P4RuntimeImplBase {
                     outcomes[i] = new UpdateOutcome(UpdateStatus.ABORTED, "not applied: another update is invalid");
                 }
             } else {
-                final List<UpdateOutcome> applied = d.backend().write(ops, allOrNothing);
-                for (int k = 0; k < applied.size(); k++) {
-                    outcomes[opIndex.get(k)] = applied.get(k);
-                }
+                // no thread waits for the data plane: the reply goes out when the backend reports the batch applied
+                d.backend()
+                        .writeAsync(ops, allOrNothing)
+                        .whenComplete((applied, failure) -> replyApplied(out, outcomes, opIndex, applied, failure));
+                return;
             }
             reply(out, outcomes);
         } catch (final StatusRuntimeException ex) {
             out.onError(ex);
-        } catch (final io.asicemu.p4rt.backend.DataPlaneTimeoutException ex) {
-            out.onError(
-                    Status.DEADLINE_EXCEEDED.withDescription(ex.getMessage()).asRuntimeException());
         }
+    }
+
+    /** The reply of a Write the backend took: its outcomes once applied, or why it was not answered in time. */
+    private static void replyApplied(
+            final StreamObserver<WriteResponse> out,
+            final UpdateOutcome[] outcomes,
+            final List<Integer> opIndex,
+            final List<UpdateOutcome> applied,
+            final Throwable failure) {
+        if (failure != null) {
+            final Throwable cause =
+                    failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            out.onError(
+                    cause instanceof DataPlaneTimeoutException
+                            ? Status.DEADLINE_EXCEEDED
+                                    .withDescription(cause.getMessage())
+                                    .asRuntimeException()
+                            : Status.UNKNOWN
+                                    .withDescription("write failed: " + cause)
+                                    .withCause(cause)
+                                    .asRuntimeException());
+            return;
+        }
+        for (int k = 0; k < applied.size(); k++) {
+            outcomes[opIndex.get(k)] = applied.get(k);
+        }
+        reply(out, outcomes);
     }
 
     private static void reply(final StreamObserver<WriteResponse> out, final UpdateOutcome[] outcomes) {

@@ -209,6 +209,81 @@ class WriteAppliedTest {
         awaitOutPackets("Ethernet4", 1);
     }
 
+    @Test
+    void shouldStageWritesInFlightWithoutAThreadWaitingForEachAndAnswerThemOnlyOnceApplied() throws Exception {
+        start(Duration.ofSeconds(10));
+        final CountDownLatch held = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        holdDataPlane(held, release);
+
+        final int writes = 8;
+        final CountDownLatch answered = new CountDownLatch(writes);
+        final List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        final P4RuntimeGrpc.P4RuntimeStub async = P4RuntimeGrpc.newStub(channel);
+        for (int i = 0; i < writes; i++) {
+            async.write(
+                    WriteRequest.newBuilder()
+                            .setDeviceId(1)
+                            .setElectionId(Uint128.newBuilder().setLow(1))
+                            .addUpdates(routeInsert(0xC0A80000L + ((long) i << 8), 24))
+                            .build(),
+                    new StreamObserver<>() {
+                        @Override
+                        public void onNext(final p4.v1.P4RuntimeOuterClass.WriteResponse value) {}
+
+                        @Override
+                        public void onError(final Throwable t) {
+                            failures.add(t);
+                            answered.countDown();
+                        }
+
+                        @Override
+                        public void onCompleted() {
+                            answered.countDown();
+                        }
+                    });
+        }
+        // each Write is staged and committed while the ones before it wait for the data plane (Read shows them all)
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (routesRead() < writes && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(routesRead())
+                .as("routes staged while the data plane is held")
+                .isEqualTo(writes);
+        assertThat(answered.getCount())
+                .as("no Write is answered before the data plane applied it")
+                .isEqualTo(writes);
+        assertThat(threadsWaitingInAwaitApplied())
+                .as("threads parked in awaitApplied while %d Writes are pending", writes)
+                .isLessThanOrEqualTo(1); // the one completer, not one gRPC thread per Write
+
+        release.countDown();
+        assertThat(answered.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(failures).isEmpty();
+        packetThroughIngress(); // 10.1.0.2 → 192.168.1.1: the second Write's /24
+        awaitOutPackets("Ethernet4", 1);
+    }
+
+    private int routesRead() {
+        final List<Entity> read = new ArrayList<>();
+        P4RuntimeGrpc.newBlockingStub(channel)
+                .read(ReadRequest.newBuilder()
+                        .setDeviceId(1)
+                        .addEntities(Entity.newBuilder()
+                                .setTableEntry(TableEntry.newBuilder().setTableId(IPV4_TABLE)))
+                        .build())
+                .forEachRemaining(r -> read.addAll(r.getEntitiesList()));
+        return read.size();
+    }
+
+    private static long threadsWaitingInAwaitApplied() {
+        return Thread.getAllStackTraces().values().stream()
+                .filter(stack -> java.util.Arrays.stream(stack)
+                        .anyMatch(f -> f.getMethodName().equals("awaitApplied")))
+                .count();
+    }
+
     /** Holds the data-plane thread inside a command until {@code release}. */
     private void holdDataPlane(final CountDownLatch held, final CountDownLatch release) throws InterruptedException {
         pipeline.control().submit(agent -> {
@@ -254,15 +329,16 @@ class WriteAppliedTest {
     }
 
     private static Update routeInsert() {
+        return routeInsert(0xC0A80000L, 16);
+    }
+
+    private static Update routeInsert(final long prefix, final int length) {
         return table(TableEntry.newBuilder()
                 .setTableId(IPV4_TABLE)
                 .addMatch(exact(1, 0))
                 .addMatch(FieldMatch.newBuilder()
                         .setFieldId(2)
-                        .setLpm(FieldMatch.LPM
-                                .newBuilder()
-                                .setValue(v(0xC0A80000L))
-                                .setPrefixLen(16)))
+                        .setLpm(FieldMatch.LPM.newBuilder().setValue(v(prefix)).setPrefixLen(length)))
                 .setAction(direct(SET_NEXTHOP_ID, 10)));
     }
 

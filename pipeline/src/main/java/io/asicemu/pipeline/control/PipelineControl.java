@@ -386,6 +386,27 @@ public final class PipelineControl {
     }
 
     /**
+     * @return how many commands the data plane has applied: command {@code n} of {@link #submit} is applied when this
+     *     is at least {@code n} (any thread; for callers that complete many waiting writes from one thread).
+     */
+    public long appliedCommands() {
+        return agent.appliedCommands();
+    }
+
+    /**
+     * Parks the caller once, until the data plane's next duty cycle that applies commands ends (if it is the one
+     * registered waiter and command {@code sequence} is not applied yet), an unpark, or {@code maxNanos}; callers loop
+     * on {@link #appliedCommands()}. For a thread that answers many writes (P4Runtime's completer): unlike
+     * {@link #awaitApplied} it returns on another thread's unpark too.
+     *
+     * @param sequence the command awaited.
+     * @param maxNanos the longest park.
+     */
+    public void parkUntilApplied(final long sequence, final long maxNanos) {
+        agent.parkUntilApplied(sequence, maxNanos, 50_000);
+    }
+
+    /**
      * Waits until the data plane applied the command with this sequence number (agent on its own thread).
      *
      * @param sequence a sequence number from a submit.
