@@ -211,10 +211,12 @@ class RoceLabTest {
         for (final String sw : List.of("spine1", "leaf2")) {
             fabric.counters(sw)
                     .lines()
-                    .filter(l -> l.contains("DROP") || l.contains("DISCARD"))
+                    // drops, and ECN marks made after leaf1 (a frame spine1 or leaf2 marked is CE at a receiver
+                    // and not in leaf1's counter)
+                    .filter(l -> l.contains("DROP") || l.contains("DISCARD") || l.contains("ECN_MARKED_PACKETS"))
                     .forEach(l -> downstream.append(sw).append(' ').append(l).append('\n'));
         }
-        MEASURED.put("RoCE: drops and discards at spine1, leaf2", "\n" + downstream);
+        MEASURED.put("RoCE: drops, discards and ECN marks at spine1, leaf2", "\n" + downstream);
         final String all = String.join(
                 "\n", s1.text(), s2.text(), r1.text(), r2.text(), counters, "--- spine1, leaf2\n" + downstream);
 

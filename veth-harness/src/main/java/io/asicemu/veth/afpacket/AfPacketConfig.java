@@ -28,15 +28,16 @@ public record AfPacketConfig(int rxFrames, int txFrames, boolean acceptGso, bool
     /** RX ring depth of the lab default: 1024 MTU-sized slots (2 MiB at MTU 1500). */
     public static final int DEFAULT_RX_FRAMES = 1024;
     /**
-     * TX ring depth of the lab default: 64 slots (128 KiB at MTU 1500; jumbo MTUs get 8 slots of 16 KiB). The data
-     * plane hands the ring to the kernel at the end of every cycle and whenever it is full, and a full ring holds the
-     * traffic manager's frames in their queues (nothing is dropped at it), so depth beyond one cycle's frames buys
-     * fewer kicks, not fewer losses: docs/PERFORMANCE.md "Memory per switch" compares 256 and 64.
+     * TX ring depth of the lab default: 256 slots (512 KiB at MTU 1500; jumbo MTUs get 32 slots of 16 KiB). 64 slots
+     * (h12m, session 8) saved 384 KiB a port, but in that CI run RoceLabTest's receivers counted 6 CE marks more than
+     * leaf1 made (3,917 vs 3,911): a full TX ring holds frames in the traffic manager's queues, so a shallower ring
+     * moves a downstream switch's bursts into its modelled queue, where WRED may mark them. Kept at 256 until the
+     * two are compared (`ForwardingBenchmark ... 1024/256,1024/64` and the RoCE lab).
      */
-    public static final int DEFAULT_TX_FRAMES = 64;
+    public static final int DEFAULT_TX_FRAMES = 256;
 
     /**
-     * Lab defaults: 1024 RX and 64 TX MTU-sized slots (2 MiB + 128 KiB of ring memory per port at MTU 1500 and at
+     * Lab defaults: 1024 RX and 256 TX MTU-sized slots (2 MiB + 512 KiB of ring memory per port at MTU 1500 and at
      * MTU 9500; ring pages count in the process's RSS), GSO super-frames up to 64 KiB accepted through the copy path
      * (so docker-compose peers with offloads on still work), promiscuous, 100 Gb/s modeled.
      */
