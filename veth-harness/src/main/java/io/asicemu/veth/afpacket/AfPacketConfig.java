@@ -29,10 +29,9 @@ public record AfPacketConfig(int rxFrames, int txFrames, boolean acceptGso, bool
     public static final int DEFAULT_RX_FRAMES = 1024;
     /**
      * TX ring depth of the lab default: 256 slots (512 KiB at MTU 1500; jumbo MTUs get 32 slots of 16 KiB). 64 slots
-     * (h12m, session 8) saved 384 KiB a port, but in that CI run RoceLabTest's receivers counted 6 CE marks more than
-     * leaf1 made (3,917 vs 3,911): a full TX ring holds frames in the traffic manager's queues, so a shallower ring
-     * moves a downstream switch's bursts into its modelled queue, where WRED may mark them. Kept at 256 until the
-     * two are compared (`ForwardingBenchmark ... 1024/256,1024/64` and the RoCE lab).
+     * (h12m, session 8) save 384 KiB a port; they were set back when RoceLabTest's receivers counted more CE marks
+     * than leaf1 made, which the next run showed was leaf2 marking in its own queue with 256 slots too. 64 can return
+     * once `ForwardingBenchmark ... 1024/256,1024/64` and the RoCE lab compare the two.
      */
     public static final int DEFAULT_TX_FRAMES = 256;
 
