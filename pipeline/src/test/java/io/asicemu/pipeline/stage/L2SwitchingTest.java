@@ -129,29 +129,4 @@ class L2SwitchingTest {
         assertThat(sw.take("Ethernet0")).as("aged out after 10 s: flooded").hasSize(1);
         assertThat(sw.take("Ethernet8")).hasSize(1);
     }
-
-    /**
-     * Aging wakes the data plane only while something can age: an idle switch that learned nothing sleeps until a
-     * frame comes (its whole-FDB sweep every second was most of an idle switch's data-plane CPU), and a learned entry
-     * brings the aging timer back.
-     */
-    @Test
-    void shouldScheduleAgingOnlyWhileThereAreLearnedEntries() {
-        sw.pipeline.agent().doWork();
-        assertThat(sw.pipeline.agent().nextDeadlineNs()).as("nothing learned").isEqualTo(Long.MAX_VALUE);
-        sw.send("Ethernet8", Frames.udp4(HOST_A, HOST_B, ip(10, 0, 0, 2), ip(10, 0, 0, 1), 64, 10));
-        sw.run();
-        sw.take("Ethernet0");
-        sw.take("Ethernet4");
-        final long learnedAt = sw.clock.nowNs();
-        assertThat(sw.pipeline.agent().nextDeadlineNs())
-                .as("the next aging sweep, within a second")
-                .isGreaterThan(learnedAt)
-                .isLessThanOrEqualTo(learnedAt + 1_000_000_000L);
-        sw.clock.advanceNs(11_000_000_000L);
-        sw.pipeline.agent().doWork();
-        assertThat(sw.pipeline.agent().nextDeadlineNs())
-                .as("aged out: nothing left to age")
-                .isEqualTo(Long.MAX_VALUE);
-    }
 }
