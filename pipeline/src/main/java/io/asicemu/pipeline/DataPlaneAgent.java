@@ -104,6 +104,9 @@ public final class DataPlaneAgent implements Agent {
     private long previousNowNs = Long.MIN_VALUE;
     private long nextAgingNs;
     private long nextPortLossNs;
+    /** Frames arrived since the last fold of the ports' losses: only then is a fold due (an idle port loses nothing). */
+    private boolean portLossesToFold;
+
     private final DropLog dropLog;
     private int seenGroupEpoch = -1;
     /** One port's frames sent by the transmitDueOn call in progress (its counters are written once, after it). */
@@ -404,6 +407,7 @@ public final class DataPlaneAgent implements Agent {
             collectPortLosses();
             dropLog.check(nowNs, ports);
             nextPortLossNs = nowNs + PORT_LOSS_INTERVAL_NS;
+            portLossesToFold = false;
         }
         return work;
     }
@@ -493,8 +497,11 @@ public final class DataPlaneAgent implements Agent {
         final RxBatch batch = batches[index];
         final int n = port.receive(batch, nowNs);
         if (n == 0) {
+            portLossesToFold |= port.hasUnreportedRxDrops();
             return 0;
         }
+        // a ring overflows only while frames arrive: fold the kernel's count within PORT_LOSS_INTERVAL_NS of them
+        portLossesToFold = true;
         final IngressStage stage = ingress;
         stage.parseAll(index, batch, n); // the batch as a vector: parse all, look up all, then decide + enqueue
         stage.lookUpAll(n);
@@ -754,7 +761,7 @@ public final class DataPlaneAgent implements Agent {
 
     /**
      * The earliest emulated time at which a cycle has timed work: a frame may start on a port, a traffic-manager
-     * timer or FDB aging is due. Receive events are not included (the caller knows its ports' next frames).
+     * timer, FDB aging (while learned entries exist) or the fold of the ports' losses (after frames arrived) is due. Receive events are not included (the caller knows its ports' next frames).
      *
      * @return the deadline in emulated ns, or {@link Long#MAX_VALUE} if nothing is pending.
      */
@@ -763,9 +770,15 @@ public final class DataPlaneAgent implements Agent {
             return Long.MAX_VALUE;
         }
         final long base = previousNowNs == Long.MIN_VALUE ? 0 : previousNowNs;
-        // the once-a-second aging tick also folds the ports' kernel drop counts while idle (a sweep of a table with no
-        // learned entry is skipped, so the tick itself is cheap)
-        long deadline = Math.min(tm.nextDeadlineNs(), nextAgingNs);
+        // an idle switch has no timed work of its own: aging only while learned entries exist (their sweeps stay on
+        // the one-second grid), the fold of the ports' losses only after frames arrived
+        long deadline = tm.nextDeadlineNs();
+        if (tables != null && tables.fdb().dynamicSize() > 0) {
+            deadline = Math.min(deadline, nextAgingNs);
+        }
+        if (portLossesToFold) {
+            deadline = Math.min(deadline, nextPortLossNs);
+        }
         for (int i = 0; i < attachedCount && attached[i] < tm.portCount(); i++) {
             final int p = attached[i];
             final long transmitNs = tm.nextTransmitNs(base, p);

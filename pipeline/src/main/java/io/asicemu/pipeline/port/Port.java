@@ -114,6 +114,17 @@ public interface Port extends AutoCloseable {
     }
 
     /**
+     * Whether this port dropped frames on receive that {@link #takeRxOversizeDrops()} has not yet reported, so that
+     * the agent schedules a fold although no frame reached the pipeline. Kernel ring overflow needs no such hint: a
+     * ring only overflows while frames arrive, and those frames are received.
+     *
+     * @return whether oversize drops wait to be reported.
+     */
+    default boolean hasUnreportedRxDrops() {
+        return false;
+    }
+
+    /**
      * Whether a frame fits a link's MTU as Linux sends it: at most {@code mtu + 14} bytes, or {@code mtu + 18} with a
      * VLAN tag (EtherType 0x8100 or 0x88a8 after the MACs), FCS not included.
      *

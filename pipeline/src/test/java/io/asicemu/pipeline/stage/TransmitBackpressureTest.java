@@ -8,12 +8,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.asicemu.pipeline.Frames;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.port.DelegatingPort;
 import io.asicemu.pipeline.port.InMemoryPort;
-import io.asicemu.pipeline.port.Port;
-import io.asicemu.pipeline.port.RxBatch;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.ManualClock;
-import java.lang.foreign.MemorySegment;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -23,69 +21,18 @@ import org.junit.jupiter.api.Test;
  */
 class TransmitBackpressureTest {
     /** An in-memory port whose TX readiness the test opens and closes. */
-    private static final class GatedPort implements Port {
-        final InMemoryPort port;
+    private static final class GatedPort extends DelegatingPort {
         boolean ready = true;
         int readyQueries;
 
         GatedPort(final String name) {
-            port = new InMemoryPort(name);
-        }
-
-        @Override
-        public String name() {
-            return port.name();
-        }
-
-        @Override
-        public int receive(final RxBatch batch, final long nowNs) {
-            return port.receive(batch, nowNs);
-        }
-
-        @Override
-        public void release(final RxBatch batch) {
-            port.release(batch);
-        }
-
-        @Override
-        public boolean transmit(final MemorySegment source, final long offset, final int length, final long atNs) {
-            return port.transmit(source, offset, length, atNs);
+            super(name);
         }
 
         @Override
         public boolean transmitReady() {
             readyQueries++;
             return ready;
-        }
-
-        @Override
-        public void flush() {
-            port.flush();
-        }
-
-        @Override
-        public boolean linkUp() {
-            return port.linkUp();
-        }
-
-        @Override
-        public int mtu() {
-            return port.mtu();
-        }
-
-        @Override
-        public long speedMbps() {
-            return port.speedMbps();
-        }
-
-        @Override
-        public int pollFd() {
-            return port.pollFd();
-        }
-
-        @Override
-        public void close() {
-            port.close();
         }
     }
 

@@ -482,6 +482,11 @@ public final class AfPacketPort implements Port {
     }
 
     @Override
+    public boolean hasUnreportedRxDrops() {
+        return rxOversizeDropCount != reportedOversizeDrops;
+    }
+
+    @Override
     public long speedMbps() {
         return speedMbps;
     }
