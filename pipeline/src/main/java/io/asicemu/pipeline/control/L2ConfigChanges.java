@@ -1,5 +1,7 @@
 package io.asicemu.pipeline.control;
 
+import static io.asicemu.pipeline.control.ConfigRefusal.refuseAs;
+
 import io.asicemu.pipeline.config.CompiledConfig;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.config.ConfigException;
@@ -70,17 +72,5 @@ final class L2ConfigChanges {
     /** {@code Vlan<id>} → id (the compiler checked the form). */
     private static int vlanId(final String name) {
         return Integer.parseInt(name.substring(4));
-    }
-
-    private static void refuseAs(final String table, final String key, final String field, final Runnable update) {
-        try {
-            update.run();
-        } catch (final TableException e) {
-            throw new ConfigException(
-                    table,
-                    key,
-                    field,
-                    "refused by the control model: " + e.getMessage().replaceFirst("^update \\d+: ", ""));
-        }
     }
 }

@@ -1,5 +1,7 @@
 package io.asicemu.pipeline.control;
 
+import static io.asicemu.pipeline.control.ConfigRefusal.refuseAs;
+
 import io.asicemu.pipeline.config.CompiledConfig;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.config.ConfigException;
@@ -234,20 +236,6 @@ final class L3ConfigChanges {
     /** Neither a controller's nor the configuration's (in force or staged by this batch). */
     private boolean isFree(final int kind, final int id) {
         return kind == 0 ? !l3.nextHopDefined(id) : !l3.groupDefined(id);
-    }
-
-    /** Runs a staged update; the control model's refusal becomes the config error naming the key. */
-    private static void refuseAs(final String table, final String key, final String field, final Runnable update) {
-        try {
-            update.run();
-        } catch (final TableException e) {
-            // the update index means nothing to a config edit: the key names the place
-            throw new ConfigException(
-                    table,
-                    key,
-                    field,
-                    "refused by the control model: " + e.getMessage().replaceFirst("^update \\d+: ", ""));
-        }
     }
 
     /** Connected and local routes come from INTERFACE/VLAN_INTERFACE, the others from STATIC_ROUTE. */

@@ -262,11 +262,7 @@ public final class PipelineControl {
         try {
             changes.aclChanges().configAcl(target.tables().acl());
         } catch (final TableException e) {
-            throw new ConfigException(
-                    table,
-                    key,
-                    "",
-                    "refused by the control model: " + e.getMessage().replaceFirst("^update \\d+: ", ""));
+            throw ConfigRefusal.of(table, key, "", e);
         }
     }
 

@@ -1,5 +1,7 @@
 package io.asicemu.pipeline.control;
 
+import static io.asicemu.pipeline.control.ConfigRefusal.refuseAs;
+
 import io.asicemu.pipeline.config.CompiledConfig;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.config.ConfigException;
@@ -63,7 +65,7 @@ final class RouterInterfaceConfigChanges {
             final int vlanId = vlan ? Integer.parseInt(name.substring(4)) : ForwardingTables.NONE;
             final int mtu = vlan ? 9100 : target.tables().portMtu(port);
             final long mac = target.tables().routerMac();
-            refuseAs(next.table(), next.key(), () -> {
+            refuseAs(next.table(), next.key(), "", () -> {
                 final int id = existing != null ? existing.id() : freeId(state, l3, low, high, next);
                 l3.configRouterInterface(name, id, port, vlanId, mac, mtu, next.v4(), next.v6());
             });
@@ -83,7 +85,8 @@ final class RouterInterfaceConfigChanges {
         final Map<String, Interface> after = interfaces(target.db());
         for (final Map.Entry<String, Interface> e : before.entrySet()) {
             if (!after.containsKey(e.getKey())) {
-                refuseAs(e.getValue().table(), e.getValue().key(), () -> l3.removeConfigRouterInterface(e.getKey()));
+                refuseAs(
+                        e.getValue().table(), e.getValue().key(), "", () -> l3.removeConfigRouterInterface(e.getKey()));
             }
         }
     }
@@ -145,17 +148,5 @@ final class RouterInterfaceConfigChanges {
             });
         }
         return out;
-    }
-
-    private static void refuseAs(final String table, final String key, final Runnable update) {
-        try {
-            update.run();
-        } catch (final TableException e) {
-            throw new ConfigException(
-                    table,
-                    key,
-                    "",
-                    "refused by the control model: " + e.getMessage().replaceFirst("^update \\d+: ", ""));
-        }
     }
 }
