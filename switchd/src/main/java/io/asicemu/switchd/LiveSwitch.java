@@ -65,10 +65,10 @@ public final class LiveSwitch implements AutoCloseable {
             final long busyPollNs,
             final Readiness readiness,
             final ServerOptions p4runtimeOptions,
-            final boolean takeAddressedPorts)
+            final boolean takeAddressedPorts,
+            final AfPacketConfig portConfig)
             throws IOException {
-        this.sw = LinuxSwitch.start(
-                config, sonicToLinux, AfPacketConfig.defaults(), dilation, sizing, busyPollNs, takeAddressedPorts);
+        this.sw = LinuxSwitch.start(config, sonicToLinux, portConfig, dilation, sizing, busyPollNs, takeAddressedPorts);
         StartupTimeline.mark("data plane");
         final AtomicReference<PipelineControl> ref = new AtomicReference<>();
         sw.control(ref::set);
@@ -381,6 +381,54 @@ public final class LiveSwitch implements AutoCloseable {
             final boolean takeAddressedPorts,
             final OperatorViews views)
             throws IOException {
+        return start(
+                config,
+                sonicToLinux,
+                p4runtime,
+                deviceId,
+                dilation,
+                sizing,
+                busyPollNs,
+                readiness,
+                p4runtimeOptions,
+                takeAddressedPorts,
+                views,
+                AfPacketConfig.defaults());
+    }
+
+    /**
+     * Starts the switch as the overload without {@code portConfig} does, with other AF_PACKET port settings (the RX
+     * ring budget of {@code run --rx-ring-budget-mib}).
+     *
+     * @param config the CONFIG_DB.
+     * @param sonicToLinux every configured SONiC port → its Linux interface.
+     * @param p4runtime where P4Runtime listens, or null for none.
+     * @param deviceId the P4Runtime device id (≥ 1).
+     * @param dilation real ns per emulated ns (1.0: real time).
+     * @param sizing table capacities.
+     * @param busyPollNs low-latency polling after the last frame (0: off).
+     * @param readiness how many data links make it ready, and where to publish that.
+     * @param p4runtimeOptions TLS and connection limits of the P4Runtime listener.
+     * @param takeAddressedPorts whether to take a port's interface that carries IP addresses.
+     * @param views the Redis front and Prometheus metrics.
+     * @param portConfig ring settings of the ports (the RX budget is divided among the configured ports).
+     * @return the running switch.
+     * @throws IOException if a port cannot be bound (nothing is left running).
+     */
+    public static LiveSwitch start(
+            final ConfigDb config,
+            final Map<String, String> sonicToLinux,
+            final InetSocketAddress p4runtime,
+            final long deviceId,
+            final double dilation,
+            final PipelineSizing sizing,
+            final long busyPollNs,
+            final Readiness readiness,
+            final ServerOptions p4runtimeOptions,
+            final boolean takeAddressedPorts,
+            final OperatorViews views,
+            final AfPacketConfig portConfig)
+            throws IOException {
         if (deviceId < 1) {
             throw new IllegalArgumentException("the P4Runtime device id must be >= 1, not " + deviceId);
         }
@@ -394,7 +442,8 @@ public final class LiveSwitch implements AutoCloseable {
                 busyPollNs,
                 readiness,
                 p4runtimeOptions,
-                takeAddressedPorts);
+                takeAddressedPorts,
+                portConfig);
         try {
             s.startOperatorViews(views);
         } catch (final IOException | RuntimeException e) {

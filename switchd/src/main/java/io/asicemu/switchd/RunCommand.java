@@ -6,6 +6,7 @@ import io.asicemu.p4rt.service.ServerOptions;
 import io.asicemu.pipeline.config.ConfigCompiler;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.table.PipelineSizing;
+import io.asicemu.veth.afpacket.AfPacketConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
@@ -157,6 +158,16 @@ final class RunCommand implements Callable<Integer> {
     private long busyPollUs;
 
     @Option(
+            names = "--rx-ring-budget-mib",
+            paramLabel = "MIB",
+            defaultValue = "32",
+            description = "AF_PACKET RX ring memory of the whole switch, divided among the configured ports at 2 KiB a "
+                    + "slot: 1024 slots a port up to 16 ports, 512 up to 32, 256 up to 64 and beyond (ring pages are "
+                    + "resident from the start; deeper rings absorb longer bursts); 0 = 1024 a port whatever the count "
+                    + "(default: ${DEFAULT-VALUE})")
+    private long rxRingBudgetMib;
+
+    @Option(
             names = "--expect-links",
             paramLabel = "N",
             defaultValue = "${env:CLAB_INTFS:-0}",
@@ -287,6 +298,9 @@ final class RunCommand implements Callable<Integer> {
         if (busyPollUs < 0 || busyPollUs > 1_000_000) {
             throw new IllegalArgumentException("--busy-poll-us must be 0..1000000, not " + busyPollUs);
         }
+        if (rxRingBudgetMib < 0 || rxRingBudgetMib > 65_536) {
+            throw new IllegalArgumentException("--rx-ring-budget-mib must be 0..65536, not " + rxRingBudgetMib);
+        }
         final ConfigDb db = configOptions.load(config, spec.commandLine().getErr(), "run");
         if (managementInterface != null) {
             p4runtimeAddress = managementAddress(managementInterface);
@@ -310,7 +324,8 @@ final class RunCommand implements Callable<Integer> {
                         countersPort < 0 ? null : new InetSocketAddress(p4runtimeAddress, countersPort)),
                 serverOptions(),
                 takeAddressedPorts,
-                operatorViews());
+                operatorViews(),
+                AfPacketConfig.defaults().withRxRingBudget(rxRingBudgetMib << 20));
     }
 
     /** The Redis front and Prometheus metrics from the options. */

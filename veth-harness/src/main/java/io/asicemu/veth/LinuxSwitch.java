@@ -52,7 +52,7 @@ public final class LinuxSwitch implements AutoCloseable {
         loop.start();
         this.ports = new LinuxPorts(
                 linuxToSonic::containsKey,
-                portConfig,
+                portConfig.forPorts(sonicToLinux.size()), // the RX ring budget shared by the configured ports
                 new LinuxPorts.PortSink() {
                     @Override
                     public void attach(final Port port) {

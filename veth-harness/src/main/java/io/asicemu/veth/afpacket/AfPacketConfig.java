@@ -3,14 +3,18 @@ package io.asicemu.veth.afpacket;
 /**
  * Settings of one AF_PACKET port, concluded before the port opens.
  *
- * @param rxFrames RX ring depth in frames.
+ * @param rxFrames RX ring depth in frames (the port rounds it up to whole 16 KiB blocks of slots: 1,030 for 1,024 at MTU
+ *                 1500).
  * @param txFrames TX ring depth in frames.
  * @param acceptGso whether RX frames are sized for GSO super-frames (64 KiB), which are then segmented in software;
  *                  when false, a frame larger than the MTU is dropped and counted.
  * @param promiscuous whether to add a PACKET_MR_PROMISC membership (needed on real NICs and macvlan, harmless on veth).
  * @param speedMbps the modeled line rate reported to the pipeline.
+ * @param rxRingBudgetBytes RX ring memory of a whole switch ({@link #forPorts(int)} divides it among the configured
+ *                          ports, at 2 KiB a slot, the most a slot takes); 0: every port gets {@code rxFrames}.
  */
-public record AfPacketConfig(int rxFrames, int txFrames, boolean acceptGso, boolean promiscuous, long speedMbps) {
+public record AfPacketConfig(
+        int rxFrames, int txFrames, boolean acceptGso, boolean promiscuous, long speedMbps, long rxRingBudgetBytes) {
     /** Segments at most this many GSO segments into one receive batch. */
     public static final int MAX_GSO_SEGMENTS = 64;
 
@@ -23,25 +27,78 @@ public record AfPacketConfig(int rxFrames, int txFrames, boolean acceptGso, bool
         if (speedMbps <= 0) {
             throw new IllegalArgumentException("speedMbps must be > 0: " + speedMbps);
         }
+        if (rxRingBudgetBytes < 0) {
+            throw new IllegalArgumentException("rxRingBudgetBytes must be >= 0: " + rxRingBudgetBytes);
+        }
     }
 
-    /** RX ring depth of the lab default: 1024 MTU-sized slots (2 MiB at MTU 1500). */
-    public static final int DEFAULT_RX_FRAMES = 1024;
-    /**
-     * TX ring depth of the lab default: 256 slots (512 KiB at MTU 1500; jumbo MTUs get 32 slots of 16 KiB). 64 slots
-     * (h12m, session 8) save 384 KiB a port; they were set back when RoceLabTest's receivers counted more CE marks
-     * than leaf1 made, which the next run showed was leaf2 marking in its own queue with 256 slots too. 64 can return
-     * once `ForwardingBenchmark ... 1024/256,1024/64` and the RoCE lab compare the two.
-     */
-    public static final int DEFAULT_TX_FRAMES = 256;
+    /** Settings without an RX ring budget: every port gets {@code rxFrames}. */
+    public AfPacketConfig(
+            final int rxFrames,
+            final int txFrames,
+            final boolean acceptGso,
+            final boolean promiscuous,
+            final long speedMbps) {
+        this(rxFrames, txFrames, acceptGso, promiscuous, speedMbps, 0);
+    }
+
+    /** The bytes an RX slot takes at most (at MTU 1500 it takes 1,616: the budget is an upper bound). */
+    public static final int MAX_RX_SLOT_BYTES = 2048;
 
     /**
-     * Lab defaults: 1024 RX and 256 TX MTU-sized slots (2 MiB + 512 KiB of ring memory per port at MTU 1500 and at
-     * MTU 9500; ring pages count in the process's RSS), GSO super-frames up to 64 KiB accepted through the copy path
-     * (so docker-compose peers with offloads on still work), promiscuous, 100 Gb/s modeled.
+     * RX ring memory of a switch in the lab default: 32 MiB, so up to 16 ports get the full 1024 slots, 17–32 ports
+     * 512, 33–64 ports 256 (docs/PERFORMANCE.md "Session 9: RX rings from a budget" measured what the shallower rings
+     * absorb).
+     */
+    public static final long DEFAULT_RX_RING_BUDGET_BYTES = 32L << 20;
+
+    /** No port's RX ring is made shallower than this by the budget (above 64 ports the budget is exceeded). */
+    public static final int MIN_BUDGET_RX_FRAMES = 256;
+
+    /**
+     * RX ring depth of the lab default: 1024 MTU-sized slots (1,030 slots of 1,616 B in 1.6 MiB at MTU 1500), fewer
+     * when the switch's RX ring budget is shared by more than 16 ports ({@link #forPorts(int)}).
+     */
+    public static final int DEFAULT_RX_FRAMES = 1024;
+    /**
+     * TX ring depth of the lab default: 64 slots (128 KiB at MTU 1500; jumbo MTUs get 8 slots of 16 KiB). A full TX
+     * ring loses nothing (the traffic manager keeps the frames queued, {@code transmitReady}); 64 and 256 slots were
+     * compared side by side in session 9 (`ForwardingBenchmark ... 1024/256,1024/64`, docs/PERFORMANCE.md) and 64 was
+     * no worse, for 384 KiB less a port.
+     */
+    public static final int DEFAULT_TX_FRAMES = 64;
+
+    /**
+     * Lab defaults: 1024 RX and 64 TX MTU-sized slots (1.6 MiB + 128 KiB of ring memory per port at MTU 1500, 2 MiB +
+     * 128 KiB at MTU 9500; ring pages count in the process's RSS), an RX ring budget of 32 MiB per switch (so 17–32
+     * ports get 512 RX slots each), GSO super-frames up to 64 KiB accepted through the copy path (so docker-compose
+     * peers with offloads on still work), promiscuous, 100 Gb/s modeled.
      */
     public static AfPacketConfig defaults() {
-        return new AfPacketConfig(DEFAULT_RX_FRAMES, DEFAULT_TX_FRAMES, true, true, 100_000);
+        return new AfPacketConfig(
+                DEFAULT_RX_FRAMES, DEFAULT_TX_FRAMES, true, true, 100_000, DEFAULT_RX_RING_BUDGET_BYTES);
+    }
+
+    /**
+     * The settings of each port of a switch with {@code ports} configured ports: the RX depth is the largest power of two
+     * whose 2 KiB slots keep all ports within {@link #rxRingBudgetBytes()}, at most {@link #rxFrames()} and at least
+     * {@link #MIN_BUDGET_RX_FRAMES} (or {@code rxFrames} if that is less).
+     *
+     * @param ports the switch's configured ports (≥ 1).
+     * @return this (no budget, or it allows {@code rxFrames}) or a copy with a shallower RX ring.
+     */
+    public AfPacketConfig forPorts(final int ports) {
+        if (rxRingBudgetBytes == 0 || ports < 1) {
+            return this;
+        }
+        final long slotsPerPort = rxRingBudgetBytes / ports / MAX_RX_SLOT_BYTES;
+        final int budgeted = (int) Math.max(MIN_BUDGET_RX_FRAMES, Long.highestOneBit(Math.max(1, slotsPerPort)));
+        return budgeted >= rxFrames ? this : withRxFrames(budgeted);
+    }
+
+    /** @return a copy with another switch-wide RX ring budget in bytes (0: none). */
+    public AfPacketConfig withRxRingBudget(final long newRxRingBudgetBytes) {
+        return new AfPacketConfig(rxFrames, txFrames, acceptGso, promiscuous, speedMbps, newRxRingBudgetBytes);
     }
 
     /** Throughput settings: GSO frames dropped and counted instead of segmented, deep rings (1024/1024). */
@@ -51,16 +108,16 @@ public record AfPacketConfig(int rxFrames, int txFrames, boolean acceptGso, bool
 
     /** @return a copy with another RX ring depth (a power of two >= 8). */
     public AfPacketConfig withRxFrames(final int newRxFrames) {
-        return new AfPacketConfig(newRxFrames, txFrames, acceptGso, promiscuous, speedMbps);
+        return new AfPacketConfig(newRxFrames, txFrames, acceptGso, promiscuous, speedMbps, rxRingBudgetBytes);
     }
 
     /** @return a copy with another TX ring depth (a power of two >= 8). */
     public AfPacketConfig withTxFrames(final int newTxFrames) {
-        return new AfPacketConfig(rxFrames, newTxFrames, acceptGso, promiscuous, speedMbps);
+        return new AfPacketConfig(rxFrames, newTxFrames, acceptGso, promiscuous, speedMbps, rxRingBudgetBytes);
     }
 
     /** @return a copy with another modeled speed. */
     public AfPacketConfig withSpeedMbps(final long newSpeedMbps) {
-        return new AfPacketConfig(rxFrames, txFrames, acceptGso, promiscuous, newSpeedMbps);
+        return new AfPacketConfig(rxFrames, txFrames, acceptGso, promiscuous, newSpeedMbps, rxRingBudgetBytes);
     }
 }

@@ -55,7 +55,11 @@ public final class AfPacketPort implements Port {
 
     private static final int TAG = VlanTagFlyweight.TAG_LENGTH;
     private static final int GSO_FRAME_BYTES = 65536;
-    private static final int MAX_RX_SLOT_BYTES = 2048;
+    /** RX ring block: slots are packed into 16 KiB blocks (a slot never spans two; the rest of a block is unused). */
+    private static final int RX_BLOCK_BYTES = 16384;
+    /** The kernel aligns ring slots to TPACKET_ALIGNMENT. */
+    private static final int TPACKET_ALIGNMENT = 16;
+
     private static final int MIN_TX_FRAMES = 8;
 
     private final String name;
@@ -73,6 +77,9 @@ public final class AfPacketPort implements Port {
     private final MemorySegment ring;
     private final int rxFrames;
     private final int rxFrameSize;
+    /** Where each RX slot starts in the ring: block * 16 KiB + index in the block * slot size. */
+    private final int[] rxSlotOffsets;
+
     private final long txBase;
     private final int txFrames;
     private final int txFrameSize;
@@ -122,11 +129,20 @@ public final class AfPacketPort implements Port {
         this.linkUp = (NetDevice.flags(name) & Kernel.IFF_RUNNING) != 0;
         this.arena = Arena.ofShared();
         this.errno = Libc.newErrnoSegment(arena);
-        this.rxFrames = config.rxFrames();
         final int rxNeeded = (int) Kernel.TPACKET2_HDRLEN + 16 + maxFrameLength + 16;
         // MTU-sized slots, at most 2 KiB: larger frames (jumbo, GSO) take the copy path (TP_STATUS_COPY), so ring
-        // memory stays rxFrames x 2 KiB whatever the MTU
-        this.rxFrameSize = Math.min(MAX_RX_SLOT_BYTES, pow2(rxNeeded));
+        // memory stays at most rxFrames x 2 KiB whatever the MTU. Slots are aligned to 16 B, not rounded to a power of
+        // two: at MTU 1500 a slot is 1,616 B, 10 to a 16 KiB block, so 1,030 slots take 1.6 MiB where 1,024 slots of
+        // 2 KiB took 2 MiB (the ring's pages are resident from the start)
+        this.rxFrameSize = Math.min(AfPacketConfig.MAX_RX_SLOT_BYTES, align(rxNeeded, TPACKET_ALIGNMENT));
+        final int rxSlotsPerBlock = RX_BLOCK_BYTES / rxFrameSize;
+        final int rxBlocks = (config.rxFrames() + rxSlotsPerBlock - 1) / rxSlotsPerBlock;
+        this.rxFrames = rxBlocks * rxSlotsPerBlock;
+        this.rxSlotOffsets = new int[rxFrames];
+        for (int i = 0; i < rxFrames; i++) {
+            rxSlotOffsets[i] = i / rxSlotsPerBlock * RX_BLOCK_BYTES + i % rxSlotsPerBlock * rxFrameSize;
+        }
+        final long rxRingBytes = (long) rxBlocks * RX_BLOCK_BYTES;
         this.txFrameSize = pow2((int) Kernel.TPACKET2_TX_DATA_OFFSET + maxFrameLength);
         // TX ring memory bounded as if slots were 2 KiB: jumbo MTUs get fewer, larger slots (at least 8; a full ring
         // holds the traffic manager's frames in their queues and is handed to the kernel at once, transmitReady)
@@ -159,9 +175,10 @@ public final class AfPacketPort implements Port {
             setInt(setup, Kernel.PACKET_LOSS, 1, "PACKET_LOSS");
             // frames larger than a slot are also queued whole, for recv(2): GSO super-frames, jumbo frames
             setInt(setup, Kernel.PACKET_COPY_THRESH, 1, "PACKET_COPY_THRESH");
-            setRing(setup, Kernel.PACKET_RX_RING, rxFrameSize, rxFrames, "PACKET_RX_RING");
-            setRing(setup, Kernel.PACKET_TX_RING, txFrameSize, txFrames, "PACKET_TX_RING");
-            mappedBytes = (long) rxFrameSize * rxFrames + (long) txFrameSize * txFrames;
+            setRing(setup, Kernel.PACKET_RX_RING, RX_BLOCK_BYTES, rxFrameSize, rxFrames, "PACKET_RX_RING");
+            final int txBlockBytes = txFrameSize * Math.max(1, 16384 / txFrameSize);
+            setRing(setup, Kernel.PACKET_TX_RING, txBlockBytes, txFrameSize, txFrames, "PACKET_TX_RING");
+            mappedBytes = rxRingBytes + (long) txFrameSize * txFrames;
             mapped = Libc.mmap(errno, mappedBytes, Kernel.PROT_READ | Kernel.PROT_WRITE, Kernel.MAP_SHARED, fd, 0);
             if (mapped.address() == Libc.MAP_FAILED) {
                 throw new IllegalStateException(Libc.describe("mmap of the rings of " + name, errno));
@@ -187,7 +204,7 @@ public final class AfPacketPort implements Port {
         this.ringAddress = mapped;
         this.ringBytes = mappedBytes;
         this.ring = mapped.reinterpret(mappedBytes, arena, null);
-        this.txBase = (long) rxFrameSize * rxFrames;
+        this.txBase = rxRingBytes;
     }
 
     /**
@@ -216,8 +233,8 @@ public final class AfPacketPort implements Port {
     public int receive(final RxBatch batch, final long nowNs) {
         int lent = 0;
         while (batch.remaining() > 0 && rxLentFrames < rxFrames) {
-            final int frameIndex = (rxIndex + rxLentFrames) & (rxFrames - 1);
-            final long hdr = (long) frameIndex * rxFrameSize;
+            final int frameIndex = nextRxSlot(rxLentFrames);
+            final long hdr = rxSlotOffsets[frameIndex];
             final int status = (int) INT_VH.getAcquire(ring, hdr + Kernel.TP_STATUS);
             if ((status & Kernel.TP_STATUS_USER) == 0) {
                 break;
@@ -358,10 +375,10 @@ public final class AfPacketPort implements Port {
     @Override
     public void release(final RxBatch batch) {
         for (int i = 0; i < rxLentFrames; i++) {
-            final long hdr = (long) ((rxIndex + i) & (rxFrames - 1)) * rxFrameSize;
+            final long hdr = rxSlotOffsets[nextRxSlot(i)];
             INT_VH.setRelease(ring, hdr + Kernel.TP_STATUS, Kernel.TP_STATUS_KERNEL);
         }
-        rxIndex = (rxIndex + rxLentFrames) & (rxFrames - 1);
+        rxIndex = nextRxSlot(rxLentFrames);
         rxLentFrames = 0;
         copyScratchLent = false;
         segmenter.reset();
@@ -599,10 +616,24 @@ public final class AfPacketPort implements Port {
         check(Libc.setsockopt(errno, fd, Kernel.SOL_PACKET, option, v, 4), what);
     }
 
+    /** @return the RX slot {@code ahead} slots after {@code rxIndex} ({@code ahead <= rxFrames}; no division). */
+    private int nextRxSlot(final int ahead) {
+        final int slot = rxIndex + ahead;
+        return slot >= rxFrames ? slot - rxFrames : slot;
+    }
+
+    private static int align(final int value, final int alignment) {
+        return (value + alignment - 1) / alignment * alignment;
+    }
+
     private void setRing(
-            final Arena setup, final int option, final int frameSize, final int frames, final String what) {
-        final int framesPerBlock = Math.max(1, 16384 / frameSize);
-        final int blockSize = frameSize * framesPerBlock;
+            final Arena setup,
+            final int option,
+            final int blockSize,
+            final int frameSize,
+            final int frames,
+            final String what) {
+        final int framesPerBlock = blockSize / frameSize;
         final MemorySegment req = setup.allocate(Kernel.TPACKET_REQ);
         req.set(JAVA_INT, Kernel.REQ_BLOCK_SIZE, blockSize);
         req.set(JAVA_INT, Kernel.REQ_BLOCK_NR, frames / framesPerBlock);
