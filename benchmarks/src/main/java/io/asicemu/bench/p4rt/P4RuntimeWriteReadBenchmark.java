@@ -70,6 +70,8 @@ public class P4RuntimeWriteReadBenchmark {
     private static final int SET_PORT_AND_SRC_MAC = 0x01000007;
     private static final int SET_DST_MAC = 0x01000008;
     private static final int SET_IP_NEXTHOP = 0x01000009;
+    private static final int ACL_INGRESS = 0x0200000c;
+    private static final int ACL_SET_TC = 0x01000012;
     private static final String CONFIG = "{\"DEVICE_METADATA\": {\"localhost\": {\"mac\": \"02:00:00:00:00:01\"}}, "
             + "\"PORT\": {\"Ethernet0\": {\"speed\": \"100000\", \"admin_status\": \"up\"}}}";
 
@@ -82,6 +84,13 @@ public class P4RuntimeWriteReadBenchmark {
     /** {@code pipelinedWrite}: how many single-update Writes the client keeps in flight on the one channel. */
     @Param({"32"})
     int inFlight;
+
+    /**
+     * Ingress ACL entries written before the trial (at most the table's 256): the Writes measured do not touch the ACL,
+     * so with more entries their cost must not grow (issue 15: before, every Write copied the ACL tables).
+     */
+    @Param({"0"})
+    int aclEntries;
 
     private Pipeline pipeline;
     private Thread dataPlane;
@@ -137,6 +146,28 @@ public class P4RuntimeWriteReadBenchmark {
                                                 .addParams(p4.v1.P4RuntimeOuterClass.Action.Param.newBuilder()
                                                         .setParamId(1)
                                                         .setValue(canonical(1)))))))
+                .build();
+    }
+
+    /** Ingress ACL entry {@code i}: traffic class 0 for destination 11.0.i.0/24 (priority i + 1). */
+    private static Update aclEntry(final int i) {
+        return Update.newBuilder()
+                .setType(Update.Type.INSERT)
+                .setEntity(Entity.newBuilder()
+                        .setTableEntry(TableEntry.newBuilder()
+                                .setTableId(ACL_INGRESS)
+                                .setPriority(i + 1)
+                                .addMatch(FieldMatch.newBuilder()
+                                        .setFieldId(7)
+                                        .setTernary(FieldMatch.Ternary.newBuilder()
+                                                .setValue(canonical(0x0B000000L + ((long) i << 8)))
+                                                .setMask(canonical(0xFFFFFF00L))))
+                                .setAction(TableAction.newBuilder()
+                                        .setAction(p4.v1.P4RuntimeOuterClass.Action.newBuilder()
+                                                .setActionId(ACL_SET_TC)
+                                                .addParams(p4.v1.P4RuntimeOuterClass.Action.Param.newBuilder()
+                                                        .setParamId(1)
+                                                        .setValue(canonical(0)))))))
                 .build();
     }
 
@@ -233,6 +264,15 @@ public class P4RuntimeWriteReadBenchmark {
                 .build());
         for (int i = 0; i < READ_ENTRIES; i += 1000) {
             stub.write(batch(Update.Type.INSERT, i, 1000));
+        }
+        if (aclEntries > 0) {
+            final WriteRequest.Builder acl = WriteRequest.newBuilder()
+                    .setDeviceId(DEVICE)
+                    .setElectionId(Uint128.newBuilder().setLow(1));
+            for (int i = 0; i < aclEntries; i++) {
+                acl.addUpdates(aclEntry(i));
+            }
+            stub.write(acl.build());
         }
         insert = batch(Update.Type.INSERT, READ_ENTRIES, batchSize);
         delete = batch(Update.Type.DELETE, READ_ENTRIES, batchSize);

@@ -25,11 +25,12 @@ import io.asicemu.pipeline.table.RouteTarget;
 import java.math.BigInteger;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * Compiles the updates of one P4Runtime batch into one {@link TableBatch}: P4 object ids (router interface, next
@@ -44,15 +45,20 @@ import java.util.TreeMap;
 final class PipelineCompiler {
     private final PipelineControl control;
     private final Ids ids;
-    private final Map<Integer, Integer> rif;
-    private final Map<Integer, Integer> nextHop;
-    private final Map<Integer, Integer> group;
-    private final Map<IpPrefix, Integer> neighborRif;
-    private final Map<EntryKey, P4Entity.TableEntry> acl;
-    private final Map<EntryKey, P4Entity.TableEntry> egressAcl;
-    private final MeterSettings[] copp;
-    private final Map<Integer, P4Entity.CloneSession> clones;
-    private final Map<EntryKey, P4Entity.TableEntry> l3Admit;
+    // Each map is fetched when the Write first reads it and copied when it first changes it (StagedMap): a Write costs
+    // what it touches, not what the model holds.
+    private final StagedMap<Integer, Integer> rif;
+    private final StagedMap<Integer, Integer> nextHop;
+    private final StagedMap<Integer, Integer> group;
+    private final StagedMap<IpPrefix, Integer> neighborRif;
+    private final StagedMap<EntryKey, P4Entity.TableEntry> acl;
+    private final StagedMap<EntryKey, P4Entity.TableEntry> egressAcl;
+    private final Supplier<MeterSettings[]> coppBefore;
+    /** The CoPP meter cells after this Write's changes so far; null until first used. */
+    private MeterSettings[] copp;
+
+    private final StagedMap<Integer, P4Entity.CloneSession> clones;
+    private final StagedMap<EntryKey, P4Entity.TableEntry> l3Admit;
     private boolean l3AdmitChanged;
     private final WrittenEntities model;
     private Map<Integer, P4Entity.ProfileMember> profileMembers;
@@ -63,27 +69,31 @@ final class PipelineCompiler {
     private boolean coppChanged;
     private boolean clonesChanged;
 
-    /** What the model holds before the batch, for the pipeline objects rebuilt whole when they change. */
+    /**
+     * What the model holds before the batch, for the pipeline objects rebuilt whole when they change. Each supplier is
+     * called at most once, when the batch first needs it, and must hand out a fresh copy that the compiler may change.
+     */
     record Model(
-            Map<EntryKey, P4Entity.TableEntry> acl,
-            Map<EntryKey, P4Entity.TableEntry> egressAcl,
-            MeterSettings[] copp,
-            Map<Integer, P4Entity.CloneSession> clones,
-            Map<EntryKey, P4Entity.TableEntry> l3Admit) {}
+            Supplier<Map<EntryKey, P4Entity.TableEntry>> acl,
+            Supplier<Map<EntryKey, P4Entity.TableEntry>> egressAcl,
+            Supplier<MeterSettings[]> copp,
+            Supplier<Map<Integer, P4Entity.CloneSession>> clones,
+            Supplier<Map<EntryKey, P4Entity.TableEntry>> l3Admit) {}
 
     PipelineCompiler(final PipelineControl control, final Ids ids, final Model before, final WrittenEntities model) {
         this.control = control;
         this.ids = ids;
         this.model = model;
-        this.rif = new HashMap<>(ids.rif);
-        this.nextHop = new HashMap<>(ids.nextHop);
-        this.group = new HashMap<>(ids.group);
-        this.neighborRif = new HashMap<>(ids.neighborRif);
-        this.acl = new LinkedHashMap<>(before.acl());
-        this.egressAcl = new LinkedHashMap<>(before.egressAcl());
-        this.copp = before.copp().clone();
-        this.clones = new TreeMap<>(before.clones());
-        this.l3Admit = new LinkedHashMap<>(before.l3Admit());
+        this.rif = new StagedMap<>(() -> ids.rif, HashMap::new);
+        this.nextHop = new StagedMap<>(() -> ids.nextHop, HashMap::new);
+        this.group = new StagedMap<>(() -> ids.group, HashMap::new);
+        this.neighborRif = new StagedMap<>(() -> ids.neighborRif, HashMap::new);
+        // the model's suppliers hand out fresh copies in their order: changed in place
+        this.acl = new StagedMap<>(before.acl(), UnaryOperator.identity());
+        this.egressAcl = new StagedMap<>(before.egressAcl(), UnaryOperator.identity());
+        this.coppBefore = before.copp();
+        this.clones = new StagedMap<>(before.clones(), TreeMap::new);
+        this.l3Admit = new StagedMap<>(before.l3Admit(), UnaryOperator.identity());
     }
 
     /**
@@ -150,8 +160,9 @@ final class PipelineCompiler {
             return null;
         }
         final AclMeterConfig[] configs = new AclMeterConfig[ForwardingTables.CPU_QUEUES];
-        for (int q = 0; q < configs.length && q < copp.length; q++) {
-            configs[q] = meterConfig(copp[q]);
+        final MeterSettings[] cells = copp();
+        for (int q = 0; q < configs.length && q < cells.length; q++) {
+            configs[q] = meterConfig(cells[q]);
         }
         return configs;
     }
@@ -191,14 +202,25 @@ final class PipelineCompiler {
 
     /** Makes this batch's id mappings the backend's (after the batch was committed). */
     void commitIds() {
-        ids.rif.clear();
-        ids.rif.putAll(rif);
-        ids.nextHop.clear();
-        ids.nextHop.putAll(nextHop);
-        ids.group.clear();
-        ids.group.putAll(group);
-        ids.neighborRif.clear();
-        ids.neighborRif.putAll(neighborRif);
+        commitIds(rif, ids.rif);
+        commitIds(nextHop, ids.nextHop);
+        commitIds(group, ids.group);
+        commitIds(neighborRif, ids.neighborRif);
+    }
+
+    private static <K> void commitIds(final StagedMap<K, Integer> staged, final Map<K, Integer> committed) {
+        if (staged.changed()) { // its own copy, not the committed map
+            committed.clear();
+            committed.putAll(staged);
+        }
+    }
+
+    /** @return the CoPP meter cells after this batch's changes so far (fetched at first use). */
+    private MeterSettings[] copp() {
+        if (copp == null) {
+            copp = coppBefore.get();
+        }
+        return copp;
     }
 
     /**
@@ -236,8 +258,8 @@ final class PipelineCompiler {
                     UpdateStatus.UNIMPLEMENTED, "ACL counters are the pipeline's own; they cannot be written");
         } else if (entity instanceof P4Entity.MeterCell m && m.meterId() == ids.cpuQueueMeter) {
             meterConfig(m.settings());
-            if (m.index() >= 0 && m.index() < copp.length) {
-                copp[(int) m.index()] = m.settings();
+            if (m.index() >= 0 && m.index() < copp().length) {
+                copp()[(int) m.index()] = m.settings();
                 coppChanged = true;
             }
         } else if (entity instanceof P4Entity.DirectMeterCell m && m.key().tableId() == ids.aclIngress) {

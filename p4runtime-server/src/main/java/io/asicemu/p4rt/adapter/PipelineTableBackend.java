@@ -190,11 +190,11 @@ public final class PipelineTableBackend implements P4Backend {
                 control,
                 ids,
                 new PipelineCompiler.Model(
-                        readAclEntries(ids.aclIngress),
-                        readAclEntries(ids.aclEgress),
-                        readCoppMeters(),
-                        readCloneSessions(),
-                        readAclEntries(ids.l3Admit)),
+                        () -> readAclEntries(ids.aclIngress),
+                        () -> readAclEntries(ids.aclEgress),
+                        this::readCoppMeters,
+                        this::readCloneSessions,
+                        () -> readAclEntries(ids.l3Admit)),
                 written);
         final TableBatch batch;
         try {
@@ -216,9 +216,11 @@ public final class PipelineTableBackend implements P4Backend {
         } catch (final TableException e) {
             return refuseAll(ops.size(), ops.size() - 1, status(e.code()), "pipeline: " + e.getMessage());
         }
-        final Map<EntryKey, String> names = new HashMap<>(aclRuleNames);
+        // the rule names are copied only by a Write that changes the ACL (they grow with it)
+        Map<EntryKey, String> names = null;
         long sequence = aclRuleSequence;
         if (compiler.aclChanged()) {
+            names = new HashMap<>(aclRuleNames);
             final List<AclRule> rules = new ArrayList<>();
             names.keySet().retainAll(compiler.aclEntries().keySet());
             for (final P4Entity.TableEntry e : compiler.aclEntries().values()) {
@@ -235,9 +237,10 @@ public final class PipelineTableBackend implements P4Backend {
                 return refuseAll(ops.size(), ops.size() - 1, status(e.code()), "pipeline: " + e.getMessage());
             }
         }
-        final Map<EntryKey, String> egressNames = new HashMap<>(egressAclRuleNames);
+        Map<EntryKey, String> egressNames = null;
         try {
             if (compiler.egressAclChanged()) {
+                egressNames = new HashMap<>(egressAclRuleNames);
                 sequence = egressAcl(compiler, batch, egressNames, sequence);
             }
             if (compiler.coppMeters() != null) {
@@ -257,10 +260,14 @@ public final class PipelineTableBackend implements P4Backend {
         }
         lastCommit = batch.commit();
         compiler.commitIds();
-        aclRuleNames.clear();
-        aclRuleNames.putAll(names);
-        egressAclRuleNames.clear();
-        egressAclRuleNames.putAll(egressNames);
+        if (names != null) {
+            aclRuleNames.clear();
+            aclRuleNames.putAll(names);
+        }
+        if (egressNames != null) {
+            egressAclRuleNames.clear();
+            egressAclRuleNames.putAll(egressNames);
+        }
         aclRuleSequence = sequence;
         return outcomes;
     }
