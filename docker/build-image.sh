@@ -80,7 +80,7 @@ ensure_jar() {
 }
 
 # install_asic_emu ROOTFS JAR: /opt/asic-emu with a jlink'ed Java 25 runtime of the modules jdeps finds in the jar
-# (from the JDK 25 on this machine), the jar, the entrypoint (also /usr/local/bin/asic-emu), logback.xml and the JVM
+# (from the JDK 25 on this machine), the jar, the entrypoint (also /usr/local/bin/asic-emu) and the JVM
 # flags; both images get the same (the host image runs `asic-emu host`, the lab's RoCEv2 traffic host)
 install_asic_emu() {
   local r="$1" jar="$2" java_home modules
@@ -101,7 +101,6 @@ install_asic_emu() {
   cp -a "$work/jre" "$r/opt/asic-emu/jre"
   cp "$jar" "$r/opt/asic-emu/asic-emu.jar"
   install -m 0755 "$repo/docker/image/entrypoint" "$r/opt/asic-emu/bin/"
-  install -m 0644 "$repo/docker/image/logback.xml" "$r/opt/asic-emu/logback.xml"
   install -m 0644 "$repo/switchd/jvm.options" "$r/opt/asic-emu/jvm.options"
   ln -s /opt/asic-emu/bin/entrypoint "$r/usr/local/bin/asic-emu"
 }

@@ -20,7 +20,7 @@ for i in 1 2; do
   ip -n "$ns" addr add "10.9.$i.2/24" dev "peer$i"
 done
 rm -f "$out"
-MALLOC_ARENA_MAX=2 ip netns exec "$ns" "$java" "@$root/switchd/jvm.options" -Dlogback.configurationFile="$root/docker/image/logback.xml" \
+MALLOC_ARENA_MAX=2 ip netns exec "$ns" "$java" "@$root/switchd/jvm.options" -Dasicemu.log=stdout \
   -XX:AOTCacheOutput="$out" -Xlog:aot=error "$@" -jar "$jar" run --config "$work/c.json" --p4runtime-address 127.0.0.1 \
   --status-file "$work/status" ${TRAINARGS:-} > "${TRAINLOG:-$work/log}" 2>&1 &
 pid=$!

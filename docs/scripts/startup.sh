@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# exec -> first forwarded ping of `asic-emu run` as the container runs it (jvm.options, the image's logback.xml, an AOT
+# exec -> first forwarded ping of `asic-emu run` as the container runs it (jvm.options, logs to stdout, an AOT
 # cache), two veth links present from the start (what a fast wiring gives), h1 pinging h2 every 10 ms from the exec.
 # Prints the timeline from the switch's log and, at the first reply, each thread's time on a CPU and waiting for one.
 # Usage (root): AOT=cache.aot [JAR=...] [OPTS="extra JVM flags"] [TOP=7] docs/scripts/startup.sh [run options]
@@ -37,7 +37,7 @@ aot=(); [ -n "${AOT:-}" ] && aot=(-XX:AOTCache="$AOT")
 export MALLOC_ARENA_MAX=2
 # shellcheck disable=SC2086
 t0=$(date +%s%N)
-ip netns exec "$ns" "$java" "@$root/switchd/jvm.options" -Dlogback.configurationFile="$root/docker/image/logback.xml" \
+ip netns exec "$ns" "$java" "@$root/switchd/jvm.options" -Dasicemu.log=stdout \
   "${aot[@]}" ${OPTS:-} -jar "$jar" run --config "$work/config.json" --p4runtime-address 127.0.0.1 \
   --status-file "$work/status" ${RUNARGS:-} "$@" > "$work/log" 2>&1 &
 pid=$!

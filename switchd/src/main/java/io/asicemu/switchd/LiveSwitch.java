@@ -69,7 +69,7 @@ public final class LiveSwitch implements AutoCloseable {
             final AfPacketConfig portConfig)
             throws IOException {
         this.sw = LinuxSwitch.start(config, sonicToLinux, portConfig, dilation, sizing, busyPollNs, takeAddressedPorts);
-        StartupTimeline.mark("data plane");
+        StartupTimeline.dataPlaneUp();
         final AtomicReference<PipelineControl> ref = new AtomicReference<>();
         sw.control(ref::set);
         this.control = ref.get();

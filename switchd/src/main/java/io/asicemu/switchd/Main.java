@@ -76,10 +76,12 @@ public final class Main implements Runnable {
     }
 
     /**
-     * For the commands that open Linux ports ({@code run}, {@code host}): links the FFM downcalls and, for
-     * {@code run}, parses the fixed P4Info on a second thread while this one sets up logging, parses the command line
-     * and compiles the configuration. Both are start-up work the AOT cache cannot hold (generated method handles,
-     * protobuf text parsing); done in parallel, the ports attach that much sooner on a machine with two cores.
+     * For the commands that open Linux ports ({@code run}, {@code host}): links the FFM downcalls the data plane needs
+     * on a second thread while this one sets up logging, parses the command line and compiles the configuration:
+     * start-up work the AOT cache cannot hold (generated method handles and stub classes); done in parallel, the
+     * ports attach that much sooner on a machine with two cores. For {@code run}, the downcalls the first frame does
+     * not need are linked once the data plane is up ({@link StartupTimeline#awaitDataPlane}), so that they do not take
+     * a core from the way to it.
      */
     private static void warmUpInBackground(final String[] args) {
         final Class<?> command = subcommandNamed(args);
@@ -88,10 +90,11 @@ public final class Main implements Runnable {
         }
         Thread.ofPlatform().name("asicemu-warm-up").daemon().start(() -> {
             io.asicemu.veth.ffm.Libc.link();
+            io.asicemu.pipeline.port.AnonymousMemory.link();
             StartupTimeline.markWarmUp("FFM linked");
-            if (command == RunCommand.class) {
-                io.asicemu.p4rt.info.FixedPipelineInfo.model();
-                StartupTimeline.markWarmUp("P4Info parsed");
+            if (command == RunCommand.class && StartupTimeline.awaitDataPlane()) {
+                io.asicemu.veth.ffm.Libc.linkDeferred();
+                StartupTimeline.markWarmUp("rest linked");
             }
         });
     }

@@ -25,6 +25,12 @@ final class StartupTimeline {
 
     private static volatile StartupTimeline current;
 
+    /** Released when the data plane of this process's switch is up (or its start failed). */
+    private static final java.util.concurrent.CountDownLatch DATA_PLANE = new java.util.concurrent.CountDownLatch(1);
+
+    /** How long start-up work that waits for the data plane waits at most (a start stuck elsewhere must not stop it). */
+    private static final long DATA_PLANE_WAIT_SECONDS = 10;
+
     /** {@link System#nanoTime()} at the process's start (exec of the entrypoint in the container). */
     private final long processStartNanos;
 
@@ -86,6 +92,31 @@ final class StartupTimeline {
         if (timeline != null) {
             timeline.warmUp.add(
                     new Mark(step, (System.nanoTime() - timeline.processStartNanos) / 1_000_000, threadCpuMs()));
+        }
+    }
+
+    /**
+     * Marks the data plane up: the step {@code "data plane"}, and start-up work waiting in {@link #awaitDataPlane} may
+     * run now. Called whether or not this process keeps a timeline.
+     */
+    static void dataPlaneUp() {
+        mark("data plane");
+        DATA_PLANE.countDown();
+    }
+
+    /**
+     * Waits until {@link #dataPlaneUp} or at most {@value #DATA_PLANE_WAIT_SECONDS} s: for start-up work that the first
+     * forwarded frame does not need.
+     *
+     * @return false if interrupted (the process is ending).
+     */
+    static boolean awaitDataPlane() {
+        try {
+            DATA_PLANE.await(DATA_PLANE_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+            return true;
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 

@@ -1,23 +1,25 @@
 package io.asicemu.p4rt.info;
 
-import com.google.protobuf.TextFormat;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.Reader;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import p4.config.v1.P4InfoOuterClass.P4Info;
 
 /**
- * The P4Info of asic-emu's fixed pipeline, loaded once from the text P4Info shipped in the jar
- * ({@value #RESOURCE}). Thread safe (immutable after class init).
+ * The P4Info of asic-emu's fixed pipeline, loaded once from the binary P4Info shipped in the jar
+ * ({@value #BINARY_RESOURCE}), which is the text P4Info ({@value #RESOURCE}, the one edited and read by people)
+ * serialised: protobuf's text parser cost about 100 ms of CPU and much JIT work at every start of a switch (docs/LAB.md
+ * session 9). {@code FixedPipelineInfoBinaryTest} fails when the two differ and regenerates the binary. Thread safe
+ * (immutable after class init).
  */
 public final class FixedPipelineInfo {
-    /** Class-path location of the text-format P4Info. */
+    /** Class-path location of the text-format P4Info, the source of the binary one. */
     public static final String RESOURCE = "/io/asicemu/p4rt/info/asic_emu_fixed.p4info.txtpb";
 
-    private static final P4Info P4INFO = load();
+    /** Class-path location of the binary P4Info (the text one serialised), what a switch reads. */
+    public static final String BINARY_RESOURCE = "/io/asicemu/p4rt/info/asic_emu_fixed.p4info.binpb";
+
+    private static final P4Info P4INFO = loadBinary();
     private static final P4InfoModel MODEL = P4InfoModel.of(P4INFO);
 
     private FixedPipelineInfo() {}
@@ -32,17 +34,19 @@ public final class FixedPipelineInfo {
         return MODEL;
     }
 
-    private static P4Info load() {
-        try (InputStream in = FixedPipelineInfo.class.getResourceAsStream(RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("missing resource " + RESOURCE);
-            }
-            final Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8);
-            final P4Info.Builder builder = P4Info.newBuilder();
-            TextFormat.merge(reader, builder);
-            return builder.build();
+    private static P4Info loadBinary() {
+        try (InputStream in = open(BINARY_RESOURCE)) {
+            return P4Info.parseFrom(in);
         } catch (final IOException ex) {
             throw new UncheckedIOException(ex);
         }
+    }
+
+    private static InputStream open(final String resource) {
+        final InputStream in = FixedPipelineInfo.class.getResourceAsStream(resource);
+        if (in == null) {
+            throw new IllegalStateException("missing resource " + resource);
+        }
+        return in;
     }
 }

@@ -37,6 +37,14 @@ public final class AnonymousMemory {
 
     private AnonymousMemory() {}
 
+    /**
+     * Links the downcalls (this class's initialisation) now, if not done yet: stub classes the AOT cache cannot keep,
+     * which a caller can link on another thread while it does other start-up work.
+     */
+    public static void link() {
+        // the static initialiser has run by the time this body runs
+    }
+
     /** mincore(2), linked on first use (diagnostics only: no start-up cost). */
     private static final class Mincore {
         static final MethodHandle HANDLE = LINKER.downcallHandle(

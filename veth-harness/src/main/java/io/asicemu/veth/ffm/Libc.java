@@ -38,13 +38,8 @@ public final class Libc {
     private static final MethodHandle BIND = link("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
     private static final MethodHandle SETSOCKOPT =
             link("setsockopt", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle GETSOCKOPT =
-            link("getsockopt", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
     private static final MethodHandle MMAP =
             link("mmap", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
-    private static final MethodHandle MUNMAP = link("munmap", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
-    private static final MethodHandle POLL =
-            link("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
     private static final MethodHandle EPOLL_CREATE1 = link("epoll_create1", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     private static final MethodHandle EPOLL_CTL =
             link("epoll_ctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
@@ -59,17 +54,9 @@ public final class Libc {
             .orElse(null);
 
     private static final MethodHandle EVENTFD = link("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
-    private static final MethodHandle SETNS = link("setns", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
-    private static final MethodHandle SCHED_SETAFFINITY =
-            link("sched_setaffinity", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
     private static final MethodHandle IOCTL = LINKER.downcallHandle(
             LIBC.find("ioctl").orElseThrow(),
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS),
-            ERRNO_OPTION,
-            Linker.Option.firstVariadicArg(2));
-    private static final MethodHandle OPEN = LINKER.downcallHandle(
-            LIBC.find("open").orElseThrow(),
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
             ERRNO_OPTION,
             Linker.Option.firstVariadicArg(2));
     private static final MethodHandle SENDTO =
@@ -83,8 +70,30 @@ public final class Libc {
     private static final MethodHandle CLOSE = link("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     private static final MethodHandle IF_NAMETOINDEX =
             LINKER.downcallHandle(LIBC.find("if_nametoindex").orElseThrow(), FunctionDescriptor.of(JAVA_INT, ADDRESS));
-    private static final MethodHandle STRERROR =
-            LINKER.downcallHandle(LIBC.find("strerror").orElseThrow(), FunctionDescriptor.of(ADDRESS, JAVA_INT));
+
+    /**
+     * The downcalls the first forwarded frame does not need (errors' texts, namespaces, CPU pinning, TAP ports, ring
+     * unmapping, the kernel's drop counts, poll(2)), linked when first used or by {@link #linkDeferred()}:
+     * each link spins a stub class and method handles, CPU that start-up spends better on the data plane.
+     */
+    private static final class Deferred {
+        static final MethodHandle GETSOCKOPT =
+                link("getsockopt", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+        static final MethodHandle MUNMAP = link("munmap", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+        static final MethodHandle POLL = link("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+        static final MethodHandle SETNS = link("setns", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+        static final MethodHandle SCHED_SETAFFINITY =
+                link("sched_setaffinity", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
+        static final MethodHandle OPEN = LINKER.downcallHandle(
+                LIBC.find("open").orElseThrow(),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
+                ERRNO_OPTION,
+                Linker.Option.firstVariadicArg(2));
+        static final MethodHandle STRERROR =
+                LINKER.downcallHandle(LIBC.find("strerror").orElseThrow(), FunctionDescriptor.of(ADDRESS, JAVA_INT));
+
+        private Deferred() {}
+    }
 
     private Libc() {}
 
@@ -95,6 +104,14 @@ public final class Libc {
      */
     public static void link() {
         // the static initialiser has run by the time this body runs
+    }
+
+    /**
+     * Links the downcalls {@link #link()} leaves out (see {@code Deferred}), if not done yet: for a caller that has
+     * its data plane up and wants no first-use pause later.
+     */
+    public static void linkDeferred() {
+        Deferred.STRERROR.type(); // initialises the holder
     }
 
     private static MethodHandle link(final String name, final FunctionDescriptor descriptor) {
@@ -123,7 +140,7 @@ public final class Libc {
      */
     public static String strerror(final int errno) {
         try {
-            final MemorySegment text = (MemorySegment) STRERROR.invokeExact(errno);
+            final MemorySegment text = (MemorySegment) Deferred.STRERROR.invokeExact(errno);
             return text.reinterpret(256).getString(0);
         } catch (final Throwable t) {
             throw fail(t);
@@ -174,7 +191,7 @@ public final class Libc {
             final MemorySegment value,
             final MemorySegment valueLen) {
         try {
-            return (int) GETSOCKOPT.invokeExact(errno, fd, level, name, value, valueLen);
+            return (int) Deferred.GETSOCKOPT.invokeExact(errno, fd, level, name, value, valueLen);
         } catch (final Throwable t) {
             throw fail(t);
         }
@@ -202,7 +219,7 @@ public final class Libc {
 
     public static int munmap(final MemorySegment errno, final MemorySegment address, final long length) {
         try {
-            return (int) MUNMAP.invokeExact(errno, address, length);
+            return (int) Deferred.MUNMAP.invokeExact(errno, address, length);
         } catch (final Throwable t) {
             throw fail(t);
         }
@@ -211,7 +228,7 @@ public final class Libc {
     /** poll(2); blocks up to {@code timeoutMs} (-1: forever). Never linked as critical: it blocks. */
     public static int poll(final MemorySegment errno, final MemorySegment fds, final long nfds, final int timeoutMs) {
         try {
-            return (int) POLL.invokeExact(errno, fds, nfds, timeoutMs);
+            return (int) Deferred.POLL.invokeExact(errno, fds, nfds, timeoutMs);
         } catch (final Throwable t) {
             throw fail(t);
         }
@@ -280,7 +297,7 @@ public final class Libc {
 
     public static int setns(final MemorySegment errno, final int fd, final int nsType) {
         try {
-            return (int) SETNS.invokeExact(errno, fd, nsType);
+            return (int) Deferred.SETNS.invokeExact(errno, fd, nsType);
         } catch (final Throwable t) {
             throw fail(t);
         }
@@ -300,7 +317,7 @@ public final class Libc {
         try (Arena arena = Arena.ofConfined()) {
             final MemorySegment errno = newErrnoSegment(arena);
             final MemorySegment mask = arena.allocateFrom(JAVA_LONG, 1L << cpu);
-            final int result = (int) SCHED_SETAFFINITY.invokeExact(errno, 0, 8L, mask);
+            final int result = (int) Deferred.SCHED_SETAFFINITY.invokeExact(errno, 0, 8L, mask);
             if (result < 0) {
                 throw new IllegalStateException(describe("sched_setaffinity cpu " + cpu, errno));
             }
@@ -343,7 +360,7 @@ public final class Libc {
 
     public static int open(final MemorySegment errno, final MemorySegment path, final int flags, final int mode) {
         try {
-            return (int) OPEN.invokeExact(errno, path, flags, mode);
+            return (int) Deferred.OPEN.invokeExact(errno, path, flags, mode);
         } catch (final Throwable t) {
             throw fail(t);
         }
