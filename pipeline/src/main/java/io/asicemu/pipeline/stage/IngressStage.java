@@ -621,13 +621,8 @@ public final class IngressStage {
         return vlan == ForwardingTables.NONE ? -1 : t.fdb().lookup(vlan, mac, nowNs); // a hit like bridging's
     }
 
-    /**
-     * Fills {@link #hashKey} for this frame. It is not cleared first: every field this method ever sets is set on
-     * every call (the RoCE ones too, which the hash reads only when {@code roce} is set), and the rest (inner
-     * headers, flow label) are never set, so they keep the zero of the key's construction.
-     */
     private HashKey hashKey(final ParseResult p, final int inPort) {
-        final HashKey k = hashKey;
+        final HashKey k = hashKey.clear();
         k.inPort(inPort)
                 .srcMac(p.srcMac())
                 .dstMac(p.dstMac())
@@ -639,8 +634,9 @@ public final class IngressStage {
             k.srcIpv4((int) p.srcAddressLow()).dstIpv4((int) p.dstAddressLow());
         }
         k.ipProtocol(p.protocol()).l4SrcPort(p.srcPort()).l4DstPort(p.dstPort());
-        final boolean roce = p.roce();
-        k.roce(roce).bthDestQp(roce ? p.bthDestQp() : 0).bthOpcode(roce ? p.bthOpcode() : 0);
+        if (p.roce()) {
+            k.roce(true).bthDestQp(p.bthDestQp()).bthOpcode(p.bthOpcode());
+        }
         return k;
     }
 }
