@@ -66,6 +66,7 @@ public final class PacketParser {
         result.reset(segment, frameOffset, frameLength);
         final ParseReason reason = parseFrame(segment, frameOffset, frameLength, result);
         result.reason = reason;
+        result.finish();
         return reason;
     }
 
@@ -89,6 +90,9 @@ public final class PacketParser {
         r.srcMac = ((first & 0xFFFF) << 32) | (last & 0xFFFF_FFFFL);
         int etherType = NetworkOrder.u16(segment, base + EthernetFlyweight.ETHER_TYPE_OFFSET);
         int pos = EthernetFlyweight.HEADER_LENGTH;
+        if (etherType == EtherType.VLAN || etherType == EtherType.QINQ) {
+            r.open(ParseResult.VLAN);
+        }
         while (etherType == EtherType.VLAN || etherType == EtherType.QINQ) {
             if (r.vlanCount == 2) {
                 return ParseReason.TOO_MANY_VLAN_TAGS;
@@ -146,29 +150,35 @@ public final class PacketParser {
         final int word1 = NetworkOrder.u32(segment, ip + Ipv4Flyweight.IDENTIFICATION_OFFSET);
         final int word2 = NetworkOrder.u32(segment, ip + Ipv4Flyweight.TTL_OFFSET);
         final long addresses = NetworkOrder.u64(segment, ip + Ipv4Flyweight.SRC_ADDRESS_OFFSET);
+        final int flagsFragment = word1 & 0xFFFF;
+        final boolean laterFragment = (flagsFragment & 0x1FFF) != 0;
+        final int totalLength = word0 & 0xFFFF;
+        final ParseReason lengthProblem = totalLength < headerLength
+                ? ParseReason.IPV4_TOTAL_LENGTH_TOO_SMALL
+                : pos + totalLength > length ? ParseReason.IPV4_TOTAL_LENGTH_BEYOND_FRAME : null;
+        // The IP group written whole, each field once (ipEnd stays absent when the total length is bad).
+        r.groups |= ParseResult.IP;
         r.ipVersion = 4;
         r.ipHeaderLength = headerLength;
         r.dscp = tos >>> 2;
         r.ecn = tos & 0x3;
         r.ttl = word2 >>> 24;
         r.protocol = (word2 >>> 16) & 0xFF;
+        r.srcAddressHigh = 0;
         r.srcAddressLow = addresses >>> 32;
+        r.dstAddressHigh = 0;
         r.dstAddressLow = addresses & 0xFFFF_FFFFL;
-        final int flagsFragment = word1 & 0xFFFF;
         r.fragment = (flagsFragment & 0x3FFF) != 0;
-        r.laterFragment = (flagsFragment & 0x1FFF) != 0;
-        final int totalLength = word0 & 0xFFFF;
-        if (totalLength < headerLength) {
-            return ParseReason.IPV4_TOTAL_LENGTH_TOO_SMALL;
-        }
-        if (pos + totalLength > length) {
-            return ParseReason.IPV4_TOTAL_LENGTH_BEYOND_FRAME;
+        r.laterFragment = laterFragment;
+        if (lengthProblem != null) {
+            r.ipEnd = 0;
+            return lengthProblem;
         }
         r.ipEnd = pos + totalLength;
-        if (r.laterFragment) {
+        if (laterFragment) {
             return ParseReason.OK;
         }
-        return parseTransport(segment, base, pos + headerLength, r.ipEnd, r);
+        return parseTransport(segment, base, pos + headerLength, pos + totalLength, r);
     }
 
     private static ParseReason parseIpv6(
@@ -183,6 +193,7 @@ public final class PacketParser {
             return ParseReason.IPV6_BAD_VERSION;
         }
         final int trafficClass = (word0 >>> 20) & 0xFF;
+        r.open(ParseResult.IP);
         r.ipVersion = 6;
         r.ipHeaderLength = Ipv6Flyweight.HEADER_LENGTH;
         r.dscp = trafficClass >>> 2;
@@ -255,32 +266,16 @@ public final class PacketParser {
 
     private static ParseReason parseTransport(
             final MemorySegment segment, final long base, final int l4, final int end, final ParseResult r) {
-        r.l4Offset = l4;
         final long at = base + l4;
-        switch (r.protocol) {
+        final int protocol = r.protocol;
+        if (protocol == EtherType.PROTO_UDP && l4 + UdpFlyweight.HEADER_LENGTH <= end) {
+            return parseUdp(segment, base, l4, end, r);
+        }
+        r.open(ParseResult.L4);
+        r.l4Offset = l4;
+        switch (protocol) {
             case EtherType.PROTO_UDP -> {
-                if (l4 + UdpFlyweight.HEADER_LENGTH > end) {
-                    return ParseReason.TRUNCATED_UDP;
-                }
-                final long header = NetworkOrder.u64(segment, at);
-                r.srcPort = (int) (header >>> 48);
-                r.dstPort = (int) (header >>> 32) & 0xFFFF;
-                final int udpLength = (int) (header >>> 16) & 0xFFFF;
-                r.udpLength = udpLength;
-                if (udpLength < UdpFlyweight.HEADER_LENGTH) {
-                    return ParseReason.UDP_BAD_LENGTH;
-                }
-                if (r.fragment) {
-                    // A first fragment carries the ports, but the datagram (and any ICRC) continues elsewhere.
-                    return ParseReason.OK;
-                }
-                if (l4 + udpLength > end) {
-                    return ParseReason.UDP_BAD_LENGTH;
-                }
-                if (r.dstPort == EtherType.ROCEV2_UDP_PORT) {
-                    return parseBth(segment, base, l4 + UdpFlyweight.HEADER_LENGTH, l4 + udpLength, r);
-                }
-                return ParseReason.OK;
+                return ParseReason.TRUNCATED_UDP;
             }
             case EtherType.PROTO_TCP -> {
                 if (l4 + TcpFlyweight.MIN_HEADER_LENGTH > end) {
@@ -309,6 +304,36 @@ public final class PacketParser {
         }
     }
 
+    /** A UDP header that fits: the L4 group written whole, each field once. */
+    private static ParseReason parseUdp(
+            final MemorySegment segment, final long base, final int l4, final int end, final ParseResult r) {
+        final long header = NetworkOrder.u64(segment, base + l4);
+        final int dstPort = (int) (header >>> 32) & 0xFFFF;
+        final int udpLength = (int) (header >>> 16) & 0xFFFF;
+        r.groups |= ParseResult.L4;
+        r.l4Offset = l4;
+        r.srcPort = (int) (header >>> 48);
+        r.dstPort = dstPort;
+        r.udpLength = udpLength;
+        r.tcpFlags = 0;
+        r.icmpType = 0;
+        r.icmpCode = 0;
+        if (udpLength < UdpFlyweight.HEADER_LENGTH) {
+            return ParseReason.UDP_BAD_LENGTH;
+        }
+        if (r.fragment) {
+            // A first fragment carries the ports, but the datagram (and any ICRC) continues elsewhere.
+            return ParseReason.OK;
+        }
+        if (l4 + udpLength > end) {
+            return ParseReason.UDP_BAD_LENGTH;
+        }
+        if (dstPort == EtherType.ROCEV2_UDP_PORT) {
+            return parseBth(segment, base, l4 + UdpFlyweight.HEADER_LENGTH, l4 + udpLength, r);
+        }
+        return ParseReason.OK;
+    }
+
     private static ParseReason parseBth(
             final MemorySegment segment, final long base, final int bth, final int udpEnd, final ParseResult r) {
         if (bth + BthFlyweight.HEADER_LENGTH + BthFlyweight.ICRC_LENGTH > udpEnd) {
@@ -318,6 +343,11 @@ public final class PacketParser {
         final long word0 = NetworkOrder.u64(segment, at);
         final int word2 = NetworkOrder.u32(segment, at + BthFlyweight.ACK_REQ_OFFSET);
         final int opcode = (int) (word0 >>> 56);
+        final int extLength = RoceOpcode.extendedHeadersLength(opcode);
+        final int payload = bth + BthFlyweight.HEADER_LENGTH + extLength;
+        final boolean fits = payload + BthFlyweight.ICRC_LENGTH <= udpEnd;
+        // The BTH group written whole, each field once (the extended-header offsets absent when they do not fit).
+        r.groups |= ParseResult.BTH;
         r.bthOffset = bth;
         r.bthOpcode = opcode;
         r.bthFlags = (int) (word0 >>> 48) & 0xFF;
@@ -327,14 +357,9 @@ public final class PacketParser {
         r.bthAckReq = word2 < 0;
         r.bthPsn = word2 & 0xFFFFFF;
         r.icrcOffset = udpEnd - BthFlyweight.ICRC_LENGTH;
-        final int extLength = RoceOpcode.extendedHeadersLength(opcode);
-        final int payload = bth + BthFlyweight.HEADER_LENGTH + extLength;
-        if (payload + BthFlyweight.ICRC_LENGTH > udpEnd) {
-            return ParseReason.TRUNCATED_BTH;
-        }
-        r.roceExtOffset = extLength > 0 ? bth + BthFlyweight.HEADER_LENGTH : -1;
-        r.rocePayloadOffset = payload;
-        return ParseReason.OK;
+        r.roceExtOffset = fits && extLength > 0 ? bth + BthFlyweight.HEADER_LENGTH : -1;
+        r.rocePayloadOffset = fits ? payload : -1;
+        return fits ? ParseReason.OK : ParseReason.TRUNCATED_BTH;
     }
 
     private static ParseReason parseArp(
@@ -350,6 +375,7 @@ public final class PacketParser {
                 || NetworkOrder.u8(segment, at + ArpFlyweight.PROTOCOL_LENGTH_OFFSET) != 4) {
             return ParseReason.BAD_ARP;
         }
+        r.open(ParseResult.ARP);
         r.arpOperation = NetworkOrder.u16(segment, at + ArpFlyweight.OPERATION_OFFSET);
         r.arpSenderMac = NetworkOrder.u48(segment, at + ArpFlyweight.SENDER_MAC_OFFSET);
         r.arpSenderIp = NetworkOrder.u32(segment, at + ArpFlyweight.SENDER_IP_OFFSET);
@@ -366,6 +392,7 @@ public final class PacketParser {
         }
         final long at = base + pos;
         final int opcode = NetworkOrder.u16(segment, at);
+        r.open(ParseResult.MAC_CONTROL);
         r.macControlOpcode = opcode;
         if (opcode == MacControlFlyweight.OPCODE_PAUSE) {
             if (pos + MacControlFlyweight.PAUSE_LENGTH > length) {

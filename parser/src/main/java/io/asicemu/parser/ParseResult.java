@@ -73,7 +73,27 @@ public final class ParseResult {
     int pfcClassEnableVector;
     int pauseQuanta;
 
-    /** Clears every field to its "absent" value; called by the parser before each frame. */
+    // Field groups. A frame's parse writes only the groups of the headers it reaches; the others must read as absent,
+    // yet clearing all ~60 fields before every frame cost about a third of a RoCE frame's parse. So a group is
+    // cleared only when the previous frame wrote it and this one does not write it whole.
+    static final int VLAN = 1;
+    static final int IP = 1 << 1;
+    static final int L4 = 1 << 2;
+    static final int BTH = 1 << 3;
+    static final int ARP = 1 << 4;
+    static final int MAC_CONTROL = 1 << 5;
+    private static final int ALL_GROUPS = (1 << 6) - 1;
+
+    /** Groups the current (or last) parse wrote; a fresh result counts as all written, so its first parse clears. */
+    int groups = ALL_GROUPS;
+    /** Groups the previous parse wrote (during a parse): they hold its values until cleared or overwritten. */
+    private int stale;
+
+    /**
+     * Starts a frame: sets the always-written fields and remembers which groups hold the previous frame's values.
+     * The parser then writes each group it reaches either whole ({@code groups |= g}) or after {@link #open};
+     * {@link #finish} clears what is left over.
+     */
     void reset(final MemorySegment segment, final long frameOffset, final int frameLength) {
         this.segment = segment;
         this.frameOffset = frameOffset;
@@ -82,59 +102,88 @@ public final class ParseResult {
         kind = FrameKind.UNKNOWN;
         dstMac = 0;
         srcMac = 0;
-        vlanCount = 0;
-        outerTpid = 0;
-        outerVlanId = 0;
-        outerPcp = 0;
-        outerDei = 0;
-        innerVlanId = 0;
-        innerPcp = 0;
-        innerDei = 0;
         etherType = 0;
         l3Offset = -1;
-        ipVersion = 0;
-        ipHeaderLength = 0;
-        ipEnd = 0;
-        dscp = 0;
-        ecn = 0;
-        ttl = 0;
-        protocol = -1;
-        fragment = false;
-        laterFragment = false;
-        srcAddressHigh = 0;
-        srcAddressLow = 0;
-        dstAddressHigh = 0;
-        dstAddressLow = 0;
-        resetL4();
+        stale = groups;
+        groups = 0;
     }
 
-    private void resetL4() {
-        l4Offset = -1;
-        srcPort = 0;
-        dstPort = 0;
-        tcpFlags = 0;
-        icmpType = 0;
-        icmpCode = 0;
-        udpLength = 0;
-        bthOffset = -1;
-        bthOpcode = 0;
-        bthFlags = 0;
-        bthPkey = 0;
-        bthFecnBecn = 0;
-        bthDestQp = 0;
-        bthAckReq = false;
-        bthPsn = 0;
-        roceExtOffset = -1;
-        rocePayloadOffset = -1;
-        icrcOffset = -1;
-        arpOperation = 0;
-        arpSenderIp = 0;
-        arpTargetIp = 0;
-        arpSenderMac = 0;
-        arpTargetMac = 0;
-        macControlOpcode = 0;
-        pfcClassEnableVector = 0;
-        pauseQuanta = 0;
+    /** The parser is about to write some of group {@code g}'s fields: the previous frame's values go first. */
+    void open(final int g) {
+        if ((stale & g) != 0) {
+            clear(g);
+        }
+        groups |= g;
+    }
+
+    /** Ends a frame: groups the previous frame wrote and this one did not read as absent again. */
+    void finish() {
+        final int left = stale & ~groups;
+        if (left != 0) {
+            clear(left);
+        }
+    }
+
+    private void clear(final int g) {
+        if ((g & VLAN) != 0) {
+            vlanCount = 0;
+            outerTpid = 0;
+            outerVlanId = 0;
+            outerPcp = 0;
+            outerDei = 0;
+            innerVlanId = 0;
+            innerPcp = 0;
+            innerDei = 0;
+        }
+        if ((g & IP) != 0) {
+            ipVersion = 0;
+            ipHeaderLength = 0;
+            ipEnd = 0;
+            dscp = 0;
+            ecn = 0;
+            ttl = 0;
+            protocol = -1;
+            fragment = false;
+            laterFragment = false;
+            srcAddressHigh = 0;
+            srcAddressLow = 0;
+            dstAddressHigh = 0;
+            dstAddressLow = 0;
+        }
+        if ((g & L4) != 0) {
+            l4Offset = -1;
+            srcPort = 0;
+            dstPort = 0;
+            tcpFlags = 0;
+            icmpType = 0;
+            icmpCode = 0;
+            udpLength = 0;
+        }
+        if ((g & BTH) != 0) {
+            bthOffset = -1;
+            bthOpcode = 0;
+            bthFlags = 0;
+            bthPkey = 0;
+            bthFecnBecn = 0;
+            bthDestQp = 0;
+            bthAckReq = false;
+            bthPsn = 0;
+            roceExtOffset = -1;
+            rocePayloadOffset = -1;
+            icrcOffset = -1;
+        }
+        if ((g & ARP) != 0) {
+            arpOperation = 0;
+            arpSenderIp = 0;
+            arpTargetIp = 0;
+            arpSenderMac = 0;
+            arpTargetMac = 0;
+        }
+        if ((g & MAC_CONTROL) != 0) {
+            macControlOpcode = 0;
+            pfcClassEnableVector = 0;
+            pauseQuanta = 0;
+        }
     }
 
     /** The segment holding the frame. */

@@ -9,8 +9,9 @@ import java.nio.ByteOrder;
  * them: the default object (SONiC's {@code ecmp_hash} field list) and an RDMA object
  * ({@code SAI_SWITCH_ATTR_ECMP_HASH_IPV4_RDMA}/{@code _IPV6_RDMA}) used for RoCEv2 packets ({@link HashKey#roce()}).
  * <p>
- * The hash is computed over the selected fields written in network byte order, in {@link HashField} order, into a
- * preallocated scratch array ({@link #keyBytes}); CRCs run table-driven over those bytes. The seed presets the CRC
+ * The hash is computed over the selected fields in network byte order, in {@link HashField} order ({@link #keyBytes}
+ * writes those bytes out). CRC, CRC_32LO and CRC_32HI feed the fields to the table-driven CRC register directly
+ * ({@link #crcOverFields}, the same value); the other algorithms run over the bytes in a preallocated scratch array. The seed presets the CRC
  * register (or is XORed into the XOR fold), and the offset rotates the output right within the algorithm's output
  * width ({@code SAI_SWITCH_ATTR_ECMP_DEFAULT_HASH_OFFSET}). RANDOM draws from a seeded {@link SplitMix64}.
  * <p>
@@ -146,9 +147,9 @@ public final class HashEngine {
         final int raw;
         switch (alg) {
             case RANDOM -> raw = random.nextInt();
-            case CRC -> raw = Crc32.compute(scratch, 0, keyBytes(key, mask, scratch), seed);
-            case CRC_32LO -> raw = Crc32.compute(scratch, 0, keyBytes(key, mask, scratch), seed) & 0xFFFF;
-            case CRC_32HI -> raw = Crc32.compute(scratch, 0, keyBytes(key, mask, scratch), seed) >>> 16;
+            case CRC -> raw = crcOverFields(key, mask, seed);
+            case CRC_32LO -> raw = crcOverFields(key, mask, seed) & 0xFFFF;
+            case CRC_32HI -> raw = crcOverFields(key, mask, seed) >>> 16;
             case CRC_CCITT -> raw = Crc16Ccitt.compute(scratch, 0, keyBytes(key, mask, scratch), seed);
             case XOR -> raw = xorFold(scratch, keyBytes(key, mask, scratch)) ^ seed;
             case CRC_XOR -> {
@@ -296,6 +297,102 @@ public final class HashEngine {
             }
         }
         return p;
+    }
+
+    /**
+     * CRC-32 of the bytes {@link #keyBytes} would write, fed to the register field by field (no scratch array, no
+     * store-to-load round trip through it, and each field's bytes looked up in parallel). Same fields, same order,
+     * same widths as {@link #keyBytes}: a property test holds the two equal.
+     *
+     * @param key  packet fields.
+     * @param mask fields to hash.
+     * @param seed value XORed into the initial register.
+     * @return {@code Crc32.compute(out, 0, keyBytes(key, mask, out), seed)}.
+     */
+    public static int crcOverFields(final HashKey key, final long mask, final int seed) {
+        int c = Crc32.start(seed);
+        if ((mask & M_IN_PORT) != 0) {
+            c = Crc32.update4(c, key.inPort());
+        }
+        if ((mask & M_DST_MAC) != 0) {
+            c = Crc32.update6(c, key.dstMac());
+        }
+        if ((mask & M_SRC_MAC) != 0) {
+            c = Crc32.update6(c, key.srcMac());
+        }
+        if ((mask & M_ETHERTYPE) != 0) {
+            c = Crc32.update2(c, key.etherType());
+        }
+        if ((mask & M_VLAN_ID) != 0) {
+            c = Crc32.update2(c, key.vlanId() & 0xFFF);
+        }
+        if ((mask & M_IP_PROTOCOL) != 0) {
+            c = Crc32.update1(c, key.ipProtocol());
+        }
+        if ((mask & M_DST_IP) != 0) {
+            c = crcOverIp(c, key.ipv6(), key.dstIpHi(), key.dstIpLo());
+        }
+        if ((mask & M_SRC_IP) != 0) {
+            c = crcOverIp(c, key.ipv6(), key.srcIpHi(), key.srcIpLo());
+        }
+        if ((mask & M_L4_DST_PORT) != 0) {
+            c = Crc32.update2(c, key.l4DstPort());
+        }
+        if ((mask & M_L4_SRC_PORT) != 0) {
+            c = Crc32.update2(c, key.l4SrcPort());
+        }
+        if ((mask & INNER_MASK) != 0 && key.inner()) {
+            c = crcOverInnerFields(key, mask, c);
+        }
+        if ((mask & M_IPV6_FLOW_LABEL) != 0) {
+            c = Crc32.update3(c, key.ipv6FlowLabel() & 0xF_FFFF);
+        }
+        if (key.roce()) {
+            if ((mask & M_RDMA_BTH_DEST_QP) != 0) {
+                c = Crc32.update3(c, key.bthDestQp() & 0xFF_FFFF);
+            }
+            if ((mask & M_RDMA_BTH_OPCODE) != 0) {
+                c = Crc32.update1(c, key.bthOpcode());
+            }
+        }
+        return Crc32.finish(c);
+    }
+
+    private static int crcOverInnerFields(final HashKey key, final long mask, final int register) {
+        int c = register;
+        final boolean v6 = key.innerIpv6();
+        if ((mask & M_INNER_DST_MAC) != 0) {
+            c = Crc32.update6(c, key.innerDstMac());
+        }
+        if ((mask & M_INNER_SRC_MAC) != 0) {
+            c = Crc32.update6(c, key.innerSrcMac());
+        }
+        if ((mask & M_INNER_ETHERTYPE) != 0) {
+            c = Crc32.update2(c, key.innerEtherType());
+        }
+        if ((mask & M_INNER_IP_PROTOCOL) != 0) {
+            c = Crc32.update1(c, key.innerIpProtocol());
+        }
+        if ((mask & M_INNER_DST_IP) != 0 || (mask & (v6 ? M_INNER_DST_IPV6 : M_INNER_DST_IPV4)) != 0) {
+            c = crcOverIp(c, v6, key.innerDstIpHi(), key.innerDstIpLo());
+        }
+        if ((mask & M_INNER_SRC_IP) != 0 || (mask & (v6 ? M_INNER_SRC_IPV6 : M_INNER_SRC_IPV4)) != 0) {
+            c = crcOverIp(c, v6, key.innerSrcIpHi(), key.innerSrcIpLo());
+        }
+        if ((mask & M_INNER_L4_DST_PORT) != 0) {
+            c = Crc32.update2(c, key.innerL4DstPort());
+        }
+        if ((mask & M_INNER_L4_SRC_PORT) != 0) {
+            c = Crc32.update2(c, key.innerL4SrcPort());
+        }
+        return c;
+    }
+
+    private static int crcOverIp(final int register, final boolean v6, final long hi, final long lo) {
+        if (v6) {
+            return Crc32.update8(Crc32.update8(register, hi), lo);
+        }
+        return Crc32.update4(register, (int) lo);
     }
 
     private static int innerKeyBytes(final HashKey key, final long mask, final byte[] out, final int start) {
