@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -14,6 +16,12 @@ import java.util.concurrent.TimeUnit;
 public final class Commands {
     /** Debian's python3 with scapy (a pyenv shim on PATH may lack it). */
     public static final String PYTHON = "/usr/bin/python3";
+    /**
+     * Threads that read processes' output until it ends: blocking reads must not sit in the common fork-join pool,
+     * which has one thread on a 2-CPU machine (a background process's readers stalled every other task there).
+     */
+    private static final Executor DRAINERS = Executors.newCachedThreadPool(
+            Thread.ofPlatform().daemon().name("output-drain-", 0).factory());
     /** The bound used when none is given. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
@@ -79,12 +87,14 @@ public final class Commands {
     }
 
     static CompletableFuture<String> drain(final InputStream stream) {
-        return CompletableFuture.supplyAsync(() -> {
-            try (stream) {
-                return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
-            } catch (final IOException e) {
-                return "<unreadable: " + e.getMessage() + ">";
-            }
-        });
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    try (stream) {
+                        return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
+                    } catch (final IOException e) {
+                        return "<unreadable: " + e.getMessage() + ">";
+                    }
+                },
+                DRAINERS);
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.testsupport.Tshark;
+import io.asicemu.testsupport.netns.Background;
 import io.asicemu.testsupport.netns.Capture;
 import io.asicemu.testsupport.netns.Netns;
 import io.asicemu.testsupport.netns.NetnsLab;
@@ -19,7 +20,10 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -110,10 +114,19 @@ class CongestionTest {
 
     private static void incast(final Incast incast) {
         final long start = System.nanoTime();
-        final CompletableFuture<String> a = CompletableFuture.supplyAsync(() -> send(incast.h1(), "10.0.1.1"));
-        final CompletableFuture<String> b = CompletableFuture.supplyAsync(() -> send(incast.h2(), "10.0.2.1"));
-        System.out.println(
-                a.join().trim() + " / " + b.join().trim() + " in " + (System.nanoTime() - start) / 1_000_000 + " ms");
+        // the two senders at once, each on a thread of its own: in the common fork-join pool (one thread on 2 CPUs)
+        // they waited behind any other task, such as a background process's output readers
+        try (ExecutorService senders = Executors.newFixedThreadPool(2)) {
+            final Future<String> a = senders.submit(() -> send(incast.h1(), "10.0.1.1"));
+            final Future<String> b = senders.submit(() -> send(incast.h2(), "10.0.2.1"));
+            System.out.println(
+                    a.get().trim() + " / " + b.get().trim() + " in " + (System.nanoTime() - start) / 1_000_000 + " ms");
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (final ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
     }
 
     private static String send(final Netns host, final String ip) {
@@ -227,8 +240,13 @@ class CongestionTest {
                 sw.awaitPorts(3, Duration.ofSeconds(5));
                 sw.awaitIdleControl();
                 final int port = sw.portIndex("Ethernet8");
-                final CompletableFuture<String> storm = CompletableFuture.supplyAsync(() -> incast.r()
-                        .scapySend(
+                final long[] during;
+                // the storm runs until the counters are read (at most 60 s). It was a task of the common fork-join pool
+                // (one thread on 2 CPUs): the incast's senders waited for the whole storm, and on a loaded machine the
+                // queue was restored (after 5 s) before they were done and the counters read
+                try (Background storm = incast.r()
+                        .scapySendInBackground(
+                                Duration.ofSeconds(90),
                                 "pfc",
                                 "--iface",
                                 "eth1",
@@ -239,13 +257,16 @@ class CongestionTest {
                                 "--quanta",
                                 "65535",
                                 "--count",
-                                "400",
+                                "3000",
                                 "--interval",
-                                "0.02"));
-                Thread.sleep(300);
-                incast(incast);
-                final long[] during = watchdogCounters(sw, port);
-                storm.join();
+                                "0.02")) {
+                    Thread.sleep(300);
+                    incast(incast);
+                    during = watchdogCounters(sw, port);
+                    assertThat(storm.alive())
+                            .as("the storm still ran when the counters were read")
+                            .isTrue();
+                }
                 final String counters = sw.counters().render();
                 System.out.printf(
                         "PFC storm: deadlock detected %d, watchdog tx drops %d, stormed %d%n%s",
