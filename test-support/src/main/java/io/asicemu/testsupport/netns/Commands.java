@@ -1,13 +1,11 @@
 package io.asicemu.testsupport.netns;
 
+import io.asicemu.testsupport.Concurrently;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -16,12 +14,6 @@ import java.util.concurrent.TimeUnit;
 public final class Commands {
     /** Debian's python3 with scapy (a pyenv shim on PATH may lack it). */
     public static final String PYTHON = "/usr/bin/python3";
-    /**
-     * Threads that read processes' output until it ends: blocking reads must not sit in the common fork-join pool,
-     * which has one thread on a 2-CPU machine (a background process's readers stalled every other task there).
-     */
-    private static final Executor DRAINERS = Executors.newCachedThreadPool(
-            Thread.ofPlatform().daemon().name("output-drain-", 0).factory());
     /** The bound used when none is given. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
@@ -87,14 +79,6 @@ public final class Commands {
     }
 
     static CompletableFuture<String> drain(final InputStream stream) {
-        return CompletableFuture.supplyAsync(
-                () -> {
-                    try (stream) {
-                        return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
-                    } catch (final IOException e) {
-                        return "<unreadable: " + e.getMessage() + ">";
-                    }
-                },
-                DRAINERS);
+        return Concurrently.drain(stream);
     }
 }

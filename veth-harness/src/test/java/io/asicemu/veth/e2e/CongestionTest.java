@@ -3,6 +3,7 @@ package io.asicemu.veth.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.testsupport.Concurrently;
 import io.asicemu.testsupport.Tshark;
 import io.asicemu.testsupport.netns.Background;
 import io.asicemu.testsupport.netns.Capture;
@@ -20,10 +21,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -114,19 +112,10 @@ class CongestionTest {
 
     private static void incast(final Incast incast) {
         final long start = System.nanoTime();
-        // the two senders at once, each on a thread of its own: in the common fork-join pool (one thread on 2 CPUs)
-        // they waited behind any other task, such as a background process's output readers
-        try (ExecutorService senders = Executors.newFixedThreadPool(2)) {
-            final Future<String> a = senders.submit(() -> send(incast.h1(), "10.0.1.1"));
-            final Future<String> b = senders.submit(() -> send(incast.h2(), "10.0.2.1"));
-            System.out.println(
-                    a.get().trim() + " / " + b.get().trim() + " in " + (System.nanoTime() - start) / 1_000_000 + " ms");
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        } catch (final ExecutionException e) {
-            throw new IllegalStateException(e.getCause());
-        }
+        final CompletableFuture<String> a = Concurrently.supply(() -> send(incast.h1(), "10.0.1.1"));
+        final CompletableFuture<String> b = Concurrently.supply(() -> send(incast.h2(), "10.0.2.1"));
+        System.out.println(
+                a.join().trim() + " / " + b.join().trim() + " in " + (System.nanoTime() - start) / 1_000_000 + " ms");
     }
 
     private static String send(final Netns host, final String ip) {
@@ -241,9 +230,10 @@ class CongestionTest {
                 sw.awaitIdleControl();
                 final int port = sw.portIndex("Ethernet8");
                 final long[] during;
-                // the storm runs until the counters are read (at most 60 s). It was a task of the common fork-join pool
-                // (one thread on 2 CPUs): the incast's senders waited for the whole storm, and on a loaded machine the
-                // queue was restored (after 5 s) before they were done and the counters read
+                // the storm runs until the counters are read (at most 60 s): as a task of the common fork-join pool
+                // (one
+                // thread on 2 CPUs) it held the incast's senders back until it ended, and on a loaded machine the queue
+                // was restored (after 5 s) before the counters were read
                 try (Background storm = incast.r()
                         .scapySendInBackground(
                                 Duration.ofSeconds(90),
