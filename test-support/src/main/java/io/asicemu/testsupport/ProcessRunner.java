@@ -2,7 +2,6 @@ package io.asicemu.testsupport;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -72,12 +71,6 @@ public final class ProcessRunner {
     }
 
     private static CompletableFuture<String> drain(final InputStream stream) {
-        return CompletableFuture.supplyAsync(() -> {
-            try (stream) {
-                return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
-            } catch (final IOException e) {
-                return "<unreadable: " + e.getMessage() + ">";
-            }
-        });
+        return Concurrently.drain(stream);
     }
 }

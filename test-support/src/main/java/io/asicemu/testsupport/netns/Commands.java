@@ -1,8 +1,8 @@
 package io.asicemu.testsupport.netns;
 
+import io.asicemu.testsupport.Concurrently;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -79,12 +79,6 @@ public final class Commands {
     }
 
     static CompletableFuture<String> drain(final InputStream stream) {
-        return CompletableFuture.supplyAsync(() -> {
-            try (stream) {
-                return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
-            } catch (final IOException e) {
-                return "<unreadable: " + e.getMessage() + ">";
-            }
-        });
+        return Concurrently.drain(stream);
     }
 }

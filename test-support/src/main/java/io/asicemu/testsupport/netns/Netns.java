@@ -111,6 +111,19 @@ public final class Netns {
     }
 
     /**
+     * Starts the bundled scapy sender in the background, for traffic that must last until the test has seen what it
+     * does (a PFC storm); closing the returned process (or the lab) stops it.
+     *
+     * @param timeout the longest it may run.
+     */
+    public Background scapySendInBackground(final Duration timeout, final String... args) {
+        final Path file = lab.writeTemp("py", resource(SEND_SCRIPT));
+        final List<String> command = new ArrayList<>(List.of(Commands.PYTHON, file.toString()));
+        command.addAll(List.of(args));
+        return start(timeout, command.toArray(String[]::new));
+    }
+
+    /**
      * Runs a Python 3 script (with scapy available) in the namespace.
      *
      * @return its stdout.

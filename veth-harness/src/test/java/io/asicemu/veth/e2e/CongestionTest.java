@@ -3,7 +3,9 @@ package io.asicemu.veth.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.testsupport.Concurrently;
 import io.asicemu.testsupport.Tshark;
+import io.asicemu.testsupport.netns.Background;
 import io.asicemu.testsupport.netns.Capture;
 import io.asicemu.testsupport.netns.Netns;
 import io.asicemu.testsupport.netns.NetnsLab;
@@ -110,8 +112,8 @@ class CongestionTest {
 
     private static void incast(final Incast incast) {
         final long start = System.nanoTime();
-        final CompletableFuture<String> a = CompletableFuture.supplyAsync(() -> send(incast.h1(), "10.0.1.1"));
-        final CompletableFuture<String> b = CompletableFuture.supplyAsync(() -> send(incast.h2(), "10.0.2.1"));
+        final CompletableFuture<String> a = Concurrently.supply(() -> send(incast.h1(), "10.0.1.1"));
+        final CompletableFuture<String> b = Concurrently.supply(() -> send(incast.h2(), "10.0.2.1"));
         System.out.println(
                 a.join().trim() + " / " + b.join().trim() + " in " + (System.nanoTime() - start) / 1_000_000 + " ms");
     }
@@ -227,8 +229,14 @@ class CongestionTest {
                 sw.awaitPorts(3, Duration.ofSeconds(5));
                 sw.awaitIdleControl();
                 final int port = sw.portIndex("Ethernet8");
-                final CompletableFuture<String> storm = CompletableFuture.supplyAsync(() -> incast.r()
-                        .scapySend(
+                final long[] during;
+                // the storm runs until the counters are read (at most 60 s): as a task of the common fork-join pool
+                // (one
+                // thread on 2 CPUs) it held the incast's senders back until it ended, and on a loaded machine the queue
+                // was restored (after 5 s) before the counters were read
+                try (Background storm = incast.r()
+                        .scapySendInBackground(
+                                Duration.ofSeconds(90),
                                 "pfc",
                                 "--iface",
                                 "eth1",
@@ -239,13 +247,16 @@ class CongestionTest {
                                 "--quanta",
                                 "65535",
                                 "--count",
-                                "400",
+                                "3000",
                                 "--interval",
-                                "0.02"));
-                Thread.sleep(300);
-                incast(incast);
-                final long[] during = watchdogCounters(sw, port);
-                storm.join();
+                                "0.02")) {
+                    Thread.sleep(300);
+                    incast(incast);
+                    during = watchdogCounters(sw, port);
+                    assertThat(storm.alive())
+                            .as("the storm still ran when the counters were read")
+                            .isTrue();
+                }
                 final String counters = sw.counters().render();
                 System.out.printf(
                         "PFC storm: deadlock detected %d, watchdog tx drops %d, stormed %d%n%s",
