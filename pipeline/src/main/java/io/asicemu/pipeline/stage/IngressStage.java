@@ -548,8 +548,11 @@ public final class IngressStage {
         int rif;
         long nhHigh = dstHigh;
         long nhLow = dstLow;
+        final NeighborTable neighbors = t.neighbors();
+        final int neighbor;
         if (kind == RouteTarget.CONNECTED) {
             rif = RouteTarget.id(value);
+            neighbor = neighbors.find(nhHigh, nhLow, v6);
         } else {
             int nextHop = RouteTarget.id(value);
             if (kind == RouteTarget.GROUP) {
@@ -567,9 +570,8 @@ public final class IngressStage {
             rif = t.nextHopRif(nextHop);
             nhHigh = t.nextHopHigh(nextHop);
             nhLow = t.nextHopLow(nextHop);
+            neighbor = t.nextHopNeighbor(nextHop, v6); // cached per next hop: no hash probe
         }
-        final NeighborTable neighbors = t.neighbors();
-        final int neighbor = neighbors.find(nhHigh, nhLow, v6);
         if (neighbor == NeighborTable.MISSING) {
             resolver.resolve(rif, nhHigh, nhLow, v6, nowNs);
             v.drop(DropReason.UNRESOLVED_NEXT_HOP);

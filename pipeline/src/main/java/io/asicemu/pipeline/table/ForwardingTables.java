@@ -85,6 +85,14 @@ public final class ForwardingTables {
     final boolean[] nextHopUsed;
     final long[] nextHopPackets;
     final long[] nextHopBytes;
+    /**
+     * Per next hop, the neighbor slot last found for its address ({@link #nextHopNeighbor}) and the tag it is valid
+     * for: the neighbor table's layout version × 2 + the family asked (1 = IPv6); 0 = nothing cached. Saves the
+     * neighbor hash probe per routed packet.
+     */
+    final long[] nextHopNeighborTag;
+
+    final int[] nextHopNeighborSlot;
     final LoadBalanceGroup[] groups;
     private io.asicemu.flowlet.ars.PortQuality portQuality;
     final int[][] groupNextHops;
@@ -151,6 +159,8 @@ public final class ForwardingTables {
         nextHopUsed = new boolean[sizing.maxNextHops()];
         nextHopPackets = new long[sizing.maxNextHops()];
         nextHopBytes = new long[sizing.maxNextHops()];
+        nextHopNeighborTag = new long[sizing.maxNextHops()];
+        nextHopNeighborSlot = new int[sizing.maxNextHops()];
         final long slots = sizing.maxRoutes() + 1L;
         routePacketsAt = (4 * slots + 7) & ~7L;
         routeBytesAt = routePacketsAt + 8 * slots;
@@ -200,7 +210,9 @@ public final class ForwardingTables {
                 + bytes(nextHopRif)
                 + bytes(nextHopUsed)
                 + bytes(nextHopPackets)
-                + bytes(nextHopBytes);
+                + bytes(nextHopBytes)
+                + bytes(nextHopNeighborTag)
+                + bytes(nextHopNeighborSlot);
         bytes += 4L * (groups.length + groupNextHops.length + groupWatchPorts.length);
         return bytes + neighbors.reservedBytes() + fdb.reservedBytes() + qos.reservedBytes();
     }
@@ -854,6 +866,26 @@ public final class ForwardingTables {
         nextHopV6[id] = v6;
         nextHopRif[id] = rif;
         nextHopUsed[id] = true;
+        nextHopNeighborTag[id] = 0; // the address may have changed
+    }
+
+    /**
+     * The neighbor a next hop's address resolves to (data path): the same as {@code neighbors().find(nextHopHigh(id),
+     * nextHopLow(id), v6)}, from the slot cached at the neighbor table's current layout version when there is one.
+     *
+     * @param id a defined next hop.
+     * @param v6 the family to look the address up in (the packet's).
+     * @return the neighbor slot, or {@link NeighborTable#MISSING}.
+     */
+    public int nextHopNeighbor(final int id, final boolean v6) {
+        final long tag = (neighbors.layoutVersion() << 1) | (v6 ? 1 : 0);
+        if (nextHopNeighborTag[id] == tag) {
+            return nextHopNeighborSlot[id];
+        }
+        final int slot = neighbors.find(nextHopHigh[id], nextHopLow[id], v6);
+        nextHopNeighborSlot[id] = slot;
+        nextHopNeighborTag[id] = tag;
+        return slot;
     }
 
     /**
@@ -863,6 +895,7 @@ public final class ForwardingTables {
         nextHopUsed[id] = false;
         nextHopPackets[id] = 0;
         nextHopBytes[id] = 0;
+        nextHopNeighborTag[id] = 0;
     }
 
     /**

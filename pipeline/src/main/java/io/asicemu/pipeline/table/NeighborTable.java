@@ -28,6 +28,12 @@ public final class NeighborTable {
     private final long[] hitBytes;
     private final int capacity;
     private int size;
+    /**
+     * Changes whenever an address may have moved to another slot or left the table (an entry added, removed or the
+     * table cleared), never on a MAC/RIF update in place: a slot cached with the version it was found at stays right
+     * until this changes ({@link ForwardingTables#nextHopNeighbor}). Starts at 1 so 0 can mean "nothing cached".
+     */
+    private long layoutVersion = 1;
 
     /**
      * @param capacity the most neighbors.
@@ -143,6 +149,7 @@ public final class NeighborTable {
             hitPackets[i] = 0;
             hitBytes[i] = 0;
             size++;
+            layoutVersion++;
         }
         macs[i] = mac;
         rifs[i] = rif;
@@ -182,6 +189,7 @@ public final class NeighborTable {
         }
         used[hole] = false;
         size--;
+        layoutVersion++;
         return true;
     }
 
@@ -226,6 +234,12 @@ public final class NeighborTable {
     public void clear() {
         Arrays.fill(used, false);
         size = 0;
+        layoutVersion++;
+    }
+
+    /** @return the layout version: it changes whenever {@link #find}'s answer for some address may change. */
+    public long layoutVersion() {
+        return layoutVersion;
     }
 
     /** @return entries in the table. */

@@ -86,6 +86,31 @@ class ControllerTablesTest {
     }
 
     @Test
+    void shouldRouteWithTheNeighborsCurrentMacWhenNeighborChangesAfterPacketsWereRouted() {
+        programTwoUplinks();
+        control.batch()
+                .writeRoute(IpPrefix.parse("192.168.0.0/16"), 1, false, true)
+                .commit();
+        assertThat(mac(send(ip(192, 168, 1, 1)), 0)).isEqualTo(0x0200_0000_0202L);
+        control.batch()
+                .addNeighbor(rif4, IpPrefix.address("10.0.2.2"), 0x0200_0000_0a0aL)
+                .commit();
+        assertThat(mac(send(ip(192, 168, 1, 1)), 0)).as("MAC changed").isEqualTo(0x0200_0000_0a0aL);
+        control.batch().removeNeighbor(IpPrefix.address("10.0.3.2")).commit();
+        assertThat(mac(send(ip(192, 168, 1, 1)), 0))
+                .as("another neighbor deleted")
+                .isEqualTo(0x0200_0000_0a0aL);
+        control.batch().removeNeighbor(IpPrefix.address("10.0.2.2")).commit();
+        assertThat(send(ip(192, 168, 1, 1)))
+                .as("neighbor deleted: not forwarded")
+                .isNull();
+        control.batch()
+                .addNeighbor(rif4, IpPrefix.address("10.0.2.2"), 0x0200_0000_0b0bL)
+                .commit();
+        assertThat(mac(send(ip(192, 168, 1, 1)), 0)).as("re-added").isEqualTo(0x0200_0000_0b0bL);
+    }
+
+    @Test
     void shouldRefuseRemovingReferencedObjectsAndApplyRemovalsInOrderWhenUnreferenced() {
         programTwoUplinks();
         control.batch()
