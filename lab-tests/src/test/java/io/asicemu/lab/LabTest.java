@@ -3,6 +3,7 @@ package io.asicemu.lab;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.asicemu.switchd.P4RuntimeClient;
+import io.asicemu.testsupport.Concurrently;
 import io.asicemu.testsupport.Tshark;
 import io.grpc.Status.Code;
 import java.io.IOException;
@@ -634,8 +635,10 @@ class LabTest {
                 Fabric.counter(fabric.counters("leaf2"), "Ethernet4 queue 3 SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS");
         try (Fabric.Capture atReceiver = fabric.capture("h4", "eth1", "udp dst port 4791");
                 Fabric.Capture atSender = fabric.capture("h3", "eth1", "ether proto 0x8808")) {
-            final CompletableFuture<Sh.Result> a = CompletableFuture.supplyAsync(() -> send(fabric, "h1"));
-            final CompletableFuture<Sh.Result> b = CompletableFuture.supplyAsync(() -> send(fabric, "h3"));
+            // both senders at once, each on a thread of its own (the common fork-join pool has one thread on 2 CPUs
+            // and ran them one after the other: no incast)
+            final CompletableFuture<Sh.Result> a = Concurrently.supply(() -> send(fabric, "h1"));
+            final CompletableFuture<Sh.Result> b = Concurrently.supply(() -> send(fabric, "h3"));
             a.join().ok();
             b.join().ok();
             Thread.sleep(4000); // 300 kB drain through 1 Mb/s in ~2.5 s
