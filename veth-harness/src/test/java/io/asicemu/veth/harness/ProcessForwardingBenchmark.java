@@ -34,7 +34,9 @@ import java.util.stream.Collectors;
  * --enable-native-access=ALL-UNNAMED -cp <veth-harness test classpath>
  * io.asicemu.veth.harness.ProcessForwardingBenchmark [seconds (3)] [latency pps (5000)] [half-rate seconds (60)]
  * [busy-poll us (1000)] [targets (bridge,asic-emu,asic-emu-busy,c-poll,c-busy)] [warm-up seconds at full rate (10)]}. Targets whose name ends in
- * {@code -busy} measure latency (and saturated 64 B) only.
+ * {@code -busy} measure latency (and saturated 64 B) only. Latency is measured twice: by the generator and sink threads
+ * (the sink sleeps in poll(2)) and by one thread that sends and receives spinning
+ * ({@link ForwardingBenchmark#measureWithSpinningProbe}), which leaves the sink's wake-up out.
  */
 public final class ProcessForwardingBenchmark {
     private static final String ROUTER_MAC = "02:aa:00:00:00:01";
@@ -193,6 +195,7 @@ public final class ProcessForwardingBenchmark {
                     final Row saturated = run(name, "throughput", device, h1, h2, dev, src, 64, seconds, 0, 0, notes);
                     rows.add(saturated);
                     rows.add(run(name, "latency", device, h1, h2, dev, src, 64, seconds, rate, 0, notes));
+                    rows.add(run(name, "latency-probe", device, h1, h2, dev, src, 64, seconds, rate, 0, notes));
                     if (target.endsWith("-busy")) {
                         printThreads(device);
                         continue;
@@ -406,8 +409,11 @@ public final class ProcessForwardingBenchmark {
         final long senderBefore = txDropped(h1, "eth1");
         final long egressBefore = txDropped(dev, "p2");
         final double cpuBefore = device.cpuSeconds();
-        final ForwardingBenchmark.Run run = ForwardingBenchmark.measure(
-                name, kind, h1, h2, src, device.dstMac(), frameBytes, seconds, ratePps, maxFrames);
+        final ForwardingBenchmark.Run run = kind.equals("latency-probe")
+                ? ForwardingBenchmark.measureWithSpinningProbe(
+                        name, kind, h1, h2, src, device.dstMac(), frameBytes, seconds, ratePps)
+                : ForwardingBenchmark.measure(
+                        name, kind, h1, h2, src, device.dstMac(), frameBytes, seconds, ratePps, maxFrames);
         final double cpu = cpuBefore < 0 ? -1 : device.cpuSeconds() - cpuBefore;
         final long counted = countedBefore < 0 ? -1 : device.countedDrops() - countedBefore;
         final long before = txDropped(h1, "eth1") - senderBefore;
@@ -463,14 +469,16 @@ public final class ProcessForwardingBenchmark {
         System.out.println();
         System.out.println("| target | 64 B pps (saturated) | loss | 1500 B pps | loss | no-drop rate (<= 0.1 %)"
                 + " | 5,000 x 128 B burst delivered | half rate: offered / lost | latency @" + rate
-                + " pps p50 / p99 / p99.9 (us) | 64 B saturated: forwarder CPU s / frames per CPU s | accounting |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+                + " pps p50 / p99 / p99.9 (us) | the same, one spinning probe thread (us)"
+                + " | 64 B saturated: forwarder CPU s / frames per CPU s | accounting |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
         final List<String> names =
                 rows.stream().map(r -> r.run().target()).distinct().toList();
         for (final String name : names) {
             final Row small = find(rows, name, "throughput", 64);
             final Row big = find(rows, name, "throughput", 1500);
             final Row lat = find(rows, name, "latency", 64);
+            final Row probe = find(rows, name, "latency-probe", 64);
             final Row burst = find(rows, name, "burst", 128);
             final Row noDrop = find(rows, name, "no-drop", 64);
             final Row half = find(rows, name, "half-rate", 64);
@@ -481,7 +489,7 @@ public final class ProcessForwardingBenchmark {
                     .filter(r -> r.run().target().equals(name) && !r.exact())
                     .count();
             System.out.printf(
-                    "| %s | %s | %s | %s | %s | %s | %s | %s | %.1f / %.1f / %.1f | %s | %s |%n",
+                    "| %s | %s | %s | %s | %s | %s | %s | %s | %.1f / %.1f / %.1f | %.1f / %.1f / %.1f | %s | %s |%n",
                     name,
                     small == null ? "" : String.format("%,.0f", small.run().pps()),
                     small == null ? "" : String.format("%.4f", small.run().loss()),
@@ -506,6 +514,9 @@ public final class ProcessForwardingBenchmark {
                     lat.run().percentile(0.5) / 1e3,
                     lat.run().percentile(0.99) / 1e3,
                     lat.run().percentile(0.999) / 1e3,
+                    probe.run().percentile(0.5) / 1e3,
+                    probe.run().percentile(0.99) / 1e3,
+                    probe.run().percentile(0.999) / 1e3,
                     small == null || small.cpu() <= 0
                             ? "-"
                             : String.format(
