@@ -15,6 +15,7 @@ import io.asicemu.operator.gnmi.proto.SubscriptionList;
 import io.asicemu.operator.gnmi.proto.SubscriptionMode;
 import io.asicemu.operator.gnmi.proto.TypedValue;
 import io.asicemu.operator.gnmi.proto.gNMIGrpc;
+import io.asicemu.testsupport.Concurrently;
 import io.asicemu.testsupport.LoopbackPorts;
 import io.asicemu.testsupport.netns.Netns;
 import io.asicemu.testsupport.netns.NetnsLab;
@@ -43,8 +44,9 @@ import picocli.CommandLine;
  * a grpc-java client built from the same protos: a SAMPLE subscription every 100 ms sees port and queue counters
  * rise while two senders incast RoCEv2 into a receiver, over a wildcard path that expands to every port; an ON_CHANGE
  * subscription sees STATE_DB's PFC watchdog storm state of the receiver's queue 3 appear while the receiver storms PFC
- * (as CongestionTest drives it) and clear after the restoration time; and Get agrees with COUNTERS_DB read by
- * Debian's redis-cli.
+ * (as CongestionTest drives it) while the senders incast into the paused queue at the same time, every frame of theirs
+ * counted at ingress (received or discarded), and clear after the restoration time; and Get agrees with COUNTERS_DB
+ * read by Debian's redis-cli.
  */
 @Tag("netns")
 @ExtendWith(NetnsLabExtension.class)
@@ -277,8 +279,11 @@ class GnmiTelemetryNetnsTest {
                             "Ethernet8:3",
                             "SAI_QUEUE_STAT_PACKETS");
 
-                    // the receiver storms PFC on priority 3 while the senders incast into its queue 3
-                    final CompletableFuture<String> storm = CompletableFuture.supplyAsync(() -> r.scapySend(
+                    final long in0Before = rx0Before + field(before, "Ethernet0", "SAI_PORT_STAT_IF_IN_DISCARDS");
+
+                    // the receiver storms PFC on priority 3 while the senders incast into its queue 3, all at once
+                    // (threads of their own: the common pool's one thread on 2 CPUs ran them one after another)
+                    final CompletableFuture<String> storm = Concurrently.supply(() -> r.scapySend(
                             "pfc",
                             "--iface",
                             "eth1",
@@ -293,26 +298,44 @@ class GnmiTelemetryNetnsTest {
                             "--interval",
                             "0.02"));
                     Thread.sleep(300);
-                    final CompletableFuture<String> a = CompletableFuture.supplyAsync(() -> send(h1, "10.0.1.1"));
-                    final CompletableFuture<String> b = CompletableFuture.supplyAsync(() -> send(h2, "10.0.2.1"));
+                    final CompletableFuture<String> a = Concurrently.supply(() -> send(h1, "10.0.1.1"));
+                    final CompletableFuture<String> b = Concurrently.supply(() -> send(h2, "10.0.2.1"));
                     final Map<String, Object> stormed =
                             awaitUpdate(storms, Duration.ofSeconds(20), v -> "stormed".equals(v.get("status")));
                     assertThat(Long.parseLong((String) stormed.get("detected"))).isPositive();
                     a.join();
                     b.join();
-                    // port and queue counters rise in the 100 ms samples
+                    // every frame h1 sent into the paused queue is counted at Ethernet0: received, or discarded at
+                    // ingress once the lossless priority group's headroom is full (the senders ignore PFC)
                     awaitUpdate(
                             ports,
                             Duration.ofSeconds(10),
-                            v -> field(v, "Ethernet0", "SAI_PORT_STAT_IF_IN_UCAST_PKTS") >= rx0Before + 150);
-                    awaitUpdate(
-                            queues,
-                            Duration.ofSeconds(10),
-                            v -> field(v, "Ethernet8:3", "SAI_QUEUE_STAT_PACKETS") > q3Before);
+                            v -> field(v, "Ethernet0", "SAI_PORT_STAT_IF_IN_UCAST_PKTS")
+                                            + field(v, "Ethernet0", "SAI_PORT_STAT_IF_IN_DISCARDS")
+                                    >= in0Before + 150);
                     storm.join();
                     final Map<String, Object> cleared =
                             awaitUpdate(storms, Duration.ofSeconds(20), v -> "operational".equals(v.get("status")));
                     assertThat(Long.parseLong((String) cleared.get("restored"))).isPositive();
+
+                    // the queue restored, the same incast is received and sent: port and queue counters rise in the
+                    // 100 ms samples
+                    final long rx0Restored = field(
+                            awaitUpdate(ports, Duration.ofSeconds(5), v -> true),
+                            "Ethernet0",
+                            "SAI_PORT_STAT_IF_IN_UCAST_PKTS");
+                    final CompletableFuture<String> a2 = Concurrently.supply(() -> send(h1, "10.0.1.1"));
+                    final CompletableFuture<String> b2 = Concurrently.supply(() -> send(h2, "10.0.2.1"));
+                    a2.join();
+                    b2.join();
+                    awaitUpdate(
+                            ports,
+                            Duration.ofSeconds(10),
+                            v -> field(v, "Ethernet0", "SAI_PORT_STAT_IF_IN_UCAST_PKTS") >= rx0Restored + 150);
+                    awaitUpdate(
+                            queues,
+                            Duration.ofSeconds(10),
+                            v -> field(v, "Ethernet8:3", "SAI_QUEUE_STAT_PACKETS") > q3Before);
 
                     // Get agrees with COUNTERS_DB over Redis (both read the same snapshot once traffic is over)
                     final String oid0 = redisCli(redisPort, "-n", "2", "hget", "COUNTERS_PORT_NAME_MAP", "Ethernet0");
