@@ -168,6 +168,16 @@ final class RunCommand implements Callable<Integer> {
     private long rxRingBudgetMib;
 
     @Option(
+            names = "--rx-ring-frames",
+            paramLabel = "SLOTS",
+            defaultValue = "1024",
+            description =
+                    "AF_PACKET RX ring slots a port at most, a power of two 64..65536 (the budget may give fewer): "
+                            + "a deeper ring rides out a longer stall of the switch's CPU without loss (1024 slots last 5.8 ms "
+                            + "at 177 kpps) for 1,616 B a slot at MTU 1500 (default: ${DEFAULT-VALUE})")
+    private int rxRingFrames;
+
+    @Option(
             names = "--expect-links",
             paramLabel = "N",
             defaultValue = "${env:CLAB_INTFS:-0}",
@@ -301,6 +311,10 @@ final class RunCommand implements Callable<Integer> {
         if (rxRingBudgetMib < 0 || rxRingBudgetMib > 65_536) {
             throw new IllegalArgumentException("--rx-ring-budget-mib must be 0..65536, not " + rxRingBudgetMib);
         }
+        if (rxRingFrames < 64 || rxRingFrames > 65_536 || Integer.bitCount(rxRingFrames) != 1) {
+            throw new IllegalArgumentException(
+                    "--rx-ring-frames must be a power of two 64..65536, not " + rxRingFrames);
+        }
         final ConfigDb db = configOptions.load(config, spec.commandLine().getErr(), "run");
         if (managementInterface != null) {
             p4runtimeAddress = managementAddress(managementInterface);
@@ -325,7 +339,7 @@ final class RunCommand implements Callable<Integer> {
                 serverOptions(),
                 takeAddressedPorts,
                 operatorViews(),
-                AfPacketConfig.defaults().withRxRingBudget(rxRingBudgetMib << 20));
+                AfPacketConfig.defaults().withRxFrames(rxRingFrames).withRxRingBudget(rxRingBudgetMib << 20));
     }
 
     /** The Redis front and Prometheus metrics from the options. */

@@ -302,6 +302,26 @@ class HostileInputCliTest {
     }
 
     @Test
+    void shouldRefuseAnRxRingDepthThatIsNoPowerOfTwoInOneLine() throws IOException {
+        final String config = config().toString();
+        for (final String frames : List.of("1000", "32", "131072")) {
+            assertOneLineUserError(
+                    execute(
+                            "run",
+                            "--config",
+                            config,
+                            "--port-map",
+                            "Ethernet0=aeNoSuch0",
+                            "--port-map",
+                            "Ethernet4=aeNoSuch1",
+                            "--rx-ring-frames",
+                            frames),
+                    "run",
+                    "--rx-ring-frames must be a power of two 64..65536, not " + frames);
+        }
+    }
+
+    @Test
     void shouldListenOnLoopbackOnlyByDefault() throws Exception {
         final java.net.InetAddress other = java.net.NetworkInterface.networkInterfaces()
                 .filter(n -> !n.getName().equals("lo"))

@@ -33,7 +33,7 @@ import java.util.stream.Collectors;
  * Run: {@code taskset -c 0 java -Djava.util.concurrent.ForkJoinPool.common.parallelism=8
  * --enable-native-access=ALL-UNNAMED -cp <veth-harness test classpath>
  * io.asicemu.veth.harness.ProcessForwardingBenchmark [seconds (3)] [latency pps (5000)] [half-rate seconds (60)]
- * [busy-poll us (1000)] [targets (bridge,asic-emu,asic-emu-busy,c-poll,c-busy)] [warm-up seconds at full rate (10)]}. Targets whose name ends in
+ * [busy-poll us (1000)] [targets (bridge,asic-emu,asic-emu-busy,c-poll,c-busy; also asic-emu-deep: 8192 RX slots)] [warm-up seconds at full rate (10)]}. Targets whose name ends in
  * {@code -busy} measure latency (and saturated 64 B) only. Latency is measured twice: by the generator and sink threads
  * (the sink sleeps in poll(2)) and by one thread that sends and receives spinning
  * ({@link ForwardingBenchmark#measureWithSpinningProbe}), which leaves the sink's wake-up out.
@@ -190,7 +190,9 @@ public final class ProcessForwardingBenchmark {
                     final String src = h1.mac("eth1");
                     final String name = target.equals("asic-emu-busy")
                             ? "asic-emu --busy-poll-us " + busyPollUs
-                            : target.equals("c-busy") ? "C TPACKET_V2 busy-poll" : target;
+                            : target.equals("asic-emu-deep")
+                                    ? "asic-emu --rx-ring-frames 8192"
+                                    : target.equals("c-busy") ? "C TPACKET_V2 busy-poll" : target;
                     run(name, "warmup", device, h1, h2, dev, src, 64, warmupSeconds, 0, 0, notes);
                     final Row saturated = run(name, "throughput", device, h1, h2, dev, src, 64, seconds, 0, 0, notes);
                     rows.add(saturated);
@@ -260,7 +262,7 @@ public final class ProcessForwardingBenchmark {
                 dev.execOk("ip", "link", "set", "br0", "up");
                 return new Bridge(h2Mac);
             }
-            case "asic-emu", "asic-emu-busy" -> {
+            case "asic-emu", "asic-emu-busy", "asic-emu-deep" -> {
                 final Path config = lab.newFile(".json");
                 final Path status = lab.newFile(".status");
                 writeOrFail(config, ForwardingBenchmark.configJson(h2Mac));
@@ -284,6 +286,10 @@ public final class ProcessForwardingBenchmark {
                         status.toString()));
                 if (target.endsWith("-busy")) {
                     command.addAll(List.of("--busy-poll-us", Long.toString(busyPollUs)));
+                }
+                if (target.endsWith("-deep")) {
+                    // 8192 slots a port (13 MiB at MTU 1500; the default budget of 32 MiB allows it for 2 ports)
+                    command.addAll(List.of("--rx-ring-frames", "8192"));
                 }
                 final Background process = dev.start(Duration.ofHours(2), command.toArray(String[]::new));
                 final long pid = awaitReady(process, status);
