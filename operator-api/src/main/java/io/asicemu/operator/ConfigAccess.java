@@ -7,7 +7,7 @@ import java.util.function.Consumer;
  * The running CONFIG_DB as the operator's Redis front changes it (HSET, HDEL, DEL, MULTI/EXEC; {@code asic-emu
  * config load}): the switch's composition root implements it over the one control model (switchd's
  * {@code RunningConfigAccess}: the running config with the edit applied becomes one
- * {@code PipelineControl.reconfigure}), so this module depends on no engine and validates nothing itself. Plain data
+ * {@code SwitchConfig.reconfigure}), so this module depends on no engine and validates nothing itself. Plain data
  * in and out, in Redis form: {@code TABLE|key} → field → value, list fields under {@code field@} (comma-joined).
  */
 public interface ConfigAccess {

@@ -13,7 +13,7 @@ import java.util.Map;
  * <pre>
  *   Pipeline p = Pipeline.create(clock, PipelineSizing.defaults(), Map.of());
  *   p.control().attachPort("Ethernet0", port0);
- *   p.control().applyConfig(ConfigDb.load(path));
+ *   SwitchConfig.of(p.control()).applyConfig(ConfigDb.load(path));
  *   while (...) p.agent().doWork();
  * </pre>
  * Not thread safe to build; afterwards see {@link DataPlaneAgent} and {@link PipelineControl} for threading.

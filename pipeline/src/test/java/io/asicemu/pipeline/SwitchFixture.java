@@ -1,6 +1,7 @@
 package io.asicemu.pipeline;
 
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.port.InMemoryPort;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.ManualClock;
@@ -26,7 +27,7 @@ public final class SwitchFixture implements AutoCloseable {
             ports.put(name, port);
             pipeline.control().attachPort(name, port);
         }
-        pipeline.control().applyConfig(db);
+        SwitchConfig.of(pipeline.control()).applyConfig(db);
         pipeline.agent().doWork();
     }
 

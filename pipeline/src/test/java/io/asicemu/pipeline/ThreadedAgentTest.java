@@ -3,6 +3,7 @@ package io.asicemu.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.port.InMemoryPort;
 import io.asicemu.pipeline.table.IpPrefix;
 import io.asicemu.pipeline.table.PipelineSizing;
@@ -24,7 +25,7 @@ class ThreadedAgentTest {
         try (Pipeline pipeline = Pipeline.create(clock, PipelineSizing.defaults(), Map.of());
                 InMemoryPort port = new InMemoryPort("Ethernet0")) {
             pipeline.control().attachPort("Ethernet0", port);
-            pipeline.control().applyConfig(ConfigDb.parse("""
+            SwitchConfig.of(pipeline.control()).applyConfig(ConfigDb.parse("""
                 {"PORT": {"Ethernet0": {"speed": "10000", "admin_status": "up"}},
                  "INTERFACE": {"Ethernet0": {}, "Ethernet0|10.0.1.1/24": {}}}"""));
             final AgentRunner runner = new AgentRunner(
@@ -67,7 +68,7 @@ class ThreadedAgentTest {
         try (Pipeline pipeline = Pipeline.create(new MonotonicClock(), PipelineSizing.defaults(), Map.of());
                 InMemoryPort port = new InMemoryPort("Ethernet0")) {
             pipeline.control().attachPort("Ethernet0", port);
-            pipeline.control().applyConfig(ConfigDb.parse("""
+            SwitchConfig.of(pipeline.control()).applyConfig(ConfigDb.parse("""
                 {"PORT": {"Ethernet0": {"speed": "10000", "admin_status": "up"}},
                  "INTERFACE": {"Ethernet0": {}, "Ethernet0|10.0.1.1/24": {}}}"""));
             pipeline.agent().doWork();

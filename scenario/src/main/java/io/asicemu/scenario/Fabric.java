@@ -2,6 +2,7 @@ package io.asicemu.scenario;
 
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.ManualClock;
 import io.asicemu.rdma.dcqcn.DcqcnParameters;
@@ -172,7 +173,7 @@ final class Fabric implements AutoCloseable {
             for (Map.Entry<String, LinkPort> e : node.ports.entrySet()) {
                 node.pipeline.control().attachPort(e.getKey(), e.getValue());
             }
-            node.pipeline.control().applyConfig(configs.get(node.name));
+            SwitchConfig.of(node.pipeline.control()).applyConfig(configs.get(node.name));
             node.pipeline.agent().doWork();
             node.snapshot = node.pipeline.agent().trafficManager().newSnapshot();
         }

@@ -13,6 +13,7 @@ import io.asicemu.p4rt.service.P4RuntimeServer;
 import io.asicemu.p4rt.service.P4RuntimeService;
 import io.asicemu.p4rt.service.ServerOptions;
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.control.PipelineControl;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.switchd.registers.RegisterMap;
@@ -178,10 +179,11 @@ public final class LiveSwitch implements AutoCloseable {
         if (views.redis() == null && views.metrics() == null && views.gnmi() == null) {
             return;
         }
+        final SwitchConfig config = SwitchConfig.of(control);
         final SnapshotCache cache =
-                new SnapshotCache(SwitchSnapshots.source(sw, control::runningConfig), views.maxSnapshotAge());
+                new SnapshotCache(SwitchSnapshots.source(sw, config::runningConfig), views.maxSnapshotAge());
         if (views.redis() != null) {
-            configAccess = new RunningConfigAccess(this::control, control::runningConfig, APPLY_TIMEOUT);
+            configAccess = new RunningConfigAccess(this::control, config::runningConfig, APPLY_TIMEOUT);
             try {
                 redis = OperatorRedisServer.start(
                         views.redis(),

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.asicemu.operator.ConfigAccess;
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.control.PipelineControl;
 import java.time.Duration;
 import java.util.HashSet;
@@ -22,8 +23,8 @@ import java.util.function.Consumer;
 
 /**
  * The operator's CONFIG_DB writes bound to the one control model: an edit gets the running config
- * ({@link PipelineControl#runningConfig()}) in Redis form, and what it makes of it becomes one
- * {@link PipelineControl#reconfigure} under the switch's control lock — validated exactly as at start-up and applied
+ * ({@link SwitchConfig#runningConfig()}) in Redis form, and what it makes of it becomes one
+ * {@link SwitchConfig#reconfigure} under the switch's control lock — validated exactly as at start-up and applied
  * as one data-plane command, or refused ({@code TABLE|key|field: why}) with nothing changed. There is no second
  * validator and no second copy of the config here: only the conversion between Redis' hashes and {@link ConfigDb}.
  * <p>
@@ -77,7 +78,7 @@ public final class RunningConfigAccess implements ConfigAccess {
         final long[] sequence = {-1};
         final PipelineControl[] used = new PipelineControl[1];
         control.accept(c -> {
-            final ConfigDb current = c.runningConfig();
+            final ConfigDb current = SwitchConfig.of(c).runningConfig();
             final Map<String, Map<String, String>> before = SwitchSnapshots.redisForm(current);
             final Map<String, Map<String, String>> working = new LinkedHashMap<>();
             before.forEach((key, fields) -> working.put(key, new LinkedHashMap<>(fields)));
@@ -87,7 +88,7 @@ public final class RunningConfigAccess implements ConfigAccess {
                 return; // nothing differs: nothing to apply (HSET of the value in force, config load of itself)
             }
             try {
-                sequence[0] = c.reconfigure(next);
+                sequence[0] = SwitchConfig.of(c).reconfigure(next);
             } catch (final io.asicemu.config.ConfigException e) {
                 throw new ConfigRefusedException(e.getMessage());
             }

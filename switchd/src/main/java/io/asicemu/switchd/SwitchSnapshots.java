@@ -35,7 +35,7 @@ final class SwitchSnapshots {
 
     /**
      * @param sw the live switch.
-     * @param running the CONFIG_DB in force as the switch runs it ({@code PipelineControl::runningConfig}: the
+     * @param running the CONFIG_DB in force as the switch runs it ({@code SwitchConfig::runningConfig}: the
      *     configuration with what runtime writes changed), read at each snapshot from any thread.
      * @return a source of its snapshots.
      */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.control.PipelineControl;
 import io.asicemu.pipeline.port.InMemoryPort;
 import io.asicemu.pipeline.table.PipelineSizing;
@@ -148,7 +149,8 @@ class ConfigWritesPropertyTest {
                 action.accept(switchPipeline.control());
             }
         };
-        access = new RunningConfigAccess(control, () -> switchPipeline.control().runningConfig(), null);
+        access = new RunningConfigAccess(
+                control, () -> SwitchConfig.of(switchPipeline.control()).runningConfig(), null);
         cache = new SnapshotCache(
                 () -> new SwitchSnapshot(0, List.of(), Map.of(), access.running(), Map.of(), Map.of(), List.of()),
                 Duration.ofDays(1));
@@ -160,7 +162,7 @@ class ConfigWritesPropertyTest {
         for (final String name : db.table("PORT").keySet()) {
             p.control().attachPort(name, new InMemoryPort(name));
         }
-        p.control().applyConfig(db);
+        SwitchConfig.of(p.control()).applyConfig(db);
         p.agent().doWork();
         return p;
     }
@@ -273,7 +275,8 @@ class ConfigWritesPropertyTest {
                     .isTrue();
             APPLIED.incrementAndGet();
             assertThat(after).as("accepted %s", command).isEqualTo(normalized(expected));
-            assertThat(RunningConfigAccess.toRedis(oraclePipeline.control().runningConfig()))
+            assertThat(RunningConfigAccess.toRedis(
+                            SwitchConfig.of(oraclePipeline.control()).runningConfig()))
                     .isEqualTo(after);
         }
     }
@@ -330,7 +333,7 @@ class ConfigWritesPropertyTest {
             return false;
         }
         try {
-            oraclePipeline.control().reconfigure(next);
+            SwitchConfig.of(oraclePipeline.control()).reconfigure(next);
         } catch (final io.asicemu.config.ConfigException e) {
             return false;
         } finally {

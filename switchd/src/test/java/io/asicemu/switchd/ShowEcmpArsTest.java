@@ -10,6 +10,7 @@ import io.asicemu.operator.SwitchSnapshot;
 import io.asicemu.parser.FrameBuilder;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.port.InMemoryPort;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.ManualClock;
@@ -62,7 +63,7 @@ class ShowEcmpArsTest {
             ports.put(name, port);
             pipeline.control().attachPort(name, port);
         }
-        pipeline.control().applyConfig(db);
+        SwitchConfig.of(pipeline.control()).applyConfig(db);
         pipeline.agent().doWork();
         try (Arena arena = Arena.ofConfined()) {
             final MemorySegment s = arena.allocate(2048);

@@ -2,6 +2,7 @@ package io.asicemu.veth;
 
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.control.PipelineControl;
 import io.asicemu.pipeline.counter.CountersSnapshot;
 import io.asicemu.pipeline.port.Port;
@@ -43,7 +44,7 @@ public final class LinuxSwitch implements AutoCloseable {
         this.clock = new MonotonicClock(dilation);
         this.pipeline = Pipeline.create(clock, sizing, sonicToLinux);
         sonicToLinux.forEach((sonic, linux) -> linuxToSonic.put(linux, sonic));
-        pipeline.control().applyConfig(config);
+        SwitchConfig.of(pipeline.control()).applyConfig(config);
         this.loop =
                 new LiveLoop(pipeline.agent(), clock, pipeline.agent()::nextDeadlineNs, sizing.maxPorts(), busyPollNs);
         // every command submitted to the agent ends the loop's idle wait, so the loop can sleep without a bound

@@ -9,6 +9,7 @@ import io.asicemu.p4rt.service.P4RuntimeServer;
 import io.asicemu.p4rt.service.P4RuntimeService;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.MonotonicClock;
 import io.grpc.ManagedChannel;
@@ -199,7 +200,7 @@ public class P4RuntimeWriteReadBenchmark {
     /** The device's backend: the production backend over a pipeline whose agent runs on its own thread. */
     private P4Backend newBackend() {
         pipeline = Pipeline.create(new MonotonicClock(), PipelineSizing.defaults(), java.util.Map.of());
-        pipeline.control().applyConfig(ConfigDb.parse(CONFIG));
+        SwitchConfig.of(pipeline.control()).applyConfig(ConfigDb.parse(CONFIG));
         dataPlane = Thread.ofPlatform().name("data-plane").unstarted(() -> {
             while (running) {
                 if (pipeline.agent().doWork() == 0) {

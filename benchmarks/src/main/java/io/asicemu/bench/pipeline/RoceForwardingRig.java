@@ -3,6 +3,7 @@ package io.asicemu.bench.pipeline;
 import io.asicemu.parser.FrameBuilder;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.port.InMemoryPort;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.ManualClock;
@@ -51,7 +52,7 @@ final class RoceForwardingRig implements AutoCloseable {
             outs[i] = new InMemoryPort("Ethernet" + (4 + 4 * i), 256, 2048, 9100, 400_000);
             pipeline.control().attachPort("Ethernet" + (4 + 4 * i), outs[i]);
         }
-        pipeline.control().applyConfig(ConfigDb.parse(CONFIG));
+        SwitchConfig.of(pipeline.control()).applyConfig(ConfigDb.parse(CONFIG));
         pipeline.agent().doWork();
         final FrameBuilder b = new FrameBuilder().reset();
         int length = 0;

@@ -561,7 +561,7 @@ final class PipelineCompiler {
                 throw new Refusal(UpdateStatus.ALREADY_EXISTS, "next hop " + p4Id);
             }
             final int id = allocate(
-                    nextHop, control.compiled().nextHopCount(), control.sizing().maxNextHops(), "next hop");
+                    nextHop, control.setup().nextHopCount(), control.sizing().maxNextHops(), "next hop");
             batch.writeNextHop(id, pipelineRif, address, true);
             nextHop.put(p4Id, id);
         } else {
@@ -584,7 +584,7 @@ final class PipelineCompiler {
                 throw new Refusal(UpdateStatus.ALREADY_EXISTS, "WCMP group " + p4Id);
             }
             final int id = allocate(
-                    group, control.compiled().groupCount(), control.sizing().maxGroups(), "WCMP group");
+                    group, control.setup().groupCount(), control.sizing().maxGroups(), "WCMP group");
             batch.addGroup(id, groupName(p4Id), m.nextHops, m.weights, m.watchPorts);
             group.put(p4Id, id);
         } else {

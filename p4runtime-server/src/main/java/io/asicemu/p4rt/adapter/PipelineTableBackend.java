@@ -336,7 +336,7 @@ public final class PipelineTableBackend implements P4Backend {
     @Override
     public synchronized List<P4Entity> read(final ReadFilter filter) {
         final List<P4Entity> entities = written.read(filter);
-        if (filter instanceof ReadFilter.Registers && control.compiled() != null) {
+        if (filter instanceof ReadFilter.Registers && control.setup() != null) {
             final RuntimeKnobs knobs = control.runtimeKnobs();
             final List<P4Entity> out = new ArrayList<>(entities.size());
             for (final P4Entity e : entities) {
@@ -436,9 +436,7 @@ public final class PipelineTableBackend implements P4Backend {
     @Override
     public synchronized void reset() {
         written.reset();
-        if (control.compiled() != null) {
-            control.applyConfig(control.config());
-        }
+        control.reinstallConfig();
         ids.clear();
         aclRuleNames.clear();
         egressAclRuleNames.clear();

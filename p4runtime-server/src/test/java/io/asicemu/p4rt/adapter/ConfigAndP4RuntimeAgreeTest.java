@@ -15,6 +15,7 @@ import io.asicemu.p4rt.info.FixedPipelineInfo;
 import io.asicemu.p4rt.info.MatchKind;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.pipeline.table.NeighborTable;
 import io.asicemu.pipeline.table.PipelineSizing;
@@ -102,7 +103,7 @@ class ConfigAndP4RuntimeAgreeTest {
         final String json = "{" + PORTS + ", \"INTERFACE\": {\"Ethernet0\": {}, \"Ethernet0|10.0.1.1/24\": {}},"
                 + " \"NEIGH\": {" + neigh + "}, \"STATIC_ROUTE\": {" + statics + "}}";
         try (Pipeline p = Pipeline.create(new ManualClock(0), PipelineSizing.defaults(), Map.of())) {
-            p.control().applyConfig(ConfigDb.parse(json));
+            SwitchConfig.of(p.control()).applyConfig(ConfigDb.parse(json));
             p.agent().doWork();
             return forwarding(p.agent().tables(), routes);
         }
@@ -138,7 +139,7 @@ class ConfigAndP4RuntimeAgreeTest {
 
     private static List<String> throughP4Runtime(final List<Route> routes) {
         try (Pipeline p = Pipeline.create(new ManualClock(0), PipelineSizing.defaults(), Map.of())) {
-            p.control().applyConfig(ConfigDb.parse("{" + PORTS + "}"));
+            SwitchConfig.of(p.control()).applyConfig(ConfigDb.parse("{" + PORTS + "}"));
             p.agent().doWork();
             final PipelineTableBackend backend = new PipelineTableBackend(p.control(), FixedPipelineInfo.model());
             final List<WriteOp> ops = new ArrayList<>();

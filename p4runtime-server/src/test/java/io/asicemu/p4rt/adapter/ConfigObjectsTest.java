@@ -16,6 +16,7 @@ import io.asicemu.p4rt.info.FixedPipelineInfo;
 import io.asicemu.p4rt.info.MatchKind;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.ManualClock;
 import java.math.BigInteger;
@@ -45,7 +46,7 @@ class ConfigObjectsTest {
     private final PipelineTableBackend backend;
 
     ConfigObjectsTest() {
-        pipeline.control().applyConfig(ConfigDb.parse(CONFIG));
+        SwitchConfig.of(pipeline.control()).applyConfig(ConfigDb.parse(CONFIG));
         pipeline.agent().doWork();
         backend = new PipelineTableBackend(pipeline.control(), FixedPipelineInfo.model());
     }

@@ -16,6 +16,7 @@ import io.asicemu.p4rt.info.FixedPipelineInfo;
 import io.asicemu.p4rt.info.MatchKind;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.pipeline.table.NeighborTable;
 import io.asicemu.pipeline.table.PipelineSizing;
@@ -293,7 +294,7 @@ class ConfigReloadAndP4RuntimeAgreePropertyTest {
         final Model model = new Model();
         try (Pipeline viaConfig = Pipeline.create(new ManualClock(0), PipelineSizing.defaults(), Map.of());
                 Pipeline viaP4 = Pipeline.create(new ManualClock(0), PipelineSizing.defaults(), Map.of())) {
-            viaP4.control()
+            SwitchConfig.of(viaP4.control())
                     .applyConfig(ConfigDb.parse(
                             "{" + PORTS + ", " + wredTables(model.wred) + ", " + switchHash(model.hashSeed) + "}"));
             final PipelineTableBackend p4 = backend(viaP4);
@@ -314,7 +315,7 @@ class ConfigReloadAndP4RuntimeAgreePropertyTest {
             for (final Change change : changes) {
                 final List<WriteOp> ops = writes(change, model);
                 apply(change, model);
-                viaConfig.control().applyConfig(ConfigDb.parse(configJson(model)));
+                SwitchConfig.of(viaConfig.control()).applyConfig(ConfigDb.parse(configJson(model)));
                 viaConfig.agent().doWork();
                 if (!ops.isEmpty()) {
                     assertThat(p4.write(ops, true))

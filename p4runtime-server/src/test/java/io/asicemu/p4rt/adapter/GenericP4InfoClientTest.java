@@ -16,6 +16,7 @@ import io.asicemu.p4rt.info.FixedPipelineInfo;
 import io.asicemu.p4rt.info.MatchKind;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.ManualClock;
 import java.math.BigInteger;
@@ -55,7 +56,7 @@ class GenericP4InfoClientTest {
     private final PipelineTableBackend backend;
 
     GenericP4InfoClientTest() {
-        pipeline.control().applyConfig(ConfigDb.parse("""
+        SwitchConfig.of(pipeline.control()).applyConfig(ConfigDb.parse("""
             {"PORT": {"Ethernet0": {"speed": "10000", "admin_status": "up"},
                       "Ethernet4": {"speed": "10000", "admin_status": "up"}}}"""));
         pipeline.agent().doWork();

@@ -16,6 +16,7 @@ import io.asicemu.p4rt.info.MatchKind;
 import io.asicemu.parser.FrameBuilder;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.port.InMemoryPort;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.ManualClock;
@@ -58,7 +59,7 @@ class L3AdmitAndDefaultRouteTest {
     L3AdmitAndDefaultRouteTest() {
         pipeline.control().attachPort("Ethernet0", eth0);
         pipeline.control().attachPort("Ethernet4", eth4);
-        pipeline.control().applyConfig(ConfigDb.parse(CONFIG));
+        SwitchConfig.of(pipeline.control()).applyConfig(ConfigDb.parse(CONFIG));
         pipeline.agent().doWork();
         backend = new PipelineTableBackend(pipeline.control(), FixedPipelineInfo.model());
         final int e0 = pipeline.control().portIndex("Ethernet0");

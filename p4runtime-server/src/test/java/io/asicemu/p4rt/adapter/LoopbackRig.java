@@ -10,6 +10,7 @@ import io.asicemu.p4rt.service.P4RuntimeServer;
 import io.asicemu.p4rt.service.P4RuntimeService;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.port.InMemoryPort;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.ManualClock;
@@ -57,7 +58,7 @@ final class LoopbackRig implements AutoCloseable {
             ports.put(name, port);
             pipeline.control().attachPort(name, port);
         }
-        pipeline.control().applyConfig(db);
+        SwitchConfig.of(pipeline.control()).applyConfig(db);
         pipeline.agent().doWork();
         backend = new PipelineCpuPortBackend(
                 new PipelineTableBackend(pipeline.control(), FixedPipelineInfo.model()), pipeline.control());

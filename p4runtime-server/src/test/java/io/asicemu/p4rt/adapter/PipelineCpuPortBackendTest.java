@@ -9,6 +9,7 @@ import io.asicemu.p4rt.service.P4RuntimeServer;
 import io.asicemu.p4rt.service.P4RuntimeService;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.counter.DropReason;
 import io.asicemu.pipeline.counter.PuntReason;
 import io.asicemu.pipeline.cpu.CpuPort;
@@ -75,7 +76,7 @@ class PipelineCpuPortBackendTest {
         eth4 = new InMemoryPort("Ethernet4");
         pipeline.control().attachPort("Ethernet0", eth0);
         pipeline.control().attachPort("Ethernet4", eth4);
-        pipeline.control().applyConfig(ConfigDb.parse(CONFIG));
+        SwitchConfig.of(pipeline.control()).applyConfig(ConfigDb.parse(CONFIG));
         pipeline.agent().doWork();
         backend = new PipelineCpuPortBackend(
                 new StandaloneP4Backend(FixedPipelineInfo.model(), 2, (p, q, r) -> {}), pipeline.control());

@@ -16,6 +16,7 @@ import io.asicemu.p4rt.info.FixedPipelineInfo;
 import io.asicemu.p4rt.info.MatchKind;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.control.TableException;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.ManualClock;
@@ -43,7 +44,7 @@ class PipelineTableBackendTest {
     private final PipelineTableBackend backend;
 
     PipelineTableBackendTest() {
-        pipeline.control().applyConfig(ConfigDb.parse(CONFIG));
+        SwitchConfig.of(pipeline.control()).applyConfig(ConfigDb.parse(CONFIG));
         pipeline.agent().doWork();
         backend = new PipelineTableBackend(pipeline.control(), FixedPipelineInfo.model());
     }

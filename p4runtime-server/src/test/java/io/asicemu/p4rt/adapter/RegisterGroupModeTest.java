@@ -15,6 +15,7 @@ import io.asicemu.p4rt.backend.WriteOp;
 import io.asicemu.p4rt.info.FixedPipelineInfo;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.control.RuntimeKnob;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.ManualClock;
@@ -47,7 +48,7 @@ class RegisterGroupModeTest {
     private final PipelineTableBackend backend;
 
     RegisterGroupModeTest() {
-        pipeline.control().applyConfig(ConfigDb.parse(CONFIG));
+        SwitchConfig.of(pipeline.control()).applyConfig(ConfigDb.parse(CONFIG));
         pipeline.agent().doWork();
         backend = new PipelineTableBackend(pipeline.control(), FixedPipelineInfo.model());
     }
@@ -107,7 +108,7 @@ class RegisterGroupModeTest {
 
         assertThat(write(register(GROUP_MODE, 7, 1))).containsExactly(UpdateStatus.OK);
         assertThat(read(GROUP_MODE, 7)).isEqualTo(1);
-        final int pipelineGroup = pipeline.control().compiled().groupCount();
+        final int pipelineGroup = SwitchConfig.of(pipeline.control()).compiled().groupCount();
         assertThat(pipeline.control().runtimeKnobs().value(RuntimeKnob.GROUP_SELECTION_MODE, pipelineGroup))
                 .isEqualTo(1);
 

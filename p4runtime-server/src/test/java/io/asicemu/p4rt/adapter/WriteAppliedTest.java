@@ -11,6 +11,7 @@ import io.asicemu.p4rt.service.P4RuntimeService;
 import io.asicemu.parser.FrameBuilder;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.port.InMemoryPort;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.MonotonicClock;
@@ -88,7 +89,7 @@ class WriteAppliedTest {
             ports.add(port);
             pipeline.control().attachPort(name, port);
         }
-        pipeline.control().applyConfig(ConfigDb.parse(CONFIG));
+        SwitchConfig.of(pipeline.control()).applyConfig(ConfigDb.parse(CONFIG));
         dataPlane = Thread.ofPlatform().name("data-plane").start(() -> {
             while (running) {
                 if (pipeline.agent().doWork() == 0) {

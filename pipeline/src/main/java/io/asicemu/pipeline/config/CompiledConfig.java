@@ -1,9 +1,12 @@
 package io.asicemu.pipeline.config;
 
 import io.asicemu.flowlet.config.FlowletConfig;
+import io.asicemu.pipeline.control.ConfigGroup;
+import io.asicemu.pipeline.control.SwitchSetup;
 import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.pipeline.table.IpPrefix;
 import io.asicemu.pipeline.table.RouteSlots;
+import io.asicemu.tm.config.SonicDefaults;
 import io.asicemu.tm.config.TmConfig;
 import java.util.List;
 import java.util.Map;
@@ -42,4 +45,26 @@ public record CompiledConfig(
         int nextHopCount,
         int groupCount,
         List<ConfigGroup> groups,
-        RouteSlots routeSlots) {}
+        RouteSlots routeSlots) {
+
+    /**
+     * @return what this configuration installs, in the control model's terms (a new record each call: the control
+     *     model tells configurations apart by the setup it installed).
+     */
+    public SwitchSetup setup() {
+        return new SwitchSetup(
+                portNames,
+                portIndex,
+                tables,
+                tmConfig,
+                flowletConfig,
+                aclNames,
+                routes,
+                routerInterfaces,
+                nextHopCount,
+                groupCount,
+                groups,
+                routeSlots,
+                SonicDefaults.BUFFER_TABLES.stream().anyMatch(t -> !db.table(t).isEmpty()));
+    }
+}

@@ -7,6 +7,7 @@ import io.asicemu.flowlet.ars.PortQuality;
 import io.asicemu.flowlet.config.FlowletConfig;
 import io.asicemu.flowlet.config.FlowletConfigParser;
 import io.asicemu.flowlet.ecmp.LoadBalanceMode;
+import io.asicemu.pipeline.control.ConfigGroup;
 import io.asicemu.pipeline.table.AclAction;
 import io.asicemu.pipeline.table.AclRule;
 import io.asicemu.pipeline.table.AclTable;

@@ -19,7 +19,7 @@ import java.util.Map;
  * <p>
  * Not thread safe: one control thread builds a batch.
  */
-final class AclChanges {
+public final class AclChanges {
     private final Staging s;
     private final AclState state;
     private final PipelineSizing sizing;
@@ -48,7 +48,7 @@ final class AclChanges {
      * Installs the configuration's ingress ACL (ACL_TABLE/ACL_RULE compiled by a reconfigure); refused once a
      * controller replaced the configuration's ACL.
      */
-    void configAcl(final AclTable table) {
+    public void configAcl(final AclTable table) {
         if (!(stagedIngressNames != null ? stagedConfigIngress : state.configIngress())) {
             throw s.fail(
                     TableException.Code.FAILED_PRECONDITION,

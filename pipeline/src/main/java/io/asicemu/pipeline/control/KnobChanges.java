@@ -14,7 +14,7 @@ import java.util.function.Consumer;
  * <p>
  * Not thread safe: one control thread builds a batch.
  */
-final class KnobChanges {
+public final class KnobChanges {
     private final Staging s;
     private final RuntimeKnobs knobs;
     private final L3Changes l3;
@@ -38,7 +38,7 @@ final class KnobChanges {
      * Installs a configuration's QoS maps (DSCP/dot1p → TC, TC → queue of every port, compiled by a reconfigure);
      * the switch-wide entries controllers wrote stay on top of them.
      */
-    void configQos(final QosMaps maps) {
+    public void configQos(final QosMaps maps) {
         configQos = maps;
         s.counted();
     }

@@ -1,6 +1,5 @@
 package io.asicemu.pipeline.control;
 
-import io.asicemu.pipeline.config.CompiledConfig;
 import io.asicemu.pipeline.table.FdbTable;
 import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.pipeline.table.PipelineSizing;
@@ -15,18 +14,18 @@ import java.util.Map;
  * <p>
  * Not thread safe: one control thread builds a batch.
  */
-final class L2Changes {
+public final class L2Changes {
     private final Staging s;
     private final L2State state;
-    private final CompiledConfig compiled;
+    private final SwitchSetup setup;
     private final PipelineSizing sizing;
     private L3Changes l3;
     private L2Model staged;
 
-    L2Changes(final Staging staging, final L2State state, final CompiledConfig compiled, final PipelineSizing sizing) {
+    L2Changes(final Staging staging, final L2State state, final SwitchSetup setup, final PipelineSizing sizing) {
         this.s = staging;
         this.state = state;
-        this.compiled = compiled;
+        this.setup = setup;
         this.sizing = sizing;
     }
 
@@ -66,7 +65,7 @@ final class L2Changes {
     }
 
     private int portOf(final String portName) {
-        final Integer port = compiled.portIndex().get(portName);
+        final Integer port = setup.portIndex().get(portName);
         if (port == null) {
             throw s.fail(TableException.Code.NOT_FOUND, "no port " + portName);
         }
@@ -253,10 +252,11 @@ final class L2Changes {
         s.update(t -> t.multicastGroup(freed, null));
     }
 
-    // ---- the configuration's VLANs and memberships ({@link L2ConfigChanges}: a reconfigure's difference) ----
+    // ---- the configuration's VLANs and memberships (the config side's L2ConfigChanges: a reconfigure's difference)
+    // ----
 
     /** Creates a configuration's VLAN (flooding to its members); refused when a controller wrote that VLAN. */
-    void configVlan(final int vlanId) {
+    public void configVlan(final int vlanId) {
         final L2Model m = l2();
         if (m.vlans.containsKey(vlanId)) {
             throw s.fail(
@@ -269,7 +269,7 @@ final class L2Changes {
     }
 
     /** Removes a configuration's VLAN; refused while a controller's members or static FDB entries are in it. */
-    void removeConfigVlan(final int vlanId) {
+    public void removeConfigVlan(final int vlanId) {
         final L2Model m = l2();
         requireVlan(m, vlanId);
         if (m.hasMembers(vlanId) || m.hasStaticFdb(vlanId)) {
@@ -286,7 +286,7 @@ final class L2Changes {
      * Makes a port a configuration's member of a VLAN or changes its tagging; refused when a controller wrote that
      * membership.
      */
-    void configVlanMember(final int vlanId, final String portName, final boolean tagged) {
+    public void configVlanMember(final int vlanId, final String portName, final boolean tagged) {
         final int port = portOf(portName);
         final L2Model m = l2();
         final long key = L2Model.memberKey(vlanId, port);
@@ -302,7 +302,7 @@ final class L2Changes {
     }
 
     /** Takes a configuration's member out of a VLAN (one a controller took over stays the controller's). */
-    void removeConfigVlanMember(final int vlanId, final String portName) {
+    public void removeConfigVlanMember(final int vlanId, final String portName) {
         final L2Model m = l2();
         if (m.configMembers.contains(L2Model.memberKey(vlanId, portOf(portName)))) {
             removeVlanMember(vlanId, portName);

@@ -4,7 +4,6 @@ import io.asicemu.flowlet.GroupSettings;
 import io.asicemu.flowlet.LoadBalanceGroup;
 import io.asicemu.flowlet.ars.PortQuality;
 import io.asicemu.flowlet.ecmp.LoadBalanceMode;
-import io.asicemu.pipeline.config.CompiledConfig;
 import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.pipeline.table.IpPrefix;
 import io.asicemu.pipeline.table.RouteTarget;
@@ -26,10 +25,10 @@ import java.util.function.Supplier;
  * <p>
  * Not thread safe: one control thread builds a batch.
  */
-final class L3Changes {
+public final class L3Changes {
     private final Staging s;
     private final L3State state;
-    private final CompiledConfig compiled;
+    private final SwitchSetup setup;
     private final Supplier<RuntimeKnobs> knobs;
     private final L2Changes l2;
     private final Map<IpPrefix, Integer> stagedRoutes = new HashMap<>();
@@ -48,7 +47,7 @@ final class L3Changes {
     private final Set<Integer> removedGroups = new HashSet<>();
     private final Map<Integer, Integer> stagedRifPorts = new HashMap<>();
     private final Set<Integer> removedRifs = new HashSet<>();
-    /** Config ownership this batch changes ({@link L3ConfigChanges} stages a configuration's objects). */
+    /** Config ownership this batch changes (the config side's L3ConfigChanges stages a configuration's objects). */
     private final Set<IpPrefix> stagedConfigRoutes = new HashSet<>();
 
     private final Set<IpPrefix> removedConfigRoutes = new HashSet<>();
@@ -68,7 +67,7 @@ final class L3Changes {
     L3Changes(final Staging staging, final L3State state, final Supplier<RuntimeKnobs> knobs, final L2Changes l2) {
         this.s = staging;
         this.state = state;
-        this.compiled = state.compiled();
+        this.setup = state.setup();
         this.knobs = knobs;
         this.l2 = l2;
         this.defaultRoutes = state.defaultRoutes.clone();
@@ -106,7 +105,7 @@ final class L3Changes {
     }
 
     /** Whether the route for this prefix is config_db's (after this batch's updates so far). */
-    boolean isConfigRoute(final IpPrefix p) {
+    public boolean isConfigRoute(final IpPrefix p) {
         if (removedConfigRoutes.contains(p)) {
             return false;
         }
@@ -121,7 +120,7 @@ final class L3Changes {
     }
 
     /** Whether the neighbor at this address is config_db's (after this batch's updates so far). */
-    boolean isConfigNeighbor(final IpPrefix address) {
+    public boolean isConfigNeighbor(final IpPrefix address) {
         return !removedConfigNeighbors.contains(address)
                 && (stagedConfigNeighbors.containsKey(address) || state.configNeighbors.containsKey(address));
     }
@@ -133,7 +132,7 @@ final class L3Changes {
     }
 
     /** @return whether a next hop exists after this batch's updates so far (config or controller). */
-    boolean nextHopDefined(final int id) {
+    public boolean nextHopDefined(final int id) {
         return nextHopExists(id);
     }
 
@@ -197,7 +196,7 @@ final class L3Changes {
     }
 
     /** @return whether the group exists after this batch's updates so far (for the knobs' checks). */
-    boolean groupDefined(final int id) {
+    public boolean groupDefined(final int id) {
         return groupExists(id);
     }
 
@@ -220,7 +219,7 @@ final class L3Changes {
     }
 
     /** The configuration's router interface of that name after this batch's updates so far, or null. */
-    L3State.ConfigRif configRif(final String name) {
+    public L3State.ConfigRif configRif(final String name) {
         if (removedConfigRifs.contains(name)) {
             return null;
         }
@@ -269,7 +268,7 @@ final class L3Changes {
     }
 
     /** Whether a router interface id is free (neither a controller's nor the configuration's, after this batch). */
-    boolean routerInterfaceFree(final int rif) {
+    public boolean routerInterfaceFree(final int rif) {
         return !rifExists(rif);
     }
 
@@ -301,7 +300,7 @@ final class L3Changes {
 
     void addGroup(
             final int id, final String name, final int[] nextHopIds, final int[] weights, final int[] watchPorts) {
-        if (id < compiled.groupCount()
+        if (id < setup.groupCount()
                 || id >= state.sizing().maxGroups()
                 || controllerGroupExists(id)
                 || isConfigGroup(id)) {
@@ -336,7 +335,7 @@ final class L3Changes {
             throw s.fail(TableException.Code.INVALID_ARGUMENT, "one watch port (or -1) per member");
         }
         for (final int port : watchPorts) {
-            if (port < -1 || port >= compiled.portNames().size()) {
+            if (port < -1 || port >= setup.portNames().size()) {
                 throw s.fail(TableException.Code.INVALID_ARGUMENT, "no watch port " + port);
             }
         }
@@ -358,7 +357,7 @@ final class L3Changes {
         }
         final GroupSettings settings;
         try {
-            settings = knobs.get().groupSettings(compiled.flowletConfig().groupSettings(name), id);
+            settings = knobs.get().groupSettings(setup.flowletConfig().groupSettings(name), id);
         } catch (final RuntimeException e) {
             throw s.fail(TableException.Code.INVALID_ARGUMENT, e.getMessage());
         }
@@ -375,15 +374,15 @@ final class L3Changes {
         final PortQuality quality;
         if (settings.mode() != LoadBalanceMode.FLOWLET_QUALITY) {
             quality = null;
-        } else if (config && compiled.tables().portQuality() != null) {
+        } else if (config && setup.tables().portQuality() != null) {
             // the configuration's groups share the switch's port quality, as ConfigCompiler builds them
-            quality = compiled.tables().portQuality();
+            quality = setup.tables().portQuality();
         } else {
             quality = new PortQuality(
-                    state.sizing().maxPorts(), compiled.flowletConfig().qualitySettings());
+                    state.sizing().maxPorts(), setup.flowletConfig().qualitySettings());
         }
         final LoadBalanceGroup group =
-                new LoadBalanceGroup(settings, ports, w, compiled.tables().hashEngine(), quality);
+                new LoadBalanceGroup(settings, ports, w, setup.tables().hashEngine(), quality);
         s.edit(t -> t.group(id, members, group, watch));
     }
 
@@ -504,7 +503,7 @@ final class L3Changes {
     }
 
     void writeRouterInterface(final int rif, final String portName, final long mac, final boolean insert) {
-        final Integer port = compiled.portIndex().get(portName);
+        final Integer port = setup.portIndex().get(portName);
         if (port == null) {
             throw s.fail(TableException.Code.NOT_FOUND, "no port " + portName);
         }
@@ -544,7 +543,7 @@ final class L3Changes {
                 throw s.fail(TableException.Code.ALREADY_EXISTS, portName + " has router interface " + other);
             }
         }
-        final int mtu = compiled.tables().portMtu(port);
+        final int mtu = setup.tables().portMtu(port);
         removedRifs.remove(rif);
         stagedRifPorts.put(rif, port);
         s.update(t -> t.routerInterface(rif, port, mac, mtu));
@@ -623,7 +622,7 @@ final class L3Changes {
         return all;
     }
 
-    void removeNextHop(final int id) {
+    public void removeNextHop(final int id) {
         if (!nextHopExists(id)) {
             throw s.fail(TableException.Code.NOT_FOUND, "next hop " + id);
         }
@@ -687,7 +686,7 @@ final class L3Changes {
                 ports[i] = -1;
                 continue;
             }
-            final Integer index = compiled.portIndex().get(portNames[i]);
+            final Integer index = setup.portIndex().get(portNames[i]);
             if (index == null) {
                 throw s.fail(TableException.Code.INVALID_ARGUMENT, "no port " + portNames[i]);
             }
@@ -708,7 +707,7 @@ final class L3Changes {
         return all;
     }
 
-    // ---- the configuration's objects: staged by {@link L3ConfigChanges} (a reconfigure's difference) ----
+    // ---- the configuration's objects: staged by the config side's L3ConfigChanges (a reconfigure's difference) ----
 
     private Set<Integer> allConfigGroups() {
         final Set<Integer> all = new HashSet<>(state.configGroups.keySet());
@@ -722,8 +721,8 @@ final class L3Changes {
         return staged != null ? staged : state.configGroups.get(id);
     }
 
-    /** Defines a configuration's next hop at an id {@link L3ConfigChanges} chose (free on both sides). */
-    void configNextHop(final int id, final int rif, final IpPrefix address) {
+    /** Defines a configuration's next hop at an id the config side's L3ConfigChanges chose (free on both sides). */
+    public void configNextHop(final int id, final int rif, final IpPrefix address) {
         if (id < 0 || id >= state.sizing().maxNextHops() || nextHopExists(id)) {
             throw s.fail(TableException.Code.RESOURCE_EXHAUSTED, "next-hop id " + id + " is taken or out of range");
         }
@@ -736,7 +735,7 @@ final class L3Changes {
     }
 
     /** Defines a configuration's group (members and weights fixed: another member set is another group). */
-    void configGroup(final int id, final String name, final int[] nextHopIds, final int[] weights) {
+    public void configGroup(final int id, final String name, final int[] nextHopIds, final int[] weights) {
         if (id < 0 || id >= state.sizing().maxGroups() || controllerGroupExists(id) || isConfigGroup(id)) {
             throw s.fail(TableException.Code.RESOURCE_EXHAUSTED, "group id " + id + " is taken or out of range");
         }
@@ -757,7 +756,7 @@ final class L3Changes {
     }
 
     /** Removes a configuration's group; refused while a route uses it. */
-    void removeConfigGroup(final int id) {
+    public void removeConfigGroup(final int id) {
         if (!isConfigGroup(id)) {
             throw s.fail(TableException.Code.NOT_FOUND, "group " + id);
         }
@@ -771,7 +770,7 @@ final class L3Changes {
      * Inserts or changes a configuration's route (any {@link RouteTarget} kind); refused when a controller wrote a
      * route for the same prefix: config_db never replaces a controller's entry.
      */
-    void configRoute(final IpPrefix prefix, final int value) {
+    public void configRoute(final IpPrefix prefix, final int value) {
         if (route(prefix) != null && !isConfigRoute(prefix)) {
             throw s.fail(
                     TableException.Code.FAILED_PRECONDITION,
@@ -792,7 +791,7 @@ final class L3Changes {
     }
 
     /** Deletes a configuration's route. */
-    void deleteConfigRoute(final IpPrefix prefix) {
+    public void deleteConfigRoute(final IpPrefix prefix) {
         if (!isConfigRoute(prefix)) {
             throw s.fail(TableException.Code.NOT_FOUND, "config route " + prefix);
         }
@@ -802,7 +801,7 @@ final class L3Changes {
     /**
      * Adds or changes a configuration's neighbor; refused when a controller wrote the neighbor at that address.
      */
-    void configNeighbor(final int rif, final IpPrefix address, final long mac) {
+    public void configNeighbor(final int rif, final IpPrefix address, final long mac) {
         if (isControllerNeighbor(address)) {
             throw s.fail(
                     TableException.Code.FAILED_PRECONDITION,
@@ -817,7 +816,7 @@ final class L3Changes {
     }
 
     /** Removes a configuration's neighbor. */
-    void removeConfigNeighbor(final IpPrefix address) {
+    public void removeConfigNeighbor(final IpPrefix address) {
         if (!isConfigNeighbor(address)) {
             throw s.fail(TableException.Code.NOT_FOUND, "config neighbor " + address);
         }
@@ -826,7 +825,7 @@ final class L3Changes {
         s.update(t -> t.neighbors().remove(address.high(), address.low(), address.v6()));
     }
 
-    // ---- the configuration's router interfaces: staged by {@link RouterInterfaceConfigChanges} ----
+    // ---- the configuration's router interfaces: staged by the config side's RouterInterfaceConfigChanges ----
 
     /**
      * Adds a configuration's router interface (INTERFACE on a port, VLAN_INTERFACE on a VLAN) at an id free on both
@@ -842,7 +841,7 @@ final class L3Changes {
      * @param v4 its IPv4 address (the ARP source), or null.
      * @param v6 its IPv6 address (the ND source), or null.
      */
-    void configRouterInterface(
+    public void configRouterInterface(
             final String name,
             final int id,
             final int port,
@@ -898,7 +897,7 @@ final class L3Changes {
      *
      * @param name the interface.
      */
-    void removeConfigRouterInterface(final String name) {
+    public void removeConfigRouterInterface(final String name) {
         final L3State.ConfigRif rif = configRif(name);
         if (rif == null) {
             throw s.fail(TableException.Code.NOT_FOUND, "config router interface " + name);

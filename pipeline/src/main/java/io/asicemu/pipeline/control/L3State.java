@@ -1,12 +1,11 @@
 package io.asicemu.pipeline.control;
 
-import io.asicemu.pipeline.config.CompiledConfig;
-import io.asicemu.pipeline.config.ConfigGroup;
 import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.pipeline.table.IpPrefix;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.table.RouteSlots;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -20,16 +19,16 @@ import java.util.Set;
  * recorded here only when their batch commits. A new configuration resets it.
  * <p>
  * Ownership: an object is the configuration's or a controller's, never both. Config next hops and groups keep the
- * start-up configuration's ids (below {@link CompiledConfig#nextHopCount()} / {@link CompiledConfig#groupCount()},
+ * start-up configuration's ids (below {@link SwitchSetup#nextHopCount()} / {@link SwitchSetup#groupCount()},
  * where controllers never allocate; router interfaces likewise below {@link #configRouterInterfaceCount()}); ones a later
- * {@link PipelineControl#reconfigure} adds take ids freed there first,
+ * a reconfigure (the config side) adds take ids freed there first,
  * then the highest free ids (controllers allocate upward from the start-up count), so neither side picks the other's
  * ids. A route or neighbor key (prefix, address) belongs to whoever wrote it first: the other side is refused, naming
- * it ({@link L3ConfigChanges}).
+ * it (the config side's L3ConfigChanges).
  * <p>
  * Not thread safe: the control thread only.
  */
-final class L3State {
+public final class L3State {
     /** A next hop as the control model keeps it. */
     record NextHop(IpPrefix address, int rif) {}
 
@@ -40,7 +39,7 @@ final class L3State {
     record GroupSpec(String name, int[] nextHops, int[] weights, int[] watchPorts) {}
 
     /** A neighbor the configuration defines (NEIGH). */
-    record ConfigNeighbor(int rif, long mac) {}
+    public record ConfigNeighbor(int rif, long mac) {}
 
     /**
      * A router interface the configuration defines (INTERFACE, VLAN_INTERFACE).
@@ -49,10 +48,10 @@ final class L3State {
      * @param port its port ({@link ForwardingTables#NONE} for a VLAN interface).
      * @param vlan its VLAN ({@link ForwardingTables#NONE} for a port interface).
      */
-    record ConfigRif(int id, int port, int vlan) {}
+    public record ConfigRif(int id, int port, int vlan) {}
 
     private final PipelineSizing sizing;
-    private CompiledConfig compiled;
+    private SwitchSetup setup;
     final Map<Integer, NextHop> nextHops = new HashMap<>();
     final Set<Integer> groups = new HashSet<>();
     final Map<Integer, GroupSpec> groupSpecs = new HashMap<>();
@@ -100,8 +99,8 @@ final class L3State {
     }
 
     /** Starts again from what a configuration defines (its routes, next hops and router interfaces). */
-    void reset(final CompiledConfig next) {
-        compiled = next;
+    void reset(final SwitchSetup next) {
+        setup = next;
         routes.clear();
         routes.putAll(next.routes());
         routeSlots = next.routeSlots().copy();
@@ -155,31 +154,55 @@ final class L3State {
         configRouterInterfaces = rifs;
     }
 
-    /** Records what a committed reconfigure left as the configuration's objects (see {@link L3ConfigChanges}). */
-    void configInForce(final L3ConfigChanges.View view) {
+    /** Records what a committed reconfigure left as the configuration's objects (the config side computes them). */
+    public void configInForce(
+            final Map<String, Integer> nextHopIds,
+            final Map<String, Integer> groupIds,
+            final Map<IpPrefix, Integer> routes,
+            final Map<IpPrefix, ConfigNeighbor> neighbors) {
         configNextHopIds.clear();
-        configNextHopIds.putAll(view.nextHopIds());
+        configNextHopIds.putAll(nextHopIds);
         configGroupIds.clear();
-        configGroupIds.putAll(view.groupIds());
-        configRouteView = view.routes();
+        configGroupIds.putAll(groupIds);
+        configRouteView = routes;
         takenOverRoutes.retainAll(configRouteView.keySet());
-        configNeighborView = view.neighbors();
+        configNeighborView = neighbors;
+    }
+
+    /** @return the configuration's next hops in force: identity ({@link #nextHopKey}) → pipeline id (read only). */
+    public Map<String, Integer> configNextHopIds() {
+        return Collections.unmodifiableMap(configNextHopIds);
+    }
+
+    /** @return the configuration's groups in force: identity ({@link #groupKey}) → pipeline id (read only). */
+    public Map<String, Integer> configGroupIds() {
+        return Collections.unmodifiableMap(configGroupIds);
+    }
+
+    /** @return the configuration's routes in force, in pipeline ids (read only). */
+    public Map<IpPrefix, Integer> configRouteView() {
+        return Collections.unmodifiableMap(configRouteView);
+    }
+
+    /** @return the configuration's neighbors in force, by address (read only). */
+    public Map<IpPrefix, ConfigNeighbor> configNeighborView() {
+        return Collections.unmodifiableMap(configNeighborView);
     }
 
     /** Router interface id → its interface name (EthernetN, VlanN) in a configuration. */
-    static Map<Integer, String> rifNames(final CompiledConfig c) {
+    public static Map<Integer, String> rifNames(final SwitchSetup c) {
         final Map<Integer, String> names = new HashMap<>();
         c.routerInterfaces().forEach((name, rif) -> names.put(rif, name));
         return names;
     }
 
-    static IpPrefix nextHopAddress(final ForwardingTables t, final int id) {
+    public static IpPrefix nextHopAddress(final ForwardingTables t, final int id) {
         final boolean v6 = t.nextHopV6(id);
         return new IpPrefix(v6, t.nextHopHigh(id), t.nextHopLow(id), v6 ? 128 : 32);
     }
 
     /** A config next hop's identity: its address on a named interface (ids differ between configurations). */
-    static String nextHopKey(final IpPrefix address, final String interfaceName) {
+    public static String nextHopKey(final IpPrefix address, final String interfaceName) {
         return address + "@" + interfaceName;
     }
 
@@ -187,7 +210,7 @@ final class L3State {
      * A config group's identity, as the compiler shares groups: its members (by next-hop identity) with their weights
      * in any order, plus the route's name when {@code ARS_NEXTHOP_GROUP} gives that route a group of its own.
      */
-    static String groupKey(
+    public static String groupKey(
             final String ownArsName,
             final int[] nextHops,
             final int[] weights,
@@ -200,11 +223,11 @@ final class L3State {
         return ownArsName + "|" + String.join(",", members);
     }
 
-    CompiledConfig compiled() {
-        return compiled;
+    public SwitchSetup setup() {
+        return setup;
     }
 
-    PipelineSizing sizing() {
+    public PipelineSizing sizing() {
         return sizing;
     }
 
@@ -222,7 +245,7 @@ final class L3State {
     }
 
     /** @return the ids of the configuration's router interfaces are below this (controller ones at or above). */
-    int configRouterInterfaceCount() {
+    public int configRouterInterfaceCount() {
         return configRouterInterfaces;
     }
 }

@@ -2,10 +2,6 @@ package io.asicemu.pipeline.control;
 
 import io.asicemu.pipeline.DataPlaneAgent;
 import io.asicemu.pipeline.DataPlaneCommand;
-import io.asicemu.pipeline.config.CompiledConfig;
-import io.asicemu.pipeline.config.ConfigCompiler;
-import io.asicemu.pipeline.config.ConfigDb;
-import io.asicemu.pipeline.config.ConfigException;
 import io.asicemu.pipeline.counter.CountersSnapshot;
 import io.asicemu.pipeline.cpu.CpuPort;
 import io.asicemu.pipeline.port.Port;
@@ -32,12 +28,12 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The one control API of the pipeline, shared by the config loader, the CLI and P4Runtime: apply a CONFIG_DB (validated
- * whole, then compiled and handed to the data plane as one command), attach ports, edit tables in atomic batches
- * ({@link #batch()}), read counters ({@link #counters()}), reach the CPU port. Every change becomes a command the
+ * The one control API of the pipeline, shared by the config side, the CLI and P4Runtime: install a validated
+ * configuration ({@link #install}: what {@code pipeline.config} compiled CONFIG_DB into, handed to the data plane as one
+ * command), attach ports, edit tables in atomic batches ({@link #batch()}: P4Runtime writes and the config side's
+ * running-config changes alike), read counters ({@link #counters()}), reach the CPU port. Every change becomes a command the
  * data-plane agent applies between packet batches; {@link #awaitApplied} waits for it when the agent runs on its own
  * thread (when a test or the replay steps the agent, the next {@code doWork()} applies it).
  * <p>
@@ -55,23 +51,14 @@ public final class PipelineControl {
 
     private final L2State l2 = new L2State();
     private final AclState acl = new AclState();
-    private volatile CompiledConfig compiled;
+    /** What the last {@link #install} installed (null before any). */
+    private volatile SwitchSetup setup;
+
     private volatile RouteSlots routeSlots;
     private long submitted;
     private RuntimeKnobs knobs;
-    /**
-     * The configuration in force: the one last applied or reconfigured (validated and compiled, but after a
-     * {@link #reconfigure} not installed: the data plane keeps {@link #compiled}'s tables, changed in place).
-     */
-    private volatile CompiledConfig inForce;
-    /** The knob values {@link #inForce} gives, what {@link #runningConfig()} compares the live ones with (lazy). */
-    private RuntimeKnobs.Values inForceKnobs;
-    /** What {@link #runningConfig()} renders: published after each change on the control thread. */
-    private volatile Running runningState;
-    /** The last rendering, by the state it was rendered from (any thread renders; a race renders twice). */
-    private final AtomicReference<Rendered> rendered = new AtomicReference<>();
-    /** While {@link #reconfigure} commits: it renders the running config once, after it set what is in force. */
-    private boolean reconfiguring;
+    /** The config side that installs configurations here: told of knob commits, asked to reinstall. */
+    private ConfigSource configSource;
 
     /**
      * @param agent the data-plane agent.
@@ -92,28 +79,50 @@ public final class PipelineControl {
     }
 
     /**
-     * Validates and applies a whole configuration with the default traffic-manager settings; on error nothing
-     * changes.
-     *
-     * @param db the CONFIG_DB.
-     * @return the compiled configuration now in force.
-     * @throws ConfigException naming table, key and field of the first problem.
+     * The side that installs configurations here ({@code pipeline.config}'s {@code SwitchConfig}): the control model
+     * names nothing of the config side, which compiles CONFIG_DB into {@link SwitchSetup}s and staged batch changes.
      */
-    public CompiledConfig applyConfig(final ConfigDb db) {
-        return applyConfig(db, TmOptions.defaults());
+    public interface ConfigSource {
+        /** A batch committed knob changes (the running config the source renders changed). Control thread. */
+        void knobsCommitted();
+
+        /** Installs the configuration in force again, dropping every controller write (P4Runtime's reset). */
+        void reinstall();
     }
 
     /**
-     * Validates and applies a whole configuration; on error nothing changes. The traffic-manager settings are part
-     * of the configuration applied (not a separate setter that must come first).
+     * Registers the config side (one per control; a second replaces the first).
      *
-     * @param db the CONFIG_DB.
-     * @param tmOptions the traffic manager's model settings (cell size, WRED and PFC options).
-     * @return the compiled configuration now in force.
-     * @throws ConfigException naming table, key and field of the first problem.
+     * @param source the config side.
      */
-    public CompiledConfig applyConfig(final ConfigDb db, final TmOptions tmOptions) {
-        final CompiledConfig next = ConfigCompiler.compile(db, sizing, linuxOverrides);
+    public void configSource(final ConfigSource source) {
+        this.configSource = source;
+    }
+
+    /** @return the registered config side, or null. */
+    public ConfigSource configSource() {
+        return configSource;
+    }
+
+    /**
+     * Installs the configuration in force again through its config side, dropping every controller write (a P4Runtime
+     * pipeline reset); nothing happens before any configuration.
+     */
+    public void reinstallConfig() {
+        if (setup != null && configSource != null) {
+            configSource.reinstall();
+        }
+    }
+
+    /**
+     * Installs a whole validated configuration as one data-plane command: new tables, traffic manager and packet
+     * buffer; the control model's parts start again from it (controller writes are gone). The traffic-manager
+     * settings come with it (not a separate setter that must come first).
+     *
+     * @param next what the configuration installs.
+     * @param tmOptions the traffic manager's model settings (cell size, WRED and PFC options).
+     */
+    public void install(final SwitchSetup next, final TmOptions tmOptions) {
         final TrafficManager tm =
                 new TrafficManager(next.tmConfig(), tmOptions, agent::onPfcFrame, agent::onTmDrop, clock.nowNs());
         // The frames' memory follows the configured buffer: the TM's device buffer in its cells, plus one frame.
@@ -140,171 +149,24 @@ public final class PipelineControl {
         l2.reset(tables, sizing.maxPorts());
         acl.reset(next.aclNames());
         routeSlots = l3.routeSlots();
-        compiled = next;
-        inForce = next;
-        inForceKnobs = null;
-        runningState = null;
-        publishRunning();
-        return next;
+        setup = next;
     }
 
     /**
-     * Changes the running configuration to {@code next} without a restart: validates it as {@link #applyConfig}
-     * does (the same compile: schema, section parsers, bounds, cross-field checks), compares it with the
-     * {@link #runningConfig()} and stages the difference as the knob changes a P4Runtime register write makes,
-     * validated together with what controllers wrote and committed as one data-plane command: all or nothing. Tables,
-     * controller-written entries, queues and counters stay. A difference the running switch cannot make (the port
-     * map, the buffer pools, anything outside the tables {@code ConfigChanges} lists) is refused as needing a config
-     * reload ({@link #applyConfig}), naming {@code TABLE|key|field}; docs/CONFIG.md lists what changes at run time.
+     * A knob model over a configuration that is not (yet) installed: the values it would give, checked against the
+     * committed L3 model (the config side compares it with {@link #runtimeKnobs()} to stage a change).
      *
-     * @param next the next CONFIG_DB, whole (e.g. the running config with an operator's edits).
-     * @return the sequence number of the command that applies it (see {@link #awaitApplied}); the last one
-     *     submitted when nothing differs.
-     * @throws ConfigException naming table, key and field of the first problem; then nothing changed.
+     * @param next a configuration's setup.
+     * @return its knob model.
      */
-    public long reconfigure(final ConfigDb next) {
-        if (compiled == null) {
-            applyConfig(next);
-            return lastSubmitted();
-        }
-        final CompiledConfig target = ConfigCompiler.compile(next, sizing, linuxOverrides);
-        final RuntimeKnobs live = runtimeKnobs();
-        final RuntimeKnobs targetKnobs = new RuntimeKnobs(target, sizing.maxGroups(), sizing.maxPorts(), l3);
-        final TableBatch changes = batch();
-        ConfigChanges.stage(
-                runningConfig(), inForce.tmConfig(), target.db(), target.tmConfig(), live, targetKnobs, changes);
-        // Interfaces first (routes, next hops and neighbors use them), removed ones after what used them; L2 after
-        // that (a port leaving a VLAN and becoming routed, or the other way round, in one change).
-        RouterInterfaceConfigChanges.add(l3, changes.l3Changes(), inForce.db(), target);
-        final L3ConfigChanges.View l3InForce = L3ConfigChanges.stage(l3, changes.l3Changes(), inForce.db(), target);
-        RouterInterfaceConfigChanges.remove(changes.l3Changes(), inForce.db(), target);
-        L2ConfigChanges.stage(inForce.db(), target, changes.l2Changes());
-        stageAcl(inForce.db(), target, changes);
-        stageQosMaps(inForce.db(), target, changes);
-        stagePortSettings(inForce.db(), target, changes);
-        final long sequence;
-        reconfiguring = true;
-        try {
-            sequence = changes.size() == 0 ? lastSubmitted() : changes.commit();
-        } finally {
-            reconfiguring = false;
-        }
-        l3.configInForce(l3InForce);
-        inForce = target;
-        inForceKnobs = targetKnobs.snapshot();
-        publishRunning();
-        return sequence;
+    public RuntimeKnobs knobsOf(final SwitchSetup next) {
+        return new RuntimeKnobs(next, sizing.maxGroups(), sizing.maxPorts(), l3);
     }
-
-    /**
-     * Stages PORT {@code admin_status} and {@code mtu} where the next configuration changes them (SONiC's {@code config
-     * interface shutdown|startup|mtu}): the port's admin state and MTU in the tables, applied with the rest of the
-     * change. An admin-down port neither takes nor sends frames (ingress and egress drops are counted, its oper status
-     * goes down); the Linux link under it stays up. Speed, lanes and the port map still need a reload.
-     */
-    private static void stagePortSettings(
-            final ConfigDb current, final CompiledConfig target, final TableBatch changes) {
-        final Map<String, Map<String, String>> before = current.table("PORT");
-        final Map<String, Map<String, String>> after = target.db().table("PORT");
-        for (final Map.Entry<String, Integer> port : target.portIndex().entrySet()) {
-            final Map<String, String> a = before.getOrDefault(port.getKey(), Map.of());
-            final Map<String, String> b = after.getOrDefault(port.getKey(), Map.of());
-            if (!java.util.Objects.equals(a.get("admin_status"), b.get("admin_status"))
-                    || !java.util.Objects.equals(a.get("mtu"), b.get("mtu"))) {
-                final int p = port.getValue();
-                changes.portSettings(
-                        p, target.tables().portAdminUp(p), target.tables().portMtu(p));
-            }
-        }
-    }
-
-    /**
-     * Stages the next configuration's QoS maps when DSCP_TO_TC_MAP, DOT1P_TO_TC_MAP, TC_TO_QUEUE_MAP or the
-     * PORT_QOS_MAP fields naming them differ (TC → PG and PFC stay for a reload: the traffic manager's PGs follow them).
-     */
-    private static void stageQosMaps(final ConfigDb current, final CompiledConfig target, final TableBatch changes) {
-        boolean differs = false;
-        for (final String t : ConfigChanges.QOS_MAP_TABLES) {
-            differs |= !current.table(t).equals(target.db().table(t));
-        }
-        differs |= !ConfigChanges.qosMapFields(current).equals(ConfigChanges.qosMapFields(target.db()));
-        if (differs) {
-            changes.knobChanges().configQos(target.tables().qos());
-        }
-    }
-
-    /**
-     * Stages the next configuration's ingress ACL when ACL_TABLE or ACL_RULE differ: the whole ACL, as a P4Runtime
-     * Write replaces it (rule order by priority; counters follow the rule index), refused naming the first differing
-     * key once a controller replaced the configuration's ACL.
-     */
-    private static void stageAcl(final ConfigDb current, final CompiledConfig target, final TableBatch changes) {
-        String table = null;
-        String key = "";
-        for (final String t : new String[] {"ACL_RULE", "ACL_TABLE"}) {
-            final Map<String, Map<String, String>> a = current.table(t);
-            final Map<String, Map<String, String>> b = target.db().table(t);
-            if (table == null && !a.equals(b)) {
-                table = t;
-                final TreeSet<String> keys = new TreeSet<>(a.keySet());
-                keys.addAll(b.keySet());
-                for (final String k : keys) {
-                    if (!java.util.Objects.equals(a.get(k), b.get(k))) {
-                        key = k;
-                        break;
-                    }
-                }
-            }
-        }
-        if (table == null) {
-            return;
-        }
-        try {
-            changes.aclChanges().configAcl(target.tables().acl());
-        } catch (final TableException e) {
-            throw ConfigRefusal.of(table, key, "", e);
-        }
-    }
-
-    /**
-     * The CONFIG_DB in force as the switch runs it: the configuration last applied or reconfigured plus what runtime
-     * writes changed since (a WRED threshold written on one queue shows as a WRED_PROFILE derived for that queue, see
-     * {@code RunningConfig}). Feeding it to {@link #reconfigure} changes nothing. Any thread.
-     *
-     * @return the running config (empty before any configuration).
-     */
-    public ConfigDb runningConfig() {
-        final Running state = runningState;
-        if (state == null) {
-            return new ConfigDb(Map.of());
-        }
-        final Rendered last = rendered.get();
-        if (last != null && last.from() == state) {
-            return last.db();
-        }
-        final ConfigDb db =
-                RunningConfig.render(state.inForce().db(), state.inForce().tmConfig(), state.base(), state.live());
-        rendered.set(new Rendered(state, db));
-        return db;
-    }
-
-    /** The config in force and the knob values: what the running config is rendered from. */
-    private record Running(CompiledConfig inForce, RuntimeKnobs.Values base, RuntimeKnobs.Values live) {}
-
-    private record Rendered(Running from, ConfigDb db) {}
 
     private void knobsCommitted() {
-        if (!reconfiguring) {
-            publishRunning();
+        if (configSource != null) {
+            configSource.knobsCommitted();
         }
-    }
-
-    /** Copies the knob values (a few arrays of ports × 8): the rendering itself waits for a reader. */
-    private void publishRunning() {
-        if (inForceKnobs == null) {
-            inForceKnobs = new RuntimeKnobs(inForce, sizing.maxGroups(), sizing.maxPorts(), l3).snapshot();
-        }
-        runningState = new Running(inForce, inForceKnobs, runtimeKnobs().snapshot());
     }
 
     /**
@@ -316,7 +178,7 @@ public final class PipelineControl {
      */
     public long attachPort(final String sonicName, final Port port) {
         attached.put(sonicName, port);
-        final CompiledConfig c = compiled;
+        final SwitchSetup c = setup;
         final Integer index = c == null ? null : c.portIndex().get(sonicName);
         if (index == null) {
             return lastSubmitted();
@@ -345,7 +207,7 @@ public final class PipelineControl {
      */
     public long detachPort(final String sonicName) {
         attached.remove(sonicName);
-        final CompiledConfig c = compiled;
+        final SwitchSetup c = setup;
         final Integer index = c == null ? null : c.portIndex().get(sonicName);
         if (index == null) {
             return lastSubmitted();
@@ -358,13 +220,14 @@ public final class PipelineControl {
      * @throws TableException FAILED_PRECONDITION before any configuration.
      */
     public TableBatch batch() {
-        if (compiled == null) {
+        if (setup == null) {
             throw new TableException(TableException.Code.FAILED_PRECONDITION, 0, "no configuration applied");
         }
         return new TableBatch(l3, l2, acl, runtimeKnobs(), this::submit, this::knobsCommitted);
     }
 
-    private synchronized long lastSubmitted() {
+    /** @return the sequence number of the last command submitted (0 before any). */
+    public synchronized long lastSubmitted() {
         return submitted;
     }
 
@@ -421,23 +284,14 @@ public final class PipelineControl {
         }
     }
 
-    /** @return the configuration in force, or null. */
-    public CompiledConfig compiled() {
-        return compiled;
-    }
-
-    /**
-     * @return the CONFIG_DB last applied or reconfigured, without the runtime writes since (empty before any); see
-     *     {@link #runningConfig()} for the switch as it runs.
-     */
-    public ConfigDb config() {
-        final CompiledConfig c = inForce;
-        return c == null ? new ConfigDb(Map.of()) : c.db();
+    /** @return what the last {@link #install} installed, or null before any. */
+    public SwitchSetup setup() {
+        return setup;
     }
 
     /** @return SONiC port names by index (empty before any configuration). */
     public List<String> portNames() {
-        final CompiledConfig c = compiled;
+        final SwitchSetup c = setup;
         return c == null ? List.of() : c.portNames();
     }
 
@@ -446,14 +300,14 @@ public final class PipelineControl {
      * @return its index, or -1.
      */
     public int portIndex(final String sonicName) {
-        final CompiledConfig c = compiled;
+        final SwitchSetup c = setup;
         final Integer i = c == null ? null : c.portIndex().get(sonicName);
         return i == null ? -1 : i;
     }
 
     /** @return a copy of every counter (any thread). */
     public CountersSnapshot counters() {
-        final CompiledConfig c = compiled;
+        final SwitchSetup c = setup;
         final String[] names = c == null ? new String[0] : c.portNames().toArray(new String[0]);
         return agent.counters().snapshot(names, acl.ingressNames(), acl.egressNames());
     }
@@ -612,21 +466,26 @@ public final class PipelineControl {
 
     /**
      * The runtime settings (P4Runtime registers, QoS map entries) in force: CONFIG_DB's values until a batch changes
-     * them with {@link TableBatch#setKnob} (or {@link #reconfigure} stages changes to them); a new {@link #applyConfig}
-     * starts again from its CONFIG_DB.
+     * them with {@link TableBatch#setKnob} (or the config side's reconfigure stages changes to them); a new
+     * {@link #install} starts again from its CONFIG_DB.
      *
      * @return the model (control thread).
      * @throws TableException FAILED_PRECONDITION before any configuration.
      */
     public RuntimeKnobs runtimeKnobs() {
-        final CompiledConfig c = compiled;
+        final SwitchSetup c = setup;
         if (c == null) {
             throw new TableException(TableException.Code.FAILED_PRECONDITION, 0, "no configuration applied");
         }
-        if (knobs == null || knobs.compiled() != c) {
+        if (knobs == null || knobs.setup() != c) {
             knobs = new RuntimeKnobs(c, sizing.maxGroups(), sizing.maxPorts(), l3);
         }
         return knobs;
+    }
+
+    /** @return the SONiC → Linux port names overriding the sonic-vs default (the config side compiles with them). */
+    public Map<String, String> linuxOverrides() {
+        return linuxOverrides;
     }
 
     /** @return the table sizes. */
@@ -639,8 +498,11 @@ public final class PipelineControl {
         return l3.routes;
     }
 
-    /** @return the committed L3 model (tests describe groups' weights and ownership with it). */
-    L3State l3() {
+    /**
+     * @return the committed L3 model (the config side stages its L3 objects against it; tests describe groups'
+     *     weights and ownership with it).
+     */
+    public L3State l3() {
         return l3;
     }
 
@@ -658,10 +520,10 @@ public final class PipelineControl {
 
     /**
      * @return the ids of the router interfaces the start-up configuration defines are below this (controller
-     *     interfaces get ids at or above it; interfaces a later {@link #reconfigure} adds take ids freed below it, else
-     *     the highest free ones).
+     *     interfaces get ids at or above it; interfaces a later reconfigure adds take ids freed below it, else the
+     *     highest free ones).
      */
     public int configRouterInterfaceCount() {
-        return compiled == null ? 0 : l3.configRouterInterfaceCount();
+        return setup == null ? 0 : l3.configRouterInterfaceCount();
     }
 }

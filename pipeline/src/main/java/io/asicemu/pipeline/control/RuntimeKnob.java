@@ -94,7 +94,7 @@ public enum RuntimeKnob {
      * @param field 0 Kmin, 1 Kmax, 2 Pmax.
      * @return the WRED/ECN knob of that colour and field.
      */
-    static RuntimeKnob wred(final int colour, final int field) {
+    public static RuntimeKnob wred(final int colour, final int field) {
         return WRED[colour][field];
     }
 

@@ -5,12 +5,10 @@ import io.asicemu.flowlet.LoadBalanceGroup;
 import io.asicemu.flowlet.ars.PortQuality;
 import io.asicemu.flowlet.ecmp.LoadBalanceMode;
 import io.asicemu.pipeline.DataPlaneAgent;
-import io.asicemu.pipeline.config.CompiledConfig;
 import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.pipeline.table.QosMaps;
 import io.asicemu.tm.config.BufferProfileConfig;
 import io.asicemu.tm.config.PortConfig;
-import io.asicemu.tm.config.SonicDefaults;
 import io.asicemu.tm.config.TmConfig;
 import io.asicemu.tm.config.WredProfileConfig;
 import java.util.ArrayList;
@@ -26,7 +24,7 @@ import java.util.function.IntPredicate;
  * xoff/xon, PFC_WD times, the default ARS object's idle time, SWITCH_HASH's ECMP seed; no QoS map entries), then what
  * {@link TableBatch#setKnob} batches committed. It validates a change and turns a committed set of changes into
  * data-plane edits (traffic-manager and ars-flowlet setters, a new {@link QosMaps} swapped in), applied in the
- * batch's one command. A new configuration ({@link PipelineControl#applyConfig}) starts a new model.
+ * batch's one command. A new configuration ({@link PipelineControl#install}) starts a new model.
  * <p>
  * Not thread safe: the control thread only (as {@link PipelineControl}).
  */
@@ -35,7 +33,7 @@ public final class RuntimeKnobs {
     private static final long U32 = 0xFFFF_FFFFL;
     private static final String[] COLOUR_NAMES = {" (green)", " (yellow)", " (red)"};
 
-    private final CompiledConfig compiled;
+    private final SwitchSetup setup;
     private final int ports;
     private final long[][] values = new long[KNOBS.length][];
     private final BitSet pgProfile = new BitSet();
@@ -49,24 +47,23 @@ public final class RuntimeKnobs {
     private final L3State l3;
     private final BitSet modeWritten = new BitSet();
 
-    RuntimeKnobs(final CompiledConfig compiled, final int maxGroups, final int maxPorts, final L3State l3) {
+    RuntimeKnobs(final SwitchSetup setup, final int maxGroups, final int maxPorts, final L3State l3) {
         this.maxGroups = maxGroups;
         this.maxPorts = maxPorts;
         this.l3 = l3;
-        this.compiled = compiled;
-        this.ports = compiled.portNames().size();
+        this.setup = setup;
+        this.ports = setup.portNames().size();
         for (final RuntimeKnob k : KNOBS) {
             values[k.ordinal()] = new long[k.size(ports, maxGroups)];
             if (k.isQosMap()) {
                 java.util.Arrays.fill(values[k.ordinal()], -1);
             }
         }
-        final TmConfig tm = compiled.tmConfig();
+        final TmConfig tm = setup.tmConfig();
         pollMs = tm.pollIntervalMs();
         // The PFC xoff/xon knobs tune CONFIG_DB's BUFFER_PG profiles; the default buffer a config without BUFFER_*
         // tables gets (SonicDefaults.withDefaultBuffers) is the emulator's, not the operator's, and has none to tune.
-        final boolean configuredBuffers = SonicDefaults.BUFFER_TABLES.stream()
-                .anyMatch(t -> !compiled.db().table(t).isEmpty());
+        final boolean configuredBuffers = setup.configuredBuffers();
         for (final PortConfig p : tm.ports()) {
             final int port = p.index();
             if (port >= ports) {
@@ -105,13 +102,13 @@ public final class RuntimeKnobs {
         set(
                 RuntimeKnob.FLOWLET_IDLE_TIME_NS,
                 0,
-                compiled.flowletConfig().groupSettings("").idleTimeNs());
-        set(RuntimeKnob.HASH_SEED, 0, compiled.flowletConfig().switchHash().ecmpHashSeed() & U32);
-        baseQos = compiled.tables().qos();
+                setup.flowletConfig().groupSettings("").idleTimeNs());
+        set(RuntimeKnob.HASH_SEED, 0, setup.flowletConfig().switchHash().ecmpHashSeed() & U32);
+        baseQos = setup.tables().qos();
     }
 
-    CompiledConfig compiled() {
-        return compiled;
+    SwitchSetup setup() {
+        return setup;
     }
 
     /**
@@ -122,16 +119,16 @@ public final class RuntimeKnobs {
      * @param pgProfile PGs with a BUFFER_PG profile.
      * @param watched ports with a PFC_WD entry.
      */
-    record Values(long[][] values, BitSet pgProfile, BitSet watched) {
-        long value(final RuntimeKnob k, final int index) {
+    public record Values(long[][] values, BitSet pgProfile, BitSet watched) {
+        public long value(final RuntimeKnob k, final int index) {
             return values[k.ordinal()][index];
         }
 
-        int size(final RuntimeKnob k) {
+        public int size(final RuntimeKnob k) {
             return values[k.ordinal()].length;
         }
 
-        boolean applicable(final RuntimeKnob k, final int index) {
+        public boolean applicable(final RuntimeKnob k, final int index) {
             return switch (k) {
                 case PFC_XOFF_BYTES, PFC_XON_BYTES -> pgProfile.get(index);
                 case PFC_WATCHDOG_DETECTION_MS, PFC_WATCHDOG_RESTORATION_MS -> watched.get(index);
@@ -141,7 +138,7 @@ public final class RuntimeKnobs {
     }
 
     /** @return a copy of the values in force (control thread). */
-    Values snapshot() {
+    public Values snapshot() {
         final long[][] copy = new long[values.length][];
         for (int i = 0; i < values.length; i++) {
             copy[i] = values[i].clone();
@@ -190,10 +187,10 @@ public final class RuntimeKnobs {
     private GroupSettings configuredGroupSettings(final int group) {
         final L3State.GroupSpec spec = l3.groupSpecs.get(group);
         if (spec != null) {
-            return compiled.flowletConfig().groupSettings(spec.name());
+            return setup.flowletConfig().groupSettings(spec.name());
         }
         final L3State.GroupSpec configured = l3.configGroups.get(group);
-        return configured == null ? null : compiled.flowletConfig().groupSettings(configured.name());
+        return configured == null ? null : setup.flowletConfig().groupSettings(configured.name());
     }
 
     static int modeCode(final LoadBalanceMode mode) {
@@ -375,7 +372,7 @@ public final class RuntimeKnobs {
                     modeWritten.set(index);
                     final LoadBalanceMode mode = mode(e.getValue());
                     final PortQuality spare = mode == LoadBalanceMode.FLOWLET_QUALITY
-                            ? new PortQuality(maxPorts, compiled.flowletConfig().qualitySettings())
+                            ? new PortQuality(maxPorts, setup.flowletConfig().qualitySettings())
                             : null;
                     edits.add(a -> {
                         final LoadBalanceGroup g = a.tables().group(index);

@@ -41,7 +41,7 @@ public final class TableBatch {
             final RuntimeKnobs knobModel,
             final ToLongFunction<DataPlaneCommand> submit,
             final Runnable knobsCommitted) {
-        this.l2 = new L2Changes(staging, l2State, l3State.compiled(), l3State.sizing());
+        this.l2 = new L2Changes(staging, l2State, l3State.setup(), l3State.sizing());
         this.l3 = new L3Changes(staging, l3State, () -> knobModel, l2);
         this.l2.l3(l3);
         this.acl = new AclChanges(staging, aclState, l3State.sizing());
@@ -544,22 +544,22 @@ public final class TableBatch {
     }
 
     /** @return the batch's L3 part (a reconfigure stages the configuration's L3 objects there). */
-    L3Changes l3Changes() {
+    public L3Changes l3Changes() {
         return l3;
     }
 
     /** @return the batch's L2 part (a reconfigure stages the configuration's VLANs and members there). */
-    L2Changes l2Changes() {
+    public L2Changes l2Changes() {
         return l2;
     }
 
     /** @return the batch's knob part (a reconfigure stages the configuration's QoS maps there). */
-    KnobChanges knobChanges() {
+    public KnobChanges knobChanges() {
         return knobs;
     }
 
     /** @return the batch's ACL part (a reconfigure stages the configuration's ACL there). */
-    AclChanges aclChanges() {
+    public AclChanges aclChanges() {
         return acl;
     }
 
@@ -570,7 +570,7 @@ public final class TableBatch {
      * @param adminUp admin up.
      * @param mtu the MTU.
      */
-    void portSettings(final int port, final boolean adminUp, final int mtu) {
+    public void portSettings(final int port, final boolean adminUp, final int mtu) {
         staging.update(t -> t.port(port, adminUp, mtu, t.portSpeedMbps(port)));
     }
 

@@ -5,6 +5,7 @@ import io.asicemu.pipeline.DataPlaneAgent;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.CompiledConfig;
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.control.TableEntryCounters;
 import io.asicemu.pipeline.counter.CountersSnapshot;
 import io.asicemu.pipeline.counter.PuntReason;
@@ -157,7 +158,7 @@ public final class Replay {
                 pipeline.control().attachPort(name, port);
             }
             clock.nowNs(startNs == Long.MAX_VALUE ? 0 : startNs);
-            pipeline.control().applyConfig(db);
+            SwitchConfig.of(pipeline.control()).applyConfig(db);
             final Path cpuPcap = OutputPaths.confined(outDir, "cpu.pcap");
             final Path countersFile = OutputPaths.confined(outDir, "counters.txt");
             final long[] cycles = new long[1];

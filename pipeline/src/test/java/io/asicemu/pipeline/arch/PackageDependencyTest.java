@@ -13,11 +13,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Dependencies inside the pipeline point one way, from the control side down to the data path: the data-path
- * packages (tables, stages, counters, CPU port, ports, time) name nothing of {@code control} or {@code config}, so
- * the control model can be reshaped without touching what packets run through; and {@code config} names nothing of
- * {@code control} (the value types both use live in {@code table}), so the order is control → config → table with no
- * cycle. Read from the sources (imports and fully qualified names alike), as the README states it.
+ * Dependencies inside the pipeline point one way, config → control → table: the data-path packages (tables, stages,
+ * counters, CPU port, ports, time) name nothing of {@code control} or {@code config}, so the control model can be
+ * reshaped without touching what packets run through; and {@code control} names nothing of {@code config}: the config
+ * side compiles CONFIG_DB into the control model's setup and staged changes through control's public API, as the
+ * P4Runtime adapter does, never the other way round. Read from the sources (imports and fully qualified names alike),
+ * as the README states it.
  */
 class PackageDependencyTest {
     private static final Path MAIN = Path.of("src/main/java/io/asicemu/pipeline");
@@ -56,13 +57,13 @@ class PackageDependencyTest {
     }
 
     @Test
-    void shouldNameNothingOfControlInConfig() throws IOException {
-        assertThat(Files.isDirectory(MAIN.resolve("config"))).isTrue();
-        assertThat(naming(MAIN.resolve("config"), "io.asicemu.pipeline.control."))
-                .as("files of pipeline.config naming pipeline.control (a cycle: control imports config)")
+    void shouldNameNothingOfConfigInControl() throws IOException {
+        assertThat(Files.isDirectory(MAIN.resolve("control"))).isTrue();
+        assertThat(naming(MAIN.resolve("control"), "io.asicemu.pipeline.config"))
+                .as("files of pipeline.control naming pipeline.config (a cycle: config imports control)")
                 .isEmpty();
-        assertThat(naming(MAIN.resolve("control"), "io.asicemu.pipeline.config."))
-                .as("the check finds references where there are some (control does import config)")
+        assertThat(naming(MAIN.resolve("config"), "io.asicemu.pipeline.control."))
+                .as("the check finds references where there are some (config does import control)")
                 .isNotEmpty();
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.stage.PacketBuffer;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.ManualClock;
@@ -39,7 +40,7 @@ class CellStoreSizingTest {
 
     private static Reserved reserved(final String json) throws Exception {
         try (Pipeline pipeline = Pipeline.create(new ManualClock(0), PipelineSizing.defaults(), Map.of())) {
-            pipeline.control().applyConfig(ConfigDb.parse(json));
+            SwitchConfig.of(pipeline.control()).applyConfig(ConfigDb.parse(json));
             final CompletableFuture<Reserved> result = new CompletableFuture<>();
             pipeline.control().submit(a -> {
                 final PacketBuffer store = a.packetBuffer();

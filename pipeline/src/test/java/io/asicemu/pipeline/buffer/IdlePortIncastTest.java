@@ -8,6 +8,7 @@ import io.asicemu.pipeline.Frames;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.CompiledConfig;
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.counter.CountersSnapshot;
 import io.asicemu.pipeline.port.InMemoryPort;
 import io.asicemu.pipeline.table.PipelineSizing;
@@ -86,7 +87,7 @@ class IdlePortIncastTest {
                 pipeline.control().attachPort(p, ports.get(p));
                 sent.put(p, 0L);
             }
-            final CompiledConfig compiled = pipeline.control().applyConfig(config(bufferTables));
+            final CompiledConfig compiled = SwitchConfig.of(pipeline.control()).applyConfig(config(bufferTables));
             pipeline.agent().doWork();
             final byte[] lossy = Frames.udp4(
                     Frames.builder()

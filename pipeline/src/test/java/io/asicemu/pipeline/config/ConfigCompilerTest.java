@@ -68,7 +68,8 @@ class ConfigCompilerTest {
     void shouldKeepForwardingWithOldConfigWhenNewConfigIsRefused() {
         try (SwitchFixture sw = new SwitchFixture(config("9100", "02:00:00:00:02:02", "10.0.2.2", "DSCP"))) {
             final ConfigDb bad = ConfigDb.parse(config("9100", "02:00:00:00:02:02", "10.7.7.7", "DSCP"));
-            assertThatThrownBy(() -> sw.pipeline.control().applyConfig(bad)).isInstanceOf(ConfigException.class);
+            assertThatThrownBy(() -> SwitchConfig.of(sw.pipeline.control()).applyConfig(bad))
+                    .isInstanceOf(ConfigException.class);
             sw.send(
                     "Ethernet0",
                     Frames.udp4(
@@ -80,8 +81,7 @@ class ConfigCompilerTest {
                             10));
             sw.run();
             assertThat(sw.take("Ethernet4")).hasSize(1);
-            assertThat(sw.pipeline
-                            .control()
+            assertThat(SwitchConfig.of(sw.pipeline.control())
                             .config()
                             .table("STATIC_ROUTE")
                             .get("192.168.0.0/16")

@@ -91,7 +91,7 @@ class ConfigMutationFuzzTest {
         final ManualClock clock = new ManualClock(0);
         try (Pipeline pipeline = Pipeline.create(clock, PipelineSizing.defaults(), Map.of())) {
             try {
-                pipeline.control().applyConfig(db);
+                SwitchConfig.of(pipeline.control()).applyConfig(db);
             } catch (final io.asicemu.config.ConfigException e) {
                 assertThat(e.getMessage()).as("a refusal names where").isNotBlank();
                 assertThat(e.table() + e.key() + e.field() + e.reason()).isNotBlank();

@@ -10,6 +10,8 @@ import io.asicemu.pipeline.Frames;
 import io.asicemu.pipeline.SwitchFixture;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.config.ConfigException;
+import io.asicemu.pipeline.config.RunningConfig;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.table.AclAction;
 import io.asicemu.pipeline.table.AclRule;
 import java.util.LinkedHashMap;
@@ -19,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * ACL_TABLE/ACL_RULE changes on a running switch ({@link PipelineControl#reconfigure}): the configuration's ingress
+ * ACL_TABLE/ACL_RULE changes on a running switch ({@link io.asicemu.pipeline.config.SwitchConfig#reconfigure}): the configuration's ingress
  * ACL is replaced whole, as a P4Runtime Write replaces it, in the same command as the other changes; once a controller
  * replaced the configuration's ACL, a config change of it is refused naming the key rather than wiping the
  * controller's rules.
@@ -62,27 +64,31 @@ class AclReconfigureTest {
             assertThat(forwards(sw, ip(10, 9, 0, 1))).isFalse();
             assertThat(forwards(sw, ip(10, 9, 0, 2))).isTrue();
 
-            control.reconfigure(with(
-                    control.runningConfig(),
-                    "ACL_RULE",
-                    "T|DROP_TWO",
-                    Map.of("PRIORITY", "20", "PACKET_ACTION", "DROP", "DST_IP", "10.9.0.2/32")));
+            SwitchConfig.of(control)
+                    .reconfigure(with(
+                            SwitchConfig.of(control).runningConfig(),
+                            "ACL_RULE",
+                            "T|DROP_TWO",
+                            Map.of("PRIORITY", "20", "PACKET_ACTION", "DROP", "DST_IP", "10.9.0.2/32")));
             sw.run();
             assertThat(forwards(sw, ip(10, 9, 0, 2))).as("a rule added").isFalse();
             assertThat(control.counters().aclRules()).containsKey("T|DROP_TWO");
 
-            control.reconfigure(with(
-                    control.runningConfig(),
-                    "ACL_RULE",
-                    "T|DROP_ONE",
-                    Map.of("PRIORITY", "10", "PACKET_ACTION", "FORWARD", "DST_IP", "10.9.0.1/32")));
+            SwitchConfig.of(control)
+                    .reconfigure(with(
+                            SwitchConfig.of(control).runningConfig(),
+                            "ACL_RULE",
+                            "T|DROP_ONE",
+                            Map.of("PRIORITY", "10", "PACKET_ACTION", "FORWARD", "DST_IP", "10.9.0.1/32")));
             sw.run();
             assertThat(forwards(sw, ip(10, 9, 0, 1))).as("a rule changed").isTrue();
 
-            control.reconfigure(without(control.runningConfig(), "ACL_RULE", "T|DROP_TWO"));
+            SwitchConfig.of(control)
+                    .reconfigure(without(SwitchConfig.of(control).runningConfig(), "ACL_RULE", "T|DROP_TWO"));
             sw.run();
             assertThat(forwards(sw, ip(10, 9, 0, 2))).as("a rule removed").isTrue();
-            assertThat(control.runningConfig().table("ACL_RULE")).containsOnlyKeys("T|DROP_ONE");
+            assertThat(SwitchConfig.of(control).runningConfig().table("ACL_RULE"))
+                    .containsOnlyKeys("T|DROP_ONE");
         }
     }
 
@@ -96,19 +102,19 @@ class AclReconfigureTest {
             control.batch().replaceAcl(List.of(rule)).commit();
             sw.run();
             assertThat(forwards(sw, ip(10, 9, 0, 3))).isFalse();
-            final ConfigDb before = control.runningConfig();
+            final ConfigDb before = SwitchConfig.of(control).runningConfig();
             final ConfigDb next = with(
                     with(before, "STATIC_ROUTE", "10.8.0.0/16", Map.of("nexthop", "10.0.2.2")),
                     "ACL_RULE",
                     "T|DROP_TWO",
                     Map.of("PRIORITY", "20", "PACKET_ACTION", "DROP", "DST_IP", "10.9.0.2/32"));
-            assertThatThrownBy(() -> control.reconfigure(next))
+            assertThatThrownBy(() -> SwitchConfig.of(control).reconfigure(next))
                     .isInstanceOf(ConfigException.class)
                     .hasMessage("ACL_RULE|T|DROP_TWO|: refused by the control model: FAILED_PRECONDITION: a controller"
                             + " (P4Runtime) replaced the configuration's ingress ACL: its rules are the controller's"
                             + " now (change them there, or reload the config)");
             sw.run();
-            assertThat(control.runningConfig()).isEqualTo(before);
+            assertThat(SwitchConfig.of(control).runningConfig()).isEqualTo(before);
             assertThat(forwards(sw, ip(10, 9, 0, 3)))
                     .as("the controller's rule stays")
                     .isFalse();
@@ -116,7 +122,8 @@ class AclReconfigureTest {
                     .as("nor did the route in the same change")
                     .isFalse();
             // Changes elsewhere still go through while the ACL part is the same.
-            control.reconfigure(with(before, "STATIC_ROUTE", "10.8.0.0/16", Map.of("nexthop", "10.0.2.2")));
+            SwitchConfig.of(control)
+                    .reconfigure(with(before, "STATIC_ROUTE", "10.8.0.0/16", Map.of("nexthop", "10.0.2.2")));
             sw.run();
             assertThat(forwards(sw, ip(10, 8, 0, 1))).isTrue();
         }

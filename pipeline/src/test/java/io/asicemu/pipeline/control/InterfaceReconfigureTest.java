@@ -13,6 +13,8 @@ import io.asicemu.pipeline.Frames;
 import io.asicemu.pipeline.SwitchFixture;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.config.ConfigException;
+import io.asicemu.pipeline.config.RunningConfig;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.pipeline.table.IpPrefix;
 import io.asicemu.pipeline.table.PipelineSizing;
@@ -23,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * INTERFACE and VLAN_INTERFACE changes on a running switch ({@link PipelineControl#reconfigure},
+ * INTERFACE and VLAN_INTERFACE changes on a running switch ({@link io.asicemu.pipeline.config.SwitchConfig#reconfigure},
  * {@link RouterInterfaceConfigChanges}): a new interface address answers ARP, announces itself on a live port and
  * routes (its connected subnet, next hops and neighbors on it in the same change); a removed one stops; a port turns
  * from VLAN member into routed port and back in one change; the configuration never takes a controller's interface,
@@ -101,7 +103,8 @@ class InterfaceReconfigureTest {
                     .isFalse();
             assertThat(forward(sw, ip(10, 9, 0, 1))).isEqualTo("none");
 
-            control.reconfigure(withEthernet8(control.runningConfig()));
+            SwitchConfig.of(control)
+                    .reconfigure(withEthernet8(SwitchConfig.of(control).runningConfig()));
             sw.run();
             final List<byte[]> announced = sw.take("Ethernet8");
             assertThat(announced)
@@ -126,10 +129,10 @@ class InterfaceReconfigureTest {
                     .isEqualTo(SIZING.maxRouterInterfaces() - 1);
             assertThat(sw.pipeline.agent().tables().portRouterInterface(2)).isEqualTo(rif);
 
-            ConfigDb next = without(control.runningConfig(), "STATIC_ROUTE", "10.9.0.0/16");
+            ConfigDb next = without(SwitchConfig.of(control).runningConfig(), "STATIC_ROUTE", "10.9.0.0/16");
             next = without(next, "NEIGH", "Ethernet8|10.0.3.2");
             next = without(next, "INTERFACE", "Ethernet8|10.0.3.1/24");
-            control.reconfigure(without(next, "INTERFACE", "Ethernet8"));
+            SwitchConfig.of(control).reconfigure(without(next, "INTERFACE", "Ethernet8"));
             sw.run();
             assertThat(answersArp(sw, "Ethernet8", ip(10, 0, 3, 2), ip(10, 0, 3, 1)))
                     .as("a removed address stops answering")
@@ -138,7 +141,7 @@ class InterfaceReconfigureTest {
             assertThat(forward(sw, ip(10, 0, 3, 2))).isEqualTo("none");
             assertThat(sw.pipeline.agent().tables().portRouterInterface(2)).isEqualTo(ForwardingTables.NONE);
             assertThat(control.configRouterInterfaces()).containsOnlyKeys("Ethernet0", "Ethernet4");
-            assertThat(control.runningConfig().tables())
+            assertThat(SwitchConfig.of(control).runningConfig().tables())
                     .isEqualTo(ConfigDb.parse(CONFIG).tables());
         }
     }
@@ -149,11 +152,11 @@ class InterfaceReconfigureTest {
             final PipelineControl control = sw.pipeline.control();
             final int rif = control.configRouterInterfaces().get("Ethernet4");
             final ConfigDb next = with(
-                    without(control.runningConfig(), "INTERFACE", "Ethernet4|10.0.2.1/24"),
+                    without(SwitchConfig.of(control).runningConfig(), "INTERFACE", "Ethernet4|10.0.2.1/24"),
                     "INTERFACE",
                     "Ethernet4|10.0.5.1/24",
                     Map.of());
-            control.reconfigure(next);
+            SwitchConfig.of(control).reconfigure(next);
             sw.run();
             assertThat(answersArp(sw, "Ethernet4", ip(10, 0, 5, 2), ip(10, 0, 5, 1)))
                     .isTrue();
@@ -169,22 +172,23 @@ class InterfaceReconfigureTest {
     void shouldTurnAVlanMemberIntoARoutedPortAndAVlanInterfaceOnAndOffInOneChangeEach() {
         try (SwitchFixture sw = new SwitchFixture(CONFIG, SIZING)) {
             final PipelineControl control = sw.pipeline.control();
-            ConfigDb vlan = with(control.runningConfig(), "VLAN", "Vlan100", Map.of("vlanid", "100"));
+            ConfigDb vlan = with(SwitchConfig.of(control).runningConfig(), "VLAN", "Vlan100", Map.of("vlanid", "100"));
             vlan = with(vlan, "VLAN_MEMBER", "Vlan100|Ethernet8", Map.of("tagging_mode", "untagged"));
             vlan = with(vlan, "VLAN_INTERFACE", "Vlan100", Map.of());
             vlan = with(vlan, "VLAN_INTERFACE", "Vlan100|10.0.100.1/24", Map.of());
-            control.reconfigure(vlan);
+            SwitchConfig.of(control).reconfigure(vlan);
             sw.run();
             assertThat(answersArp(sw, "Ethernet8", ip(10, 0, 100, 2), ip(10, 0, 100, 1)))
                     .as("the VLAN interface answers on its member port")
                     .isTrue();
 
             // One change: Ethernet8 leaves the VLAN (which goes, with its interface) and becomes a routed port.
-            ConfigDb routed = without(control.runningConfig(), "VLAN_INTERFACE", "Vlan100|10.0.100.1/24");
+            ConfigDb routed =
+                    without(SwitchConfig.of(control).runningConfig(), "VLAN_INTERFACE", "Vlan100|10.0.100.1/24");
             routed = without(routed, "VLAN_INTERFACE", "Vlan100");
             routed = without(routed, "VLAN_MEMBER", "Vlan100|Ethernet8");
             routed = without(routed, "VLAN", "Vlan100");
-            control.reconfigure(withEthernet8(routed));
+            SwitchConfig.of(control).reconfigure(withEthernet8(routed));
             sw.run();
             assertThat(answersArp(sw, "Ethernet8", ip(10, 0, 100, 2), ip(10, 0, 100, 1)))
                     .isFalse();
@@ -194,14 +198,14 @@ class InterfaceReconfigureTest {
             assertThat(control.configRouterInterfaces()).containsOnlyKeys("Ethernet0", "Ethernet4", "Ethernet8");
 
             // And back in one change: routed port → VLAN member with a VLAN interface.
-            ConfigDb back = without(control.runningConfig(), "STATIC_ROUTE", "10.9.0.0/16");
+            ConfigDb back = without(SwitchConfig.of(control).runningConfig(), "STATIC_ROUTE", "10.9.0.0/16");
             back = without(back, "NEIGH", "Ethernet8|10.0.3.2");
             back = without(back, "INTERFACE", "Ethernet8|10.0.3.1/24");
             back = without(back, "INTERFACE", "Ethernet8");
             back = with(back, "VLAN", "Vlan100", Map.of("vlanid", "100"));
             back = with(back, "VLAN_MEMBER", "Vlan100|Ethernet8", Map.of("tagging_mode", "untagged"));
             back = with(back, "VLAN_INTERFACE", "Vlan100|10.0.100.1/24", Map.of());
-            control.reconfigure(back);
+            SwitchConfig.of(control).reconfigure(back);
             sw.run();
             assertThat(answersArp(sw, "Ethernet8", ip(10, 0, 100, 2), ip(10, 0, 100, 1)))
                     .isTrue();
@@ -219,32 +223,34 @@ class InterfaceReconfigureTest {
             control.batch()
                     .writeRouterInterface(controllerRif, "Ethernet8", ROUTER, true)
                     .commit();
-            final int hop = control.compiled().nextHopCount();
+            final int hop = SwitchConfig.of(control).compiled().nextHopCount();
             control.batch()
                     .writeNextHop(
                             hop, control.configRouterInterfaces().get("Ethernet4"), IpPrefix.address("10.0.2.9"), true)
                     .writeRoute(IpPrefix.parse("10.0.7.0/24"), hop, false, true)
                     .commit();
             sw.run();
-            final ConfigDb before = control.runningConfig();
+            final ConfigDb before = SwitchConfig.of(control).runningConfig();
             final Map<IpPrefix, Integer> routesBefore = Map.copyOf(control.routes());
 
-            assertThatThrownBy(() -> control.reconfigure(withEthernet8(before)))
+            assertThatThrownBy(() -> SwitchConfig.of(control).reconfigure(withEthernet8(before)))
                     .isInstanceOf(ConfigException.class)
                     .hasMessage("INTERFACE|Ethernet8|: refused by the control model: FAILED_PRECONDITION: Ethernet8 has"
                             + " router interface " + controllerRif
                             + " written by a controller (P4Runtime); delete it there first");
-            assertThatThrownBy(() -> control.reconfigure(with(before, "INTERFACE", "Ethernet0|10.0.7.1/24", Map.of())))
+            assertThatThrownBy(() -> SwitchConfig.of(control)
+                            .reconfigure(with(before, "INTERFACE", "Ethernet0|10.0.7.1/24", Map.of())))
                     .isInstanceOf(ConfigException.class)
                     .hasMessage("INTERFACE|Ethernet0|10.0.7.1/24|: refused by the control model: FAILED_PRECONDITION:"
                             + " route 10.0.7.0/24 was written by a controller (P4Runtime); delete it there first");
-            assertThatThrownBy(() -> control.reconfigure(
-                            without(without(before, "INTERFACE", "Ethernet4|10.0.2.1/24"), "INTERFACE", "Ethernet4")))
+            assertThatThrownBy(() -> SwitchConfig.of(control)
+                            .reconfigure(without(
+                                    without(before, "INTERFACE", "Ethernet4|10.0.2.1/24"), "INTERFACE", "Ethernet4")))
                     .isInstanceOf(ConfigException.class)
                     .hasMessage("INTERFACE|Ethernet4|: refused by the control model: FAILED_PRECONDITION: next hop "
                             + hop + " (10.0.2.9/32) uses router interface Ethernet4");
             sw.run();
-            assertThat(control.runningConfig()).isEqualTo(before);
+            assertThat(SwitchConfig.of(control).runningConfig()).isEqualTo(before);
             assertThat(control.routes()).isEqualTo(routesBefore);
             assertThat(control.configRouterInterfaces()).containsOnlyKeys("Ethernet0", "Ethernet4");
             assertThat(answersArp(sw, "Ethernet4", ip(10, 0, 2, 2), ip(10, 0, 2, 1)))
@@ -256,7 +262,8 @@ class InterfaceReconfigureTest {
     void shouldRefuseAControllersRouterInterfaceAtAnIdOrOnAPortTheConfigurationAddedAtRunTime() {
         try (SwitchFixture sw = new SwitchFixture(CONFIG, SIZING)) {
             final PipelineControl control = sw.pipeline.control();
-            control.reconfigure(withEthernet8(control.runningConfig()));
+            SwitchConfig.of(control)
+                    .reconfigure(withEthernet8(SwitchConfig.of(control).runningConfig()));
             final int rif = control.configRouterInterfaces().get("Ethernet8");
             assertThatThrownBy(() -> control.batch()
                             .writeRouterInterface(rif, "Ethernet8", ROUTER, true)

@@ -11,13 +11,15 @@ import io.asicemu.pipeline.Frames;
 import io.asicemu.pipeline.SwitchFixture;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.config.ConfigException;
+import io.asicemu.pipeline.config.RunningConfig;
+import io.asicemu.pipeline.config.SwitchConfig;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * VLAN and VLAN_MEMBER changes on a running switch ({@link PipelineControl#reconfigure}): the VLAN and membership
+ * VLAN and VLAN_MEMBER changes on a running switch ({@link io.asicemu.pipeline.config.SwitchConfig#reconfigure}): the VLAN and membership
  * writes a P4Runtime Write makes, seen by frames; a controller's VLAN or membership is never taken by the config.
  */
 @Timeout(60)
@@ -67,28 +69,36 @@ class L2ReconfigureTest {
         try (SwitchFixture sw = new SwitchFixture(CONFIG)) {
             final PipelineControl control = sw.pipeline.control();
             assertThat(flood(sw)).isEqualTo("Ethernet4=untagged Ethernet8=none");
-            control.reconfigure(with(
-                    control.runningConfig(), "VLAN_MEMBER", "Vlan100|Ethernet8", Map.of("tagging_mode", "tagged")));
+            SwitchConfig.of(control)
+                    .reconfigure(with(
+                            SwitchConfig.of(control).runningConfig(),
+                            "VLAN_MEMBER",
+                            "Vlan100|Ethernet8",
+                            Map.of("tagging_mode", "tagged")));
             sw.run();
             assertThat(flood(sw)).isEqualTo("Ethernet4=untagged Ethernet8=100");
-            control.reconfigure(with(
-                    control.runningConfig(), "VLAN_MEMBER", "Vlan100|Ethernet4", Map.of("tagging_mode", "tagged")));
+            SwitchConfig.of(control)
+                    .reconfigure(with(
+                            SwitchConfig.of(control).runningConfig(),
+                            "VLAN_MEMBER",
+                            "Vlan100|Ethernet4",
+                            Map.of("tagging_mode", "tagged")));
             sw.run();
             assertThat(flood(sw)).as("a tagging change").isEqualTo("Ethernet4=100 Ethernet8=100");
             // A new VLAN takes Ethernet0 (untagged) and Ethernet8 away from VLAN 100, in one change.
-            ConfigDb next = without(control.runningConfig(), "VLAN_MEMBER", "Vlan100|Ethernet0");
+            ConfigDb next = without(SwitchConfig.of(control).runningConfig(), "VLAN_MEMBER", "Vlan100|Ethernet0");
             next = without(next, "VLAN_MEMBER", "Vlan100|Ethernet8");
             next = with(next, "VLAN", "Vlan200", Map.of("vlanid", "200"));
             next = with(next, "VLAN_MEMBER", "Vlan200|Ethernet0", Map.of("tagging_mode", "untagged"));
             next = with(next, "VLAN_MEMBER", "Vlan200|Ethernet8", Map.of("tagging_mode", "untagged"));
-            control.reconfigure(next);
+            SwitchConfig.of(control).reconfigure(next);
             sw.run();
             assertThat(flood(sw)).isEqualTo("Ethernet4=none Ethernet8=untagged");
             // VLAN 200 goes again with its members.
-            next = without(control.runningConfig(), "VLAN_MEMBER", "Vlan200|Ethernet0");
+            next = without(SwitchConfig.of(control).runningConfig(), "VLAN_MEMBER", "Vlan200|Ethernet0");
             next = without(next, "VLAN_MEMBER", "Vlan200|Ethernet8");
             next = without(next, "VLAN", "Vlan200");
-            control.reconfigure(next);
+            SwitchConfig.of(control).reconfigure(next);
             sw.run();
             assertThat(flood(sw)).isEqualTo("Ethernet4=none Ethernet8=none");
             assertThat(sw.pipeline.agent().tables().vlanExists(200)).isFalse();
@@ -105,13 +115,15 @@ class L2ReconfigureTest {
                     .writeVlanMember(100, "Ethernet8", true, true)
                     .commit();
             sw.run();
-            final ConfigDb before = control.runningConfig();
-            assertThatThrownBy(() -> control.reconfigure(with(before, "VLAN", "Vlan300", Map.of("vlanid", "300"))))
+            final ConfigDb before = SwitchConfig.of(control).runningConfig();
+            assertThatThrownBy(() -> SwitchConfig.of(control)
+                            .reconfigure(with(before, "VLAN", "Vlan300", Map.of("vlanid", "300"))))
                     .isInstanceOf(ConfigException.class)
                     .hasMessage("VLAN|Vlan300|: refused by the control model: FAILED_PRECONDITION: VLAN 300 was written"
                             + " by a controller (P4Runtime); delete it there first");
-            assertThatThrownBy(() -> control.reconfigure(
-                            with(before, "VLAN_MEMBER", "Vlan100|Ethernet8", Map.of("tagging_mode", "untagged"))))
+            assertThatThrownBy(() -> SwitchConfig.of(control)
+                            .reconfigure(with(
+                                    before, "VLAN_MEMBER", "Vlan100|Ethernet8", Map.of("tagging_mode", "untagged"))))
                     .isInstanceOf(ConfigException.class)
                     .hasMessage("VLAN_MEMBER|Vlan100|Ethernet8|tagging_mode: refused by the control model:"
                             + " FAILED_PRECONDITION: Ethernet8 in VLAN 100 was written by a controller (P4Runtime);"
@@ -120,12 +132,12 @@ class L2ReconfigureTest {
             ConfigDb next = without(before, "VLAN_MEMBER", "Vlan100|Ethernet0");
             next = without(next, "VLAN_MEMBER", "Vlan100|Ethernet4");
             final ConfigDb dropped = without(next, "VLAN", "Vlan100");
-            assertThatThrownBy(() -> control.reconfigure(dropped))
+            assertThatThrownBy(() -> SwitchConfig.of(control).reconfigure(dropped))
                     .isInstanceOf(ConfigException.class)
                     .hasMessageStartingWith("VLAN|Vlan100|: refused by the control model: FAILED_PRECONDITION: VLAN 100"
                             + " still has members or static FDB entries a controller wrote");
             sw.run();
-            assertThat(control.runningConfig()).isEqualTo(before);
+            assertThat(SwitchConfig.of(control).runningConfig()).isEqualTo(before);
             assertThat(flood(sw)).as("nothing changed").isEqualTo("Ethernet4=untagged Ethernet8=100");
         }
     }

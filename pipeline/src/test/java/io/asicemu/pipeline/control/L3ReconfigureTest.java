@@ -10,6 +10,8 @@ import io.asicemu.pipeline.Frames;
 import io.asicemu.pipeline.SwitchFixture;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.config.ConfigException;
+import io.asicemu.pipeline.config.RunningConfig;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.pipeline.table.IpPrefix;
 import io.asicemu.pipeline.table.PipelineSizing;
@@ -21,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * STATIC_ROUTE and NEIGH changes on a running switch ({@link PipelineControl#reconfigure}, {@link L3ConfigChanges}):
+ * STATIC_ROUTE and NEIGH changes on a running switch ({@link io.asicemu.pipeline.config.SwitchConfig#reconfigure}, L3ConfigChanges):
  * they become the control model's next-hop, group, route and neighbor updates, the configuration never replaces an
  * entry a controller wrote (refused naming the key), and config objects made at run time take ids controllers do not
  * allocate.
@@ -68,7 +70,7 @@ class L3ReconfigureTest {
     }
 
     private static int rif(final PipelineControl control, final String name) {
-        return control.compiled().routerInterfaces().get(name);
+        return SwitchConfig.of(control).compiled().routerInterfaces().get(name);
     }
 
     @Test
@@ -76,16 +78,24 @@ class L3ReconfigureTest {
         try (SwitchFixture sw = new SwitchFixture(CONFIG, SIZING)) {
             final PipelineControl control = sw.pipeline.control();
             assertThat(forward(sw, ip(10, 9, 0, 1))).isEqualTo("none");
-            ConfigDb next = with(control.runningConfig(), "STATIC_ROUTE", "10.9.0.0/16", Map.of("nexthop", "10.0.3.2"));
+            ConfigDb next = with(
+                    SwitchConfig.of(control).runningConfig(),
+                    "STATIC_ROUTE",
+                    "10.9.0.0/16",
+                    Map.of("nexthop", "10.0.3.2"));
             next = with(next, "STATIC_ROUTE", "10.8.0.0/16", Map.of("nexthop", "10.0.2.2,10.0.3.2", "weight", "1,3"));
-            control.reconfigure(next);
+            SwitchConfig.of(control).reconfigure(next);
             sw.run();
             assertThat(forward(sw, ip(10, 9, 0, 1))).isEqualTo("Ethernet8 020000000302");
             assertThat(forward(sw, ip(10, 8, 0, 1))).matches("Ethernet(4 020000000202|8 020000000302)");
-            assertThat(control.runningConfig().table("STATIC_ROUTE")).containsKeys("10.9.0.0/16", "10.8.0.0/16");
+            assertThat(SwitchConfig.of(control).runningConfig().table("STATIC_ROUTE"))
+                    .containsKeys("10.9.0.0/16", "10.8.0.0/16");
 
-            control.reconfigure(without(
-                    without(control.runningConfig(), "STATIC_ROUTE", "10.9.0.0/16"), "STATIC_ROUTE", "10.8.0.0/16"));
+            SwitchConfig.of(control)
+                    .reconfigure(without(
+                            without(SwitchConfig.of(control).runningConfig(), "STATIC_ROUTE", "10.9.0.0/16"),
+                            "STATIC_ROUTE",
+                            "10.8.0.0/16"));
             sw.run();
             assertThat(forward(sw, ip(10, 9, 0, 1))).isEqualTo("none");
             assertThat(forward(sw, ip(10, 8, 0, 1))).isEqualTo("none");
@@ -107,13 +117,21 @@ class L3ReconfigureTest {
         try (SwitchFixture sw = new SwitchFixture(CONFIG, SIZING)) {
             final PipelineControl control = sw.pipeline.control();
             assertThat(forward(sw, ip(192, 168, 1, 1))).isEqualTo("Ethernet4 020000000202");
-            control.reconfigure(
-                    with(control.runningConfig(), "NEIGH", "Ethernet4|10.0.2.2", Map.of("neigh", "02:00:00:00:02:99")));
+            SwitchConfig.of(control)
+                    .reconfigure(with(
+                            SwitchConfig.of(control).runningConfig(),
+                            "NEIGH",
+                            "Ethernet4|10.0.2.2",
+                            Map.of("neigh", "02:00:00:00:02:99")));
             sw.run();
             assertThat(forward(sw, ip(192, 168, 1, 1))).isEqualTo("Ethernet4 020000000299");
             final int slot = control.routeSlots().slot(IpPrefix.parse("192.168.0.0/16"));
-            control.reconfigure(
-                    with(control.runningConfig(), "STATIC_ROUTE", "192.168.0.0/16", Map.of("nexthop", "10.0.3.2")));
+            SwitchConfig.of(control)
+                    .reconfigure(with(
+                            SwitchConfig.of(control).runningConfig(),
+                            "STATIC_ROUTE",
+                            "192.168.0.0/16",
+                            Map.of("nexthop", "10.0.3.2")));
             sw.run();
             assertThat(forward(sw, ip(192, 168, 1, 1))).isEqualTo("Ethernet8 020000000302");
             assertThat(control.routeSlots().slot(IpPrefix.parse("192.168.0.0/16")))
@@ -127,14 +145,14 @@ class L3ReconfigureTest {
     void shouldRefuseAConfigRouteOrNeighborWhereAControllerWroteOneNamingTheKeyAndChangeNothing() {
         try (SwitchFixture sw = new SwitchFixture(CONFIG, SIZING)) {
             final PipelineControl control = sw.pipeline.control();
-            final int hop = control.compiled().nextHopCount();
+            final int hop = SwitchConfig.of(control).compiled().nextHopCount();
             control.batch()
                     .writeNextHop(hop, rif(control, "Ethernet8"), IpPrefix.address("10.0.3.9"), true)
                     .addNeighbor(rif(control, "Ethernet8"), IpPrefix.address("10.0.3.9"), 0x0200_0000_0309L)
                     .writeRoute(IpPrefix.parse("10.7.0.0/16"), hop, false, true)
                     .commit();
             sw.run();
-            final ConfigDb before = control.runningConfig();
+            final ConfigDb before = SwitchConfig.of(control).runningConfig();
             final Map<IpPrefix, Integer> routesBefore = Map.copyOf(control.routes());
             // also a valid edit in the same change: all or nothing
             final ConfigDb routeOverController = with(
@@ -142,17 +160,18 @@ class L3ReconfigureTest {
                     "STATIC_ROUTE",
                     "10.7.0.0/16",
                     Map.of("nexthop", "10.0.2.2"));
-            assertThatThrownBy(() -> control.reconfigure(routeOverController))
+            assertThatThrownBy(() -> SwitchConfig.of(control).reconfigure(routeOverController))
                     .isInstanceOf(ConfigException.class)
                     .hasMessage("STATIC_ROUTE|10.7.0.0/16|: refused by the control model: FAILED_PRECONDITION: route"
                             + " 10.7.0.0/16 was written by a controller (P4Runtime); delete it there first");
-            assertThatThrownBy(() -> control.reconfigure(
-                            with(before, "NEIGH", "Ethernet8|10.0.3.9", Map.of("neigh", "02:00:00:00:03:99"))))
+            assertThatThrownBy(() -> SwitchConfig.of(control)
+                            .reconfigure(
+                                    with(before, "NEIGH", "Ethernet8|10.0.3.9", Map.of("neigh", "02:00:00:00:03:99"))))
                     .isInstanceOf(ConfigException.class)
                     .hasMessage("NEIGH|Ethernet8|10.0.3.9|neigh: refused by the control model: FAILED_PRECONDITION:"
                             + " neighbor 10.0.3.9/32 was written by a controller (P4Runtime); delete it there first");
             sw.run();
-            assertThat(control.runningConfig()).isEqualTo(before);
+            assertThat(SwitchConfig.of(control).runningConfig()).isEqualTo(before);
             assertThat(control.routes()).isEqualTo(routesBefore);
             assertThat(forward(sw, ip(10, 7, 0, 1))).isEqualTo("Ethernet8 020000000309");
             assertThat(forward(sw, ip(10, 9, 0, 1)))
@@ -165,9 +184,13 @@ class L3ReconfigureTest {
     void shouldRefuseAControllersInsertOnARouteTheConfigAddedAtRunTime() {
         try (SwitchFixture sw = new SwitchFixture(CONFIG, SIZING)) {
             final PipelineControl control = sw.pipeline.control();
-            control.reconfigure(
-                    with(control.runningConfig(), "STATIC_ROUTE", "10.9.0.0/16", Map.of("nexthop", "10.0.3.2")));
-            final int hop = control.compiled().nextHopCount();
+            SwitchConfig.of(control)
+                    .reconfigure(with(
+                            SwitchConfig.of(control).runningConfig(),
+                            "STATIC_ROUTE",
+                            "10.9.0.0/16",
+                            Map.of("nexthop", "10.0.3.2")));
+            final int hop = SwitchConfig.of(control).compiled().nextHopCount();
             control.batch()
                     .writeNextHop(hop, rif(control, "Ethernet8"), IpPrefix.address("10.0.3.9"), true)
                     .commit();
@@ -183,10 +206,14 @@ class L3ReconfigureTest {
     void shouldGiveConfigObjectsMadeAtRunTimeIdsThatControllersDoNotAllocate() {
         try (SwitchFixture sw = new SwitchFixture(CONFIG, SIZING)) {
             final PipelineControl control = sw.pipeline.control();
-            assertThat(control.compiled().nextHopCount()).isEqualTo(1);
-            assertThat(control.compiled().groupCount()).isZero();
-            control.reconfigure(with(
-                    control.runningConfig(), "STATIC_ROUTE", "10.8.0.0/16", Map.of("nexthop", "10.0.2.2,10.0.3.2")));
+            assertThat(SwitchConfig.of(control).compiled().nextHopCount()).isEqualTo(1);
+            assertThat(SwitchConfig.of(control).compiled().groupCount()).isZero();
+            SwitchConfig.of(control)
+                    .reconfigure(with(
+                            SwitchConfig.of(control).runningConfig(),
+                            "STATIC_ROUTE",
+                            "10.8.0.0/16",
+                            Map.of("nexthop", "10.0.2.2,10.0.3.2")));
             sw.run();
             final int route = control.routes().get(IpPrefix.parse("10.8.0.0/16"));
             assertThat(RouteTarget.kind(route)).isEqualTo(RouteTarget.GROUP);
@@ -217,22 +244,28 @@ class L3ReconfigureTest {
             final PipelineControl control = sw.pipeline.control();
             // The start-up route and its next hop (id 0) go; a later route's next hop takes id 0 back. (Within one
             // change a new next hop is defined before the routes move to it and the old one goes, so it cannot.)
-            control.reconfigure(without(control.runningConfig(), "STATIC_ROUTE", "192.168.0.0/16"));
+            SwitchConfig.of(control)
+                    .reconfigure(without(SwitchConfig.of(control).runningConfig(), "STATIC_ROUTE", "192.168.0.0/16"));
             assertThat(control.l3().configNextHopIds).isEmpty();
-            control.reconfigure(
-                    with(control.runningConfig(), "STATIC_ROUTE", "10.9.0.0/16", Map.of("nexthop", "10.0.3.2")));
+            SwitchConfig.of(control)
+                    .reconfigure(with(
+                            SwitchConfig.of(control).runningConfig(),
+                            "STATIC_ROUTE",
+                            "10.9.0.0/16",
+                            Map.of("nexthop", "10.0.3.2")));
             sw.run();
             assertThat(control.l3().configNextHopIds).containsOnly(Map.entry("10.0.3.2/32@Ethernet8", 0));
             assertThat(forward(sw, ip(192, 168, 1, 1))).isEqualTo("none");
             // A controller deletes the config's route and writes its own on that prefix: it is the controller's now.
-            final int hop = control.compiled().nextHopCount();
+            final int hop = SwitchConfig.of(control).compiled().nextHopCount();
             control.batch()
                     .deleteRoute(IpPrefix.parse("10.9.0.0/16"))
                     .writeNextHop(hop, rif(control, "Ethernet4"), IpPrefix.address("10.0.2.2"), true)
                     .writeRoute(IpPrefix.parse("10.9.0.0/16"), hop, false, true)
                     .commit();
             sw.run();
-            control.reconfigure(without(control.runningConfig(), "STATIC_ROUTE", "10.9.0.0/16"));
+            SwitchConfig.of(control)
+                    .reconfigure(without(SwitchConfig.of(control).runningConfig(), "STATIC_ROUTE", "10.9.0.0/16"));
             sw.run();
             assertThat(forward(sw, ip(10, 9, 0, 1)))
                     .as("dropping the route from the config leaves the controller's")

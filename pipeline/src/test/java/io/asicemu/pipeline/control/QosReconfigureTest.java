@@ -10,6 +10,8 @@ import io.asicemu.pipeline.Frames;
 import io.asicemu.pipeline.SwitchFixture;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.config.ConfigException;
+import io.asicemu.pipeline.config.RunningConfig;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.tm.counter.QueueStat;
 import io.asicemu.tm.counter.TmCountersSnapshot;
 import java.util.LinkedHashMap;
@@ -18,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * QoS map changes on a running switch ({@link PipelineControl#reconfigure}): DSCP_TO_TC_MAP, DOT1P_TO_TC_MAP,
+ * QoS map changes on a running switch ({@link io.asicemu.pipeline.config.SwitchConfig#reconfigure}): DSCP_TO_TC_MAP, DOT1P_TO_TC_MAP,
  * TC_TO_QUEUE_MAP and the PORT_QOS_MAP fields naming them replace the configuration's maps in one command, under the
  * entries a controller wrote; TC → PG (the traffic manager's PGs) still needs a reload.
  */
@@ -79,11 +81,12 @@ class QosReconfigureTest {
             control.batch().setKnob(RuntimeKnob.DSCP_TO_TC, 10, 2).commit();
             assertThat(queueOf(sw, 10)).as("a controller's entry").isEqualTo(2);
 
-            ConfigDb next = with(control.runningConfig(), "DSCP_TO_TC_MAP", "M", Map.of("46", "3", "10", "6"));
+            ConfigDb next =
+                    with(SwitchConfig.of(control).runningConfig(), "DSCP_TO_TC_MAP", "M", Map.of("46", "3", "10", "6"));
             next = with(next, "TC_TO_QUEUE_MAP", "Q", Map.of("3", "1", "2", "2", "6", "6"));
             // TC → queue is the egress port's map
             next = with(next, "PORT_QOS_MAP", "Ethernet4", Map.of("tc_to_queue_map", "Q"));
-            control.reconfigure(next);
+            SwitchConfig.of(control).reconfigure(next);
             sw.run();
             assertThat(queueOf(sw, 46)).as("DSCP 46 → TC 3 → queue 1").isEqualTo(1);
             assertThat(queueOf(sw, 10))
@@ -100,12 +103,12 @@ class QosReconfigureTest {
     void shouldRefuseATcToPgChangeAsNeedingAReload() {
         try (SwitchFixture sw = new SwitchFixture(CONFIG)) {
             final PipelineControl control = sw.pipeline.control();
-            final ConfigDb before = control.runningConfig();
-            assertThatThrownBy(
-                            () -> control.reconfigure(with(before, "TC_TO_PRIORITY_GROUP_MAP", "P", Map.of("5", "3"))))
+            final ConfigDb before = SwitchConfig.of(control).runningConfig();
+            assertThatThrownBy(() -> SwitchConfig.of(control)
+                            .reconfigure(with(before, "TC_TO_PRIORITY_GROUP_MAP", "P", Map.of("5", "3"))))
                     .isInstanceOf(ConfigException.class)
                     .hasMessageStartingWith("TC_TO_PRIORITY_GROUP_MAP|P|5: needs config reload");
-            assertThat(control.runningConfig()).isEqualTo(before);
+            assertThat(SwitchConfig.of(control).runningConfig()).isEqualTo(before);
         }
     }
 }

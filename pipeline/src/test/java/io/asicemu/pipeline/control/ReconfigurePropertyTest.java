@@ -11,6 +11,8 @@ import io.asicemu.pipeline.Frames;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.config.ConfigException;
+import io.asicemu.pipeline.config.RunningConfig;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.port.InMemoryPort;
 import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.pipeline.table.IpPrefix;
@@ -29,11 +31,11 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 
 /**
- * A running-config change ({@link PipelineControl#reconfigure}) leaves the switch as a fresh switch loaded with that
+ * A running-config change ({@link io.asicemu.pipeline.config.SwitchConfig#reconfigure}) leaves the switch as a fresh switch loaded with that
  * config would be, and keeps what controllers wrote and what the traffic manager counted. A random sequence of
  * CONFIG_DB edits (WRED_PROFILE thresholds, QUEUE profile assignment, BUFFER_PROFILE xoff/xon, PFC_WD times, the
  * ECMP hash seed) interleaved with runtime register writes (WRED of one queue, PFC xoff of one PG, hash seed, watchdog
- * detection) is applied to one switch, each edit on its {@link PipelineControl#runningConfig()}; after every step the
+ * detection) is applied to one switch, each edit on its {@link io.asicemu.pipeline.config.SwitchConfig#runningConfig()}; after every step the
  * switch's data-path state (the traffic manager's WRED settings of every queue and colour, the hash engine's seed,
  * every knob) equals that of a fresh switch loaded with its running config, and reconfiguring to the running config
  * changes nothing. Invalid edits (Kmin above Kmax, a probability over 100) and edits that need a reload (a port's
@@ -99,7 +101,7 @@ class ReconfigurePropertyTest {
                 ports.put(name, port);
                 control().attachPort(name, port);
             }
-            control().applyConfig(db);
+            SwitchConfig.of(control()).applyConfig(db);
             step();
         }
 
@@ -160,35 +162,35 @@ class ReconfigurePropertyTest {
         for (int step = 0; step < 10; step++) {
             final int kind = random.nextInt(10);
             final Map<String, Map<String, Map<String, String>>> next =
-                    RunningConfig.mutableCopy(control.runningConfig());
+                    RunningConfig.mutableCopy(SwitchConfig.of(control).runningConfig());
             final String expectRefusal = edit(kind, next, control, random);
             if (expectRefusal == null && kind >= 7) {
                 sw.step();
             } else if (expectRefusal == null) {
-                control.reconfigure(new ConfigDb(next));
+                SwitchConfig.of(control).reconfigure(new ConfigDb(next));
                 sw.step();
                 applied++;
             } else {
                 final List<String> stateBefore = sw.state();
-                final ConfigDb runningBefore = control.runningConfig();
-                assertThatThrownBy(() -> control.reconfigure(new ConfigDb(next)))
+                final ConfigDb runningBefore = SwitchConfig.of(control).runningConfig();
+                assertThatThrownBy(() -> SwitchConfig.of(control).reconfigure(new ConfigDb(next)))
                         .isInstanceOf(ConfigException.class)
                         .hasMessageContaining(expectRefusal);
                 sw.step();
                 assertThat(sw.state()).as("a refused edit changes nothing").isEqualTo(stateBefore);
-                assertThat(control.runningConfig()).isEqualTo(runningBefore);
+                assertThat(SwitchConfig.of(control).runningConfig()).isEqualTo(runningBefore);
                 refused++;
             }
-            final Sw fresh = new Sw(control.runningConfig());
+            final Sw fresh = new Sw(SwitchConfig.of(control).runningConfig());
             assertThat(sw.state())
                     .as("step %d (kind %d): reconfigured = a fresh switch with the running config", step, kind)
                     .isEqualTo(fresh.state());
             final long appliedBefore = sw.pipeline.agent().appliedCommands();
-            final ConfigDb running = control.runningConfig();
-            assertThat(control.reconfigure(running))
+            final ConfigDb running = SwitchConfig.of(control).runningConfig();
+            assertThat(SwitchConfig.of(control).reconfigure(running))
                     .as("the running config fed back: no command")
                     .isLessThanOrEqualTo(appliedBefore);
-            assertThat(control.runningConfig()).isEqualTo(running);
+            assertThat(SwitchConfig.of(control).runningConfig()).isEqualTo(running);
         }
         assertThat(applied + refused).isPositive();
         assertThat(control.routes()).containsKey(IpPrefix.parse("172.16.0.0/16"));
@@ -383,8 +385,8 @@ class ReconfigurePropertyTest {
 
     /** A controller's next hop, neighbor and route, its next-hop id chosen as the P4Runtime adapter does. */
     private static void controllerWrites(final PipelineControl control) {
-        final int rif = control.compiled().routerInterfaces().get("Ethernet12");
-        final int nextHop = control.compiled().nextHopCount();
+        final int rif = SwitchConfig.of(control).compiled().routerInterfaces().get("Ethernet12");
+        final int nextHop = SwitchConfig.of(control).compiled().nextHopCount();
         control.batch()
                 .writeNextHop(nextHop, rif, IpPrefix.address(CONTROLLER_NEIGHBOR), true)
                 .addNeighbor(rif, IpPrefix.address(CONTROLLER_NEIGHBOR), 0x0200_0000_0409L)
@@ -408,7 +410,7 @@ class ReconfigurePropertyTest {
         int refused = 0;
         for (int step = 0; step < 12; step++) {
             final Map<String, Map<String, Map<String, String>>> next =
-                    RunningConfig.mutableCopy(control.runningConfig());
+                    RunningConfig.mutableCopy(SwitchConfig.of(control).runningConfig());
             next.computeIfAbsent("STATIC_ROUTE", k -> new LinkedHashMap<>());
             next.computeIfAbsent("NEIGH", k -> new LinkedHashMap<>());
             next.computeIfAbsent("ACL_RULE", k -> new LinkedHashMap<>());
@@ -418,28 +420,29 @@ class ReconfigurePropertyTest {
             }
             final String[] expectRefusal = random.nextInt(4) == 0 ? l3BadEdit(random.nextInt(3), next, random) : null;
             final List<String> before = l3State(sw);
-            final ConfigDb runningBefore = control.runningConfig();
+            final ConfigDb runningBefore = SwitchConfig.of(control).runningConfig();
             if (expectRefusal == null) {
-                control.reconfigure(new ConfigDb(next));
+                SwitchConfig.of(control).reconfigure(new ConfigDb(next));
                 sw.step();
                 applied++;
             } else {
-                assertThatThrownBy(() -> control.reconfigure(new ConfigDb(next)))
+                assertThatThrownBy(() -> SwitchConfig.of(control).reconfigure(new ConfigDb(next)))
                         .isInstanceOf(ConfigException.class)
                         .hasMessageContainingAll(expectRefusal);
                 sw.step();
                 assertThat(l3State(sw)).as("a refused edit changes nothing").isEqualTo(before);
-                assertThat(control.runningConfig()).isEqualTo(runningBefore);
+                assertThat(SwitchConfig.of(control).runningConfig()).isEqualTo(runningBefore);
                 refused++;
             }
-            final Sw fresh = l3Switch(control.runningConfig());
+            final Sw fresh = l3Switch(SwitchConfig.of(control).runningConfig());
             final List<String> state = l3State(sw);
             assertThat(state)
                     .as(
                             "step %d: reconfigured = a fresh switch with the running config (+ the controller's entries)",
                             step)
                     .isEqualTo(l3State(fresh));
-            assertThat(control.runningConfig()).isEqualTo(fresh.control().runningConfig());
+            assertThat(SwitchConfig.of(control).runningConfig())
+                    .isEqualTo(SwitchConfig.of(fresh.control()).runningConfig());
             for (final String sample : SAMPLES) {
                 final java.util.Set<String> members = groupMemberOutputs(fresh, sample);
                 if (members == null) {
@@ -463,8 +466,8 @@ class ReconfigurePropertyTest {
             }
             assertThat(forward(sw, "198.51.100.9")).as("the controller's route").isEqualTo("Ethernet12 020000000409");
             final long appliedBefore = sw.pipeline.agent().appliedCommands();
-            final ConfigDb running = control.runningConfig();
-            assertThat(control.reconfigure(running))
+            final ConfigDb running = SwitchConfig.of(control).runningConfig();
+            assertThat(SwitchConfig.of(control).reconfigure(running))
                     .as("the running config fed back: no command")
                     .isLessThanOrEqualTo(appliedBefore);
             assertThat(l3State(sw)).isEqualTo(state);

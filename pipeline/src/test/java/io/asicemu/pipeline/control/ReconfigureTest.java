@@ -6,12 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.asicemu.pipeline.SwitchFixture;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.config.ConfigException;
+import io.asicemu.pipeline.config.RunningConfig;
+import io.asicemu.pipeline.config.SwitchConfig;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Examples of {@link PipelineControl#reconfigure} and {@link PipelineControl#runningConfig()}: what a register write
+ * Examples of {@link io.asicemu.pipeline.config.SwitchConfig#reconfigure} and {@link io.asicemu.pipeline.config.SwitchConfig#runningConfig()}: what a register write
  * looks like in the running config, what a CONFIG_DB change reaches, and how a change that needs a reload is refused.
  */
 @Timeout(60)
@@ -39,16 +41,16 @@ class ReconfigureTest {
     void shouldShowARegisterWriteOnOneQueueAsAProfileDerivedForThatQueue() {
         try (SwitchFixture sw = new SwitchFixture(CONFIG)) {
             final PipelineControl control = sw.pipeline.control();
-            assertThat(control.runningConfig())
+            assertThat(SwitchConfig.of(control).runningConfig())
                     .as("nothing written yet: the config as loaded")
-                    .isEqualTo(control.config());
+                    .isEqualTo(SwitchConfig.of(control).config());
             final int q = control.portIndex("Ethernet4") * 8 + 3;
             control.batch()
                     .setKnob(RuntimeKnob.ECN_MIN_THRESHOLD_BYTES, q, 20_000)
                     .commit();
             sw.run();
 
-            final ConfigDb running = control.runningConfig();
+            final ConfigDb running = SwitchConfig.of(control).runningConfig();
             assertThat(running.table("WRED_PROFILE").get("W.Ethernet4.3"))
                     .containsEntry("green_min_threshold", "20000")
                     .containsEntry("green_max_threshold", "80000")
@@ -60,7 +62,8 @@ class ReconfigureTest {
                     .containsEntry("Ethernet4|4", Map.of("wred_profile", "W"));
 
             // The profile's own change reaches the queues still on it, not the derived one (as in SONiC).
-            control.reconfigure(with(running, "WRED_PROFILE", "W", Map.of("green_max_threshold", "90000")));
+            SwitchConfig.of(control)
+                    .reconfigure(with(running, "WRED_PROFILE", "W", Map.of("green_max_threshold", "90000")));
             sw.run();
             final long[] out = new long[5];
             sw.pipeline.agent().trafficManager().wredSettings(control.portIndex("Ethernet4"), 4, 0, out);
@@ -70,11 +73,11 @@ class ReconfigureTest {
             assertThat(out[1]).isEqualTo(80_000);
 
             // Loading the original file points the queue back at W: the written value is gone.
-            control.reconfigure(ConfigDb.parse(CONFIG));
+            SwitchConfig.of(control).reconfigure(ConfigDb.parse(CONFIG));
             sw.run();
             sw.pipeline.agent().trafficManager().wredSettings(control.portIndex("Ethernet4"), 3, 0, out);
             assertThat(out[0]).isEqualTo(40_000);
-            assertThat(control.runningConfig()).isEqualTo(ConfigDb.parse(CONFIG));
+            assertThat(SwitchConfig.of(control).runningConfig()).isEqualTo(ConfigDb.parse(CONFIG));
         }
     }
 
@@ -82,24 +85,26 @@ class ReconfigureTest {
     void shouldRefuseWhatNeedsAReloadNamingTheFieldAndWhy() {
         try (SwitchFixture sw = new SwitchFixture(CONFIG)) {
             final PipelineControl control = sw.pipeline.control();
-            final ConfigDb before = control.runningConfig();
-            assertThatThrownBy(() -> control.reconfigure(with(before, "PORT", "Ethernet4", Map.of("lanes", "8"))))
+            final ConfigDb before = SwitchConfig.of(control).runningConfig();
+            assertThatThrownBy(() -> SwitchConfig.of(control)
+                            .reconfigure(with(before, "PORT", "Ethernet4", Map.of("lanes", "8"))))
                     .isInstanceOf(ConfigException.class)
                     .hasMessage("PORT|Ethernet4|lanes: needs config reload: the port map (ports, index, lanes) is fixed"
                             + " at boot, as on SONiC (port breakout reloads)");
             // (STATIC_ROUTE, then DSCP_TO_TC_MAP, the examples here until issue 15 staged them, now change at run
             // time.)
-            assertThatThrownBy(
-                            () -> control.reconfigure(with(before, "TC_TO_PRIORITY_GROUP_MAP", "M", Map.of("0", "1"))))
+            assertThatThrownBy(() -> SwitchConfig.of(control)
+                            .reconfigure(with(before, "TC_TO_PRIORITY_GROUP_MAP", "M", Map.of("0", "1"))))
                     .hasMessage("TC_TO_PRIORITY_GROUP_MAP|M|0: needs config reload: adding this key: asic-emu does"
                             + " not apply TC_TO_PRIORITY_GROUP_MAP changes at run time yet");
-            assertThatThrownBy(() -> control.reconfigure(with(before, "WRED_PROFILE", "W", Map.of("ecn", "ecn_green"))))
+            assertThatThrownBy(() -> SwitchConfig.of(control)
+                            .reconfigure(with(before, "WRED_PROFILE", "W", Map.of("ecn", "ecn_green"))))
                     .hasMessageStartingWith("WRED_PROFILE|W|ecn: needs config reload");
             // Validation is the start-up one: a bad value is refused as at load, naming the field.
-            assertThatThrownBy(() -> control.reconfigure(
-                            with(before, "WRED_PROFILE", "W", Map.of("green_min_threshold", "90000"))))
+            assertThatThrownBy(() -> SwitchConfig.of(control)
+                            .reconfigure(with(before, "WRED_PROFILE", "W", Map.of("green_min_threshold", "90000"))))
                     .hasMessageStartingWith("WRED_PROFILE|W|green_min_threshold: ");
-            assertThat(control.runningConfig()).isEqualTo(before);
+            assertThat(SwitchConfig.of(control).runningConfig()).isEqualTo(before);
         }
     }
 
@@ -123,10 +128,12 @@ class ReconfigureTest {
             assertThat(sw.take("Ethernet4")).as("routed while up").hasSize(1);
 
             // config interface shutdown Ethernet4
-            final ConfigDb down = with(control.runningConfig(), "PORT", "Ethernet4", Map.of("admin_status", "down"));
-            control.reconfigure(down);
+            final ConfigDb down =
+                    with(SwitchConfig.of(control).runningConfig(), "PORT", "Ethernet4", Map.of("admin_status", "down"));
+            SwitchConfig.of(control).reconfigure(down);
             sw.run(); // the fixture's data plane applies the command in its next cycle
-            assertThat(control.runningConfig().table("PORT").get("Ethernet4")).containsEntry("admin_status", "down");
+            assertThat(SwitchConfig.of(control).runningConfig().table("PORT").get("Ethernet4"))
+                    .containsEntry("admin_status", "down");
             sw.send("Ethernet0", frame);
             sw.run();
             assertThat(sw.take("Ethernet4"))
@@ -150,8 +157,9 @@ class ReconfigureTest {
                     .isEqualTo(1);
 
             // config interface startup Ethernet4; config interface mtu Ethernet4 500
-            final ConfigDb up = with(control.runningConfig(), "PORT", "Ethernet4", Map.of("admin_status", "up"));
-            control.reconfigure(with(up, "PORT", "Ethernet4", Map.of("mtu", "500")));
+            final ConfigDb up =
+                    with(SwitchConfig.of(control).runningConfig(), "PORT", "Ethernet4", Map.of("admin_status", "up"));
+            SwitchConfig.of(control).reconfigure(with(up, "PORT", "Ethernet4", Map.of("mtu", "500")));
             sw.run();
             sw.send("Ethernet0", frame);
             sw.run();
@@ -163,14 +171,18 @@ class ReconfigureTest {
                             + sw.counter("Ethernet4", "SAI_PORT_STAT_IF_OUT_DISCARDS"))
                     .as("the oversize frame is counted")
                     .isPositive();
-            final ConfigDb running = control.runningConfig();
-            control.reconfigure(with(running, "PORT", "Ethernet4", Map.of("mtu", "9100")));
+            final ConfigDb running = SwitchConfig.of(control).runningConfig();
+            SwitchConfig.of(control).reconfigure(with(running, "PORT", "Ethernet4", Map.of("mtu", "9100")));
             sw.run();
             sw.send("Ethernet0", frame);
             sw.run();
             assertThat(sw.take("Ethernet4")).as("forwarded again").hasSize(1);
-            assertThatThrownBy(() -> control.reconfigure(
-                            with(control.runningConfig(), "PORT", "Ethernet4", Map.of("speed", "25000"))))
+            assertThatThrownBy(() -> SwitchConfig.of(control)
+                            .reconfigure(with(
+                                    SwitchConfig.of(control).runningConfig(),
+                                    "PORT",
+                                    "Ethernet4",
+                                    Map.of("speed", "25000"))))
                     .hasMessageStartingWith("PORT|Ethernet4|speed: needs config reload");
         }
     }

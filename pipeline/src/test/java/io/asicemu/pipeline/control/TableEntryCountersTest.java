@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.asicemu.pipeline.Frames;
 import io.asicemu.pipeline.SwitchFixture;
 import io.asicemu.pipeline.config.ConfigException;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.table.IpPrefix;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.table.RouteTarget;
@@ -239,7 +240,7 @@ class TableEntryCountersTest {
                 sw.pipeline.agent().doWork();
                 model.clear();
                 model.putAll(next);
-                final var tables = control.compiled().tables();
+                final var tables = SwitchConfig.of(control).compiled().tables();
                 for (int probe = 0; probe < 64; probe++) {
                     final long address = 0xc0a8_0000L | random.nextInt(1 << 16);
                     assertThat(tables.routeTargetFor(false, 0, address))

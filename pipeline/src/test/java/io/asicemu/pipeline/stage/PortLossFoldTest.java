@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.asicemu.pipeline.Frames;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.port.DelegatingPort;
 import io.asicemu.pipeline.port.InMemoryPort;
 import io.asicemu.pipeline.table.PipelineSizing;
@@ -58,7 +59,7 @@ class PortLossFoldTest {
     private void settle() {
         pipeline.control().attachPort("Ethernet0", in);
         pipeline.control().attachPort("Ethernet4", new InMemoryPort("Ethernet4"));
-        pipeline.control().applyConfig(ConfigDb.parse(RoutingStagesTest.CONFIG));
+        SwitchConfig.of(pipeline.control()).applyConfig(ConfigDb.parse(RoutingStagesTest.CONFIG));
         for (int i = 0; i < 3; i++) {
             pipeline.agent().doWork();
             clock.nowNs(clock.nowNs() + 2 * FOLD_INTERVAL_NS);

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.asicemu.pipeline.Frames;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.port.DelegatingPort;
 import io.asicemu.pipeline.port.InMemoryPort;
 import io.asicemu.pipeline.table.PipelineSizing;
@@ -44,7 +45,7 @@ class TransmitBackpressureTest {
         final GatedPort out = new GatedPort("Ethernet4");
         pipeline.control().attachPort("Ethernet0", in);
         pipeline.control().attachPort("Ethernet4", out);
-        pipeline.control().applyConfig(ConfigDb.parse(RoutingStagesTest.CONFIG));
+        SwitchConfig.of(pipeline.control()).applyConfig(ConfigDb.parse(RoutingStagesTest.CONFIG));
         pipeline.agent().doWork();
 
         out.ready = false;
@@ -88,7 +89,7 @@ class TransmitBackpressureTest {
         final GatedPort out = new GatedPort("Ethernet4");
         pipeline.control().attachPort("Ethernet0", in);
         pipeline.control().attachPort("Ethernet4", out);
-        pipeline.control().applyConfig(ConfigDb.parse(RoutingStagesTest.CONFIG));
+        SwitchConfig.of(pipeline.control()).applyConfig(ConfigDb.parse(RoutingStagesTest.CONFIG));
         pipeline.agent().doWork();
 
         out.ready = false; // queued behind a busy ring, then the link goes down under them

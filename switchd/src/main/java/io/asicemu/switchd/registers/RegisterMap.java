@@ -1,6 +1,7 @@
 package io.asicemu.switchd.registers;
 
 import io.asicemu.operator.RegisterAccess;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.control.PipelineControl;
 import io.asicemu.pipeline.control.RuntimeKnobs;
 import io.asicemu.pipeline.control.TableBatch;
@@ -141,7 +142,7 @@ public final class RegisterMap implements RegisterAccess {
         View(final PipelineControl control) {
             this.control = control;
             this.knobs = control.runtimeKnobs();
-            this.live = new LiveConfig(control.compiled(), tmOptions);
+            this.live = new LiveConfig(SwitchConfig.of(control).compiled(), tmOptions);
             this.ports = control.portNames();
         }
 

@@ -18,6 +18,7 @@ import io.asicemu.p4rt.service.P4RuntimeService;
 import io.asicemu.parser.FrameBuilder;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.control.PipelineControl;
 import io.asicemu.pipeline.control.RuntimeKnob;
 import io.asicemu.pipeline.port.InMemoryPort;
@@ -115,7 +116,7 @@ class RegisterMapTest {
             ports.put(name, port);
             pipeline.control().attachPort(name, port);
         }
-        pipeline.control().applyConfig(db);
+        SwitchConfig.of(pipeline.control()).applyConfig(db);
         pipeline.agent().doWork();
         final PipelineCpuPortBackend backend = new PipelineCpuPortBackend(
                 new PipelineTableBackend(pipeline.control(), FixedPipelineInfo.model()), pipeline.control());

@@ -1,11 +1,10 @@
-package io.asicemu.pipeline.control;
+package io.asicemu.pipeline.config;
 
-import static io.asicemu.pipeline.control.ConfigRefusal.refuseAs;
+import static io.asicemu.pipeline.config.ConfigRefusal.refuseAs;
 
-import io.asicemu.pipeline.config.CompiledConfig;
-import io.asicemu.pipeline.config.ConfigDb;
-import io.asicemu.pipeline.config.ConfigException;
-import io.asicemu.pipeline.config.ConfigGroup;
+import io.asicemu.pipeline.control.ConfigGroup;
+import io.asicemu.pipeline.control.L3Changes;
+import io.asicemu.pipeline.control.L3State;
 import io.asicemu.pipeline.table.IpPrefix;
 import io.asicemu.pipeline.table.RouteTarget;
 import java.util.HashMap;
@@ -13,7 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The L3 part of a running-config change ({@link PipelineControl#reconfigure}): compares the configuration in force
+ * The L3 part of a running-config change ({@link SwitchConfig#reconfigure}): compares the configuration in force
  * with a validated next one (STATIC_ROUTE, NEIGH; their next hops and groups) and stages the difference as the
  * batch's {@link L3Changes} updates — the same next-hop, group, route and neighbor operations and checks a
  * P4Runtime Write goes through, in the same batch as the knob changes, so it commits whole or not at all.
@@ -63,7 +62,7 @@ final class L3ConfigChanges {
         this.state = state;
         this.l3 = l3;
         this.target = target;
-        this.targetRifNames = L3State.rifNames(target);
+        this.targetRifNames = L3State.rifNames(target.setup());
         this.routeKeys = keys(current, target.db(), "STATIC_ROUTE");
         this.neighborKeys = keys(current, target.db(), "NEIGH");
         for (final ConfigDb db : new ConfigDb[] {current, target.db()}) {
@@ -105,9 +104,9 @@ final class L3ConfigChanges {
             final IpPrefix address = L3State.nextHopAddress(target.tables(), t);
             final String rifName = targetRifNames.get(target.tables().nextHopRif(t));
             hopKeys[t] = L3State.nextHopKey(address, rifName);
-            Integer id = state.configNextHopIds.get(hopKeys[t]);
+            Integer id = state.configNextHopIds().get(hopKeys[t]);
             if (id == null) {
-                id = freeId(0, state.compiled().nextHopCount(), state.sizing().maxNextHops());
+                id = freeId(0, state.setup().nextHopCount(), state.sizing().maxNextHops());
                 final int chosen = id;
                 refuseAs("STATIC_ROUTE", "", "nexthop", () -> l3.configNextHop(chosen, liveRif(rifName), address));
             }
@@ -120,9 +119,9 @@ final class L3ConfigChanges {
             final ConfigGroup cg = target.groups().get(g);
             final String key =
                     L3State.groupKey(cg.ownArs() ? cg.name() : "", cg.nextHops(), cg.weights(), t -> hopKeys[t]);
-            Integer id = state.configGroupIds.get(key);
+            Integer id = state.configGroupIds().get(key);
             if (id == null) {
-                id = freeId(1, state.compiled().groupCount(), state.sizing().maxGroups());
+                id = freeId(1, state.setup().groupCount(), state.sizing().maxGroups());
                 final int[] members = new int[cg.nextHops().length];
                 for (int m = 0; m < members.length; m++) {
                     members[m] = nextHopIds.get(hopKeys[cg.nextHops()[m]]);
@@ -140,23 +139,23 @@ final class L3ConfigChanges {
         // 3. Routes: removed ones first (their slots serve new ones in a full table), then new and changed ones.
         final Map<IpPrefix, Integer> routes = new LinkedHashMap<>();
         target.routes().forEach((prefix, value) -> routes.put(prefix, live(value, hopKeys, nextHopIds, liveGroup)));
-        for (final IpPrefix prefix : state.configRouteView.keySet()) {
+        for (final IpPrefix prefix : state.configRouteView().keySet()) {
             if (!routes.containsKey(prefix) && l3.isConfigRoute(prefix)) {
                 refuseAs(routeTable(prefix), routeKey(prefix), "", () -> l3.deleteConfigRoute(prefix));
             }
         }
         routes.forEach((prefix, value) -> {
-            if (!value.equals(state.configRouteView.get(prefix))) {
+            if (!value.equals(state.configRouteView().get(prefix))) {
                 refuseAs(routeTable(prefix), routeKey(prefix), "", () -> l3.configRoute(prefix, value));
             }
         });
         // 4. Groups and next hops no route of the configuration uses any more.
-        for (final Map.Entry<String, Integer> g : state.configGroupIds.entrySet()) {
+        for (final Map.Entry<String, Integer> g : state.configGroupIds().entrySet()) {
             if (!groupIds.containsKey(g.getKey())) {
                 refuseAs("STATIC_ROUTE", "", "nexthop", () -> l3.removeConfigGroup(g.getValue()));
             }
         }
-        for (final Map.Entry<String, Integer> h : state.configNextHopIds.entrySet()) {
+        for (final Map.Entry<String, Integer> h : state.configNextHopIds().entrySet()) {
             if (!nextHopIds.containsKey(h.getKey())) {
                 refuseAs("STATIC_ROUTE", "", "nexthop", () -> l3.removeNextHop(h.getValue()));
             }
@@ -170,13 +169,13 @@ final class L3ConfigChanges {
                         new L3State.ConfigNeighbor(liveRif(targetRifNames.get(rif)), mac));
             }
         });
-        for (final IpPrefix address : state.configNeighborView.keySet()) {
+        for (final IpPrefix address : state.configNeighborView().keySet()) {
             if (!neighbors.containsKey(address) && l3.isConfigNeighbor(address)) {
                 refuseAs("NEIGH", neighborKey(address), "", () -> l3.removeConfigNeighbor(address));
             }
         }
         neighbors.forEach((address, n) -> {
-            if (!n.equals(state.configNeighborView.get(address))) {
+            if (!n.equals(state.configNeighborView().get(address))) {
                 refuseAs("NEIGH", neighborKey(address), "neigh", () -> l3.configNeighbor(n.rif(), address, n.mac()));
             }
         });

@@ -1,6 +1,7 @@
-package io.asicemu.pipeline.control;
+package io.asicemu.pipeline.config;
 
-import io.asicemu.pipeline.config.ConfigDb;
+import io.asicemu.pipeline.control.RuntimeKnob;
+import io.asicemu.pipeline.control.RuntimeKnobs;
 import io.asicemu.tm.config.PortConfig;
 import io.asicemu.tm.config.TmConfig;
 import java.util.ArrayList;
@@ -12,7 +13,7 @@ import java.util.Map;
  * Renders the CONFIG_DB in force from the control model: the configuration last applied or reconfigured, with what
  * runtime writes (P4Runtime registers, the register map) changed since, so that the operator's CONFIG_DB view and a
  * {@code config save} show the switch as it runs, and feeding that rendering back to
- * {@link PipelineControl#reconfigure} changes nothing.
+ * {@link SwitchConfig#reconfigure} changes nothing.
  * <p>
  * A knob that is per queue or per PG while its CONFIG_DB value is per profile (WRED_PROFILE thresholds, BUFFER_PROFILE
  * xoff/xon) shows as a profile derived for that queue or PG, as SONiC would need one: {@code <profile>.<port>.<index>}
@@ -24,8 +25,8 @@ import java.util.Map;
  * <p>
  * Stateless; any thread (it reads immutable copies).
  */
-final class RunningConfig {
-    static final String[] COLOURS = {"green", "yellow", "red"};
+public final class RunningConfig {
+    public static final String[] COLOURS = {"green", "yellow", "red"};
     static final String[] WRED_SUFFIXES = {"_min_threshold", "_max_threshold", "_drop_probability"};
 
     private RunningConfig() {}
@@ -230,7 +231,7 @@ final class RunningConfig {
         table.putAll(rebuilt);
     }
 
-    static Map<String, Map<String, Map<String, String>>> mutableCopy(final ConfigDb db) {
+    public static Map<String, Map<String, Map<String, String>>> mutableCopy(final ConfigDb db) {
         final Map<String, Map<String, Map<String, String>>> out = new LinkedHashMap<>();
         db.tables().forEach((table, keys) -> {
             final Map<String, Map<String, String>> k = new LinkedHashMap<>();

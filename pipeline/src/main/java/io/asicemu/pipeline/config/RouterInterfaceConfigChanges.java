@@ -1,10 +1,9 @@
-package io.asicemu.pipeline.control;
+package io.asicemu.pipeline.config;
 
-import static io.asicemu.pipeline.control.ConfigRefusal.refuseAs;
+import static io.asicemu.pipeline.config.ConfigRefusal.refuseAs;
 
-import io.asicemu.pipeline.config.CompiledConfig;
-import io.asicemu.pipeline.config.ConfigDb;
-import io.asicemu.pipeline.config.ConfigException;
+import io.asicemu.pipeline.control.L3Changes;
+import io.asicemu.pipeline.control.L3State;
 import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.pipeline.table.IpPrefix;
 import java.util.ArrayList;
@@ -14,7 +13,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The router-interface part of a running-config change ({@link PipelineControl#reconfigure}): compares INTERFACE and
+ * The router-interface part of a running-config change ({@link SwitchConfig#reconfigure}): compares INTERFACE and
  * VLAN_INTERFACE of the configuration in force with the next one's, interface by interface (by name: EthernetN,
  * VlanN), and stages the difference as the batch's {@link L3Changes} router-interface updates. Their connected and
  * local routes are routes like the others ({@link L3ConfigChanges} stages them, so a subnet a controller routes is

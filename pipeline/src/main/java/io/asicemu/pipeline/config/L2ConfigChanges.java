@@ -1,16 +1,14 @@
-package io.asicemu.pipeline.control;
+package io.asicemu.pipeline.config;
 
-import static io.asicemu.pipeline.control.ConfigRefusal.refuseAs;
+import static io.asicemu.pipeline.config.ConfigRefusal.refuseAs;
 
-import io.asicemu.pipeline.config.CompiledConfig;
-import io.asicemu.pipeline.config.ConfigDb;
-import io.asicemu.pipeline.config.ConfigException;
+import io.asicemu.pipeline.control.L2Changes;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
 
 /**
- * The L2 part of a running-config change ({@link PipelineControl#reconfigure}): compares VLAN and VLAN_MEMBER of the
+ * The L2 part of a running-config change ({@link SwitchConfig#reconfigure}): compares VLAN and VLAN_MEMBER of the
  * configuration in force with the next one's and stages the difference as the batch's {@link L2Changes} updates, the
  * VLAN and membership writes (and checks) a P4Runtime Write makes: new VLANs first, then memberships leave, then they
  * join or change their tagging, then VLANs go (with nothing of a controller's left in them).

@@ -1,7 +1,9 @@
-package io.asicemu.pipeline.control;
+package io.asicemu.pipeline.config;
 
-import io.asicemu.pipeline.config.ConfigDb;
-import io.asicemu.pipeline.config.ConfigException;
+import io.asicemu.pipeline.control.RuntimeKnob;
+import io.asicemu.pipeline.control.RuntimeKnobs;
+import io.asicemu.pipeline.control.TableBatch;
+import io.asicemu.pipeline.control.TableException;
 import io.asicemu.tm.config.BufferProfileConfig;
 import io.asicemu.tm.config.PortConfig;
 import io.asicemu.tm.config.TmConfig;
@@ -14,7 +16,7 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * What a running-config change ({@link PipelineControl#reconfigure}) does: compares the CONFIG_DB in force (as
+ * What a running-config change ({@link SwitchConfig#reconfigure}) does: compares the CONFIG_DB in force (as
  * {@link RunningConfig} renders it) with a validated next one and stages the difference in a {@link TableBatch} as
  * the same knob changes a P4Runtime register write makes, or refuses it, naming {@code TABLE|key|field}, when the
  * difference is in a field the running switch cannot change.

@@ -1,6 +1,6 @@
-package io.asicemu.pipeline.control;
+package io.asicemu.pipeline.config;
 
-import io.asicemu.pipeline.config.ConfigException;
+import io.asicemu.pipeline.control.TableException;
 
 /**
  * A refusal of the control model ({@link TableException}) restated as a config error that names {@code

@@ -1,4 +1,4 @@
-package io.asicemu.pipeline.config;
+package io.asicemu.pipeline.control;
 
 /**
  * A next-hop group the configuration's STATIC_ROUTEs create (routes over the same members share one).
