@@ -74,6 +74,8 @@ final class WrittenEntities {
     private final TreeMap<Integer, CloneSession> cloneSessions = new TreeMap<>();
     private final TreeMap<Integer, DigestConfig> digestConfigs = new TreeMap<>();
     private final Deque<Runnable> undo = new ArrayDeque<>();
+    // Direct counters and meters and idle timers hold keys only of tables that have them (the codec refuses the
+    // others), so a Write to any other table skips those maps.
     private final Map<EntryKey, long[]> lastHitNs = new HashMap<>();
     private final LongSupplier clockNs;
 
@@ -219,9 +221,9 @@ final class WrittenEntities {
             if (old == null) {
                 return fail(UpdateStatus.NOT_FOUND, "no such entry in '%s'", t.name());
             }
-            final CounterValue oldCounter = directCounters.remove(e.key());
-            final MeterSettings oldMeter = directMeters.remove(e.key());
-            final long[] oldHit = lastHitNs.remove(e.key());
+            final CounterValue oldCounter = t.directCounterId() != 0 ? directCounters.remove(e.key()) : null;
+            final MeterSettings oldMeter = t.directMeterId() != 0 ? directMeters.remove(e.key()) : null;
+            final long[] oldHit = t.idleTimeout() ? lastHitNs.remove(e.key()) : null;
             entries.remove(e.key());
             undo.push(() -> {
                 restoreEntry(entries, old, oldCounter, oldMeter);
@@ -244,10 +246,10 @@ final class WrittenEntities {
         if (!refs.ok()) {
             return refs;
         }
-        final CounterValue oldCounter = directCounters.get(e.key());
-        final MeterSettings oldMeter = directMeters.get(e.key());
+        final CounterValue oldCounter = t.directCounterId() != 0 ? directCounters.get(e.key()) : null;
+        final MeterSettings oldMeter = t.directMeterId() != 0 ? directMeters.get(e.key()) : null;
         entries.put(e.key(), stripped(e));
-        final long[] oldHit = lastHitNs.remove(e.key());
+        final long[] oldHit = t.idleTimeout() ? lastHitNs.remove(e.key()) : null;
         if (t.idleTimeout() && e.idleTimeoutNs() > 0) {
             lastHitNs.put(e.key(), new long[] {clockNs.getAsLong()});
         }
@@ -281,6 +283,9 @@ final class WrittenEntities {
     }
 
     private static TableEntry stripped(final TableEntry e) {
+        if (!e.isDefault() && e.meter() == null && e.counter() == null && e.sinceLastHitNs() == -1) {
+            return e; // already what is kept (the common Write): no copy
+        }
         return new TableEntry(e.key(), e.action(), false, e.idleTimeoutNs(), e.metadata(), null, null);
     }
 

@@ -14,8 +14,27 @@ public final class ByteStrings {
 
     /** Decodes an unsigned {@code bit<width>} value. */
     public static BigInteger decode(final ByteString bytes, final int width, final String what) throws CodecException {
+        return decode(bytes, width, what, null);
+    }
+
+    /**
+     * Decodes the value of match field {@code field} as {@link #decode(ByteString, int, String)} does, naming it
+     * "match field '<i>field</i>'" in an error: the text is built only on error (a Write decodes several per entry).
+     */
+    static BigInteger decodeField(final ByteString bytes, final int width, final String field) throws CodecException {
+        return decode(bytes, width, null, field);
+    }
+
+    /** The name of a match field in error texts. */
+    static String fieldLabel(final String field) {
+        return "match field '" + field + "'";
+    }
+
+    private static BigInteger decode(final ByteString bytes, final int width, final String what, final String field)
+            throws CodecException {
         if (bytes.isEmpty()) {
-            throw new CodecException(UpdateStatus.INVALID_ARGUMENT, what + ": empty byte string");
+            throw new CodecException(
+                    UpdateStatus.INVALID_ARGUMENT, (what != null ? what : fieldLabel(field)) + ": empty byte string");
         }
         final int size = bytes.size();
         if (size < Long.BYTES) {
@@ -27,7 +46,8 @@ public final class ByteStrings {
             if (Long.SIZE - Long.numberOfLeadingZeros(v) > width) {
                 throw new CodecException(
                         UpdateStatus.INVALID_ARGUMENT,
-                        what + ": value 0x" + Long.toHexString(v) + " does not fit in bit<" + width + ">");
+                        (what != null ? what : fieldLabel(field)) + ": value 0x" + Long.toHexString(v)
+                                + " does not fit in bit<" + width + ">");
             }
             return BigInteger.valueOf(v);
         }
@@ -35,7 +55,8 @@ public final class ByteStrings {
         if (value.bitLength() > width) {
             throw new CodecException(
                     UpdateStatus.INVALID_ARGUMENT,
-                    what + ": value 0x" + value.toString(16) + " does not fit in bit<" + width + ">");
+                    (what != null ? what : fieldLabel(field)) + ": value 0x" + value.toString(16)
+                            + " does not fit in bit<" + width + ">");
         }
         return value;
     }

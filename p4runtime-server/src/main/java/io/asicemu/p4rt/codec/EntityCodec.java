@@ -24,7 +24,6 @@ import io.asicemu.p4rt.info.ParamInfo;
 import io.asicemu.p4rt.info.TableInfo;
 import java.math.BigInteger;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -180,7 +179,7 @@ public final class EntityCodec {
      */
     EntryKey key(final TableInfo t, final List<FieldMatch> matches, final int priority, final boolean lenient)
             throws CodecException {
-        final List<FieldMatchValue> values = new ArrayList<>(matches.size());
+        final FieldMatchValue[] values = new FieldMatchValue[matches.size()];
         // a key has a handful of fields: a linear scan of the ids seen beats a HashSet of boxed ids on every update
         final int[] seen = new int[matches.size()];
         for (int i = 0; i < matches.size(); i++) {
@@ -193,7 +192,7 @@ public final class EntityCodec {
                 throw invalid("match field '%s' appears twice", f.name());
             }
             seen[i] = f.id();
-            values.add(fieldMatch(f, fm));
+            values[i] = fieldMatch(f, fm);
         }
         for (final MatchFieldInfo f : t.fields()) {
             if (!lenient && f.kind() == MatchKind.EXACT && !contains(seen, seen.length, f.id())) {
@@ -208,13 +207,21 @@ public final class EntityCodec {
                 throw invalid("table '%s' has no ternary/range/optional field: priority must be 0", t.name());
             }
         }
-        values.sort(Comparator.comparingInt(FieldMatchValue::fieldId));
-        return new EntryKey(t.id(), values, priority);
+        // a handful of fields: an insertion sort by id, and List.of, which EntryKey keeps without copying
+        for (int i = 1; i < values.length; i++) {
+            final FieldMatchValue v = values[i];
+            int j = i - 1;
+            while (j >= 0 && values[j].fieldId() > v.fieldId()) {
+                values[j + 1] = values[j];
+                j--;
+            }
+            values[j + 1] = v;
+        }
+        return new EntryKey(t.id(), List.of(values), priority);
     }
 
     private static FieldMatchValue fieldMatch(final MatchFieldInfo f, final FieldMatch fm) throws CodecException {
         final int w = f.bitwidth();
-        final String what = "match field '" + f.name() + "'";
         final boolean kindOk = switch (f.kind()) {
             case EXACT -> fm.hasExact();
             case LPM -> fm.hasLpm();
@@ -223,51 +230,54 @@ public final class EntityCodec {
             case OPTIONAL -> fm.hasOptional();
         };
         if (!kindOk) {
-            throw invalid("%s is %s, not %s", what, f.kind(), fm.getFieldMatchTypeCase());
+            throw invalid("%s is %s, not %s", ByteStrings.fieldLabel(f.name()), f.kind(), fm.getFieldMatchTypeCase());
         }
         switch (f.kind()) {
             case EXACT:
                 return FieldMatchValue.exact(
-                        f.id(), ByteStrings.decode(fm.getExact().getValue(), w, what));
+                        f.id(), ByteStrings.decodeField(fm.getExact().getValue(), w, f.name()));
             case OPTIONAL:
                 return new FieldMatchValue(
                         f.id(),
                         MatchKind.OPTIONAL,
-                        ByteStrings.decode(fm.getOptional().getValue(), w, what),
+                        ByteStrings.decodeField(fm.getOptional().getValue(), w, f.name()),
                         BigInteger.ZERO,
                         0,
                         BigInteger.ZERO);
             case LPM: {
                 final int len = fm.getLpm().getPrefixLen();
                 if (len <= 0 || len > w) {
-                    throw invalid("%s: prefix_len %d must be in 1..%d (omit the field for a don't care)", what, len, w);
+                    throw invalid(
+                            "%s: prefix_len %d must be in 1..%d (omit the field for a don't care)",
+                            ByteStrings.fieldLabel(f.name()), len, w);
                 }
-                final BigInteger v = ByteStrings.decode(fm.getLpm().getValue(), w, what);
+                final BigInteger v = ByteStrings.decodeField(fm.getLpm().getValue(), w, f.name());
                 // a bit below the prefix is set iff the lowest set bit is one of the w - len host bits
                 if (v.signum() != 0 && v.getLowestSetBit() < w - len) {
-                    throw invalid("%s: bits below the /%d prefix must be zero", what, len);
+                    throw invalid("%s: bits below the /%d prefix must be zero", ByteStrings.fieldLabel(f.name()), len);
                 }
                 return new FieldMatchValue(f.id(), MatchKind.LPM, v, BigInteger.ZERO, len, BigInteger.ZERO);
             }
             case TERNARY: {
-                final BigInteger v = ByteStrings.decode(fm.getTernary().getValue(), w, what);
-                final BigInteger m = ByteStrings.decode(fm.getTernary().getMask(), w, what);
+                final BigInteger v = ByteStrings.decodeField(fm.getTernary().getValue(), w, f.name());
+                final BigInteger m = ByteStrings.decodeField(fm.getTernary().getMask(), w, f.name());
                 if (m.signum() == 0) {
-                    throw invalid("%s: mask 0 is a don't care and must be omitted", what);
+                    throw invalid("%s: mask 0 is a don't care and must be omitted", ByteStrings.fieldLabel(f.name()));
                 }
                 if (!v.and(m).equals(v)) {
-                    throw invalid("%s: value has bits outside the mask", what);
+                    throw invalid("%s: value has bits outside the mask", ByteStrings.fieldLabel(f.name()));
                 }
                 return new FieldMatchValue(f.id(), MatchKind.TERNARY, v, m, 0, BigInteger.ZERO);
             }
             default: {
-                final BigInteger lo = ByteStrings.decode(fm.getRange().getLow(), w, what);
-                final BigInteger hi = ByteStrings.decode(fm.getRange().getHigh(), w, what);
+                final BigInteger lo = ByteStrings.decodeField(fm.getRange().getLow(), w, f.name());
+                final BigInteger hi = ByteStrings.decodeField(fm.getRange().getHigh(), w, f.name());
                 if (lo.compareTo(hi) > 0) {
-                    throw invalid("%s: low > high", what);
+                    throw invalid("%s: low > high", ByteStrings.fieldLabel(f.name()));
                 }
                 if (lo.signum() == 0 && hi.equals(BigInteger.ONE.shiftLeft(w).subtract(BigInteger.ONE))) {
-                    throw invalid("%s: the full range is a don't care and must be omitted", what);
+                    throw invalid(
+                            "%s: the full range is a don't care and must be omitted", ByteStrings.fieldLabel(f.name()));
                 }
                 return new FieldMatchValue(f.id(), MatchKind.RANGE, lo, BigInteger.ZERO, 0, hi);
             }
@@ -386,7 +396,8 @@ public final class EntityCodec {
     private static ActionCall params(final ActionInfo info, final P4RuntimeOuterClass.Action a) throws CodecException {
         final List<ParamInfo> declared = info.params();
         final BigInteger[] values = new BigInteger[declared.size()];
-        for (final P4RuntimeOuterClass.Action.Param p : a.getParamsList()) {
+        for (int k = 0; k < a.getParamsCount(); k++) {
+            final P4RuntimeOuterClass.Action.Param p = a.getParams(k);
             // by id, not List.indexOf (record equals on every earlier parameter); the error text is built on error only
             int index = declared.size() - 1;
             while (index >= 0 && declared.get(index).id() != p.getParamId()) {

@@ -221,7 +221,7 @@ public final class P4RuntimeService extends P4RuntimeGrpc.P4RuntimeImplBase {
             final int n = request.getUpdatesCount();
             final UpdateOutcome[] outcomes = new UpdateOutcome[n];
             final List<WriteOp> ops = new ArrayList<>(n);
-            final List<Integer> opIndex = new ArrayList<>(n);
+            final int[] opIndex = new int[n]; // the update index of each op (no boxed index per update)
             boolean invalid = false;
             for (int i = 0; i < n; i++) {
                 try {
@@ -232,15 +232,16 @@ public final class P4RuntimeService extends P4RuntimeGrpc.P4RuntimeImplBase {
                                 "role '" + request.getRole() + "' may not write this P4 object");
                     }
                     ops.add(codec.decodeUpdate(u));
-                    opIndex.add(i);
+                    opIndex[ops.size() - 1] = i;
                 } catch (final CodecException ex) {
                     outcomes[i] = new UpdateOutcome(ex.status(), ex.getMessage());
                     invalid = true;
                 }
             }
             if (invalid && allOrNothing) {
-                for (final int i : opIndex) {
-                    outcomes[i] = new UpdateOutcome(UpdateStatus.ABORTED, "not applied: another update is invalid");
+                for (int k = 0; k < ops.size(); k++) {
+                    outcomes[opIndex[k]] =
+                            new UpdateOutcome(UpdateStatus.ABORTED, "not applied: another update is invalid");
                 }
             } else {
                 // no thread waits for the data plane: the reply goes out when the backend reports the batch applied
@@ -259,7 +260,7 @@ public final class P4RuntimeService extends P4RuntimeGrpc.P4RuntimeImplBase {
     private static void replyApplied(
             final StreamObserver<WriteResponse> out,
             final UpdateOutcome[] outcomes,
-            final List<Integer> opIndex,
+            final int[] opIndex,
             final List<UpdateOutcome> applied,
             final Throwable failure) {
         if (failure != null) {
@@ -277,7 +278,7 @@ public final class P4RuntimeService extends P4RuntimeGrpc.P4RuntimeImplBase {
             return;
         }
         for (int k = 0; k < applied.size(); k++) {
-            outcomes[opIndex.get(k)] = applied.get(k);
+            outcomes[opIndex[k]] = applied.get(k);
         }
         reply(out, outcomes);
     }
