@@ -175,6 +175,7 @@ class AdmissionPropertyTest {
             int handleCount = 0;
             final Map<Integer, Integer> storeHandle = new LinkedHashMap<>();
             int drops = 0;
+            long usedAtADrop = 0;
             int ingressDrops = 0;
             int egressDrops = 0;
             for (final int op : ops) {
@@ -203,6 +204,7 @@ class AdmissionPropertyTest {
                             storeHandle.put(id, handle);
                         } else {
                             store.release(handle);
+                            usedAtADrop = Math.max(usedAtADrop, tm.bufferUsedBytes());
                             drops++;
                             ingressDrops += result == TrafficManager.DROP_INGRESS ? 1 : 0;
                             egressDrops += result == TrafficManager.DROP_EGRESS ? 1 : 0;
@@ -235,7 +237,9 @@ class AdmissionPropertyTest {
             assertThat(lateDrops[0]).as("no WRED or watchdog configured").isZero();
             assertThat(reference.heldCount()).isEqualTo(storeHandle.size());
             if (drops > 0) {
-                assertThat(tm.bufferUsedBytes()).isPositive();
+                // drops come from occupancy: the buffer held frames when one was refused (read at the drop: the
+                // ops may drain the buffer to empty after the last drop, seed 1070665667054298344)
+                assertThat(usedAtADrop).as("buffer in use at a drop").isPositive();
             }
         }
     }
