@@ -91,8 +91,49 @@ public final class PacketParser {
         int etherType = NetworkOrder.u16(segment, base + EthernetFlyweight.ETHER_TYPE_OFFSET);
         int pos = EthernetFlyweight.HEADER_LENGTH;
         if (etherType == EtherType.VLAN || etherType == EtherType.QINQ) {
-            r.open(ParseResult.VLAN);
+            // the tag loop lives apart so that this method stays small enough for the JIT to inline per frame
+            final ParseReason tagProblem = parseVlanTags(segment, base, length, etherType, r);
+            if (tagProblem != null) {
+                return tagProblem;
+            }
+            etherType = r.etherType;
+            pos = r.l3Offset;
+        } else {
+            r.etherType = etherType;
+            r.l3Offset = pos;
         }
+        if (etherType == EtherType.IPV4) {
+            return parseIpv4(segment, base, pos, length, r);
+        }
+        return parseNonIpv4(segment, base, pos, length, etherType, r);
+    }
+
+    /** The EtherTypes after IPv4 (apart, so that {@link #parseFrame} stays small enough to inline). */
+    private ParseReason parseNonIpv4(
+            final MemorySegment segment,
+            final long base,
+            final int pos,
+            final int length,
+            final int etherType,
+            final ParseResult r) {
+        return switch (etherType) {
+            case EtherType.IPV6 -> parseIpv6(segment, base, pos, length, r);
+            case EtherType.ARP -> parseArp(segment, base, pos, length, r);
+            case EtherType.MAC_CONTROL -> parseMacControl(segment, base, pos, length, r);
+            case EtherType.LLDP -> parseLldp(segment, base, pos, length, r);
+            default -> ParseReason.UNKNOWN_ETHER_TYPE;
+        };
+    }
+
+    /**
+     * The 802.1Q / 802.1ad tags of a tagged frame: writes the VLAN group, then the inner EtherType and L3 offset;
+     * returns the problem (nothing more written) or null.
+     */
+    private static ParseReason parseVlanTags(
+            final MemorySegment segment, final long base, final int length, final int outerType, final ParseResult r) {
+        int etherType = outerType;
+        int pos = EthernetFlyweight.HEADER_LENGTH;
+        r.open(ParseResult.VLAN);
         while (etherType == EtherType.VLAN || etherType == EtherType.QINQ) {
             if (r.vlanCount == 2) {
                 return ParseReason.TOO_MANY_VLAN_TAGS;
@@ -117,14 +158,7 @@ public final class PacketParser {
         }
         r.etherType = etherType;
         r.l3Offset = pos;
-        return switch (etherType) {
-            case EtherType.IPV4 -> parseIpv4(segment, base, pos, length, r);
-            case EtherType.IPV6 -> parseIpv6(segment, base, pos, length, r);
-            case EtherType.ARP -> parseArp(segment, base, pos, length, r);
-            case EtherType.MAC_CONTROL -> parseMacControl(segment, base, pos, length, r);
-            case EtherType.LLDP -> parseLldp(segment, base, pos, length, r);
-            default -> ParseReason.UNKNOWN_ETHER_TYPE;
-        };
+        return null;
     }
 
     private static ParseReason parseIpv4(
@@ -146,17 +180,40 @@ public final class PacketParser {
         if (pos + headerLength > length) {
             return ParseReason.TRUNCATED_IPV4;
         }
-        final int tos = (word0 >>> 16) & 0xFF;
         final int word1 = NetworkOrder.u32(segment, ip + Ipv4Flyweight.IDENTIFICATION_OFFSET);
         final int word2 = NetworkOrder.u32(segment, ip + Ipv4Flyweight.TTL_OFFSET);
         final long addresses = NetworkOrder.u64(segment, ip + Ipv4Flyweight.SRC_ADDRESS_OFFSET);
-        final int flagsFragment = word1 & 0xFFFF;
-        final boolean laterFragment = (flagsFragment & 0x1FFF) != 0;
         final int totalLength = word0 & 0xFFFF;
         final ParseReason lengthProblem = totalLength < headerLength
                 ? ParseReason.IPV4_TOTAL_LENGTH_TOO_SMALL
                 : pos + totalLength > length ? ParseReason.IPV4_TOTAL_LENGTH_BEYOND_FRAME : null;
-        // The IP group written whole, each field once (ipEnd stays absent when the total length is bad).
+        writeIpv4(r, headerLength, word0, word1, word2, addresses);
+        r.ipv4HeaderSum = ipv4HeaderSum(segment, ip, headerLength, word0, word1, word2, addresses);
+        if (lengthProblem != null) {
+            r.ipEnd = 0;
+            return lengthProblem;
+        }
+        r.ipEnd = pos + totalLength;
+        if (r.laterFragment) {
+            return ParseReason.OK;
+        }
+        return parseTransport(segment, base, pos + headerLength, pos + totalLength, r);
+    }
+
+    /**
+     * The IP group of an IPv4 header, written whole, each field once (the caller writes the header sum and ipEnd,
+     * which stays absent when the total length is bad). Apart from {@link #parseIpv4} so that each stays small
+     * enough for the JIT to inline per frame.
+     */
+    private static void writeIpv4(
+            final ParseResult r,
+            final int headerLength,
+            final int word0,
+            final int word1,
+            final int word2,
+            final long addresses) {
+        final int tos = (word0 >>> 16) & 0xFF;
+        final int flagsFragment = word1 & 0xFFFF;
         r.groups |= ParseResult.IP;
         r.ipVersion = 4;
         r.ipHeaderLength = headerLength;
@@ -169,16 +226,35 @@ public final class PacketParser {
         r.dstAddressHigh = 0;
         r.dstAddressLow = addresses & 0xFFFF_FFFFL;
         r.fragment = (flagsFragment & 0x3FFF) != 0;
-        r.laterFragment = laterFragment;
-        if (lengthProblem != null) {
-            r.ipEnd = 0;
-            return lengthProblem;
+        r.laterFragment = (flagsFragment & 0x1FFF) != 0;
+    }
+
+    /**
+     * The IPv4 header's RFC 1071 sum (folded, not inverted) from the loads {@link #parseIpv4} made: each 32-bit word
+     * adds as its two 16-bit halves, since 2^16 ≡ 1 modulo 0xFFFF; options, if any, are read from the frame.
+     */
+    private static int ipv4HeaderSum(
+            final MemorySegment segment,
+            final long ip,
+            final int headerLength,
+            final int word0,
+            final int word1,
+            final int word2,
+            final long addresses) {
+        long sum = (word0 & 0xFFFF_FFFFL)
+                + (word1 & 0xFFFF_FFFFL)
+                + (word2 & 0xFFFF_FFFFL)
+                + (addresses >>> 32)
+                + (addresses & 0xFFFF_FFFFL);
+        if (headerLength > Ipv4Flyweight.MIN_HEADER_LENGTH) {
+            sum += InternetChecksum.sum(
+                    segment, ip + Ipv4Flyweight.MIN_HEADER_LENGTH, headerLength - Ipv4Flyweight.MIN_HEADER_LENGTH);
         }
-        r.ipEnd = pos + totalLength;
-        if (laterFragment) {
-            return ParseReason.OK;
-        }
-        return parseTransport(segment, base, pos + headerLength, pos + totalLength, r);
+        // below 2^36: four folds without a loop leave the same value in 1..0xFFFF (or 0) as InternetChecksum.fold
+        sum = (sum & 0xFFFF_FFFFL) + (sum >>> 32);
+        sum = (sum & 0xFFFF) + (sum >>> 16);
+        sum = (sum & 0xFFFF) + (sum >>> 16);
+        return (int) ((sum & 0xFFFF) + (sum >>> 16));
     }
 
     private static ParseReason parseIpv6(

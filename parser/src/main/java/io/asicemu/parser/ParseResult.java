@@ -31,6 +31,7 @@ public final class ParseResult {
 
     int ipVersion;
     int ipHeaderLength;
+    int ipv4HeaderSum;
     int ipEnd;
     int dscp;
     int ecn;
@@ -138,6 +139,7 @@ public final class ParseResult {
         if ((g & IP) != 0) {
             ipVersion = 0;
             ipHeaderLength = 0;
+            ipv4HeaderSum = 0;
             ipEnd = 0;
             dscp = 0;
             ecn = 0;
@@ -289,6 +291,15 @@ public final class ParseResult {
     /** IPv4 header length (with options) or 40 plus the IPv6 extension headers walked. */
     public int ipHeaderLength() {
         return ipHeaderLength;
+    }
+
+    /**
+     * The RFC 1071 one's-complement sum (folded, not inverted) of the IPv4 header as parsed, options and checksum
+     * field included: {@code 0xFFFF} when the header checksum is valid. 0 when the frame is not IPv4. Summed from
+     * the words the parser loads anyway, so a router's checksum check reads no header byte again.
+     */
+    public int ipv4HeaderSum() {
+        return ipv4HeaderSum;
     }
 
     /** Frame offset one past the IP datagram (l3Offset + total length); padding after it is ignored. */

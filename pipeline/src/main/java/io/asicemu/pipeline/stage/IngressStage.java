@@ -7,7 +7,6 @@ import io.asicemu.parser.EthernetFlyweight;
 import io.asicemu.parser.FrameKind;
 import io.asicemu.parser.FrameRewriter;
 import io.asicemu.parser.IcmpFlyweight;
-import io.asicemu.parser.InternetChecksum;
 import io.asicemu.parser.PacketParser;
 import io.asicemu.parser.ParseReason;
 import io.asicemu.parser.ParseResult;
@@ -278,7 +277,8 @@ public final class IngressStage {
         v.ipProtocol = p.protocol();
         final int setDscp = rule != AclTable.NO_MATCH ? t.acl().setDscp(rule) : -1;
         final int rif = v.vlan >= 0 ? t.vlanRouterInterface(v.vlan) : t.portRouterInterface(port);
-        if (rif != ForwardingTables.NONE && controlPlane(t, rif, port, p, v, nowNs)) {
+        // only ARP and ICMPv6 can be for the control plane: other frames skip the (not inlined) call
+        if (rif != ForwardingTables.NONE && mayBeControlPlane(p) && controlPlane(t, rif, port, p, v, nowNs)) {
             return;
         }
         v.setDscp = setDscp;
@@ -411,6 +411,11 @@ public final class IngressStage {
             counters.addAclHit(rule, length);
         }
         return rule;
+    }
+
+    /** Whether {@link #controlPlane} can handle the frame at all: ARP, or ICMPv6 of the NDP types. */
+    private static boolean mayBeControlPlane(final ParseResult p) {
+        return p.kind() == FrameKind.ARP || p.ipVersion() == 6 && p.protocol() == EtherType.PROTO_ICMPV6;
     }
 
     /** ARP and neighbor discovery aimed at the switch; returns true if the packet was fully handled. */
@@ -603,11 +608,11 @@ public final class IngressStage {
     }
 
     /**
-     * One pass over the IPv4 header (20 bytes without options: ten 16-bit adds): a valid header sums to 0xffff
-     * (RFC 1071), checksum field included. Routed packets only; bridged frames are not L3 devices' business.
+     * A valid IPv4 header sums to 0xffff (RFC 1071), checksum field included; the parser summed it from the words it
+     * loaded (no second pass over the header). Routed packets only; bridged frames are not L3 devices' business.
      */
     private static boolean ipv4HeaderChecksumValid(final ParseResult p) {
-        return InternetChecksum.sum(p.segment(), p.frameOffset() + p.l3Offset(), p.ipHeaderLength()) == 0xFFFF;
+        return p.ipv4HeaderSum() == 0xFFFF;
     }
 
     private static int routerInterfaceOf(final ForwardingTables t, final Verdict v) {
