@@ -147,7 +147,7 @@ final class CountersEndpoint implements AutoCloseable {
         if (!path.equals(PATH)) {
             respond(out, 404, "Not Found", "not found: only " + PATH + " is served here\n", true);
         } else if (!method.equals("GET") && !method.equals("HEAD")) {
-            respond(out, 405, "Method Not Allowed", method + " is not allowed: GET or HEAD\n", true);
+            respond(out, 405, "Method Not Allowed", "only GET and HEAD are served here\n", true);
         } else {
             final boolean withBody = method.equals("GET");
             try {
