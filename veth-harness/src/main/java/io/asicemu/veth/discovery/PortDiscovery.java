@@ -22,7 +22,8 @@ import java.util.stream.Stream;
 /**
  * Hot-plug port discovery: follows rtnetlink link events (NETLINK_ROUTE, group RTMGRP_LINK, through FFM) and, on each
  * event batch and on a slow fallback timer, reconciles the data ports present in /sys/class/net with the ports it has
- * reported. A port that appears is reported added; one that disappears is reported removed; one deleted and created
+ * reported (the timer is only a safety net: netlink reports every link change, and a socket that overflowed and lost
+ * events is readable with ENOBUFS, which wakes the thread and so reconciles too). A port that appears is reported added; one that disappears is reported removed; one deleted and created
  * again (a new ifindex) is reported removed, then added. Link up/down events of known ports are reported too. Never
  * requires a port to exist; never fails because one vanished.
  * <p>
@@ -47,7 +48,13 @@ public final class PortDiscovery implements AutoCloseable {
 
     private static final Path SYS_CLASS_NET = Path.of("/sys/class/net");
     private static final int BUFFER_BYTES = 64 * 1024;
-    private static final long FALLBACK_RESCAN_NS = 10_000_000_000L;
+    /**
+     * The safety net's period. A rescan lists /sys/class/net and reads each port's ifindex, 1-3 ms of CPU on a 2-core VM
+     * in code that, run this rarely, stays cold: every 10 s it was a steady idle cost (docs/LAB.md session 10), while
+     * plug-in never waited for it (events wake the thread at once).
+     */
+    private static final long FALLBACK_RESCAN_NS = 300_000_000_000L;
+
     private static final int EFD_NONBLOCK = 0x800;
     private static final int EFD_CLOEXEC = 0x80000;
 
@@ -57,7 +64,7 @@ public final class PortDiscovery implements AutoCloseable {
     private final MemorySegment errno = Libc.newErrnoSegment(arena);
     private final MemorySegment buffer = arena.allocate(BUFFER_BYTES, 8);
     private final int fd;
-    /** Written by {@link #close()} so the discovery thread leaves its (up to 10 s) wait at once. */
+    /** Written by {@link #close()} so the discovery thread leaves its (up to 5 min) wait at once. */
     private final int wakeFd;
 
     private final Map<String, Integer> known = new TreeMap<>();
@@ -124,7 +131,7 @@ public final class PortDiscovery implements AutoCloseable {
         return fd;
     }
 
-    /** Starts the discovery thread: reconcile now, then on every link event and at least once a second. */
+    /** Starts the discovery thread: reconcile now, then on every link event and at least every 5 minutes. */
     public synchronized void start() {
         if (thread != null) {
             throw new IllegalStateException("already started");
