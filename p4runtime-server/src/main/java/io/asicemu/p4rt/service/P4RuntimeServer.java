@@ -7,7 +7,6 @@ import io.grpc.ServerCallExecutorSupplier;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
-import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.nio.NioIoHandler;
 import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
@@ -70,10 +69,11 @@ public final class P4RuntimeServer implements AutoCloseable {
         this.maxConnections = options.maxConnections();
         final SslContext ssl = options.tls() == null ? null : sslContext(options.tls()); // before threads exist
         // our own loops so the listener can be ours (gRPC cannot cap connections): one acceptor, few I/O threads
-        this.boss = new MultiThreadIoEventLoopGroup(
-                1, new DefaultThreadFactory("p4rt-accept", true), NioIoHandler.newFactory());
+        // (loops that sleep while idle: Netty's own wake once a second, QuietIoEventLoopGroup)
+        this.boss =
+                new QuietIoEventLoopGroup(1, new DefaultThreadFactory("p4rt-accept", true), NioIoHandler.newFactory());
         this.callThreads = Executors.newCachedThreadPool(new DefaultThreadFactory("p4rt-call", true));
-        this.workers = new MultiThreadIoEventLoopGroup(
+        this.workers = new QuietIoEventLoopGroup(
                 Math.min(4, Runtime.getRuntime().availableProcessors()),
                 new DefaultThreadFactory("p4rt-io", true),
                 NioIoHandler.newFactory());
