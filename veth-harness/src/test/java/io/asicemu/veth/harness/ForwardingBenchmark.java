@@ -523,19 +523,7 @@ public final class ForwardingBenchmark {
             final int n = rx.receive(batch, 0);
             if (n > 0) {
                 now = System.nanoTime();
-                for (int i = 0; i < n; i++) {
-                    final MemorySegment seg = batch.segment(i);
-                    final long off = batch.offset(i);
-                    if (batch.length(i) >= TS_OFFSET + 8
-                            && seg.get(ValueLayout.JAVA_BYTE, off + 37) == 9
-                            && seg.get(ValueLayout.JAVA_BYTE, off + 23) == 17
-                            && (seg.get(SHORT_BE, off + 34) & 0xffff) == runId) {
-                        if (received < latencies.length) {
-                            latencies[(int) received] = now - seg.get(LONG_BE, off + TS_OFFSET);
-                        }
-                        received++;
-                    }
-                }
+                received = countRunFrames(batch, n, runId, now, latencies, received);
                 rx.release(batch);
             } else if (now - end >= 0 && (received == seq || now - lastSendNs > QUIET_NS)) {
                 break;
@@ -609,19 +597,7 @@ public final class ForwardingBenchmark {
             while (true) {
                 final int n = port.receive(batch, 0);
                 final long now = System.nanoTime();
-                for (int i = 0; i < n; i++) {
-                    final MemorySegment seg = batch.segment(i);
-                    final long off = batch.offset(i);
-                    if (batch.length(i) >= TS_OFFSET + 8
-                            && seg.get(ValueLayout.JAVA_BYTE, off + 37) == 9
-                            && seg.get(ValueLayout.JAVA_BYTE, off + 23) == 17
-                            && (seg.get(SHORT_BE, off + 34) & 0xffff) == runId) {
-                        if (count < latencies.length) {
-                            latencies[(int) count] = now - seg.get(LONG_BE, off + TS_OFFSET);
-                        }
-                        count++;
-                    }
-                }
+                count = countRunFrames(batch, n, runId, now, latencies, count);
                 if (n > 0) {
                     port.release(batch);
                     quietSince = 0;
@@ -640,6 +616,30 @@ public final class ForwardingBenchmark {
                 }
             }
         }
+    }
+
+    /**
+     * Counts this run's frames in {@code batch} (UDP to port 9 from source port {@code runId}) and records each one's
+     * latency at index {@code count} onwards while there is room.
+     *
+     * @return {@code count} plus the run's frames found.
+     */
+    private static long countRunFrames(
+            final RxBatch batch, final int n, final int runId, final long nowNs, final long[] latencies, long count) {
+        for (int i = 0; i < n; i++) {
+            final MemorySegment seg = batch.segment(i);
+            final long off = batch.offset(i);
+            if (batch.length(i) >= TS_OFFSET + 8
+                    && seg.get(ValueLayout.JAVA_BYTE, off + 37) == 9
+                    && seg.get(ValueLayout.JAVA_BYTE, off + 23) == 17
+                    && (seg.get(SHORT_BE, off + 34) & 0xffff) == runId) {
+                if (count < latencies.length) {
+                    latencies[(int) count] = nowNs - seg.get(LONG_BE, off + TS_OFFSET);
+                }
+                count++;
+            }
+        }
+        return count;
     }
 
     /** An Ethernet/IPv4/UDP frame of {@code length} bytes (without FCS) to UDP port 9 with room for seq + ts. */
