@@ -2,11 +2,18 @@ package io.asicemu.switchd;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.pattern.TargetLengthBasedClassNameAbbreviator;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.IThrowableProxy;
+import ch.qos.logback.classic.spi.ThrowableProxyUtil;
 import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.CoreConstants;
+import ch.qos.logback.core.LayoutBase;
+import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import ch.qos.logback.core.spi.ContextAwareBase;
+import java.time.Instant;
+import java.time.ZoneId;
 
 /**
  * asic-emu's logging, configured in code (logback's {@link Configurator} service, found before any XML): asic-emu's
@@ -14,10 +21,14 @@ import ch.qos.logback.core.spi.ContextAwareBase;
  * stderr, or on stdout with {@code -Dasicemu.log=stdout} (the container: {@code docker logs}). Reading and
  * interpreting a logback XML cost about 90 ms of the main thread's CPU at every start (docs/LAB.md session 9).
  * A {@code -Dlogback.configurationFile} given still wins: this configurator then leaves the work to logback's own.
+ * <p>
+ * Lines are laid out by {@link LineLayout}, not a {@code PatternLayout}: the pattern layout's set-up (its table of
+ * about sixty converters, then parsing the pattern) cost the switch's main thread tens of milliseconds of CPU at
+ * every start, on the way to the data plane (docs/LAB.md session 11).
  */
 public final class LoggingSetup extends ContextAwareBase implements Configurator {
-    /** The line layout of every log event. */
-    static final String PATTERN = "%d{HH:mm:ss.SSS} %-5level [%thread] %logger{20} - %msg%n";
+    /** The longest a logger's name is shown: its packages are cut to initials first ({@code i.a.s.LiveSwitch}). */
+    static final int LOGGER_NAME_LENGTH = 20;
 
     /** Public, as {@link java.util.ServiceLoader} needs. */
     public LoggingSetup() {}
@@ -27,9 +38,12 @@ public final class LoggingSetup extends ContextAwareBase implements Configurator
         if (System.getProperty("logback.configurationFile") != null) {
             return ExecutionStatus.INVOKE_NEXT_IF_ANY;
         }
-        final PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        final LineLayout layout = new LineLayout();
+        layout.setContext(context);
+        layout.start();
+        final LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
         encoder.setContext(context);
-        encoder.setPattern(PATTERN);
+        encoder.setLayout(layout);
         encoder.start();
         final ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
         console.setContext(context);
@@ -42,5 +56,43 @@ public final class LoggingSetup extends ContextAwareBase implements Configurator
         root.setLevel(Level.WARN);
         root.addAppender(console);
         return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
+    }
+
+    /**
+     * One event as {@code HH:mm:ss.SSS LEVEL [thread] logger - message}, then the stack trace if any: what the pattern
+     * {@code %d{HH:mm:ss.SSS} %-5level [%thread] %logger{20} - %msg%n} gives.
+     */
+    static final class LineLayout extends LayoutBase<ILoggingEvent> {
+        private final TargetLengthBasedClassNameAbbreviator abbreviator =
+                new TargetLengthBasedClassNameAbbreviator(LOGGER_NAME_LENGTH);
+        private final ZoneId zone = ZoneId.systemDefault();
+
+        @Override
+        public String doLayout(final ILoggingEvent event) {
+            final StringBuilder line = new StringBuilder(128);
+            final long millis = event.getTimeStamp();
+            final long local = millis
+                    + zone.getRules().getOffset(Instant.ofEpochMilli(millis)).getTotalSeconds() * 1000L;
+            final long ofDay = Math.floorMod(local, 86_400_000L);
+            twoDigits(line, ofDay / 3_600_000).append(':');
+            twoDigits(line, ofDay / 60_000 % 60).append(':');
+            twoDigits(line, ofDay / 1000 % 60).append('.');
+            final long ms = ofDay % 1000;
+            line.append(ms < 100 ? (ms < 10 ? "00" : "0") : "").append(ms).append(' ');
+            final String level = event.getLevel().toString();
+            line.append(level).repeat(' ', Math.max(0, 5 - level.length()));
+            line.append(" [").append(event.getThreadName()).append("] ");
+            line.append(abbreviator.abbreviate(event.getLoggerName())).append(" - ");
+            line.append(event.getFormattedMessage()).append(CoreConstants.LINE_SEPARATOR);
+            final IThrowableProxy thrown = event.getThrowableProxy();
+            if (thrown != null) {
+                line.append(ThrowableProxyUtil.asString(thrown)); // ends with a line separator
+            }
+            return line.toString();
+        }
+
+        private static StringBuilder twoDigits(final StringBuilder line, final long value) {
+            return line.append(value < 10 ? "0" : "").append(value);
+        }
     }
 }

@@ -1,9 +1,10 @@
 package io.asicemu.pipeline.config;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -27,7 +28,12 @@ public record ConfigDb(Map<String, Map<String, Map<String, String>>> tables, Set
     /** The largest config_db.json read (a real switch's is well under 1 MiB; /dev/zero must not fill the heap). */
     public static final long MAX_FILE_BYTES = 64L << 20;
 
-    private static final ObjectMapper JSON = JsonMapper.builder()
+    /**
+     * Jackson's streaming parser, not a tree from databind's {@code ObjectMapper}: CONFIG_DB is three levels of objects
+     * of strings, and setting up databind (its type factory, date formats, serializer caches) was a third of the CPU the
+     * switch's main thread spends from the command line to the data plane (docs/LAB.md session 11).
+     */
+    private static final JsonFactory JSON = JsonFactory.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
 
@@ -98,10 +104,47 @@ public record ConfigDb(Map<String, Map<String, Map<String, String>>> tables, Set
      * @throws ConfigException if the JSON is not shaped as CONFIG_DB.
      */
     public static ConfigDb parse(final String json) {
-        final JsonNode root;
-        try {
-            root = JSON.readTree(json);
-        } catch (final com.fasterxml.jackson.core.JsonProcessingException e) {
+        try (JsonParser parser = JSON.createParser(json)) {
+            final JsonToken first = parser.nextToken();
+            if (first != JsonToken.START_OBJECT) {
+                throw new ConfigException("", "", "", "config_db.json must be an object of tables");
+            }
+            final Map<String, Map<String, Map<String, String>>> tables = new LinkedHashMap<>();
+            final Set<String> lists = new HashSet<>();
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                final String table = parser.currentName();
+                if (parser.nextToken() != JsonToken.START_OBJECT) {
+                    throw new ConfigException(table, "", "", "a table must be an object of keys");
+                }
+                final Map<String, Map<String, String>> keys = new LinkedHashMap<>();
+                while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                    final String key = parser.currentName();
+                    if (parser.nextToken() != JsonToken.START_OBJECT) {
+                        throw new ConfigException(table, key, "", "a key must be an object of fields");
+                    }
+                    final Map<String, String> fields = new LinkedHashMap<>();
+                    while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                        final String field = parser.currentName();
+                        final JsonToken value = parser.nextToken();
+                        fields.put(field, text(parser, table, key, field));
+                        if (value == JsonToken.START_ARRAY) {
+                            lists.add(table + "|" + key + "|" + field);
+                        }
+                    }
+                    keys.put(key, fields);
+                }
+                tables.put(table, keys);
+            }
+            if (parser.nextToken() != null) {
+                throw new ConfigException(
+                        "",
+                        "",
+                        "",
+                        "not valid JSON: more after the object of tables at line "
+                                + parser.currentTokenLocation().getLineNr());
+            }
+            return new ConfigDb(tables, lists, true);
+        } catch (final JsonProcessingException e) {
             throw new ConfigException(
                     "",
                     "",
@@ -110,54 +153,43 @@ public record ConfigDb(Map<String, Map<String, Map<String, String>>> tables, Set
                             + (e.getLocation() == null
                                     ? ""
                                     : " at line " + e.getLocation().getLineNr()));
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e); // a String source has nothing to fail but its syntax
         }
-        if (root == null || !root.isObject()) {
-            throw new ConfigException("", "", "", "config_db.json must be an object of tables");
-        }
-        final Map<String, Map<String, Map<String, String>>> tables = new LinkedHashMap<>();
-        final Set<String> lists = new HashSet<>();
-        for (final Map.Entry<String, JsonNode> table : root.properties()) {
-            if (!table.getValue().isObject()) {
-                throw new ConfigException(table.getKey(), "", "", "a table must be an object of keys");
-            }
-            final Map<String, Map<String, String>> keys = new LinkedHashMap<>();
-            for (final Map.Entry<String, JsonNode> key : table.getValue().properties()) {
-                if (!key.getValue().isObject()) {
-                    throw new ConfigException(table.getKey(), key.getKey(), "", "a key must be an object of fields");
-                }
-                final Map<String, String> fields = new LinkedHashMap<>();
-                for (final Map.Entry<String, JsonNode> field : key.getValue().properties()) {
-                    fields.put(field.getKey(), text(table.getKey(), key.getKey(), field.getKey(), field.getValue()));
-                    if (field.getValue().isArray()) {
-                        lists.add(table.getKey() + "|" + key.getKey() + "|" + field.getKey());
-                    }
-                }
-                keys.put(key.getKey(), fields);
-            }
-            tables.put(table.getKey(), keys);
-        }
-        return new ConfigDb(tables, lists, true);
     }
 
-    private static String text(final String table, final String key, final String field, final JsonNode value) {
-        if (value.isTextual()) {
-            return value.asText();
+    /** The value at the parser's current token as CONFIG_DB's string (a list joined by commas); past it after. */
+    private static String text(final JsonParser parser, final String table, final String key, final String field)
+            throws IOException {
+        final JsonToken value = parser.currentToken();
+        if (value == JsonToken.VALUE_STRING) {
+            return parser.getText();
         }
-        if (value.isArray()) {
+        if (value == JsonToken.START_ARRAY) {
             final StringBuilder joined = new StringBuilder();
-            for (final JsonNode item : value) {
-                if (!item.isTextual()) {
-                    throw new ConfigException(table, key, field, "list items must be strings: " + item);
+            for (JsonToken item = parser.nextToken(); item != JsonToken.END_ARRAY; item = parser.nextToken()) {
+                if (item != JsonToken.VALUE_STRING) {
+                    throw new ConfigException(table, key, field, "list items must be strings: " + shown(parser));
                 }
                 if (!joined.isEmpty()) {
                     joined.append(',');
                 }
-                joined.append(item.asText());
+                joined.append(parser.getText());
             }
             return joined.toString();
         }
         // CONFIG_DB holds strings (Redis hashes): a JSON number or boolean is a hand-written config's mistake, and
         // reading it as text would hide it (a speed of 1e5 is not "100000").
-        throw new ConfigException(table, key, field, "values must be strings (CONFIG_DB holds strings), not " + value);
+        throw new ConfigException(
+                table, key, field, "values must be strings (CONFIG_DB holds strings), not " + shown(parser));
+    }
+
+    /** A refused value as written: a scalar's text, or what kind of structure it is. */
+    private static String shown(final JsonParser parser) throws IOException {
+        return switch (parser.currentToken()) {
+            case START_OBJECT -> "an object";
+            case START_ARRAY -> "an array";
+            default -> parser.getText();
+        };
     }
 }
