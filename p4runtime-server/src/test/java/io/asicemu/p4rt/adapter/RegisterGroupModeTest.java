@@ -108,7 +108,8 @@ class RegisterGroupModeTest {
 
         assertThat(write(register(GROUP_MODE, 7, 1))).containsExactly(UpdateStatus.OK);
         assertThat(read(GROUP_MODE, 7)).isEqualTo(1);
-        final int pipelineGroup = SwitchConfig.of(pipeline.control()).compiled().groupCount();
+        final int pipelineGroup =
+                SwitchConfig.of(pipeline.control()).compiled().setup().groupCount();
         assertThat(pipeline.control().runtimeKnobs().value(RuntimeKnob.GROUP_SELECTION_MODE, pipelineGroup))
                 .isEqualTo(1);
 

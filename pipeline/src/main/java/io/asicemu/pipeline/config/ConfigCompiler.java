@@ -8,6 +8,7 @@ import io.asicemu.flowlet.config.FlowletConfig;
 import io.asicemu.flowlet.config.FlowletConfigParser;
 import io.asicemu.flowlet.ecmp.LoadBalanceMode;
 import io.asicemu.pipeline.control.ConfigGroup;
+import io.asicemu.pipeline.control.SwitchSetup;
 import io.asicemu.pipeline.table.AclAction;
 import io.asicemu.pipeline.table.AclRule;
 import io.asicemu.pipeline.table.AclTable;
@@ -216,19 +217,22 @@ public final class ConfigCompiler {
         acl();
         return new CompiledConfig(
                 db,
-                List.copyOf(portNames),
-                Map.copyOf(portIndex),
                 PortNaming.of(portNames, linuxOverrides),
-                tables,
-                tmConfig,
-                flowlet,
-                aclNames.toArray(new String[0]),
-                routes,
-                Map.copyOf(rifByName),
-                nextHopIds.size(),
-                groupCount,
-                List.copyOf(groups),
-                routeSlots);
+                new SwitchSetup(
+                        List.copyOf(portNames),
+                        Map.copyOf(portIndex),
+                        tables,
+                        tmConfig,
+                        flowlet,
+                        aclNames.toArray(new String[0]),
+                        routes,
+                        Map.copyOf(rifByName),
+                        nextHopIds.size(),
+                        groupCount,
+                        List.copyOf(groups),
+                        routeSlots,
+                        SonicDefaults.BUFFER_TABLES.stream()
+                                .anyMatch(t -> !db.table(t).isEmpty())));
     }
 
     // ---- helpers ----

@@ -97,12 +97,12 @@ final class L3ConfigChanges {
 
     private View stage() {
         // 1. Next hops: the target's by identity; new ones defined first (routes and groups refer to them).
-        final int hopCount = target.nextHopCount();
+        final int hopCount = target.setup().nextHopCount();
         final String[] hopKeys = new String[hopCount];
         final Map<String, Integer> nextHopIds = new HashMap<>();
         for (int t = 0; t < hopCount; t++) {
-            final IpPrefix address = L3State.nextHopAddress(target.tables(), t);
-            final String rifName = targetRifNames.get(target.tables().nextHopRif(t));
+            final IpPrefix address = L3State.nextHopAddress(target.setup().tables(), t);
+            final String rifName = targetRifNames.get(target.setup().tables().nextHopRif(t));
             hopKeys[t] = L3State.nextHopKey(address, rifName);
             Integer id = state.configNextHopIds().get(hopKeys[t]);
             if (id == null) {
@@ -114,9 +114,9 @@ final class L3ConfigChanges {
         }
         // 2. Groups: by members and weights (and the route's name when ARS_NEXTHOP_GROUP gives it its own).
         final Map<String, Integer> groupIds = new HashMap<>();
-        final int[] liveGroup = new int[target.groups().size()];
+        final int[] liveGroup = new int[target.setup().groups().size()];
         for (int g = 0; g < liveGroup.length; g++) {
-            final ConfigGroup cg = target.groups().get(g);
+            final ConfigGroup cg = target.setup().groups().get(g);
             final String key =
                     L3State.groupKey(cg.ownArs() ? cg.name() : "", cg.nextHops(), cg.weights(), t -> hopKeys[t]);
             Integer id = state.configGroupIds().get(key);
@@ -138,7 +138,9 @@ final class L3ConfigChanges {
         }
         // 3. Routes: removed ones first (their slots serve new ones in a full table), then new and changed ones.
         final Map<IpPrefix, Integer> routes = new LinkedHashMap<>();
-        target.routes().forEach((prefix, value) -> routes.put(prefix, live(value, hopKeys, nextHopIds, liveGroup)));
+        target.setup()
+                .routes()
+                .forEach((prefix, value) -> routes.put(prefix, live(value, hopKeys, nextHopIds, liveGroup)));
         for (final IpPrefix prefix : state.configRouteView().keySet()) {
             if (!routes.containsKey(prefix) && l3.isConfigRoute(prefix)) {
                 refuseAs(routeTable(prefix), routeKey(prefix), "", () -> l3.deleteConfigRoute(prefix));
@@ -162,7 +164,7 @@ final class L3ConfigChanges {
         }
         // 5. Neighbors (NEIGH): by address.
         final Map<IpPrefix, L3State.ConfigNeighbor> neighbors = new LinkedHashMap<>();
-        target.tables().neighbors().forEach((high, low, v6, mac, rif, isStatic) -> {
+        target.setup().tables().neighbors().forEach((high, low, v6, mac, rif, isStatic) -> {
             if (isStatic) {
                 neighbors.put(
                         new IpPrefix(v6, high, low, v6 ? 128 : 32),

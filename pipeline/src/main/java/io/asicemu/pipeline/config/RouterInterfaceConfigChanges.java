@@ -60,10 +60,11 @@ final class RouterInterfaceConfigChanges {
             }
             final L3State.ConfigRif existing = l3.configRif(name);
             final boolean vlan = next.table().equals("VLAN_INTERFACE");
-            final int port = vlan ? ForwardingTables.NONE : target.portIndex().get(name);
+            final int port =
+                    vlan ? ForwardingTables.NONE : target.setup().portIndex().get(name);
             final int vlanId = vlan ? Integer.parseInt(name.substring(4)) : ForwardingTables.NONE;
-            final int mtu = vlan ? 9100 : target.tables().portMtu(port);
-            final long mac = target.tables().routerMac();
+            final int mtu = vlan ? 9100 : target.setup().tables().portMtu(port);
+            final long mac = target.setup().tables().routerMac();
             refuseAs(next.table(), next.key(), "", () -> {
                 final int id = existing != null ? existing.id() : freeId(state, l3, low, high, next);
                 l3.configRouterInterface(name, id, port, vlanId, mac, mtu, next.v4(), next.v6());

@@ -120,7 +120,13 @@ public final class SwitchConfig implements PipelineControl.ConfigSource {
         final RuntimeKnobs targetKnobs = control.knobsOf(target.setup());
         final TableBatch changes = control.batch();
         ConfigChanges.stage(
-                runningConfig(), inForce.tmConfig(), target.db(), target.tmConfig(), live, targetKnobs, changes);
+                runningConfig(),
+                inForce.setup().tmConfig(),
+                target.db(),
+                target.setup().tmConfig(),
+                live,
+                targetKnobs,
+                changes);
         // Interfaces first (routes, next hops and neighbors use them), removed ones after what used them; L2 after
         // that (a port leaving a VLAN and becoming routed, or the other way round, in one change).
         RouterInterfaceConfigChanges.add(control.l3(), changes.l3Changes(), inForce.db(), target);
@@ -156,14 +162,16 @@ public final class SwitchConfig implements PipelineControl.ConfigSource {
             final ConfigDb current, final CompiledConfig target, final TableBatch changes) {
         final Map<String, Map<String, String>> before = current.table("PORT");
         final Map<String, Map<String, String>> after = target.db().table("PORT");
-        for (final Map.Entry<String, Integer> port : target.portIndex().entrySet()) {
+        for (final Map.Entry<String, Integer> port : target.setup().portIndex().entrySet()) {
             final Map<String, String> a = before.getOrDefault(port.getKey(), Map.of());
             final Map<String, String> b = after.getOrDefault(port.getKey(), Map.of());
             if (!Objects.equals(a.get("admin_status"), b.get("admin_status"))
                     || !Objects.equals(a.get("mtu"), b.get("mtu"))) {
                 final int p = port.getValue();
                 changes.portSettings(
-                        p, target.tables().portAdminUp(p), target.tables().portMtu(p));
+                        p,
+                        target.setup().tables().portAdminUp(p),
+                        target.setup().tables().portMtu(p));
             }
         }
     }
@@ -179,7 +187,7 @@ public final class SwitchConfig implements PipelineControl.ConfigSource {
         }
         differs |= !ConfigChanges.qosMapFields(current).equals(ConfigChanges.qosMapFields(target.db()));
         if (differs) {
-            changes.knobChanges().configQos(target.tables().qos());
+            changes.knobChanges().configQos(target.setup().tables().qos());
         }
     }
 
@@ -210,7 +218,7 @@ public final class SwitchConfig implements PipelineControl.ConfigSource {
             return;
         }
         try {
-            changes.aclChanges().configAcl(target.tables().acl());
+            changes.aclChanges().configAcl(target.setup().tables().acl());
         } catch (final TableException e) {
             throw ConfigRefusal.of(table, key, "", e);
         }
@@ -232,8 +240,8 @@ public final class SwitchConfig implements PipelineControl.ConfigSource {
         if (last != null && last.from() == state) {
             return last.db();
         }
-        final ConfigDb db =
-                RunningConfig.render(state.inForce().db(), state.inForce().tmConfig(), state.base(), state.live());
+        final ConfigDb db = RunningConfig.render(
+                state.inForce().db(), state.inForce().setup().tmConfig(), state.base(), state.live());
         rendered.set(new Rendered(state, db));
         return db;
     }

@@ -140,12 +140,12 @@ public final class Replay {
         try (Pipeline pipeline = Pipeline.create(clock, sizing, Map.of())) {
             final CompiledConfig probe = io.asicemu.pipeline.config.ConfigCompiler.compile(db, sizing, Map.of());
             for (final String name : inputs.keySet()) {
-                if (!probe.portIndex().containsKey(name)) {
+                if (!probe.setup().portIndex().containsKey(name)) {
                     throw new IllegalArgumentException("input for " + name + ", which is not in PORT");
                 }
             }
             long startNs = Long.MAX_VALUE;
-            for (final String name : probe.portNames()) {
+            for (final String name : probe.setup().portNames()) {
                 final Path out = OutputPaths.confined(outDir, name + ".pcap");
                 final long speed =
                         Long.parseLong(db.table("PORT").get(name).get("speed").trim());
@@ -242,7 +242,8 @@ public final class Replay {
                 speed,
                 options.cableDelayNs(),
                 SwitchPriorityClassifier.of(
-                        config.tables().qos(), config.portIndex().get(name)));
+                        config.setup().tables().qos(),
+                        config.setup().portIndex().get(name)));
     }
 
     private static long nextRxNs(final Port port) {

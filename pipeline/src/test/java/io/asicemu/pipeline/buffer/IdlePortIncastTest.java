@@ -141,7 +141,7 @@ class IdlePortIncastTest {
             final var tmFuture = pipeline.control().trafficManagerCounters();
             pipeline.agent().doWork();
             final TmCountersSnapshot tm = tmFuture.get();
-            final int congested = compiled.portIndex().get("Ethernet8");
+            final int congested = compiled.setup().portIndex().get("Ethernet8");
             final long watermark = tm.queue(congested, 0, QueueStat.SHARED_WATERMARK_BYTES);
             System.out.printf(
                     "buffer tables %s: congested queue watermark %d B (%.4f of the pool), %d lossy drops;"

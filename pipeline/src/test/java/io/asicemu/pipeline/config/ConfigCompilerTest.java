@@ -132,7 +132,7 @@ class ConfigCompilerTest {
                 ConfigCompiler.compile(ConfigDb.parse("""
             {"PORT": {"Ethernet8": {"speed": "1000"}, "Ethernet0": {"speed": "1000"}, "Ethernet4": {"speed": "1000"}}}
             """), PipelineSizing.defaults(), Map.of("Ethernet8", "veth9"));
-        assertThat(c.portNames()).containsExactly("Ethernet0", "Ethernet4", "Ethernet8");
+        assertThat(c.setup().portNames()).containsExactly("Ethernet0", "Ethernet4", "Ethernet8");
         assertThat(c.naming().linuxName("Ethernet0")).isEqualTo("eth1");
         assertThat(c.naming().linuxName("Ethernet4")).isEqualTo("eth2");
         assertThat(c.naming().sonicName("veth9")).isEqualTo("Ethernet8");

@@ -44,7 +44,7 @@ class ConfigValidationTest {
 
     @Test
     void shouldLoadTheBaseConfig() {
-        assertThat(compile("{" + PORTS + "}").portNames()).containsExactly("Ethernet0", "Ethernet4");
+        assertThat(compile("{" + PORTS + "}").setup().portNames()).containsExactly("Ethernet0", "Ethernet4");
     }
 
     @Test
@@ -62,7 +62,7 @@ class ConfigValidationTest {
         final List<String> warnings = new ArrayList<>();
         final CompiledConfig lenient =
                 ConfigCompiler.compile(ConfigDb.parse(json), PipelineSizing.defaults(), Map.of(), true, warnings::add);
-        assertThat(lenient.portNames()).hasSize(2);
+        assertThat(lenient.setup().portNames()).hasSize(2);
         assertThat(warnings).containsExactly("BGP_NEIGHBOR||: unknown table ignored");
     }
 
@@ -78,7 +78,7 @@ class ConfigValidationTest {
         // found by ConfigMutationFuzzTest: ordering ports by the number in their name overflowed
         assertThat(compile("""
             {"PORT": {"Ethernet099999999999999999999": {"speed": "10000"}, "Ethernet4": {"speed": "10000"}}}
-            """).portNames()).containsExactly("Ethernet4", "Ethernet099999999999999999999");
+            """).setup().portNames()).containsExactly("Ethernet4", "Ethernet099999999999999999999");
     }
 
     @ParameterizedTest
@@ -101,6 +101,7 @@ class ConfigValidationTest {
                 "ecmp_hash",
                 "must be a list");
         assertThat(compile("{" + PORTS + ", \"SWITCH_HASH\": {\"GLOBAL\": {\"ecmp_hash\": [\"SRC_IP\"]}}}")
+                        .setup()
                         .flowletConfig()
                         .switchHash())
                 .isNotNull();
@@ -125,6 +126,37 @@ class ConfigValidationTest {
                 "Ethernet0",
                 "speed",
                 "values must be strings");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"{\"a\": \"b\"}", "null", "[\"10000\", 1]"})
+    void shouldRefuseAnObjectANullOrAListOfNonStringsAsAValue(final String value) {
+        assertRefused(
+                "{\"PORT\": {\"Ethernet0\": {\"speed\": " + value + "}}}",
+                "PORT",
+                "Ethernet0",
+                "speed",
+                value.startsWith("{")
+                        ? "not an object"
+                        : value.startsWith("[") ? "list items must be strings: 1" : "not null");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {" {\"VLAN\": {}}", " \"x\"", "}"})
+    void shouldRefuseMoreAfterTheObjectOfTables(final String more) {
+        assertRefused("{" + PORTS + "}" + more, "", "", "", more.equals("}") ? "" : "more after the object of tables");
+    }
+
+    @Test
+    void shouldRefuseADuplicateKeyAtEveryLevel() {
+        assertRefused("{" + PORTS + ", \"VLAN\": {}, \"VLAN\": {}}", "", "", "", "Duplicate field 'VLAN'");
+        assertRefused("{\"PORT\": {\"Ethernet0\": {}, \"Ethernet0\": {}}}", "", "", "", "Duplicate field 'Ethernet0'");
+        assertRefused(
+                "{\"PORT\": {\"Ethernet0\": {\"speed\": \"1\", \"speed\": \"2\"}}}",
+                "",
+                "",
+                "",
+                "Duplicate field 'speed'");
     }
 
     @ParameterizedTest
@@ -184,6 +216,7 @@ class ConfigValidationTest {
     void shouldAcceptTheLargestBufferTheBoundsAllow() {
         assertThat(compile("{" + PORTS + ", \"BUFFER_POOL\": {\"p\": {\"type\": \"ingress\", \"mode\": \"dynamic\","
                                 + " \"size\": \"" + io.asicemu.config.ConfigBound.BUFFER_BYTES.max() + "\"}}}")
+                        .setup()
                         .tmConfig())
                 .isNotNull();
     }
@@ -200,11 +233,11 @@ class ConfigValidationTest {
             , "STATIC_ROUTE": {"10.9.0.0/16": {"nexthop": "10.0.1.2,10.0.2.2"},
                                "10.8.0.0/16": {"nexthop": "10.0.2.2,10.0.1.2"},
                                "10.7.0.0/16": {"nexthop": "10.0.2.2,10.0.1.2", "weight": "1,3"}}}""");
-        assertThat(c.groupCount()).isEqualTo(2);
-        assertThat(c.routes().get(io.asicemu.pipeline.table.IpPrefix.parse("10.9.0.0/16")))
-                .isEqualTo(c.routes().get(io.asicemu.pipeline.table.IpPrefix.parse("10.8.0.0/16")));
-        assertThat(c.routes().get(io.asicemu.pipeline.table.IpPrefix.parse("10.7.0.0/16")))
-                .isNotEqualTo(c.routes().get(io.asicemu.pipeline.table.IpPrefix.parse("10.8.0.0/16")));
+        assertThat(c.setup().groupCount()).isEqualTo(2);
+        assertThat(c.setup().routes().get(io.asicemu.pipeline.table.IpPrefix.parse("10.9.0.0/16")))
+                .isEqualTo(c.setup().routes().get(io.asicemu.pipeline.table.IpPrefix.parse("10.8.0.0/16")));
+        assertThat(c.setup().routes().get(io.asicemu.pipeline.table.IpPrefix.parse("10.7.0.0/16")))
+                .isNotEqualTo(c.setup().routes().get(io.asicemu.pipeline.table.IpPrefix.parse("10.8.0.0/16")));
     }
 
     @Test
@@ -222,10 +255,10 @@ class ConfigValidationTest {
         final PipelineSizing sizing =
                 PipelineSizing.defaults().withTables(count + 1_024, 16_384, 4_096, 16_384, 32_768, 1_024);
         final CompiledConfig c = ConfigCompiler.compile(new ConfigDb(db), sizing, Map.of());
-        assertThat(c.groupCount()).isEqualTo(1);
-        assertThat(c.nextHopCount()).isEqualTo(4);
+        assertThat(c.setup().groupCount()).isEqualTo(1);
+        assertThat(c.setup().nextHopCount()).isEqualTo(4);
         final Set<Integer> targets = new HashSet<>();
-        c.routes().forEach((prefix, target) -> {
+        c.setup().routes().forEach((prefix, target) -> {
             if (prefix.length() == 32 && RouteTarget.kind(target) == RouteTarget.GROUP) {
                 targets.add(target);
             }

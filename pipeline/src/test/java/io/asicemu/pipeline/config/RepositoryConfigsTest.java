@@ -39,6 +39,7 @@ class RepositoryConfigsTest {
     @MethodSource("configs")
     void shouldLoadStrictlyEveryShippedConfig(final Path config) {
         assertThat(ConfigCompiler.compile(ConfigDb.load(config), PipelineSizing.defaults(), Map.of())
+                        .setup()
                         .portNames())
                 .isNotEmpty();
     }

@@ -223,7 +223,7 @@ class InterfaceReconfigureTest {
             control.batch()
                     .writeRouterInterface(controllerRif, "Ethernet8", ROUTER, true)
                     .commit();
-            final int hop = SwitchConfig.of(control).compiled().nextHopCount();
+            final int hop = SwitchConfig.of(control).compiled().setup().nextHopCount();
             control.batch()
                     .writeNextHop(
                             hop, control.configRouterInterfaces().get("Ethernet4"), IpPrefix.address("10.0.2.9"), true)

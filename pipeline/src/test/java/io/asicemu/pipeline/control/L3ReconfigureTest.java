@@ -70,7 +70,7 @@ class L3ReconfigureTest {
     }
 
     private static int rif(final PipelineControl control, final String name) {
-        return SwitchConfig.of(control).compiled().routerInterfaces().get(name);
+        return SwitchConfig.of(control).compiled().setup().routerInterfaces().get(name);
     }
 
     @Test
@@ -145,7 +145,7 @@ class L3ReconfigureTest {
     void shouldRefuseAConfigRouteOrNeighborWhereAControllerWroteOneNamingTheKeyAndChangeNothing() {
         try (SwitchFixture sw = new SwitchFixture(CONFIG, SIZING)) {
             final PipelineControl control = sw.pipeline.control();
-            final int hop = SwitchConfig.of(control).compiled().nextHopCount();
+            final int hop = SwitchConfig.of(control).compiled().setup().nextHopCount();
             control.batch()
                     .writeNextHop(hop, rif(control, "Ethernet8"), IpPrefix.address("10.0.3.9"), true)
                     .addNeighbor(rif(control, "Ethernet8"), IpPrefix.address("10.0.3.9"), 0x0200_0000_0309L)
@@ -190,7 +190,7 @@ class L3ReconfigureTest {
                             "STATIC_ROUTE",
                             "10.9.0.0/16",
                             Map.of("nexthop", "10.0.3.2")));
-            final int hop = SwitchConfig.of(control).compiled().nextHopCount();
+            final int hop = SwitchConfig.of(control).compiled().setup().nextHopCount();
             control.batch()
                     .writeNextHop(hop, rif(control, "Ethernet8"), IpPrefix.address("10.0.3.9"), true)
                     .commit();
@@ -206,8 +206,9 @@ class L3ReconfigureTest {
     void shouldGiveConfigObjectsMadeAtRunTimeIdsThatControllersDoNotAllocate() {
         try (SwitchFixture sw = new SwitchFixture(CONFIG, SIZING)) {
             final PipelineControl control = sw.pipeline.control();
-            assertThat(SwitchConfig.of(control).compiled().nextHopCount()).isEqualTo(1);
-            assertThat(SwitchConfig.of(control).compiled().groupCount()).isZero();
+            assertThat(SwitchConfig.of(control).compiled().setup().nextHopCount())
+                    .isEqualTo(1);
+            assertThat(SwitchConfig.of(control).compiled().setup().groupCount()).isZero();
             SwitchConfig.of(control)
                     .reconfigure(with(
                             SwitchConfig.of(control).runningConfig(),
@@ -257,7 +258,7 @@ class L3ReconfigureTest {
             assertThat(control.l3().configNextHopIds).containsOnly(Map.entry("10.0.3.2/32@Ethernet8", 0));
             assertThat(forward(sw, ip(192, 168, 1, 1))).isEqualTo("none");
             // A controller deletes the config's route and writes its own on that prefix: it is the controller's now.
-            final int hop = SwitchConfig.of(control).compiled().nextHopCount();
+            final int hop = SwitchConfig.of(control).compiled().setup().nextHopCount();
             control.batch()
                     .deleteRoute(IpPrefix.parse("10.9.0.0/16"))
                     .writeNextHop(hop, rif(control, "Ethernet4"), IpPrefix.address("10.0.2.2"), true)

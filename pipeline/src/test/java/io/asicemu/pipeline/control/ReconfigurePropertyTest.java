@@ -385,8 +385,9 @@ class ReconfigurePropertyTest {
 
     /** A controller's next hop, neighbor and route, its next-hop id chosen as the P4Runtime adapter does. */
     private static void controllerWrites(final PipelineControl control) {
-        final int rif = SwitchConfig.of(control).compiled().routerInterfaces().get("Ethernet12");
-        final int nextHop = SwitchConfig.of(control).compiled().nextHopCount();
+        final int rif =
+                SwitchConfig.of(control).compiled().setup().routerInterfaces().get("Ethernet12");
+        final int nextHop = SwitchConfig.of(control).compiled().setup().nextHopCount();
         control.batch()
                 .writeNextHop(nextHop, rif, IpPrefix.address(CONTROLLER_NEIGHBOR), true)
                 .addNeighbor(rif, IpPrefix.address(CONTROLLER_NEIGHBOR), 0x0200_0000_0409L)

@@ -240,7 +240,7 @@ class TableEntryCountersTest {
                 sw.pipeline.agent().doWork();
                 model.clear();
                 model.putAll(next);
-                final var tables = SwitchConfig.of(control).compiled().tables();
+                final var tables = SwitchConfig.of(control).compiled().setup().tables();
                 for (int probe = 0; probe < 64; probe++) {
                     final long address = 0xc0a8_0000L | random.nextInt(1 << 16);
                     assertThat(tables.routeTargetFor(false, 0, address))

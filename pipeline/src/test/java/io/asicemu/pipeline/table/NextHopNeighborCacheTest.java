@@ -27,6 +27,7 @@ class NextHopNeighborCacheTest {
                         ConfigDb.parse(CONFIG),
                         d.withTables(1024, NEXT_HOPS, d.maxGroups(), NEIGHBORS, d.fdbEntries(), d.aclRules()),
                         Map.of())
+                .setup()
                 .tables();
     }
 

@@ -17,6 +17,7 @@ class TableSizingTest {
 
     private static long reserved(final PipelineSizing sizing) {
         return ConfigCompiler.compile(ConfigDb.parse(CONFIG), sizing, Map.of())
+                .setup()
                 .tables()
                 .reservedBytes();
     }

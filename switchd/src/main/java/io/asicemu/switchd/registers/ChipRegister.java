@@ -42,7 +42,7 @@ public enum ChipRegister {
             null,
             null,
             "ECMP hash offset: the bit the member choice starts at (SWITCH_HASH|GLOBAL ecmp_hash_offset)",
-            (l, i) -> l.compiled().flowletConfig().switchHash().ecmpHashOffset(),
+            (l, i) -> l.compiled().setup().flowletConfig().switchHash().ecmpHashOffset(),
             8),
     HASH_FIELD_MASK(
             0x0000_0008,
@@ -52,7 +52,8 @@ public enum ChipRegister {
             null,
             null,
             "fields of the ECMP hash object (SWITCH_HASH|GLOBAL ecmp_hash), one bit each",
-            (l, i) -> HashField.maskOf(l.compiled().flowletConfig().switchHash().ecmpHash()),
+            (l, i) -> HashField.maskOf(
+                    l.compiled().setup().flowletConfig().switchHash().ecmpHash()),
             -1),
     HASH_RDMA_FIELD_MASK(
             0x0000_000C,
@@ -62,7 +63,8 @@ public enum ChipRegister {
             null,
             null,
             "fields of the RoCEv2 hash object (SWITCH_HASH|GLOBAL ecmp_hash_rdma), one bit each",
-            (l, i) -> HashField.maskOf(l.compiled().flowletConfig().switchHash().ecmpHashRdma()),
+            (l, i) -> HashField.maskOf(
+                    l.compiled().setup().flowletConfig().switchHash().ecmpHashRdma()),
             -1),
     HASH_ALGORITHM(
             0x0000_0010,
@@ -73,6 +75,7 @@ public enum ChipRegister {
             null,
             "ECMP hash algorithm, SAI_HASH_ALGORITHM_* value (SWITCH_HASH|GLOBAL ecmp_hash_algorithm)",
             (l, i) -> l.compiled()
+                    .setup()
                     .flowletConfig()
                     .switchHash()
                     .ecmpHashAlgorithm()
@@ -96,7 +99,7 @@ public enum ChipRegister {
             null,
             null,
             "path-quality sampling interval (ARS_PROFILE sampling_interval)",
-            (l, i) -> l.compiled().flowletConfig().qualitySettings().samplingIntervalNs(),
+            (l, i) -> l.compiled().setup().flowletConfig().qualitySettings().samplingIntervalNs(),
             32),
     ARS_PAST_LOAD_WEIGHT(
             0x0000_001C,
@@ -106,7 +109,7 @@ public enum ChipRegister {
             null,
             null,
             "EWMA weight of the transmitted-bytes sample (ARS_PROFILE past_load_weight)",
-            (l, i) -> l.compiled().flowletConfig().qualitySettings().pastLoadWeight(),
+            (l, i) -> l.compiled().setup().flowletConfig().qualitySettings().pastLoadWeight(),
             16),
     ARS_FUTURE_LOAD_WEIGHT(
             0x0000_0020,
@@ -116,7 +119,7 @@ public enum ChipRegister {
             null,
             null,
             "EWMA weight of the queued-bytes sample (ARS_PROFILE future_load_weight)",
-            (l, i) -> l.compiled().flowletConfig().qualitySettings().futureLoadWeight(),
+            (l, i) -> l.compiled().setup().flowletConfig().qualitySettings().futureLoadWeight(),
             16),
     ARS_PAST_LOAD_BAND_MIN(
             0x0000_0024,
@@ -126,7 +129,7 @@ public enum ChipRegister {
             null,
             null,
             "quality band 7 (best) at or below this rate per 10G unit (ARS_PROFILE min_past_load)",
-            (l, i) -> l.compiled().flowletConfig().qualitySettings().pastLoadMinMbps(),
+            (l, i) -> l.compiled().setup().flowletConfig().qualitySettings().pastLoadMinMbps(),
             32),
     ARS_PAST_LOAD_BAND_MAX(
             0x0000_0028,
@@ -136,7 +139,7 @@ public enum ChipRegister {
             null,
             null,
             "quality band 0 (worst) at or above this rate per 10G unit (ARS_PROFILE max_past_load)",
-            (l, i) -> l.compiled().flowletConfig().qualitySettings().pastLoadMaxMbps(),
+            (l, i) -> l.compiled().setup().flowletConfig().qualitySettings().pastLoadMaxMbps(),
             32),
     ARS_FUTURE_LOAD_BAND_MIN(
             0x0000_002C,
@@ -146,7 +149,7 @@ public enum ChipRegister {
             null,
             null,
             "quality band 7 at or below this queue depth (ARS_PROFILE min_future_load)",
-            (l, i) -> l.compiled().flowletConfig().qualitySettings().futureLoadMinBytes(),
+            (l, i) -> l.compiled().setup().flowletConfig().qualitySettings().futureLoadMinBytes(),
             32),
     ARS_FUTURE_LOAD_BAND_MAX(
             0x0000_0030,
@@ -156,7 +159,7 @@ public enum ChipRegister {
             null,
             null,
             "quality band 0 at or above this queue depth (ARS_PROFILE max_future_load)",
-            (l, i) -> l.compiled().flowletConfig().qualitySettings().futureLoadMaxBytes(),
+            (l, i) -> l.compiled().setup().flowletConfig().qualitySettings().futureLoadMaxBytes(),
             32),
     PFC_QUANTA(
             0x0000_0034,
@@ -186,7 +189,7 @@ public enum ChipRegister {
             null,
             null,
             "PFC watchdog poll interval (PFC_WD|GLOBAL POLL_INTERVAL)",
-            (l, i) -> l.compiled().tmConfig().pollIntervalMs(),
+            (l, i) -> l.compiled().setup().tmConfig().pollIntervalMs(),
             32),
 
     // Per port: 0x0001_0000, 0x400 bytes each (256 ports).

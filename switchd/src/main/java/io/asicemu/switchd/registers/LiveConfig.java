@@ -14,14 +14,14 @@ import java.util.List;
  */
 record LiveConfig(CompiledConfig compiled, TmOptions tmOptions) {
     PortConfig port(final int index) {
-        return compiled.tmConfig().ports().get(index);
+        return compiled.setup().tmConfig().ports().get(index);
     }
 
     List<String> poolNames() {
-        return compiled.tmConfig().pools().keySet().stream().sorted().toList();
+        return compiled.setup().tmConfig().pools().keySet().stream().sorted().toList();
     }
 
     BufferPoolConfig pool(final int index) {
-        return compiled.tmConfig().pools().get(poolNames().get(index));
+        return compiled.setup().tmConfig().pools().get(poolNames().get(index));
     }
 }
