@@ -127,7 +127,9 @@ public final class LoadBalanceGroup {
     }
 
     private static void increment(final long[] array, final int index, final long delta) {
-        LONGS.setOpaque(array, index, (long) LONGS.getOpaque(array, index) + delta);
+        // the data-plane thread is the only writer: a plain load reads its own last store; readers need the opaque
+        // store only
+        LONGS.setOpaque(array, index, array[index] + delta);
     }
 
     private static long read(final long[] array, final int index) {

@@ -510,6 +510,7 @@ public final class DataPlaneAgent implements Agent {
             stage.decide(i, index, nowNs, v);
             carryOut(index, batch.segment(i), batch.offset(i), batch.length(i), nowNs, v);
         }
+        stage.countRouteHits();
         port.release(batch);
         return n;
     }

@@ -437,9 +437,7 @@ public final class TrafficManager {
                 qSlots[qs + TmCounters.Q_ECN_MARKED_BYTES] += bytes;
             }
         }
-        buffers.chargeIngress(pgi, charged, inBucket);
-        buffers.chargeEgress(qi, charged, egBucket);
-        buffers.chargeDevice(charged);
+        buffers.charge(pgi, inBucket, qi, egBucket, charged);
         queues.push(qi, handle, bytes, charged, inPort | pg << 16 | ecnBits << 19 | (colour & 3) << 21 | markedBit);
         qSlots[qs + TmCounters.Q_OCCUPANCY] = queues.queueBytes(qi);
         return ADMITTED;
@@ -550,10 +548,8 @@ public final class TrafficManager {
 
     private void release(final long nowNs, final int qi, final int meta, final int charged) {
         final int pgi = (meta & 0xFFFF) * 8 + ((meta >> 16) & 7);
-        buffers.releaseIngress(pgi, charged);
+        buffers.release(pgi, qi, charged);
         generator.onRelease(nowNs, pgi, buffers.pgOccupancy(pgi));
-        buffers.releaseEgress(qi, charged);
-        buffers.chargeDevice(-charged);
         qSlots[qi * QueueStat.COUNT + TmCounters.Q_OCCUPANCY] = queues.queueBytes(qi);
     }
 

@@ -41,7 +41,8 @@ import java.lang.foreign.MemorySegment;
  * {@link ParseResult} and counts the batch in with one counter write per stat, {@link #lookUpAll} finds every IP
  * frame's LPM slot in one tight loop (pure reads: routes change only between batches), then {@link #decide} runs
  * the stateful part (FDB learning, meters, ACL, next hop, neighbor) frame by frame in arrival order, so every
- * decision is the one the frame-at-a-time path made. {@link #process} is that path for a single frame (PacketOut
+ * decision is the one the frame-at-a-time path made; {@link #countRouteHits} then adds the route hits held for the
+ * batch's last run of frames to one route. {@link #process} is that path for a single frame (PacketOut
  * through ingress).
  * <p>
  * Not thread safe: one instance per data-plane thread; allocates nothing per packet.
@@ -64,6 +65,16 @@ public final class IngressStage {
     private ParseResult parsed = single;
     /** Its LPM slot from {@link #lookUpAll}, or {@link #NOT_LOOKED_UP}. */
     private int lookedUpSlot = NOT_LOOKED_UP;
+
+    /**
+     * The route hits of the current run of routed frames to one route slot (0: none), added to the route's counters
+     * when the run ends or the batch does ({@link #countRouteHits}): the frames of a vector mostly share a route, and
+     * the counters live in mapped memory whose accesses are checked one by one. Nobody reads them inside a batch.
+     */
+    private int runRouteSlot;
+
+    private long runRoutePackets;
+    private long runRouteBytes;
 
     private final AclKey aclKey = new AclKey();
     private final HashKey hashKey = new HashKey();
@@ -91,6 +102,7 @@ public final class IngressStage {
      * @param current the tables to use from now on (set by the agent when a new configuration arrives).
      */
     public void tables(final ForwardingTables current) {
+        countRouteHits(); // none are pending between batches; the old tables get theirs all the same
         this.tables = current;
         resolver.tables(current);
     }
@@ -130,6 +142,7 @@ public final class IngressStage {
         parsed = p;
         lookedUpSlot = NOT_LOOKED_UP;
         decide(port, p, length, nowNs, v);
+        countRouteHits();
     }
 
     /**
@@ -210,6 +223,29 @@ public final class IngressStage {
         parsed = p;
         lookedUpSlot = routeSlots[i];
         decide(port, p, p.frameLength(), nowNs, v);
+    }
+
+    /**
+     * Vector step 4, after the batch's last {@link #decide}: adds the route hits still held for the batch's last run
+     * of frames to one route (so the counters are whole whenever a control command reads them, between batches).
+     */
+    public void countRouteHits() {
+        if (runRoutePackets != 0) {
+            tables.countRoute(runRouteSlot, runRoutePackets, runRouteBytes);
+            runRoutePackets = 0;
+            runRouteBytes = 0;
+        }
+        runRouteSlot = 0;
+    }
+
+    /** Counts a routed frame against its route slot: within a run of frames to one slot, in two local sums. */
+    private void countRouteHit(final int slot, final int length) {
+        if (slot != runRouteSlot) {
+            countRouteHits();
+            runRouteSlot = slot;
+        }
+        runRoutePackets++;
+        runRouteBytes += length;
     }
 
     private void decide(final int port, final ParseResult p, final int length, final long nowNs, final Verdict v) {
@@ -526,7 +562,7 @@ public final class IngressStage {
         final int length = p.frameLength();
         final int value;
         if (slot != 0) {
-            t.countRoute(slot, length);
+            countRouteHit(slot, length);
             value = t.routeTarget(slot);
         } else {
             value = t.defaultRoute(v6);

@@ -777,15 +777,16 @@ public final class ForwardingTables {
     }
 
     /**
-     * Counts a packet against a route (data path).
+     * Counts packets against a route (data path).
      *
      * @param slot the route's slot.
-     * @param bytes the frame's length.
+     * @param packets how many packets.
+     * @param bytes their frames' length together.
      */
-    public void countRoute(final int slot, final int bytes) {
+    public void countRoute(final int slot, final long packets, final long bytes) {
         final long packetsAt = routePacketsAt + 8L * slot;
         final long bytesAt = routeBytesAt + 8L * slot;
-        routeSlots.set(ValueLayout.JAVA_LONG, packetsAt, routeSlots.get(ValueLayout.JAVA_LONG, packetsAt) + 1);
+        routeSlots.set(ValueLayout.JAVA_LONG, packetsAt, routeSlots.get(ValueLayout.JAVA_LONG, packetsAt) + packets);
         routeSlots.set(ValueLayout.JAVA_LONG, bytesAt, routeSlots.get(ValueLayout.JAVA_LONG, bytesAt) + bytes);
     }
 

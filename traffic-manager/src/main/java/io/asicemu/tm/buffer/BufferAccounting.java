@@ -235,15 +235,6 @@ public final class BufferAccounting {
     }
 
     /**
-     * Hold or give back a packet's cells in the device buffer.
-     *
-     * @param charged charged bytes, negative to release.
-     */
-    public void chargeDevice(final long charged) {
-        deviceUsed += charged;
-    }
-
-    /**
      * The most bytes (whole cells) the PG and queue rules can admit at once: on the ingress side each pool a PG
      * profile uses (its size, plus its headroom: the pool's {@code xoff} when set, else the PGs' {@code xoff}
      * together) and every PG's reserved size; on the egress side each pool a queue profile uses and every queue's
@@ -367,18 +358,37 @@ public final class BufferAccounting {
     }
 
     /**
-     * Charge an admitted packet at the ingress PG.
+     * Charge an admitted packet at its ingress PG, at its egress queue and in the device buffer. Each pool's counters
+     * are written once, after both charges: a pool that both sides charge ends with what two writes would have
+     * left (its occupancy only grew, so the watermark of the larger value is the same).
      *
-     * @param pgIndex port*8+pg.
-     * @param charged charged bytes.
-     * @param bucket  result of {@link #ingressBucket}.
+     * @param pgIndex    port*8+pg.
+     * @param inBucket   result of {@link #ingressBucket}.
+     * @param queueIndex port*8+queue.
+     * @param egBucket   result of {@link #egressBucket}.
+     * @param charged    charged bytes.
      */
-    public void chargeIngress(final int pgIndex, final long charged, final int bucket) {
+    public void charge(
+            final int pgIndex, final int inBucket, final int queueIndex, final int egBucket, final long charged) {
+        final int inPool = chargeIngress(pgIndex, charged, inBucket);
+        final int egPool = chargeEgress(queueIndex, charged, egBucket);
+        if (inPool >= 0) {
+            updatePool(inPool);
+        }
+        if (egPool >= 0 && egPool != inPool) {
+            updatePool(egPool);
+        }
+        deviceUsed += charged;
+    }
+
+    /** The ingress PG's part of {@link #charge}; returns the pool it charged (its counters not yet written) or -1. */
+    private int chargeIngress(final int pgIndex, final long charged, final int bucket) {
         // Only the bucket charged grows, so only its occupancy, the PG total and their watermarks change; the other
         // buckets' slots already hold their values (every change writes them), as do the pool's when no pool
         // bucket was charged.
         final int pool = pgPool[pgIndex];
         final int s = pgIndex * io.asicemu.tm.counter.PgStat.COUNT;
+        int pooled = -1;
         if (bucket == RESERVED) {
             pgReserved[pgIndex] += charged;
         } else if (bucket == SHARED) {
@@ -388,7 +398,7 @@ public final class BufferAccounting {
             pgSlots[s + TmCounters.PG_SHARED_WATERMARK] = Math.max(pgSlots[s + TmCounters.PG_SHARED_WATERMARK], shared);
             if (pool >= 0) {
                 poolShared[pool] += charged;
-                updatePool(pool);
+                pooled = pool;
             }
         } else {
             final long headroom = pgHeadroom[pgIndex] + charged;
@@ -396,20 +406,56 @@ public final class BufferAccounting {
             pgSlots[s + TmCounters.PG_XOFF_OCCUPANCY] = headroom;
             pgSlots[s + TmCounters.PG_XOFF_WATERMARK] = Math.max(pgSlots[s + TmCounters.PG_XOFF_WATERMARK], headroom);
             poolHeadroom[pool] += charged;
-            updatePool(pool);
+            pooled = pool;
         }
         final long occ = pgReserved[pgIndex] + pgShared[pgIndex] + pgHeadroom[pgIndex];
         pgSlots[s + TmCounters.PG_OCCUPANCY] = occ;
         pgSlots[s + TmCounters.PG_WATERMARK] = Math.max(pgSlots[s + TmCounters.PG_WATERMARK], occ);
+        return pooled;
+    }
+
+    /** The egress queue's part of {@link #charge}; returns the pool it charged (counters not yet written) or -1. */
+    private int chargeEgress(final int queueIndex, final long charged, final int bucket) {
+        final int pool = qPool[queueIndex];
+        int pooled = -1;
+        if (bucket == RESERVED) {
+            qReserved[queueIndex] += charged;
+        } else {
+            qShared[queueIndex] += charged;
+            if (pool >= 0) {
+                poolShared[pool] += charged;
+                pooled = pool;
+            }
+        }
+        final int s = queueIndex * io.asicemu.tm.counter.QueueStat.COUNT;
+        qSlots[s + TmCounters.Q_SHARED_WATERMARK] =
+                Math.max(qSlots[s + TmCounters.Q_SHARED_WATERMARK], qShared[queueIndex]);
+        return pooled;
     }
 
     /**
-     * Release a packet's ingress charge: headroom first, then shared, then reserved.
+     * Release an admitted packet's charge at its ingress PG (headroom first, then shared, then reserved), at its
+     * egress queue (shared first, then reserved) and in the device buffer. Each pool's counters are written once,
+     * after both releases (they hold current values only).
      *
-     * @param pgIndex port*8+pg.
-     * @param charged charged bytes.
+     * @param pgIndex    port*8+pg.
+     * @param queueIndex port*8+queue.
+     * @param charged    charged bytes.
      */
-    public void releaseIngress(final int pgIndex, final long charged) {
+    public void release(final int pgIndex, final int queueIndex, final long charged) {
+        final int inPool = releaseIngress(pgIndex, charged);
+        final int egPool = releaseEgress(queueIndex, charged);
+        if (inPool >= 0) {
+            poolOccupancyFell(inPool);
+        }
+        if (egPool >= 0 && egPool != inPool) {
+            poolOccupancyFell(egPool);
+        }
+        deviceUsed -= charged;
+    }
+
+    /** The ingress PG's part of {@link #release}; returns the pool it released (counters not yet written) or -1. */
+    private int releaseIngress(final int pgIndex, final long charged) {
         final int pool = pgPool[pgIndex];
         long left = charged;
         final long fromHeadroom = Math.min(left, pgHeadroom[pgIndex]);
@@ -430,48 +476,22 @@ public final class BufferAccounting {
         if (pool >= 0 && (fromHeadroom | fromShared) != 0) {
             poolHeadroom[pool] -= fromHeadroom;
             poolShared[pool] -= fromShared;
-            poolOccupancyFell(pool);
+            return pool;
         }
+        return -1;
     }
 
-    /**
-     * Charge an admitted packet at the egress queue.
-     *
-     * @param queueIndex port*8+queue.
-     * @param charged    charged bytes.
-     * @param bucket     result of {@link #egressBucket}.
-     */
-    public void chargeEgress(final int queueIndex, final long charged, final int bucket) {
-        final int pool = qPool[queueIndex];
-        if (bucket == RESERVED) {
-            qReserved[queueIndex] += charged;
-        } else {
-            qShared[queueIndex] += charged;
-            if (pool >= 0) {
-                poolShared[pool] += charged;
-                updatePool(pool);
-            }
-        }
-        final int s = queueIndex * io.asicemu.tm.counter.QueueStat.COUNT;
-        qSlots[s + TmCounters.Q_SHARED_WATERMARK] =
-                Math.max(qSlots[s + TmCounters.Q_SHARED_WATERMARK], qShared[queueIndex]);
-    }
-
-    /**
-     * Release a packet's egress charge: shared first, then reserved.
-     *
-     * @param queueIndex port*8+queue.
-     * @param charged    charged bytes.
-     */
-    public void releaseEgress(final int queueIndex, final long charged) {
+    /** The egress queue's part of {@link #release}; returns the pool it released (counters not yet written) or -1. */
+    private int releaseEgress(final int queueIndex, final long charged) {
         final int pool = qPool[queueIndex];
         final long fromShared = Math.min(charged, qShared[queueIndex]);
         qShared[queueIndex] -= fromShared;
         qReserved[queueIndex] -= charged - fromShared;
         if (pool >= 0 && fromShared != 0) {
             poolShared[pool] -= fromShared;
-            poolOccupancyFell(pool);
+            return pool;
         }
+        return -1;
     }
 
     /**

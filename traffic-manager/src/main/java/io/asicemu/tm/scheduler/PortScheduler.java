@@ -145,9 +145,10 @@ public final class PortScheduler {
             }
         }
         // Each further round passes the 7 others (all ineligible: they are reset) and earns one quantum; the walk
-        // spends
-        // 9 visits on it (q, the 7 others, q again to earn). Where the walk would give up first, let it.
-        final long rounds = (cost - earned + quantum[i] - 1) / quantum[i];
+        // spends 9 visits on it (q, the 7 others, q again to earn). Where the walk would give up first, let it.
+        // One round is the steady state of a busy queue (WRR: one packet per quantum): no 64-bit division for it.
+        final long need = cost - earned;
+        final long rounds = need <= quantum[i] ? 1 : (need + quantum[i] - 1) / quantum[i];
         if (walk + 3 + rounds * 9 >= MAX_VISITS) {
             return -1;
         }
