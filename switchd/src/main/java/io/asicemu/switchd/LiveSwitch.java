@@ -342,6 +342,10 @@ public final class LiveSwitch implements AutoCloseable {
                 sizing.neighbors(),
                 sizing.fdbEntries(),
                 sizing.aclRules());
+        if (busyPollNs > 0) {
+            // after the views' servers started their threads: they are lowered too
+            LOG.info("low-latency mode: {}", LowLatencyMode.apply(s.sw.loop()));
+        }
         StartupTimeline.mark("live");
         final String timeline = StartupTimeline.end();
         if (timeline != null) {

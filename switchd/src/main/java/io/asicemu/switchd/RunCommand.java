@@ -154,6 +154,7 @@ final class RunCommand implements Callable<Integer> {
             defaultValue = "0",
             description = "low-latency mode: keep polling the ports for this long after the last frame before sleeping "
                     + "(costs a core while traffic flows; aim it above the gap between frames, e.g. 1000 at 5 kpps); "
+                    + "the JVM's other threads yield to it (nice 19) and G1's periodic collection is off; "
                     + "0 = off (default: ${DEFAULT-VALUE})")
     private long busyPollUs;
 

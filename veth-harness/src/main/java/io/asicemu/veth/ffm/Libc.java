@@ -84,6 +84,8 @@ public final class Libc {
         static final MethodHandle SETNS = link("setns", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
         static final MethodHandle SCHED_SETAFFINITY =
                 link("sched_setaffinity", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS));
+        static final MethodHandle SETPRIORITY =
+                link("setpriority", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
         static final MethodHandle OPEN = LINKER.downcallHandle(
                 LIBC.find("open").orElseThrow(),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
@@ -323,6 +325,20 @@ public final class Libc {
             }
         } catch (final IllegalStateException e) {
             throw e;
+        } catch (final Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /**
+     * setpriority(2): with {@code which} = PRIO_PROCESS (0) and a thread id as {@code who}, Linux sets that one
+     * thread's nice value (not the whole process's). Raising a nice value needs no privilege; lowering it does.
+     *
+     * @return 0, or -1 with the errno in {@code errno}.
+     */
+    public static int setpriority(final MemorySegment errno, final int which, final int who, final int nice) {
+        try {
+            return (int) Deferred.SETPRIORITY.invokeExact(errno, which, who, nice);
         } catch (final Throwable t) {
             throw fail(t);
         }
