@@ -22,10 +22,8 @@ final class WriteMarshaller implements MethodDescriptor.Marshaller<WriteCall> {
 
     @Override
     public InputStream stream(final WriteCall value) {
-        if (value.request() == null) {
-            throw new UnsupportedOperationException("the server only parses Writes: a wire-read one is not sent");
-        }
-        return GENERATED.stream(value.request());
+        // a wire-read Write is its bytes, unchanged
+        return value.request() != null ? GENERATED.stream(value.request()) : new ByteArrayInputStream(value.bytes());
     }
 
     private static byte[] concat(final byte[] head, final int next, final byte[] tail) {
@@ -52,7 +50,7 @@ final class WriteMarshaller implements MethodDescriptor.Marshaller<WriteCall> {
         }
         final WireWriteRequest wire = WireWriteRequest.parse(bytes);
         return wire != null
-                ? new WriteCall(null, wire)
-                : new WriteCall(GENERATED.parse(new ByteArrayInputStream(bytes)), null);
+                ? new WriteCall(null, wire, bytes)
+                : new WriteCall(GENERATED.parse(new ByteArrayInputStream(bytes)), null, null);
     }
 }

@@ -101,6 +101,9 @@ class WriteMarshallerDifferentialTest {
         final WriteCall call = new WriteMarshaller().parse(new KnownLengthStream(route.toByteArray()));
         assertThat(call.wire()).as("read from the wire").isNotNull();
         assertThat(call.wire().updateCount()).isEqualTo(1);
+        assertThat(WriteRequest.parseFrom(new WriteMarshaller().stream(call)))
+                .as("streamed again as read")
+                .isEqualTo(route);
         assertThat(compare(route.toByteArray(), true)).isEqualTo("wire, decoded");
 
         final WriteRequest withIdle = route.toBuilder()
