@@ -92,6 +92,45 @@ public final class EntityCodec {
         return new WriteOp(kind, entity);
     }
 
+    /**
+     * Decodes and validates update {@code u} of a request read from the wire ({@link WireWriteRequest}: a table entry
+     * with a direct action or none, a priority and metadata), with the checks and errors of
+     * {@link #decodeUpdate(Update)} for the same update in protobuf form; the checks of what that shape cannot hold
+     * (const, default and idle-timeout entries, meters, counters, profile actions) cannot fail here.
+     */
+    public WriteOp decodeUpdate(final WireWriteRequest w, final int u) throws CodecException {
+        final UpdateKind kind = switch (w.type(u)) {
+            case Update.Type.INSERT_VALUE -> UpdateKind.INSERT;
+            case Update.Type.MODIFY_VALUE -> UpdateKind.MODIFY;
+            case Update.Type.DELETE_VALUE -> UpdateKind.DELETE;
+            default -> {
+                final Update.Type type = Update.Type.forNumber(w.type(u));
+                throw invalid(
+                        "update type %s is not INSERT, MODIFY or DELETE",
+                        type == null ? Update.Type.UNRECOGNIZED : type);
+            }
+        };
+        final TableInfo t = tableOf(w.tableId(u));
+        if (t.isConst()) {
+            throw new CodecException(UpdateStatus.PERMISSION_DENIED, "table '" + t.name() + "' is const");
+        }
+        if (t.fields().isEmpty() && kind == UpdateKind.INSERT) {
+            throw invalid("table '%s' has no key: only its default entry can be written", t.name());
+        }
+        final EntryKey key = key(t, w, u);
+        EntryAction action = null;
+        if (kind != UpdateKind.DELETE) {
+            if (!w.hasAction(u)) {
+                throw invalid("%s of an entry of '%s' needs an action", kind, t.name());
+            }
+            requireDirect(t, model.actionProfile(t.implementationId()));
+            action = new EntryAction.Direct(action(t, w, u));
+        }
+        return new WriteOp(
+                kind,
+                new P4Entity.TableEntry(key, action, false, 0, w.metadata(u).toByteArray(), null, null));
+    }
+
     private TableInfo tableOf(final int tableId) throws CodecException {
         final TableInfo t = model.table(tableId);
         if (t == null) {
@@ -194,6 +233,40 @@ public final class EntityCodec {
             seen[i] = f.id();
             values[i] = fieldMatch(f, fm);
         }
+        return finishKey(t, values, seen, priority, lenient);
+    }
+
+    /**
+     * Decodes the key of update {@code u} of a request read from the wire, with the checks of
+     * {@link #key(TableInfo, List, int, boolean)} (not lenient).
+     */
+    private EntryKey key(final TableInfo t, final WireWriteRequest w, final int u) throws CodecException {
+        final int from = w.matchStart(u);
+        final int n = w.matchEnd(u) - from;
+        final FieldMatchValue[] values = new FieldMatchValue[n];
+        final int[] seen = new int[n];
+        for (int i = 0; i < n; i++) {
+            final int m = from + i;
+            final MatchFieldInfo f = t.field(w.fieldId(m));
+            if (f == null) {
+                throw invalid("table '%s' has no match field id %d", t.name(), w.fieldId(m));
+            }
+            if (contains(seen, i, f.id())) {
+                throw invalid("match field '%s' appears twice", f.name());
+            }
+            seen[i] = f.id();
+            values[i] = fieldMatch(f, w.matchCase(m), w.first(m), w.second(m), w.prefixLen(m));
+        }
+        return finishKey(t, values, seen, w.priority(u), false);
+    }
+
+    private static EntryKey finishKey(
+            final TableInfo t,
+            final FieldMatchValue[] values,
+            final int[] seen,
+            final int priority,
+            final boolean lenient)
+            throws CodecException {
         for (final MatchFieldInfo f : t.fields()) {
             if (!lenient && f.kind() == MatchKind.EXACT && !contains(seen, seen.length, f.id())) {
                 throw invalid("exact match field '%s' of '%s' is missing", f.name(), t.name());
@@ -221,37 +294,65 @@ public final class EntityCodec {
     }
 
     private static FieldMatchValue fieldMatch(final MatchFieldInfo f, final FieldMatch fm) throws CodecException {
+        final FieldMatch.FieldMatchTypeCase c = fm.getFieldMatchTypeCase();
+        return switch (c) {
+            case EXACT -> fieldMatch(f, c, fm.getExact().getValue(), ByteString.EMPTY, 0);
+            case OPTIONAL -> fieldMatch(f, c, fm.getOptional().getValue(), ByteString.EMPTY, 0);
+            case LPM ->
+                fieldMatch(
+                        f,
+                        c,
+                        fm.getLpm().getValue(),
+                        ByteString.EMPTY,
+                        fm.getLpm().getPrefixLen());
+            case TERNARY ->
+                fieldMatch(f, c, fm.getTernary().getValue(), fm.getTernary().getMask(), 0);
+            case RANGE -> fieldMatch(f, c, fm.getRange().getLow(), fm.getRange().getHigh(), 0);
+            default -> fieldMatch(f, c, ByteString.EMPTY, ByteString.EMPTY, 0);
+        };
+    }
+
+    /**
+     * One match field given as its oneof case and values: {@code first} is the exact/optional/LPM/ternary value or
+     * the range's low end, {@code second} the ternary mask or the range's high end.
+     */
+    private static FieldMatchValue fieldMatch(
+            final MatchFieldInfo f,
+            final FieldMatch.FieldMatchTypeCase c,
+            final ByteString first,
+            final ByteString second,
+            final int prefixLen)
+            throws CodecException {
         final int w = f.bitwidth();
         final boolean kindOk = switch (f.kind()) {
-            case EXACT -> fm.hasExact();
-            case LPM -> fm.hasLpm();
-            case TERNARY -> fm.hasTernary();
-            case RANGE -> fm.hasRange();
-            case OPTIONAL -> fm.hasOptional();
+            case EXACT -> c == FieldMatch.FieldMatchTypeCase.EXACT;
+            case LPM -> c == FieldMatch.FieldMatchTypeCase.LPM;
+            case TERNARY -> c == FieldMatch.FieldMatchTypeCase.TERNARY;
+            case RANGE -> c == FieldMatch.FieldMatchTypeCase.RANGE;
+            case OPTIONAL -> c == FieldMatch.FieldMatchTypeCase.OPTIONAL;
         };
         if (!kindOk) {
-            throw invalid("%s is %s, not %s", ByteStrings.fieldLabel(f.name()), f.kind(), fm.getFieldMatchTypeCase());
+            throw invalid("%s is %s, not %s", ByteStrings.fieldLabel(f.name()), f.kind(), c);
         }
         switch (f.kind()) {
             case EXACT:
-                return FieldMatchValue.exact(
-                        f.id(), ByteStrings.decodeField(fm.getExact().getValue(), w, f.name()));
+                return FieldMatchValue.exact(f.id(), ByteStrings.decodeField(first, w, f.name()));
             case OPTIONAL:
                 return new FieldMatchValue(
                         f.id(),
                         MatchKind.OPTIONAL,
-                        ByteStrings.decodeField(fm.getOptional().getValue(), w, f.name()),
+                        ByteStrings.decodeField(first, w, f.name()),
                         BigInteger.ZERO,
                         0,
                         BigInteger.ZERO);
             case LPM: {
-                final int len = fm.getLpm().getPrefixLen();
+                final int len = prefixLen;
                 if (len <= 0 || len > w) {
                     throw invalid(
                             "%s: prefix_len %d must be in 1..%d (omit the field for a don't care)",
                             ByteStrings.fieldLabel(f.name()), len, w);
                 }
-                final BigInteger v = ByteStrings.decodeField(fm.getLpm().getValue(), w, f.name());
+                final BigInteger v = ByteStrings.decodeField(first, w, f.name());
                 // a bit below the prefix is set iff the lowest set bit is one of the w - len host bits
                 if (v.signum() != 0 && v.getLowestSetBit() < w - len) {
                     throw invalid("%s: bits below the /%d prefix must be zero", ByteStrings.fieldLabel(f.name()), len);
@@ -259,8 +360,8 @@ public final class EntityCodec {
                 return new FieldMatchValue(f.id(), MatchKind.LPM, v, BigInteger.ZERO, len, BigInteger.ZERO);
             }
             case TERNARY: {
-                final BigInteger v = ByteStrings.decodeField(fm.getTernary().getValue(), w, f.name());
-                final BigInteger m = ByteStrings.decodeField(fm.getTernary().getMask(), w, f.name());
+                final BigInteger v = ByteStrings.decodeField(first, w, f.name());
+                final BigInteger m = ByteStrings.decodeField(second, w, f.name());
                 if (m.signum() == 0) {
                     throw invalid("%s: mask 0 is a don't care and must be omitted", ByteStrings.fieldLabel(f.name()));
                 }
@@ -270,8 +371,8 @@ public final class EntityCodec {
                 return new FieldMatchValue(f.id(), MatchKind.TERNARY, v, m, 0, BigInteger.ZERO);
             }
             default: {
-                final BigInteger lo = ByteStrings.decodeField(fm.getRange().getLow(), w, f.name());
-                final BigInteger hi = ByteStrings.decodeField(fm.getRange().getHigh(), w, f.name());
+                final BigInteger lo = ByteStrings.decodeField(first, w, f.name());
+                final BigInteger hi = ByteStrings.decodeField(second, w, f.name());
                 if (lo.compareTo(hi) > 0) {
                     throw invalid("%s: low > high", ByteStrings.fieldLabel(f.name()));
                 }
@@ -296,11 +397,7 @@ public final class EntityCodec {
         final ActionProfileInfo profile = model.actionProfile(t.implementationId());
         switch (ta.getTypeCase()) {
             case ACTION:
-                if (profile != null) {
-                    throw invalid(
-                            "table '%s' is implemented by '%s': use a member, group or one-shot set",
-                            t.name(), profile.name());
-                }
+                requireDirect(t, profile);
                 return new EntryAction.Direct(action(t, ta.getAction(), false));
             case ACTION_PROFILE_MEMBER_ID:
                 requireProfile(t, profile, false);
@@ -313,6 +410,13 @@ public final class EntityCodec {
                 return oneShot(t, profile, ta.getActionProfileActionSet());
             default:
                 throw invalid("the action of an entry of '%s' is not set", t.name());
+        }
+    }
+
+    private static void requireDirect(final TableInfo t, final ActionProfileInfo profile) throws CodecException {
+        if (profile != null) {
+            throw invalid(
+                    "table '%s' is implemented by '%s': use a member, group or one-shot set", t.name(), profile.name());
         }
     }
 
@@ -379,43 +483,65 @@ public final class EntityCodec {
     /** Validates an action against a table's action refs (scope: entry or default) and decodes its parameters. */
     private ActionCall action(final TableInfo t, final P4RuntimeOuterClass.Action a, final boolean asDefault)
             throws CodecException {
-        final ActionScope scope = t.actionRefs().get(a.getActionId());
+        final ActionInfo info = actionOf(t, a.getActionId(), asDefault);
+        final BigInteger[] values = new BigInteger[info.params().size()];
+        for (int k = 0; k < a.getParamsCount(); k++) {
+            final P4RuntimeOuterClass.Action.Param p = a.getParams(k);
+            param(info, values, p.getParamId(), p.getValue());
+        }
+        return call(info, values);
+    }
+
+    /** The direct action of update {@code u} of a request read from the wire, checked as the protobuf one is. */
+    private ActionCall action(final TableInfo t, final WireWriteRequest w, final int u) throws CodecException {
+        final ActionInfo info = actionOf(t, w.actionId(u), false);
+        final BigInteger[] values = new BigInteger[info.params().size()];
+        for (int p = w.paramStart(u); p < w.paramEnd(u); p++) {
+            param(info, values, w.paramId(p), w.paramValue(p));
+        }
+        return call(info, values);
+    }
+
+    /** Validates an action against a table's action refs (scope: entry or default). */
+    private ActionInfo actionOf(final TableInfo t, final int actionId, final boolean asDefault) throws CodecException {
+        final ActionScope scope = t.actionRefs().get(actionId);
         if (scope == null) {
-            throw invalid("action 0x%08x is not an action of table '%s'", a.getActionId(), t.name());
+            throw invalid("action 0x%08x is not an action of table '%s'", actionId, t.name());
         }
         if (asDefault ? !scope.allowsDefault() : !scope.allowsEntry()) {
             throw new CodecException(
                     UpdateStatus.PERMISSION_DENIED,
                     String.format(
                             "action '%s' is %s in table '%s'",
-                            model.action(a.getActionId()).name(), scope, t.name()));
+                            model.action(actionId).name(), scope, t.name()));
         }
-        return params(model.action(a.getActionId()), a);
+        return model.action(actionId);
     }
 
-    private static ActionCall params(final ActionInfo info, final P4RuntimeOuterClass.Action a) throws CodecException {
+    private static void param(
+            final ActionInfo info, final BigInteger[] values, final int paramId, final ByteString value)
+            throws CodecException {
         final List<ParamInfo> declared = info.params();
-        final BigInteger[] values = new BigInteger[declared.size()];
-        for (int k = 0; k < a.getParamsCount(); k++) {
-            final P4RuntimeOuterClass.Action.Param p = a.getParams(k);
-            // by id, not List.indexOf (record equals on every earlier parameter); the error text is built on error only
-            int index = declared.size() - 1;
-            while (index >= 0 && declared.get(index).id() != p.getParamId()) {
-                index--;
-            }
-            if (index < 0) {
-                throw invalid("action '%s' has no parameter id %d", info.name(), p.getParamId());
-            }
-            final ParamInfo pi = declared.get(index);
-            if (values[index] != null) {
-                throw invalid("parameter '%s' of '%s' appears twice", pi.name(), info.name());
-            }
-            try {
-                values[index] = ByteStrings.decode(p.getValue(), pi.bitwidth(), "");
-            } catch (final CodecException e) {
-                throw new CodecException(e.status(), "parameter '" + pi.name() + "'" + e.getMessage());
-            }
+        // by id, not List.indexOf (record equals on every earlier parameter); the error text is built on error only
+        int index = declared.size() - 1;
+        while (index >= 0 && declared.get(index).id() != paramId) {
+            index--;
         }
+        if (index < 0) {
+            throw invalid("action '%s' has no parameter id %d", info.name(), paramId);
+        }
+        final ParamInfo pi = declared.get(index);
+        if (values[index] != null) {
+            throw invalid("parameter '%s' of '%s' appears twice", pi.name(), info.name());
+        }
+        try {
+            values[index] = ByteStrings.decode(value, pi.bitwidth(), "");
+        } catch (final CodecException e) {
+            throw new CodecException(e.status(), "parameter '" + pi.name() + "'" + e.getMessage());
+        }
+    }
+
+    private static ActionCall call(final ActionInfo info, final BigInteger[] values) throws CodecException {
         for (int i = 0; i < values.length; i++) {
             if (values[i] == null) {
                 throw invalid(

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.agrona.collections.Int2ObjectHashMap;
 import p4.config.v1.P4InfoOuterClass;
 import p4.config.v1.P4InfoOuterClass.P4Info;
 
@@ -23,6 +24,11 @@ public final class P4InfoModel {
     private final Map<Integer, DirectResourceInfo> directCounters = new LinkedHashMap<>();
     private final Map<Integer, DirectResourceInfo> directMeters = new LinkedHashMap<>();
     private final Map<Integer, DigestInfo> digests = new LinkedHashMap<>();
+    /** Lookups by id without boxing it (P4 ids are above Integer's cache: a Write looks up several per entry). */
+    private final Int2ObjectHashMap<TableInfo> tableById = new Int2ObjectHashMap<>();
+
+    private final Int2ObjectHashMap<ActionInfo> actionById = new Int2ObjectHashMap<>();
+    private final Int2ObjectHashMap<ActionProfileInfo> profileById = new Int2ObjectHashMap<>();
     private final List<PacketMetadataInfo> packetIn = new ArrayList<>();
     private final List<PacketMetadataInfo> packetOut = new ArrayList<>();
     private final int multicastGroupCount;
@@ -127,6 +133,9 @@ public final class P4InfoModel {
         }
         multicastGroupCount = info.getPkgInfo().getPlatformProperties().getMulticastGroupTableSize();
         multicastMaxReplicas = info.getPkgInfo().getPlatformProperties().getMulticastGroupTableMaxReplicasPerEntry();
+        tableById.putAll(tables);
+        actionById.putAll(actions);
+        profileById.putAll(profiles);
     }
 
     /** Builds the typed model of a P4Info message. */
@@ -194,7 +203,7 @@ public final class P4InfoModel {
     }
 
     public TableInfo table(final int id) {
-        return tables.get(id);
+        return tableById.get(id);
     }
 
     public Collection<TableInfo> tables() {
@@ -202,7 +211,7 @@ public final class P4InfoModel {
     }
 
     public ActionInfo action(final int id) {
-        return actions.get(id);
+        return actionById.get(id);
     }
 
     public Collection<ActionInfo> actions() {
@@ -210,7 +219,7 @@ public final class P4InfoModel {
     }
 
     public ActionProfileInfo actionProfile(final int id) {
-        return profiles.get(id);
+        return profileById.get(id);
     }
 
     public Collection<ActionProfileInfo> actionProfiles() {

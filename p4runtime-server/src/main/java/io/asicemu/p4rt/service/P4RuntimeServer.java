@@ -108,7 +108,7 @@ public final class P4RuntimeServer implements AutoCloseable {
         if (ssl != null) {
             builder.sslContext(ssl);
         }
-        this.server = builder.addService(service).build();
+        this.server = builder.addService(service.serverDefinition()).build();
     }
 
     /** Boss loop only: one line for the first refusal, then at most one per interval with the count since. */

@@ -12,12 +12,17 @@ import io.asicemu.p4rt.backend.UpdateStatus;
 import io.asicemu.p4rt.backend.WriteOp;
 import io.asicemu.p4rt.codec.CodecException;
 import io.asicemu.p4rt.codec.EntityCodec;
+import io.asicemu.p4rt.codec.WireWriteRequest;
 import io.asicemu.p4rt.info.FixedPipelineInfo;
 import io.asicemu.p4rt.info.P4InfoCompatibility;
 import io.asicemu.p4rt.info.P4InfoModel;
+import io.grpc.MethodDescriptor;
+import io.grpc.ServerMethodDefinition;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
+import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -205,8 +210,50 @@ public final class P4RuntimeService extends P4RuntimeGrpc.P4RuntimeImplBase {
 
     // ---- Write ---------------------------------------------------------------------------------------------------
 
+    /**
+     * This service as a server binds it: {@link #bindService()}, except that Write's requests are parsed by
+     * {@link WriteMarshaller} (the common shape read from the wire, else the generated parser). Same calls, same
+     * answers.
+     */
+    public ServerServiceDefinition serverDefinition() {
+        final ServerServiceDefinition generated = bindService();
+        final MethodDescriptor<WriteRequest, WriteResponse> write = P4RuntimeGrpc.getWriteMethod();
+        final ServerServiceDefinition.Builder b =
+                ServerServiceDefinition.builder(generated.getServiceDescriptor().getName());
+        for (final ServerMethodDefinition<?, ?> m : generated.getMethods()) {
+            if (!m.getMethodDescriptor().getFullMethodName().equals(write.getFullMethodName())) {
+                b.addMethod(m);
+            }
+        }
+        return b.addMethod(
+                        write.toBuilder(new WriteMarshaller(), write.getResponseMarshaller())
+                                .build(),
+                        ServerCalls.asyncUnaryCall(this::write))
+                .build();
+    }
+
     @Override
     public void write(final WriteRequest request, final StreamObserver<WriteResponse> out) {
+        write(request, request.getUpdatesCount(), null, out);
+    }
+
+    private void write(final WriteCall call, final StreamObserver<WriteResponse> out) {
+        if (call.wire() == null) {
+            write(call.request(), out);
+        } else {
+            write(call.wire().header(), call.wire().updateCount(), call.wire(), out);
+        }
+    }
+
+    /**
+     * One Write: {@code request}'s fields and either its own {@code n} updates ({@code wire} null) or those of
+     * {@code wire}, read from the wire (then {@code request} has no updates).
+     */
+    private void write(
+            final WriteRequest request,
+            final int n,
+            final WireWriteRequest wire,
+            final StreamObserver<WriteResponse> out) {
         try {
             final Device d = device(request.getDeviceId());
             requirePrimary(d, request.getRole(), request.getElectionId(), request.hasElectionId());
@@ -218,20 +265,19 @@ public final class P4RuntimeService extends P4RuntimeGrpc.P4RuntimeImplBase {
                 default -> throw error(Code.INVALID_ARGUMENT, "unknown atomicity " + request.getAtomicity());
             };
             final EntityCodec codec = d.codec();
-            final int n = request.getUpdatesCount();
             final UpdateOutcome[] outcomes = new UpdateOutcome[n];
             final List<WriteOp> ops = new ArrayList<>(n);
             final int[] opIndex = new int[n]; // the update index of each op (no boxed index per update)
             boolean invalid = false;
             for (int i = 0; i < n; i++) {
                 try {
-                    final P4RuntimeOuterClass.Update u = request.getUpdates(i);
-                    if (!RoleConfigs.allows(roleConfig, p4IdOf(u.getEntity()))) {
+                    final P4RuntimeOuterClass.Update u = wire == null ? request.getUpdates(i) : null;
+                    if (!RoleConfigs.allows(roleConfig, u == null ? wire.tableId(i) : p4IdOf(u.getEntity()))) {
                         throw new CodecException(
                                 UpdateStatus.PERMISSION_DENIED,
                                 "role '" + request.getRole() + "' may not write this P4 object");
                     }
-                    ops.add(codec.decodeUpdate(u));
+                    ops.add(u == null ? codec.decodeUpdate(wire, i) : codec.decodeUpdate(u));
                     opIndex[ops.size() - 1] = i;
                 } catch (final CodecException ex) {
                     outcomes[i] = new UpdateOutcome(ex.status(), ex.getMessage());
