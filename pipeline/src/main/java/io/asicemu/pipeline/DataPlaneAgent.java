@@ -344,10 +344,10 @@ public final class DataPlaneAgent implements Agent {
     @Override
     public int doWork() {
         final long nowNs = clock.nowNs();
+        int work = drainCommands();
         if (tables == null) {
-            return drainCommands(); // the first configuration
+            return work;
         }
-        int work = 0;
         final long fromNs = previousNowNs == Long.MIN_VALUE ? nowNs : previousNowNs;
         work += timers(nowNs);
         work += linkChanges(nowNs);
@@ -365,11 +365,6 @@ public final class DataPlaneAgent implements Agent {
                 ports[p].flush();
             }
         }
-        // Commands last: a frame that was waiting in a port's ring when the cycle began arrived before any command
-        // queued since, so it is forwarded by the tables as they were (a controller's next write must not reach
-        // back to frames that came before it); a frame that arrives after a command's submission may see either,
-        // as on a chip, since the write has not returned yet.
-        work += drainCommands();
         previousNowNs = nowNs;
         return work;
     }
