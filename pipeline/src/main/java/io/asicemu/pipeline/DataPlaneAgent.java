@@ -84,7 +84,15 @@ public final class DataPlaneAgent implements Agent {
     private final int[] attached;
 
     private int attachedCount;
-    private final ConcurrentLinkedQueue<DataPlaneCommand> commands = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<QueuedCommand> commands = new ConcurrentLinkedQueue<>();
+
+    /**
+     * A command and when it was queued, in the agent's clock (what {@link InMemoryPort}s and replay stamp frames with)
+     * and in nanoseconds since the epoch (what the kernel stamps a live port's frames with): a frame that was waiting in
+     * a ring from before a command was queued is forwarded before the command applies.
+     */
+    private record QueuedCommand(DataPlaneCommand command, long queuedNs, long queuedEpochNs) {}
+
     private final MemorySegment scratch = Arena.ofAuto().allocate(128, 64);
     private final MemorySegment injectSegment;
     /** A frame whose cells are not consecutive is gathered here before the port copies it. */
@@ -154,7 +162,8 @@ public final class DataPlaneAgent implements Agent {
      * @param command a pre-validated change.
      */
     public void submit(final DataPlaneCommand command) {
-        commands.add(command);
+        final java.time.Instant now = java.time.Instant.now();
+        commands.add(new QueuedCommand(command, clock.nowNs(), now.getEpochSecond() * 1_000_000_000L + now.getNano()));
         final Runnable wake = wakeUp;
         if (wake != null) {
             wake.run();
@@ -344,10 +353,13 @@ public final class DataPlaneAgent implements Agent {
     @Override
     public int doWork() {
         final long nowNs = clock.nowNs();
-        int work = drainCommands();
         if (tables == null) {
-            return work;
+            return drainCommands(false); // the first configuration
         }
+        // Commands queued before the frames waiting in the rings arrived apply now; those queued after a waiting frame
+        // arrived apply at the end of the cycle, once it is forwarded by the tables as they were when it came (on a
+        // loaded machine the data-plane thread may run only after a controller's next write was queued).
+        int work = drainCommands(true);
         final long fromNs = previousNowNs == Long.MIN_VALUE ? nowNs : previousNowNs;
         work += timers(nowNs);
         work += linkChanges(nowNs);
@@ -365,15 +377,26 @@ public final class DataPlaneAgent implements Agent {
                 ports[p].flush();
             }
         }
+        work += drainCommands(false);
         previousNowNs = nowNs;
         return work;
     }
 
-    private int drainCommands() {
+    /**
+     * Applies queued commands in order, at most {@link #COMMAND_LIMIT}.
+     *
+     * @param notPastWaitingFrames whether to stop at the first command queued after a frame still waiting in an
+     *     attached port's ring arrived.
+     */
+    private int drainCommands(final boolean notPastWaitingFrames) {
         int n = 0;
-        DataPlaneCommand command;
-        while (n < COMMAND_LIMIT && (command = commands.poll()) != null) {
-            command.apply(this);
+        QueuedCommand queued;
+        while (n < COMMAND_LIMIT && (queued = commands.peek()) != null) {
+            if (notPastWaitingFrames && frameWaitingSince(queued)) {
+                break;
+            }
+            commands.poll();
+            queued.command().apply(this);
             n++;
             applied = applied + 1;
         }
@@ -384,6 +407,15 @@ public final class DataPlaneAgent implements Agent {
             }
         }
         return n;
+    }
+
+    private boolean frameWaitingSince(final QueuedCommand queued) {
+        for (int i = 0; i < attachedCount; i++) {
+            if (ports[attached[i]].rxWaitingSince(queued.queuedNs(), queued.queuedEpochNs())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private int timers(final long nowNs) {

@@ -113,6 +113,12 @@ public final class InMemoryPort implements Port {
     }
 
     @Override
+    public boolean rxWaitingSince(final long clockNs, final long epochNs) {
+        final long arrivalNs = nextRxTimestampNs();
+        return arrivalNs != Long.MAX_VALUE && arrivalNs < clockNs;
+    }
+
+    @Override
     public String name() {
         return name;
     }

@@ -145,6 +145,19 @@ public interface Port extends AutoCloseable {
         return tpid == EtherType.VLAN || tpid == EtherType.QINQ;
     }
 
+    /**
+     * Whether the oldest frame waiting in the RX ring arrived before a moment given two ways; the data plane forwards
+     * such a frame before it applies a command queued at that moment. A port that cannot tell answers false (the
+     * command then applies first).
+     *
+     * @param clockNs the moment in the data plane's clock (emulated ports: their frames' timestamps).
+     * @param epochNs the same moment in nanoseconds since the epoch (live ports: the kernel's receive timestamps).
+     * @return whether a frame has been waiting since before it.
+     */
+    default boolean rxWaitingSince(final long clockNs, final long epochNs) {
+        return false;
+    }
+
     /** Releases the port's memory and descriptors. Called once, after the data path stopped using the port. */
     @Override
     void close();

@@ -252,6 +252,22 @@ public final class AfPacketPort implements Port {
         return lent;
     }
 
+    /** The kernel's receive timestamp of the next frame in the RX ring (CLOCK_REALTIME, as every packet socket's). */
+    @Override
+    public boolean rxWaitingSince(final long clockNs, final long epochNs) {
+        if (rxLentFrames >= rxFrames) {
+            return false;
+        }
+        final long hdr = rxSlotOffsets[nextRxSlot(rxLentFrames)];
+        final int status = (int) INT_VH.getAcquire(ring, hdr + Kernel.TP_STATUS);
+        if ((status & Kernel.TP_STATUS_USER) == 0) {
+            return false;
+        }
+        final long arrivalEpochNs = Integer.toUnsignedLong(ring.get(JAVA_INT, hdr + Kernel.TP_SEC)) * 1_000_000_000L
+                + ring.get(JAVA_INT, hdr + Kernel.TP_NSEC);
+        return arrivalEpochNs < epochNs;
+    }
+
     /** @return slots added to the batch (0: frame dropped), or -1: not enough batch room, try next cycle. */
     private int onFrame(final RxBatch batch, final long hdr, final int status, final int frameIndex, final long nowNs) {
         int length = ring.get(JAVA_INT, hdr + Kernel.TP_LEN);

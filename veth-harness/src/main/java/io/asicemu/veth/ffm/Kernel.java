@@ -147,6 +147,8 @@ public final class Kernel {
     public static final long TP_LEN = off(TPACKET2_HDR, "tp_len");
     public static final long TP_SNAPLEN = off(TPACKET2_HDR, "tp_snaplen");
     public static final long TP_MAC = off(TPACKET2_HDR, "tp_mac");
+    public static final long TP_SEC = off(TPACKET2_HDR, "tp_sec");
+    public static final long TP_NSEC = off(TPACKET2_HDR, "tp_nsec");
     public static final long TP_VLAN_TCI = off(TPACKET2_HDR, "tp_vlan_tci");
     public static final long TP_VLAN_TPID = off(TPACKET2_HDR, "tp_vlan_tpid");
     /** TPACKET_ALIGN(sizeof(struct tpacket2_hdr)): where the kernel puts the sockaddr_ll in an RX frame. */
