@@ -93,6 +93,46 @@ class AfPacketPortTest {
         }
     }
 
+    /** The data plane orders a waiting frame before a command by the kernel's receive timestamp in the ring. */
+    @Test
+    void shouldTellWhetherTheWaitingFrameArrivedBeforeAMomentByTheKernelsTimestamp() {
+        try (NetnsLab lab = NetnsLab.create()) {
+            final Netns h1 = lab.namespace("h1");
+            h1.disableIpv6();
+            final String portName = lab.switchLink("p1", h1, "eth1", Offloads.CONTAINERLAB, 1500);
+            try (AfPacketPort port = AfPacketPort.open(portName, AfPacketConfig.defaults())) {
+                final long beforeEpochNs = epochNs();
+                assertThat(port.rxWaitingSince(0, Long.MAX_VALUE))
+                        .as("nothing waiting")
+                        .isFalse();
+                h1.scapySend(
+                        "udp",
+                        "--iface",
+                        "eth1",
+                        "--smac",
+                        SMAC,
+                        "--dmac",
+                        DMAC,
+                        "--sip",
+                        "10.0.0.1",
+                        "--dip",
+                        "10.0.0.2");
+                final long afterEpochNs = epochNs();
+                assertThat(port.rxWaitingSince(0, afterEpochNs))
+                        .as("arrived before now")
+                        .isTrue();
+                assertThat(port.rxWaitingSince(0, beforeEpochNs))
+                        .as("not before the moment before it was sent")
+                        .isFalse();
+            }
+        }
+    }
+
+    private static long epochNs() {
+        final java.time.Instant now = java.time.Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
     @Test
     void shouldReceiveJumboFramesLargerThanARingSlotWholeThroughTheCopyPath() {
         try (NetnsLab lab = NetnsLab.create()) {
