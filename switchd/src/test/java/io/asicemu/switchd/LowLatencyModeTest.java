@@ -11,11 +11,7 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.agrona.concurrent.Agent;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -47,26 +43,11 @@ class LowLatencyModeTest {
         }
     };
 
-    private static Map<Integer, Integer> niceValues() throws IOException {
-        final Map<Integer, Integer> nice = new HashMap<>();
-        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
-            for (final Path task : (Iterable<Path>) tasks::iterator) {
-                final int tid = Integer.parseInt(task.getFileName().toString());
-                try {
-                    nice.put(tid, ThreadPriorities.niceOf(tid));
-                } catch (final RuntimeException ended) {
-                    // ended between the listing and the read
-                }
-            }
-        }
-        return nice;
-    }
-
     @BeforeEach
     void setUp() throws IOException {
         periodicBefore = VM.getVMOption(LowLatencyMode.PERIODIC_GC_FLAG).getValue();
         VM.setVMOption(LowLatencyMode.PERIODIC_GC_FLAG, "30000"); // as jvm.options sets it
-        niceBefore = niceValues();
+        niceBefore = ThreadPriorities.niceValues();
     }
 
     @AfterEach
@@ -74,7 +55,7 @@ class LowLatencyModeTest {
         VM.setVMOption(LowLatencyMode.PERIODIC_GC_FLAG, periodicBefore);
         try (Arena arena = Arena.ofConfined()) {
             final MemorySegment errno = Libc.newErrnoSegment(arena);
-            for (final int tid : niceValues().keySet()) {
+            for (final int tid : ThreadPriorities.niceValues().keySet()) {
                 Libc.setpriority(errno, 0, tid, niceBefore.getOrDefault(tid, 0));
             }
         }

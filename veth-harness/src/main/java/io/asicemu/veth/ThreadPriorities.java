@@ -8,6 +8,8 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -53,6 +55,23 @@ public final class ThreadPriorities {
         } catch (final IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** @return every thread of this process → its nice value (a thread that ends meanwhile is left out). */
+    public static Map<Integer, Integer> niceValues() {
+        final Map<Integer, Integer> nice = new HashMap<>();
+        try (Stream<Path> tasks = Files.list(TASKS)) {
+            for (final Path task : (Iterable<Path>) tasks::iterator) {
+                final int tid = Integer.parseInt(task.getFileName().toString());
+                final int value = niceOrMax(tid);
+                if (Files.exists(task)) {
+                    nice.put(tid, value);
+                }
+            }
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return nice;
     }
 
     /**

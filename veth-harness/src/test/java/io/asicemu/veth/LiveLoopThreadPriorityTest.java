@@ -7,11 +7,8 @@ import io.asicemu.veth.ffm.Libc;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.agrona.concurrent.Agent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -37,26 +34,11 @@ class LiveLoopThreadPriorityTest {
         }
     }
 
-    private static Map<Integer, Integer> niceValues() throws IOException {
-        final Map<Integer, Integer> nice = new HashMap<>();
-        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
-            for (final Path task : (Iterable<Path>) tasks::iterator) {
-                final int tid = Integer.parseInt(task.getFileName().toString());
-                try {
-                    nice.put(tid, ThreadPriorities.niceOf(tid));
-                } catch (final RuntimeException ended) {
-                    // the thread ended between the listing and the read
-                }
-            }
-        }
-        return nice;
-    }
-
     /** Puts every thread back to the value it had (0 for threads started since), so later tests run as before. */
     private static void restore(final Map<Integer, Integer> before) throws IOException {
         try (Arena arena = Arena.ofConfined()) {
             final MemorySegment errno = Libc.newErrnoSegment(arena);
-            for (final int tid : niceValues().keySet()) {
+            for (final int tid : ThreadPriorities.niceValues().keySet()) {
                 Libc.setpriority(errno, 0, tid, before.getOrDefault(tid, 0));
             }
         }
@@ -64,7 +46,7 @@ class LiveLoopThreadPriorityTest {
 
     @Test
     void shouldLowerEveryOtherThreadButNotTheLoopThreadInTheLowLatencyMode() throws Exception {
-        final Map<Integer, Integer> before = niceValues();
+        final Map<Integer, Integer> before = ThreadPriorities.niceValues();
         final int caller = ThreadPriorities.currentThreadId();
         final int callerNice = ThreadPriorities.niceOf(caller);
         final LiveLoop loop =
@@ -76,7 +58,7 @@ class LiveLoopThreadPriorityTest {
             assertThat(ThreadPriorities.niceOf(loopThread))
                     .as("the loop thread keeps its priority")
                     .isEqualTo(callerNice);
-            final Map<Integer, Integer> after = niceValues();
+            final Map<Integer, Integer> after = ThreadPriorities.niceValues();
             after.remove(loopThread);
             assertThat(after).as("every other thread (JIT, GC, this one)").isNotEmpty();
             assertThat(after.values()).containsOnly(ThreadPriorities.LOWEST);
@@ -96,12 +78,12 @@ class LiveLoopThreadPriorityTest {
 
     @Test
     void shouldChangeNoThreadInTheDefaultMode() throws Exception {
-        final Map<Integer, Integer> before = niceValues();
+        final Map<Integer, Integer> before = ThreadPriorities.niceValues();
         final LiveLoop loop = new LiveLoop(new BusyAgent(), new MonotonicClock(), () -> Long.MAX_VALUE, 1, 0).start();
         try {
             assertThat(loop.yieldOtherThreads()).isZero();
             assertThat(loop.threadId()).isZero();
-            final Map<Integer, Integer> after = niceValues();
+            final Map<Integer, Integer> after = ThreadPriorities.niceValues();
             after.keySet().retainAll(before.keySet());
             final Map<Integer, Integer> kept = new HashMap<>(before);
             kept.keySet().retainAll(after.keySet());
