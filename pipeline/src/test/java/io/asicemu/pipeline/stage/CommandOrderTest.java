@@ -23,15 +23,20 @@ class CommandOrderTest {
         return Frames.udp4(ROUTER, HOST_A, ip(10, 0, 1, 2), ip(172, 16, 1, 1), 64, 64);
     }
 
+    /** Queues the controller's route (and its next hop) as one batch. */
+    private static void insertControllerRoute(final SwitchFixture sw) {
+        sw.pipeline
+                .control()
+                .batch()
+                .addNextHop(100, "Ethernet4", IpPrefix.address("10.0.2.2"))
+                .writeRoute(CONTROLLER_ROUTE, 100, false, true)
+                .commit();
+    }
+
     @Test
     void shouldForwardAFrameThatArrivedBeforeADeleteByTheRouteItArrivedUnder() {
         try (SwitchFixture sw = new SwitchFixture(RoutingStagesTest.CONFIG)) {
-            sw.pipeline
-                    .control()
-                    .batch()
-                    .addNextHop(100, "Ethernet4", IpPrefix.address("10.0.2.2"))
-                    .writeRoute(CONTROLLER_ROUTE, 100, false, true)
-                    .commit();
+            insertControllerRoute(sw);
             sw.run();
             sw.take("Ethernet4");
 
@@ -57,12 +62,7 @@ class CommandOrderTest {
 
             sw.send("Ethernet0", toControllerRoute());
             sw.clock.nowNs(sw.clock.nowNs() + 1_000); // the controller writes 1 µs after the frame came
-            sw.pipeline
-                    .control()
-                    .batch()
-                    .addNextHop(100, "Ethernet4", IpPrefix.address("10.0.2.2"))
-                    .writeRoute(CONTROLLER_ROUTE, 100, false, true)
-                    .commit();
+            insertControllerRoute(sw);
             sw.run();
             assertThat(sw.take("Ethernet4"))
                     .as("the frame that came before the insert")
@@ -80,12 +80,7 @@ class CommandOrderTest {
             sw.run();
             sw.take("Ethernet4");
 
-            sw.pipeline
-                    .control()
-                    .batch()
-                    .addNextHop(100, "Ethernet4", IpPrefix.address("10.0.2.2"))
-                    .writeRoute(CONTROLLER_ROUTE, 100, false, true)
-                    .commit();
+            insertControllerRoute(sw);
             sw.clock.nowNs(sw.clock.nowNs() + 1_000);
             sw.send("Ethernet0", toControllerRoute());
             sw.run();
