@@ -274,6 +274,10 @@ class LabTest {
             final Fabric one = new Fabric("one", docker, dir, n -> "clab-one-" + n, List.of());
             final long h1Pid = one.pid("h1"); // asked before the start: the timed part runs only what a lab runs
             final TimedStart start = startWireAndPing(dir, h1Pid);
+            MEASURED.put(
+                    "the first start's steps (ms after StartedAt: links wired, eth1/eth2 attached, first frame; then the"
+                            + " switch's own timeline)",
+                    stepsOf(start));
             final Instant started = start.started();
             final Instant wired = start.wired();
             final Instant answered = start.answered();
@@ -352,13 +356,19 @@ class LabTest {
             // two more starts of the same container, timed the same way, so that one CI run gives three samples of
             // the start (its links are gone with its namespace: labctl.py wires them again, as for a restart)
             final List<String> again = new ArrayList<>();
+            final List<String> steps = new ArrayList<>();
             for (int i = 0; i < 2; i++) {
                 final TimedStart restart = startWireAndPing(dir, h1Pid);
                 again.add(Long.toString(
                         Duration.between(restart.started(), restart.answered()).toMillis()));
+                steps.add(stepsOf(restart));
                 docker.docker("stop", "-t", "10", "clab-one-sw").ok();
             }
             MEASURED.put("container start -> first forwarded frame, two restarts (ms)", String.join(" / ", again));
+            MEASURED.put(
+                    "the two restarts' steps (ms after StartedAt: links wired, eth1/eth2 attached, first frame; then the"
+                            + " switch's own timeline)",
+                    String.join(" || ", steps));
         } finally {
             docker.docker("rm", "-f", "clab-one-sw", "clab-one-h1", "clab-one-h2");
             docker.docker("network", "rm", "onemgmt");
@@ -367,6 +377,30 @@ class LabTest {
 
     /** When a timed start of the one-switch lab's switch began (Docker's StartedAt), had its links, and forwarded. */
     private record TimedStart(Instant started, Instant wired, Instant answered) {}
+
+    /**
+     * Where one start's time went, from the switch's log of that start alone ({@code docker logs --since}): links
+     * wired, each port attached and the first forwarded frame in ms after StartedAt, then the switch's own timeline
+     * (waited for: the switch logs it once P4Runtime serves, after the first frame). So that a start slower than
+     * another shows whether its time went before the JVM's main or after.
+     */
+    private String stepsOf(final TimedStart start) throws InterruptedException {
+        final Instant started = start.started();
+        String logs = "";
+        for (int i = 0; i < 50 && !logs.contains("start-up (ms since"); i++) {
+            Thread.sleep(100);
+            logs = docker.docker("logs", "--since", started.toString(), "clab-one-sw")
+                    .out();
+        }
+        final String timeline = logs.lines()
+                .filter(line -> line.contains("start-up (ms since the process started"))
+                .map(line -> line.substring(line.indexOf("JVM ")))
+                .findFirst()
+                .orElse("no timeline");
+        return Duration.between(started, start.wired()).toMillis() + ", "
+                + logMs(logs, "port eth1 added", started) + "/" + logMs(logs, "port eth2 added", started) + ", "
+                + Duration.between(started, start.answered()).toMillis() + "; " + timeline;
+    }
 
     /**
      * Starts the created (or stopped) switch container of the one-switch lab as containerlab deploys a node: the node
