@@ -23,6 +23,7 @@ import io.asicemu.tm.TrafficManager;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.Agent;
@@ -47,7 +48,7 @@ import org.agrona.concurrent.Agent;
  * {@link #nextDeadlineNs()}.
  * <p>
  * Threading: {@link #doWork()} and every {@code on…} method run on the data-plane thread only; {@link #submit} and
- * {@link #appliedCommands()} may be called from any thread. Nothing in a cycle allocates or locks.
+ * {@link #appliedCommands()} and {@link #framesReceived()} may be called from any thread. Nothing in a cycle allocates or locks.
  */
 public final class DataPlaneAgent implements Agent {
     /** Most commands applied per cycle. */
@@ -103,6 +104,12 @@ public final class DataPlaneAgent implements Agent {
     private boolean announceOnLinkUp;
 
     private volatile long applied;
+    /**
+     * Frames taken from the ports' RX rings so far: written once per batch (opaque: a plain store on x86, no fence),
+     * read by any thread. (AtomicLong rather than a VarHandle: no method handle to link on the way to the first frame.)
+     */
+    private final AtomicLong framesReceived = new AtomicLong();
+
     private volatile Runnable wakeUp;
     /** The one thread parked in {@link #parkUntilApplied}, unparked when a duty cycle applied commands. */
     private final AtomicReference<Thread> appliedWaiter = new AtomicReference<>();
@@ -183,6 +190,14 @@ public final class DataPlaneAgent implements Agent {
     /** @return how many commands have been applied so far (any thread). */
     public long appliedCommands() {
         return applied;
+    }
+
+    /**
+     * @return how many frames the data plane has taken from its ports' RX rings so far (any thread; a value at most one
+     *     batch old), e.g. to tell an idle data plane from a forwarding one.
+     */
+    public long framesReceived() {
+        return framesReceived.getOpaque();
     }
 
     /**
@@ -534,6 +549,7 @@ public final class DataPlaneAgent implements Agent {
         }
         // a ring overflows only while frames arrive: fold the kernel's count within PORT_LOSS_INTERVAL_NS of them
         portLossesToFold = true;
+        framesReceived.setOpaque(framesReceived.getPlain() + n);
         final IngressStage stage = ingress;
         stage.parseAll(index, batch, n); // the batch as a vector: parse all, look up all, then decide + enqueue
         stage.lookUpAll(n);

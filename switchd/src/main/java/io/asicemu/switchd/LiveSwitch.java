@@ -55,6 +55,8 @@ public final class LiveSwitch implements AutoCloseable {
 
     private PrometheusMetrics metrics;
     private GnmiServer gnmi;
+    /** Collects the heap only while the data plane is idle (null until the switch is live). */
+    private IdleHeapCollector heapCollector;
 
     private LiveSwitch(
             final ConfigDb config,
@@ -346,6 +348,7 @@ public final class LiveSwitch implements AutoCloseable {
             // after the views' servers started their threads: they are lowered too
             LOG.info("low-latency mode: {}", LowLatencyMode.apply(s.sw.loop()));
         }
+        s.heapCollector = IdleHeapCollector.start(s.sw::framesReceived);
         StartupTimeline.mark("live");
         final String timeline = StartupTimeline.end();
         if (timeline != null) {
@@ -392,6 +395,7 @@ public final class LiveSwitch implements AutoCloseable {
     public void close() {
         status.remove();
         sw.onPortsChanged(() -> {});
+        closeQuietly(heapCollector);
         closeQuietly(counters);
         closeQuietly(redis);
         closeQuietly(metrics);

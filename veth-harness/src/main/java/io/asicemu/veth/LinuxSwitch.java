@@ -286,6 +286,11 @@ public final class LinuxSwitch implements AutoCloseable {
         return loop;
     }
 
+    /** @return frames the data plane has taken from the ports so far (any thread). */
+    public long framesReceived() {
+        return pipeline.agent().framesReceived();
+    }
+
     private static void sleepBriefly() {
         try {
             Thread.sleep(20);

@@ -1,0 +1,163 @@
+package io.asicemu.switchd;
+
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Gives the heap back while the data plane is quiet, and never stops the data plane while traffic flows.
+ * <p>
+ * G1's own periodic collection ({@code G1PeriodicGCInterval}) runs whenever no collection happened for its interval:
+ * on a forwarding switch, whose data plane allocates nothing, that is every interval, in the middle of the traffic.
+ * Each one is a pause of every Java thread, the data plane's included: 12–48 ms for the young pause here, then a remark,
+ * and at 160 kpps a 1,024-slot RX ring is full after 6 ms, so frames were lost to it (docs/PERFORMANCE.md "Session
+ * 12"). jvm.options turns it off; this thread asks for the same collection ({@code System.gc()} under
+ * {@code -XX:+ExplicitGCInvokesConcurrent}: a young pause, concurrent marking, the heap shrunk at its remark) only
+ * when the data plane is quiet, no collection ran for a whole interval, and the heap grew by at least
+ * {@link #GROWTH_BYTES} since the last one (so an idle switch that allocates nothing is left alone). Quiet means at most
+ * {@link #QUIET_FRAMES_PER_SECOND} on average over the interval and over the moment just before: a lab's background
+ * traffic (router solicitations, LLDP, a ping) does not keep the heap from being given back, and at that rate a pause
+ * of 50 ms leaves 50 frames in a ring of hundreds, delayed, not lost. A switch that forwards more keeps what its heap
+ * grew to (at most {@code -Xmx}) until its traffic calms down.
+ */
+final class IdleHeapCollector implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(IdleHeapCollector.class);
+
+    /** How often the data plane's activity and the heap are looked at (G1's periodic interval in jvm.options was 30 s). */
+    static final Duration INTERVAL = Duration.ofSeconds(30);
+
+    /** Growth since the last collection that makes an idle switch collect: a few regions' worth. */
+    static final long GROWTH_BYTES = 4L << 20;
+
+    /** The most frames per second a data plane receives and still counts as quiet. */
+    static final long QUIET_FRAMES_PER_SECOND = 1_000;
+
+    /** The moment just before a collection that must be quiet too (the interval's average may hide a burst's start). */
+    static final Duration RECENT = Duration.ofMillis(100);
+
+    private final LongSupplier framesReceived;
+    private final LongSupplier usedHeap;
+    private final Runnable collect;
+    private final Duration recent;
+
+    private long lastFrames;
+    private long lastUsed;
+    /** Heap in use after the last collection seen; 0 at first, so that an idle switch collects its start-up garbage. */
+    private long usedAfterCollection;
+
+    private long collections;
+    private volatile boolean running = true;
+    private Thread thread;
+
+    /**
+     * @param framesReceived frames the data plane has received so far.
+     * @param usedHeap bytes of heap in use now.
+     * @param collect asks for a collection (returns once it is done or under way).
+     * @param recent how long just before a collection the data plane must be quiet too ({@link #RECENT}).
+     */
+    IdleHeapCollector(
+            final LongSupplier framesReceived,
+            final LongSupplier usedHeap,
+            final Runnable collect,
+            final Duration recent) {
+        this.framesReceived = framesReceived;
+        this.usedHeap = usedHeap;
+        this.collect = collect;
+        this.recent = recent;
+        this.lastFrames = framesReceived.getAsLong();
+        this.lastUsed = usedHeap.getAsLong();
+    }
+
+    /**
+     * Starts the thread that checks every {@link #INTERVAL}.
+     *
+     * @param framesReceived frames the data plane has received so far (any thread).
+     * @return the running collector; {@link #close()} stops it.
+     */
+    static IdleHeapCollector start(final LongSupplier framesReceived) {
+        final Runtime runtime = Runtime.getRuntime();
+        final IdleHeapCollector collector = new IdleHeapCollector(
+                framesReceived, () -> runtime.totalMemory() - runtime.freeMemory(), System::gc, RECENT);
+        collector.thread = Thread.ofPlatform().name("asicemu-idle-gc").daemon().start(collector::run);
+        return collector;
+    }
+
+    /**
+     * One look, once an {@link #INTERVAL} after the last: collects if the data plane was quiet over the interval and
+     * is quiet {@link #RECENT}ly, nothing collected since the last look, and the heap grew by {@link #GROWTH_BYTES}
+     * since the last collection.
+     *
+     * @return whether it asked for a collection.
+     */
+    boolean check() {
+        final long frames = framesReceived.getAsLong();
+        long used = usedHeap.getAsLong();
+        // between collections the heap in use only grows: less than at the last look means one ran meanwhile
+        final boolean collectedMeanwhile = used < lastUsed;
+        if (collectedMeanwhile) {
+            usedAfterCollection = used;
+        }
+        boolean collected = false;
+        if (quiet(frames - lastFrames, INTERVAL)
+                && !collectedMeanwhile
+                && used - usedAfterCollection >= GROWTH_BYTES
+                && quietNow(frames)) {
+            collect.run();
+            collections++;
+            used = usedHeap.getAsLong();
+            usedAfterCollection = used;
+            collected = true;
+            LOG.debug("data plane quiet for {} s: heap collected, {} MiB in use", INTERVAL.toSeconds(), used >> 20);
+        }
+        lastFrames = framesReceived.getAsLong();
+        lastUsed = used;
+        return collected;
+    }
+
+    private static boolean quiet(final long frames, final Duration over) {
+        return frames * 1_000 <= QUIET_FRAMES_PER_SECOND * over.toMillis();
+    }
+
+    /** Whether the data plane receives no more than a quiet rate over the next {@link #recent} (waits for it). */
+    private boolean quietNow(final long frames) {
+        if (recent.isZero()) {
+            return true;
+        }
+        LockSupport.parkNanos(this, recent.toNanos());
+        return quiet(framesReceived.getAsLong() - frames, recent);
+    }
+
+    /** @return collections this collector asked for so far. */
+    long collections() {
+        return collections;
+    }
+
+    private void run() {
+        final long intervalNs = INTERVAL.toNanos();
+        while (running) {
+            final long deadline = System.nanoTime() + intervalNs;
+            long left;
+            while (running && (left = deadline - System.nanoTime()) > 0) {
+                LockSupport.parkNanos(this, left);
+            }
+            if (running) {
+                check();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        if (thread != null) {
+            LockSupport.unpark(thread);
+            try {
+                thread.join(1_000);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
