@@ -29,9 +29,7 @@ import io.asicemu.p4rt.info.IndexedResourceInfo;
 import io.asicemu.p4rt.info.P4InfoModel;
 import io.asicemu.p4rt.info.TableInfo;
 import java.math.BigInteger;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,6 +38,7 @@ import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
+import org.agrona.collections.Int2ObjectHashMap;
 
 /**
  * The P4Runtime view of the switch as the controller wrote it: table entries (canonical key, priority, metadata,
@@ -59,9 +58,15 @@ final class WrittenEntities {
     /** Clone (mirror) sessions the emulated chip offers. */
     static final int CLONE_SESSION_COUNT = 16;
 
+    /** Undo record: kind (a {@link Runnable}, or ENTRY_DELETED / ENTRY_WRITTEN), entries, key, old, counter, meter, hit. */
+    private static final int UNDO_STRIDE = 7;
+
+    private static final Object ENTRY_DELETED = new Object();
+    private static final Object ENTRY_WRITTEN = new Object();
+
     private final P4InfoModel model;
     private final IntPredicate portExists;
-    private final Map<Integer, LinkedHashMap<EntryKey, TableEntry>> tables = new HashMap<>();
+    private final Int2ObjectHashMap<LinkedHashMap<EntryKey, TableEntry>> tables = new Int2ObjectHashMap<>();
     private final Map<Integer, TableEntry> defaults = new HashMap<>();
     private final Map<EntryKey, CounterValue> directCounters = new HashMap<>();
     private final Map<EntryKey, MeterSettings> directMeters = new HashMap<>();
@@ -73,7 +78,14 @@ final class WrittenEntities {
     private final TreeMap<Integer, MulticastGroup> multicastGroups = new TreeMap<>();
     private final TreeMap<Integer, CloneSession> cloneSessions = new TreeMap<>();
     private final TreeMap<Integer, DigestConfig> digestConfigs = new TreeMap<>();
-    private final Deque<Runnable> undo = new ArrayDeque<>();
+    /**
+     * The undo log of the batch being written, applied last-first if an all-or-nothing batch fails. A table entry's
+     * undo is a record of {@link #UNDO_STRIDE} slots in one array kept across batches (a batch of entries needs no
+     * object per entry); the rarer entities log a {@link Runnable} in the first slot of theirs.
+     */
+    private Object[] undo = new Object[16 * UNDO_STRIDE];
+
+    private int undoCount;
     // Direct counters and meters and idle timers hold keys only of tables that have them (the codec refuses the
     // others), so a Write to any other table skips those maps.
     private final Map<EntryKey, long[]> lastHitNs = new HashMap<>();
@@ -153,7 +165,7 @@ final class WrittenEntities {
 
     synchronized List<UpdateOutcome> write(final List<WriteOp> ops, final boolean allOrNothing) {
         final List<UpdateOutcome> out = new ArrayList<>(ops.size());
-        undo.clear();
+        clearUndo();
         boolean failed = false;
         for (final WriteOp op : ops) {
             if (failed && allOrNothing) {
@@ -165,9 +177,7 @@ final class WrittenEntities {
             out.add(o);
         }
         if (failed && allOrNothing) {
-            while (!undo.isEmpty()) {
-                undo.pop().run();
-            }
+            rollBack();
             for (int i = 0; i < out.size(); i++) {
                 if (out.get(i).ok()) {
                     out.set(
@@ -176,8 +186,75 @@ final class WrittenEntities {
                 }
             }
         }
-        undo.clear();
+        clearUndo();
         return out;
+    }
+
+    /** Logs the undo of a change other than a table entry's. */
+    private void pushUndo(final Runnable r) {
+        pushUndo(r, null, null, null, null, null, null);
+    }
+
+    private void pushUndo(
+            final Object kind,
+            final Map<EntryKey, TableEntry> entries,
+            final EntryKey key,
+            final TableEntry old,
+            final CounterValue oldCounter,
+            final MeterSettings oldMeter,
+            final long[] oldHit) {
+        int i = undoCount * UNDO_STRIDE;
+        if (i == undo.length) {
+            undo = java.util.Arrays.copyOf(undo, undo.length * 2);
+        }
+        undo[i++] = kind;
+        undo[i++] = entries;
+        undo[i++] = key;
+        undo[i++] = old;
+        undo[i++] = oldCounter;
+        undo[i++] = oldMeter;
+        undo[i] = oldHit;
+        undoCount++;
+    }
+
+    /** Undoes the logged changes, the last first. */
+    @SuppressWarnings("unchecked")
+    private void rollBack() {
+        while (undoCount > 0) {
+            undoCount--;
+            final int i = undoCount * UNDO_STRIDE;
+            final Object kind = undo[i];
+            if (kind instanceof Runnable r) {
+                r.run();
+                continue;
+            }
+            final Map<EntryKey, TableEntry> entries = (Map<EntryKey, TableEntry>) undo[i + 1];
+            final EntryKey key = (EntryKey) undo[i + 2];
+            final TableEntry old = (TableEntry) undo[i + 3];
+            final CounterValue oldCounter = (CounterValue) undo[i + 4];
+            final MeterSettings oldMeter = (MeterSettings) undo[i + 5];
+            final long[] oldHit = (long[]) undo[i + 6];
+            if (kind == ENTRY_WRITTEN) {
+                entries.remove(key);
+                directCounters.remove(key);
+                directMeters.remove(key);
+                lastHitNs.remove(key);
+                if (old != null) {
+                    restoreEntry(entries, old, oldCounter, oldMeter);
+                }
+            } else {
+                restoreEntry(entries, old, oldCounter, oldMeter);
+            }
+            if (oldHit != null) {
+                lastHitNs.put(key, oldHit);
+            }
+        }
+    }
+
+    /** Forgets the log (and drops its references, so a batch's entries are not kept alive by it). */
+    private void clearUndo() {
+        java.util.Arrays.fill(undo, 0, undoCount * UNDO_STRIDE, null);
+        undoCount = 0;
     }
 
     private UpdateOutcome apply(final WriteOp op) {
@@ -209,7 +286,7 @@ final class WrittenEntities {
             return fail(UpdateStatus.PERMISSION_DENIED, "the default action of '%s' is const", t.name());
         }
         final TableEntry old = defaults.put(t.id(), e);
-        undo.push(() -> defaults.put(t.id(), old));
+        pushUndo(() -> defaults.put(t.id(), old));
         return UpdateOutcome.OK;
     }
 
@@ -225,12 +302,7 @@ final class WrittenEntities {
             final MeterSettings oldMeter = t.directMeterId() != 0 ? directMeters.remove(e.key()) : null;
             final long[] oldHit = t.idleTimeout() ? lastHitNs.remove(e.key()) : null;
             entries.remove(e.key());
-            undo.push(() -> {
-                restoreEntry(entries, old, oldCounter, oldMeter);
-                if (oldHit != null) {
-                    lastHitNs.put(e.key(), oldHit);
-                }
-            });
+            pushUndo(ENTRY_DELETED, entries, e.key(), old, oldCounter, oldMeter, oldHit);
             return UpdateOutcome.OK;
         }
         if (kind == UpdateKind.INSERT && old != null) {
@@ -267,18 +339,7 @@ final class WrittenEntities {
                 directMeters.remove(e.key());
             }
         }
-        undo.push(() -> {
-            entries.remove(e.key());
-            directCounters.remove(e.key());
-            directMeters.remove(e.key());
-            lastHitNs.remove(e.key());
-            if (old != null) {
-                restoreEntry(entries, old, oldCounter, oldMeter);
-            }
-            if (oldHit != null) {
-                lastHitNs.put(e.key(), oldHit);
-            }
-        });
+        pushUndo(ENTRY_WRITTEN, entries, e.key(), old, oldCounter, oldMeter, oldHit);
         return UpdateOutcome.OK;
     }
 
@@ -399,7 +460,7 @@ final class WrittenEntities {
         } else {
             map.put(m.memberId(), m);
         }
-        undo.push(() -> {
+        pushUndo(() -> {
             if (old == null) {
                 map.remove(m.memberId());
             } else {
@@ -475,7 +536,7 @@ final class WrittenEntities {
                             ? new ProfileGroup(g.profileId(), g.groupId(), g.members(), old.maxSize())
                             : g);
         }
-        undo.push(() -> {
+        pushUndo(() -> {
             if (old == null) {
                 map.remove(g.groupId());
             } else {
@@ -494,7 +555,7 @@ final class WrittenEntities {
             cells[0][(int) i] = c.value().bytes();
             cells[1][(int) i] = c.value().packets();
         }
-        undo.push(() -> {
+        pushUndo(() -> {
             System.arraycopy(saved[0], 0, cells[0], 0, saved[0].length);
             System.arraycopy(saved[1], 0, cells[1], 0, saved[1].length);
         });
@@ -509,7 +570,7 @@ final class WrittenEntities {
         } else {
             cells[(int) m.index()] = m.settings();
         }
-        undo.push(() -> System.arraycopy(saved, 0, cells, 0, saved.length));
+        pushUndo(() -> System.arraycopy(saved, 0, cells, 0, saved.length));
         return UpdateOutcome.OK;
     }
 
@@ -521,7 +582,7 @@ final class WrittenEntities {
         } else {
             cells[(int) r.index()] = r.value();
         }
-        undo.push(() -> System.arraycopy(saved, 0, cells, 0, saved.length));
+        pushUndo(() -> System.arraycopy(saved, 0, cells, 0, saved.length));
         return UpdateOutcome.OK;
     }
 
@@ -530,7 +591,7 @@ final class WrittenEntities {
             return fail(UpdateStatus.NOT_FOUND, "no such entry for the direct counter");
         }
         final CounterValue old = directCounters.put(c.key(), c.value());
-        undo.push(() -> directCounters.put(c.key(), old));
+        pushUndo(() -> directCounters.put(c.key(), old));
         return UpdateOutcome.OK;
     }
 
@@ -540,7 +601,7 @@ final class WrittenEntities {
         }
         final MeterSettings old =
                 m.settings() == null ? directMeters.remove(m.key()) : directMeters.put(m.key(), m.settings());
-        undo.push(() -> {
+        pushUndo(() -> {
             if (old == null) {
                 directMeters.remove(m.key());
             } else {
@@ -579,7 +640,7 @@ final class WrittenEntities {
         } else {
             map.put(id, value);
         }
-        undo.push(() -> restore.accept(map));
+        pushUndo(() -> restore.accept(map));
         return UpdateOutcome.OK;
     }
 

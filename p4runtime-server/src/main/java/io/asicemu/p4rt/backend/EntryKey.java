@@ -47,7 +47,21 @@ public final class EntryKey {
                         && k.hash == hash
                         && k.tableId == tableId
                         && k.priority == priority
-                        && k.matches.equals(matches);
+                        && sameMatches(k.matches, matches);
+    }
+
+    /** {@code a.equals(b)} for two of these immutable lists, by index: the lists' own equals takes an iterator. */
+    private static boolean sameMatches(final List<FieldMatchValue> a, final List<FieldMatchValue> b) {
+        final int n = a.size();
+        if (n != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            if (!a.get(i).equals(b.get(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override

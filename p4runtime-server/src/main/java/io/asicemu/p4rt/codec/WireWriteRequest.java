@@ -27,32 +27,55 @@ public final class WireWriteRequest {
     private final WriteRequest.Builder header = WriteRequest.newBuilder();
     private int updates;
     // per update
-    private int[] type = new int[8];
-    private int[] tableId = new int[8];
-    private int[] priority = new int[8];
-    private ByteString[] metadata = new ByteString[8];
-    private boolean[] hasAction = new boolean[8];
-    private int[] actionId = new int[8];
+    private int[] type;
+    private int[] tableId;
+    private int[] priority;
+    private ByteString[] metadata;
+    private boolean[] hasAction;
+    private int[] actionId;
     /** Update i's matches are [matchEnd[i - 1], matchEnd[i]) of the match arrays; its params likewise. */
-    private int[] matchEnd = new int[8];
+    private int[] matchEnd;
 
-    private int[] paramEnd = new int[8];
+    private int[] paramEnd;
     // per match field
     private int matches;
-    private int[] fieldId = new int[16];
-    private FieldMatchTypeCase[] matchCase = new FieldMatchTypeCase[16];
+    private int[] fieldId;
+    private FieldMatchTypeCase[] matchCase;
     /** exact/ternary/LPM/optional value, range low. */
-    private ByteString[] first = new ByteString[16];
+    private ByteString[] first;
     /** ternary mask, range high. */
-    private ByteString[] second = new ByteString[16];
+    private ByteString[] second;
 
-    private int[] prefixLen = new int[16];
+    private int[] prefixLen;
     // per action parameter
     private int params;
-    private int[] paramId = new int[8];
-    private ByteString[] paramValue = new ByteString[8];
+    private int[] paramId;
+    private ByteString[] paramValue;
 
-    private WireWriteRequest() {}
+    /**
+     * @param updates the number of updates expected: the per-update arrays are sized for them, the match arrays for
+     *     two matches and the parameter arrays for one parameter each (a route's shape), so a batch's arrays are
+     *     allocated once instead of grown by doubling (which allocated about as much again as they hold).
+     */
+    private WireWriteRequest(final int updates) {
+        final int u = Math.max(8, updates);
+        type = new int[u];
+        tableId = new int[u];
+        priority = new int[u];
+        metadata = new ByteString[u];
+        hasAction = new boolean[u];
+        actionId = new int[u];
+        matchEnd = new int[u];
+        paramEnd = new int[u];
+        final int m = Math.max(16, 2 * updates);
+        fieldId = new int[m];
+        matchCase = new FieldMatchTypeCase[m];
+        first = new ByteString[m];
+        second = new ByteString[m];
+        prefixLen = new int[m];
+        paramId = new int[u];
+        paramValue = new ByteString[u];
+    }
 
     /**
      * Reads a serialized {@code WriteRequest} of the common shape.
@@ -64,12 +87,35 @@ public final class WireWriteRequest {
         // a wrapped (immutable) input is what lets the stream hand out slices of the bytes instead of copies
         final CodedInputStream in = UnsafeByteOperations.unsafeWrap(bytes).newCodedInput();
         in.enableAliasing(true);
-        final WireWriteRequest w = new WireWriteRequest();
+        final WireWriteRequest w = new WireWriteRequest(countUpdates(bytes));
         try {
             return w.request(in) ? w : null;
         } catch (final IOException malformed) {
             return null; // the generated parser reports it
         }
+    }
+
+    /**
+     * Counts the request's {@code updates} fields (4) by skipping over the top level; a malformed message ends the
+     * count early (the parse that follows reports it).
+     */
+    private static int countUpdates(final byte[] bytes) {
+        final CodedInputStream in = CodedInputStream.newInstance(bytes);
+        int n = 0;
+        try {
+            int tag;
+            while ((tag = in.readTag()) != 0) {
+                if (tag == tag(4, LEN)) {
+                    n++;
+                }
+                if (!in.skipField(tag)) {
+                    break;
+                }
+            }
+        } catch (final IOException malformed) {
+            // only a size hint
+        }
+        return n;
     }
 
     /** @return the request's fields other than its updates (which this class holds). */

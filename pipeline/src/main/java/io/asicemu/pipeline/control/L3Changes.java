@@ -7,7 +7,6 @@ import io.asicemu.flowlet.ecmp.LoadBalanceMode;
 import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.pipeline.table.IpPrefix;
 import io.asicemu.pipeline.table.RouteTarget;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -16,6 +15,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.agrona.collections.Hashing;
+import org.agrona.collections.IntArrayList;
+import org.agrona.collections.Object2IntHashMap;
+import org.agrona.collections.ObjectHashSet;
 
 /**
  * The L3 changes of one batch: routes (and the LPM miss routes), next hops, groups, neighbors, router interfaces and
@@ -26,16 +29,25 @@ import java.util.function.Supplier;
  * Not thread safe: one control thread builds a batch.
  */
 public final class L3Changes {
+    private static final int NO_ROUTE = L3State.NO_ROUTE;
+
     private final Staging s;
     private final L3State state;
     private final SwitchSetup setup;
     private final Supplier<RuntimeKnobs> knobs;
     private final L2Changes l2;
-    private final Map<IpPrefix, Integer> stagedRoutes = new HashMap<>();
-    private final Set<IpPrefix> removedRoutes = new HashSet<>();
-    private final Map<IpPrefix, Integer> stagedSlots = new HashMap<>();
-    private final Set<IpPrefix> releasedSlots = new HashSet<>();
-    private final ArrayDeque<Integer> batchFreeSlots = new ArrayDeque<>();
+    // The per-route structures are Agrona's open-addressing maps and sets: a batch of routes stages each one in
+    // several of them, and boxed values or a node per entry were most of a large batch's control-side cost.
+    private final Object2IntHashMap<IpPrefix> stagedRoutes =
+            new Object2IntHashMap<>(8, Hashing.DEFAULT_LOAD_FACTOR, NO_ROUTE);
+    private final ObjectHashSet<IpPrefix> removedRoutes = new ObjectHashSet<>(8);
+    /** Slots are 1..capacity: 0 is "none" here as in {@link io.asicemu.pipeline.table.RouteSlots#slot}. */
+    private final Object2IntHashMap<IpPrefix> stagedSlots = new Object2IntHashMap<>(8, Hashing.DEFAULT_LOAD_FACTOR, 0);
+
+    private final ObjectHashSet<IpPrefix> releasedSlots = new ObjectHashSet<>(8);
+    /** Slots freed earlier in this batch, a stack (last freed on top). */
+    private final IntArrayList batchFreeSlots = new IntArrayList();
+
     private int reservedSlots;
     private final int[] defaultRoutes;
     private final BitSet stagedLengths4 = new BitSet(33);
@@ -48,9 +60,9 @@ public final class L3Changes {
     private final Map<Integer, Integer> stagedRifPorts = new HashMap<>();
     private final Set<Integer> removedRifs = new HashSet<>();
     /** Config ownership this batch changes (the config side's L3ConfigChanges stages a configuration's objects). */
-    private final Set<IpPrefix> stagedConfigRoutes = new HashSet<>();
+    private final ObjectHashSet<IpPrefix> stagedConfigRoutes = new ObjectHashSet<>(8);
 
-    private final Set<IpPrefix> removedConfigRoutes = new HashSet<>();
+    private final ObjectHashSet<IpPrefix> removedConfigRoutes = new ObjectHashSet<>(8);
     private final Map<Integer, L3State.GroupSpec> stagedConfigGroups = new HashMap<>();
     private final Set<Integer> removedConfigGroups = new HashSet<>();
     private final Map<IpPrefix, L3State.ConfigNeighbor> stagedConfigNeighbors = new HashMap<>();
@@ -136,18 +148,19 @@ public final class L3Changes {
         return nextHopExists(id);
     }
 
-    private Integer route(final IpPrefix p) {
+    /** @return the route's target after this batch's updates so far, {@link #NO_ROUTE} if there is none. */
+    private int route(final IpPrefix p) {
         if (removedRoutes.contains(p)) {
-            return null;
+            return NO_ROUTE;
         }
-        final Integer staged = stagedRoutes.get(p);
-        return staged != null ? staged : state.routes.get(p);
+        final int staged = stagedRoutes.getValue(p);
+        return staged != NO_ROUTE ? staged : state.routes.getValue(p);
     }
 
     /** @return the route's slot after this batch's updates so far, 0 if it has none. */
     private int slotOf(final IpPrefix p) {
-        final Integer staged = stagedSlots.get(p);
-        if (staged != null) {
+        final int staged = stagedSlots.getValue(p);
+        if (staged != 0) {
             return staged;
         }
         return releasedSlots.contains(p) ? 0 : state.routeSlots().slot(p);
@@ -159,7 +172,7 @@ public final class L3Changes {
         if (slot == 0) {
             // Slots freed earlier in this batch first (so delete-then-insert fits a full table), then new ones.
             if (!batchFreeSlots.isEmpty()) {
-                slot = batchFreeSlots.pop();
+                slot = batchFreeSlots.popInt();
             } else {
                 slot = state.routeSlots().peekFree(reservedSlots);
                 if (slot == 0) {
@@ -397,8 +410,8 @@ public final class L3Changes {
     }
 
     void writeRouteToGroup(final IpPrefix prefix, final int groupId, final boolean insert) {
-        final Integer existing = route(prefix);
-        if (insert == (existing != null)) {
+        final boolean exists = route(prefix) != NO_ROUTE;
+        if (insert == exists) {
             throw s.fail(
                     insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND, "route " + prefix);
         }
@@ -410,17 +423,17 @@ public final class L3Changes {
     }
 
     void writeRoute(final IpPrefix prefix, final int nextHopId, final boolean drop, final boolean insert) {
-        final Integer existing = route(prefix);
-        if (insert && existing != null && isConfigRoute(prefix)) {
+        final boolean exists = route(prefix) != NO_ROUTE;
+        if (insert && exists && isConfigRoute(prefix)) {
             throw s.fail(
                     TableException.Code.FAILED_PRECONDITION,
                     "route " + prefix + " comes from config_db"
                             + " (INTERFACE or STATIC_ROUTE; config objects are not P4Runtime entries)");
         }
-        if (insert && existing != null) {
+        if (insert && exists) {
             throw s.fail(TableException.Code.ALREADY_EXISTS, "route " + prefix);
         }
-        if (!insert && existing == null) {
+        if (!insert && !exists) {
             throw s.fail(TableException.Code.NOT_FOUND, "route " + prefix);
         }
         if (!drop && !nextHopExists(nextHopId)) {
@@ -438,15 +451,15 @@ public final class L3Changes {
     }
 
     void deleteRoute(final IpPrefix prefix) {
-        if (route(prefix) == null) {
+        if (route(prefix) == NO_ROUTE) {
             throw s.fail(TableException.Code.NOT_FOUND, "route " + prefix);
         }
         final int slot = slotOf(prefix);
-        if (stagedSlots.remove(prefix) == null) {
+        if (stagedSlots.removeKey(prefix) == 0) {
             releasedSlots.add(prefix);
         }
-        batchFreeSlots.push(slot);
-        stagedRoutes.remove(prefix);
+        batchFreeSlots.pushInt(slot);
+        stagedRoutes.removeKey(prefix);
         removedRoutes.add(prefix);
         stagedConfigRoutes.remove(prefix);
         removedConfigRoutes.add(prefix);
@@ -457,7 +470,7 @@ public final class L3Changes {
                 continue;
             }
             final IpPrefix cover = prefix.truncate(l);
-            if (route(cover) != null) {
+            if (route(cover) != NO_ROUTE) {
                 coverLength = l;
                 coverSlot = slotOf(cover);
                 break;
@@ -771,7 +784,7 @@ public final class L3Changes {
      * route for the same prefix: config_db never replaces a controller's entry.
      */
     public void configRoute(final IpPrefix prefix, final int value) {
-        if (route(prefix) != null && !isConfigRoute(prefix)) {
+        if (route(prefix) != NO_ROUTE && !isConfigRoute(prefix)) {
             throw s.fail(
                     TableException.Code.FAILED_PRECONDITION,
                     "route " + prefix + " was written by a controller (P4Runtime); delete it there first");
@@ -951,15 +964,15 @@ public final class L3Changes {
     /** Records the staged L3 changes in the committed state. */
     void commit() {
         for (final IpPrefix p : removedRoutes) {
-            if (state.routes.remove(p) != null) {
+            if (state.routes.removeKey(p) != NO_ROUTE) {
                 state.countRoute(p, -1);
             }
         }
-        for (final Map.Entry<IpPrefix, Integer> r : stagedRoutes.entrySet()) {
-            if (state.routes.put(r.getKey(), r.getValue()) == null) {
-                state.countRoute(r.getKey(), 1);
+        stagedRoutes.forEachInt((p, target) -> {
+            if (state.routes.put(p, target) == NO_ROUTE) {
+                state.countRoute(p, 1);
             }
-        }
+        });
         state.routeSlots().commit(reservedSlots, stagedSlots, releasedSlots, batchFreeSlots);
         System.arraycopy(defaultRoutes, 0, state.defaultRoutes, 0, 2);
         state.nextHops.keySet().removeAll(removedNextHops);

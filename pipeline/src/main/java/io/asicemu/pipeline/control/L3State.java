@@ -10,6 +10,8 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import org.agrona.collections.Hashing;
+import org.agrona.collections.Object2IntHashMap;
 
 /**
  * The L3 part of the control model, as committed: routes and their slots, the LPM miss routes, next hops, the
@@ -29,6 +31,9 @@ import java.util.Set;
  * Not thread safe: the control thread only.
  */
 public final class L3State {
+    /** No route (targets are {@code kind << 20 | id} with kind ≥ 1, so never negative). */
+    static final int NO_ROUTE = Integer.MIN_VALUE;
+
     /** A next hop as the control model keeps it. */
     record NextHop(IpPrefix address, int rif) {}
 
@@ -56,7 +61,8 @@ public final class L3State {
     final Set<Integer> groups = new HashSet<>();
     final Map<Integer, GroupSpec> groupSpecs = new HashMap<>();
     final Map<Integer, Integer> controllerRifPorts = new HashMap<>();
-    final Map<IpPrefix, Integer> routes = new HashMap<>();
+    /** Route → target ({@link io.asicemu.pipeline.table.RouteTarget}); {@link #NO_ROUTE} when absent. */
+    final Object2IntHashMap<IpPrefix> routes = new Object2IntHashMap<>(16, Hashing.DEFAULT_LOAD_FACTOR, NO_ROUTE);
     /**
      * The configuration's routes (in {@link #configRouteView}) a controller took over (deleted, maybe wrote again):
      * the others of the view are the configuration's (kept as exceptions so a million config routes are not

@@ -4,6 +4,9 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import org.agrona.collections.Hashing;
+import org.agrona.collections.IntArrayList;
+import org.agrona.collections.Object2IntHashMap;
 
 /**
  * The control side's map from route prefix to route slot. The LPM stores a slot (1..capacity), and the data path keeps
@@ -17,7 +20,9 @@ import java.util.Map;
  */
 public final class RouteSlots {
     private final int capacity;
-    private final Map<IpPrefix, Integer> slots;
+    /** Route → slot (0: none); open addressing with int values, no node or box per route. */
+    private final Object2IntHashMap<IpPrefix> slots;
+
     private int[] free;
     private int freeCount;
     private int highWater;
@@ -26,12 +31,12 @@ public final class RouteSlots {
      * @param capacity the most routes (IPv4 and IPv6 together).
      */
     public RouteSlots(final int capacity) {
-        this(capacity, new HashMap<>(), new int[16], 0, 0);
+        this(capacity, new Object2IntHashMap<>(16, Hashing.DEFAULT_LOAD_FACTOR, 0), new int[16], 0, 0);
     }
 
     private RouteSlots(
             final int capacity,
-            final Map<IpPrefix, Integer> slots,
+            final Object2IntHashMap<IpPrefix> slots,
             final int[] free,
             final int freeCount,
             final int highWater) {
@@ -44,7 +49,7 @@ public final class RouteSlots {
 
     /** @return an independent copy (the control model copies the configuration's allocator). */
     public RouteSlots copy() {
-        return new RouteSlots(capacity, new HashMap<>(slots), free.clone(), freeCount, highWater);
+        return new RouteSlots(capacity, new Object2IntHashMap<>(slots), free.clone(), freeCount, highWater);
     }
 
     /** @return the most routes. */
@@ -62,8 +67,7 @@ public final class RouteSlots {
      * @return its slot, or 0 if it has none.
      */
     public int slot(final IpPrefix prefix) {
-        final Integer s = slots.get(prefix);
-        return s == null ? 0 : s;
+        return slots.getValue(prefix);
     }
 
     /**
@@ -103,18 +107,21 @@ public final class RouteSlots {
      * @param reserved how many new slots the batch took with {@link #peekFree} (in order).
      * @param added the batch's new routes → their slots.
      * @param removed routes the batch deleted.
-     * @param free slots the batch freed and did not reuse (they become free).
+     * @param free slots the batch freed and did not reuse (they become free), a stack: the last freed (at the end)
+     *     is released first.
      */
     public void commit(
             final int reserved,
-            final Map<IpPrefix, Integer> added,
+            final Object2IntHashMap<IpPrefix> added,
             final Collection<IpPrefix> removed,
-            final Collection<Integer> free) {
+            final IntArrayList free) {
         take(reserved);
-        slots.keySet().removeAll(removed);
-        slots.putAll(added);
-        for (final int slot : free) {
-            release(slot);
+        for (final IpPrefix p : removed) {
+            slots.removeKey(p);
+        }
+        added.forEachInt(slots::put);
+        for (int i = free.size() - 1; i >= 0; i--) {
+            release(free.getInt(i));
         }
     }
 
@@ -134,7 +141,7 @@ public final class RouteSlots {
     /** @return slot → prefix for every route (allocates; for counter views). */
     public Map<Integer, IpPrefix> bySlot() {
         final Map<Integer, IpPrefix> out = new HashMap<>(slots.size() * 2);
-        slots.forEach((p, s) -> out.put(s, p));
+        slots.forEachInt((p, s) -> out.put(s, p));
         return out;
     }
 }
