@@ -11,7 +11,10 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
+import javax.management.ObjectName;
 import org.agrona.concurrent.Agent;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -74,6 +77,32 @@ class LowLatencyModeTest {
             assertThat(ThreadPriorities.niceOf(loop.threadId()))
                     .as("the data-plane thread keeps its priority")
                     .isEqualTo(niceBefore.get(ThreadPriorities.currentThreadId()));
+        }
+    }
+
+    @Test
+    void shouldKeepTheJitCompilersPriorityAndTheCommandDrainOutOfLineWhenBusyPolling() throws Exception {
+        try (LiveLoop loop =
+                new LiveLoop(SPINNING, new MonotonicClock(), () -> Long.MAX_VALUE, 1, 1_000_000L).start()) {
+            final String done = LowLatencyMode.apply(loop);
+            assertThat(done).contains("(the JIT compilers kept)").contains("command drain compiled out of line");
+            int compilers = 0;
+            for (final Map.Entry<Integer, Integer> thread :
+                    ThreadPriorities.niceValues().entrySet()) {
+                final Path comm = Path.of("/proc/self/task", Integer.toString(thread.getKey()), "comm");
+                if (Files.exists(comm) && ThreadPriorities.isJitCompiler(Files.readString(comm))) {
+                    compilers++;
+                    assertThat(thread.getValue()).isEqualTo(niceBefore.get(thread.getKey()));
+                }
+            }
+            assertThat(compilers).as("HotSpot's C1 and C2 threads").isGreaterThanOrEqualTo(2);
+            final Object directives = ManagementFactory.getPlatformMBeanServer()
+                    .invoke(
+                            new ObjectName("com.sun.management:type=DiagnosticCommand"),
+                            "compilerDirectivesPrint",
+                            new Object[] {new String[0]},
+                            new String[] {String[].class.getName()});
+            assertThat(String.valueOf(directives)).contains("inline: -" + LowLatencyMode.COMMAND_DRAIN);
         }
     }
 

@@ -10,6 +10,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import org.agrona.concurrent.Agent;
 
 /**
@@ -134,6 +135,17 @@ public final class LiveLoop implements AutoCloseable {
      * @return threads lowered (0 in the default mode).
      */
     public int yieldOtherThreads() {
+        return yieldOtherThreads(name -> false);
+    }
+
+    /**
+     * As {@link #yieldOtherThreads()}, and leaves alone the threads whose name {@code keepName} accepts (e.g.
+     * {@link ThreadPriorities#isJitCompiler}).
+     *
+     * @param keepName the names ({@code comm}) of other threads that keep their priority.
+     * @return threads lowered (0 in the default mode).
+     */
+    public int yieldOtherThreads(final Predicate<String> keepName) {
         if (busyPollNs == 0) {
             return 0;
         }
@@ -144,7 +156,7 @@ public final class LiveLoop implements AutoCloseable {
         if (threadId == 0) {
             throw new IllegalStateException("the data-plane loop thread is not running", failure);
         }
-        return ThreadPriorities.lowerAllBut(threadId, ThreadPriorities.LOWEST);
+        return ThreadPriorities.lowerAllBut(threadId, ThreadPriorities.LOWEST, keepName);
     }
 
     /** @return the loop thread's Linux thread id in the low-latency mode once started, else 0. */

@@ -10,6 +10,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -84,6 +85,31 @@ public final class ThreadPriorities {
      * @throws IllegalStateException if the kernel refuses to change a thread that exists.
      */
     public static int lowerAllBut(final int keepTid, final int nice) {
+        return lowerAllBut(keepTid, nice, name -> false);
+    }
+
+    /**
+     * HotSpot's JIT compiler threads ({@code C1 CompilerThread0}, {@code C2 CompilerThread0}; the kernel keeps the
+     * first 15 characters of a thread's name).
+     *
+     * @param name a thread's name as /proc shows it ({@code comm}).
+     * @return whether it is a JIT compiler thread.
+     */
+    public static boolean isJitCompiler(final String name) {
+        return name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre");
+    }
+
+    /**
+     * As {@link #lowerAllBut(int, int)}, and leaves alone the threads whose name ({@code comm}) {@code keepName}
+     * accepts.
+     *
+     * @param keepTid the thread left alone (the data-plane thread).
+     * @param nice the nice value to lower the others to (0..19).
+     * @param keepName the names of other threads left alone.
+     * @return how many threads were lowered.
+     * @throws IllegalStateException if the kernel refuses to change a thread that exists.
+     */
+    public static int lowerAllBut(final int keepTid, final int nice, final Predicate<String> keepName) {
         if (nice < 0 || nice > LOWEST) {
             throw new IllegalArgumentException("nice must be 0..19 (lowering only): " + nice);
         }
@@ -93,7 +119,7 @@ public final class ThreadPriorities {
             final MemorySegment errno = Libc.newErrnoSegment(arena);
             for (final Path task : (Iterable<Path>) tasks::iterator) {
                 final int tid = Integer.parseInt(task.getFileName().toString());
-                if (tid == keepTid || niceOrMax(tid) >= nice) {
+                if (tid == keepTid || niceOrMax(tid) >= nice || keepName.test(nameOf(task))) {
                     continue;
                 }
                 if (Libc.setpriority(errno, PRIO_PROCESS, tid, nice) == 0) {
@@ -107,6 +133,15 @@ public final class ThreadPriorities {
             throw new UncheckedIOException(e);
         }
         return lowered;
+    }
+
+    /** @return the thread's name, or "" if it has ended. */
+    private static String nameOf(final Path task) {
+        try {
+            return Files.readString(task.resolve("comm")).strip();
+        } catch (final IOException e) {
+            return ""; // ended between the listing and the read: setpriority will find no such thread
+        }
     }
 
     /** @return the thread's nice value, or {@link #LOWEST} if it has ended (nothing to lower). */

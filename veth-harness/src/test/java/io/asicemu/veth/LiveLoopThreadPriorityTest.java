@@ -7,6 +7,8 @@ import io.asicemu.veth.ffm.Libc;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import org.agrona.concurrent.Agent;
@@ -70,6 +72,51 @@ class LiveLoopThreadPriorityTest {
             t.join();
             assertThat(child[0]).isEqualTo(ThreadPriorities.LOWEST);
             assertThat(loop.yieldOtherThreads()).as("nothing left to lower").isZero();
+        } finally {
+            loop.close();
+            restore(before);
+        }
+    }
+
+    private static String nameOf(final int tid) throws IOException {
+        return Files.readString(Path.of("/proc/self/task", Integer.toString(tid), "comm"))
+                .strip();
+    }
+
+    @Test
+    void shouldRecogniseHotSpotsCompilerThreadsByTheirName() {
+        assertThat(ThreadPriorities.isJitCompiler("C2 CompilerThre")).isTrue();
+        assertThat(ThreadPriorities.isJitCompiler("C1 CompilerThre")).isTrue();
+        assertThat(ThreadPriorities.isJitCompiler("G1 Service")).isFalse();
+        assertThat(ThreadPriorities.isJitCompiler("asicemu-datapla")).isFalse();
+        assertThat(ThreadPriorities.isJitCompiler("java")).isFalse();
+    }
+
+    @Test
+    void shouldLeaveTheThreadsANameFilterKeepsAtTheirPriority() throws Exception {
+        final Map<Integer, Integer> before = ThreadPriorities.niceValues();
+        final LiveLoop loop =
+                new LiveLoop(new BusyAgent(), new MonotonicClock(), () -> Long.MAX_VALUE, 1, 1_000_000L).start();
+        try {
+            final int lowered = loop.yieldOtherThreads(ThreadPriorities::isJitCompiler);
+            final Map<Integer, Integer> after = ThreadPriorities.niceValues();
+            after.remove(loop.threadId());
+            int compilers = 0;
+            for (final Map.Entry<Integer, Integer> thread : after.entrySet()) {
+                if (ThreadPriorities.isJitCompiler(nameOf(thread.getKey()))) {
+                    compilers++;
+                    assertThat(thread.getValue())
+                            .as("JIT compiler thread %s keeps its priority", thread.getKey())
+                            .isEqualTo(before.get(thread.getKey()))
+                            .isNotEqualTo(ThreadPriorities.LOWEST);
+                } else {
+                    assertThat(thread.getValue())
+                            .as("thread %s (%s) lowered", thread.getKey(), nameOf(thread.getKey()))
+                            .isEqualTo(ThreadPriorities.LOWEST);
+                }
+            }
+            assertThat(compilers).as("HotSpot's C1 and C2 threads").isGreaterThanOrEqualTo(2);
+            assertThat(lowered).isGreaterThanOrEqualTo(2);
         } finally {
             loop.close();
             restore(before);
