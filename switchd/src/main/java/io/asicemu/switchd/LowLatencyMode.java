@@ -22,10 +22,11 @@ import javax.management.ObjectName;
  *       preempting the loop in 4 ms slices all the while — the p99 of the 5 kpps runs (docs/PERFORMANCE.md
  *       "Session 12"). At their own priority they compile the hot path in the first second of traffic and then
  *       sleep;</li>
- *   <li>G1's periodic collection (jvm.options' {@code G1PeriodicGCInterval}, which gives an idle switch's heap back)
- *       is turned off: it runs when no collection happened for its interval, which is exactly a busy data plane that
- *       allocates nothing, and each one is a pause of every Java thread, the data plane's included. A switch that
- *       spins holds a core for good; the heap it does not give back is the lesser cost.</li>
+ *   <li>G1's periodic collection ({@code G1PeriodicGCInterval}) is turned off, should a user's flags have turned it
+ *       back on: it runs when no collection happened for its interval, which is exactly a busy data plane that
+ *       allocates nothing, and each one is a pause of every Java thread, the data plane's included. jvm.options has
+ *       it off in both modes since session 12: {@link IdleHeapCollector} asks for that collection only while the data
+ *       plane is quiet.</li>
  *   <li>the command queue's drain ({@value #COMMAND_DRAIN}) is compiled on its own, not inlined into the duty
  *       cycle (a compiler directive, {@code Compiler.directives_add}): its {@code command.apply} call site meets a
  *       new command class whenever the control plane first does something new (the first counters read after the
