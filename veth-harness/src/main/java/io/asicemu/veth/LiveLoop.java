@@ -125,22 +125,13 @@ public final class LiveLoop implements AutoCloseable {
     }
 
     /**
-     * Low-latency mode: lowers every other thread of this process (JIT compilers, GC, the JVM's service threads, the
-     * control plane; the caller too, so that the threads it starts later inherit the value) to nice
-     * {@link ThreadPriorities#LOWEST}, so that on a CPU they share with the busy-polling loop thread they take it only
-     * when it leaves it (the scheduler weighs a nice-19 thread at 1.5 % of a nice-0 one). Only lowering needs no
-     * privilege; the loop thread keeps its own value. Call once the process has started its threads (e.g. when the
-     * switch is up). The default mode changes nothing: its loop sleeps when idle and competes with nobody.
-     *
-     * @return threads lowered (0 in the default mode).
-     */
-    public int yieldOtherThreads() {
-        return yieldOtherThreads(name -> false);
-    }
-
-    /**
-     * As {@link #yieldOtherThreads()}, and leaves alone the threads whose name {@code keepName} accepts (e.g.
-     * {@link ThreadPriorities#isJitCompiler}).
+     * Low-latency mode: lowers every other thread of this process (GC, the JVM's service threads, the control plane;
+     * the caller too, so that the threads it starts later inherit the value) to nice {@link ThreadPriorities#LOWEST},
+     * except those whose name {@code keepName} accepts (e.g. {@link ThreadPriorities#isJitCompiler}), so that on a CPU
+     * they share with the busy-polling loop thread they take it only when it leaves it (the scheduler weighs a nice-19
+     * thread at 1.5 % of a nice-0 one). Only lowering needs no privilege; the loop thread keeps its own value. Call once
+     * the process has started its threads (e.g. when the switch is up). The default mode changes nothing: its loop
+     * sleeps when idle and competes with nobody.
      *
      * @param keepName the names ({@code comm}) of other threads that keep their priority.
      * @return threads lowered (0 in the default mode).

@@ -76,19 +76,6 @@ public final class ThreadPriorities {
     }
 
     /**
-     * Lowers every thread of this process but {@code keepTid} to at least {@code nice}; a thread already at that value
-     * or lower priority is left as it is, and a thread that ends meanwhile is skipped.
-     *
-     * @param keepTid the thread left alone (the data-plane thread).
-     * @param nice the nice value to lower the others to (0..19).
-     * @return how many threads were lowered.
-     * @throws IllegalStateException if the kernel refuses to change a thread that exists.
-     */
-    public static int lowerAllBut(final int keepTid, final int nice) {
-        return lowerAllBut(keepTid, nice, name -> false);
-    }
-
-    /**
      * HotSpot's JIT compiler threads ({@code C1 CompilerThread0}, {@code C2 CompilerThread0}; the kernel keeps the
      * first 15 characters of a thread's name).
      *
@@ -100,8 +87,9 @@ public final class ThreadPriorities {
     }
 
     /**
-     * As {@link #lowerAllBut(int, int)}, and leaves alone the threads whose name ({@code comm}) {@code keepName}
-     * accepts.
+     * Lowers every thread of this process but {@code keepTid} and those whose name ({@code comm}) {@code keepName}
+     * accepts to at least {@code nice}; a thread already at that value or lower priority is left as it is, and a thread
+     * that ends meanwhile is skipped.
      *
      * @param keepTid the thread left alone (the data-plane thread).
      * @param nice the nice value to lower the others to (0..19).

@@ -54,7 +54,7 @@ class LiveLoopThreadPriorityTest {
         final LiveLoop loop =
                 new LiveLoop(new BusyAgent(), new MonotonicClock(), () -> Long.MAX_VALUE, 1, 1_000_000L).start();
         try {
-            final int lowered = loop.yieldOtherThreads();
+            final int lowered = loop.yieldOtherThreads(name -> false);
             final int loopThread = loop.threadId();
             assertThat(loopThread).isPositive().isNotEqualTo(caller);
             assertThat(ThreadPriorities.niceOf(loopThread))
@@ -71,7 +71,9 @@ class LiveLoopThreadPriorityTest {
             t.start();
             t.join();
             assertThat(child[0]).isEqualTo(ThreadPriorities.LOWEST);
-            assertThat(loop.yieldOtherThreads()).as("nothing left to lower").isZero();
+            assertThat(loop.yieldOtherThreads(name -> false))
+                    .as("nothing left to lower")
+                    .isZero();
         } finally {
             loop.close();
             restore(before);
@@ -128,7 +130,7 @@ class LiveLoopThreadPriorityTest {
         final Map<Integer, Integer> before = ThreadPriorities.niceValues();
         final LiveLoop loop = new LiveLoop(new BusyAgent(), new MonotonicClock(), () -> Long.MAX_VALUE, 1, 0).start();
         try {
-            assertThat(loop.yieldOtherThreads()).isZero();
+            assertThat(loop.yieldOtherThreads(name -> false)).isZero();
             assertThat(loop.threadId()).isZero();
             final Map<Integer, Integer> after = ThreadPriorities.niceValues();
             after.keySet().retainAll(before.keySet());
