@@ -21,6 +21,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Forwarding benchmark (not a test): on the same veth topology (sender namespace — device — receiver namespace,
@@ -45,6 +46,16 @@ public final class ForwardingBenchmark {
     private static final int SWITCH_CPU = 1;
     /** The sink stops after this long without a frame once the sender is done (a starved switch may lag that long). */
     private static final long QUIET_NS = 1_000_000_000L;
+    /**
+     * Between empty looks at its ring a throughput run's sink sleeps on a timer this long instead of on its socket.
+     * A veth pair hands a frame to the peer's stack on the sending CPU, so a sink asleep on its socket is woken from
+     * the forwarder's CPU, which pays for that cross-CPU wake-up: measured with {@code perf} on the switch's CPU at half
+     * rate, {@code sock_def_readable} of the sink's socket took 22 % of it. A sink on a timer is never found waiting
+     * there. Its 4,096-slot ring holds 9 ms at 450 kpps, far longer than the nap.
+     */
+    private static final long SINK_NAP_NS = 100_000;
+    /** {@code -Dasicemu.bench.wokenSink=true}: every run's sink sleeps on its socket, as before (for A/B runs). */
+    static final boolean WOKEN_SINK = Boolean.getBoolean("asicemu.bench.wokenSink");
 
     private static final java.util.concurrent.atomic.AtomicInteger RUN_IDS =
             new java.util.concurrent.atomic.AtomicInteger(0x1000);
@@ -379,7 +390,13 @@ public final class ForwardingBenchmark {
                     try {
                         Libc.enterNetworkNamespace(h2.name());
                         Libc.pinCurrentThread(TRAFFIC_CPU);
-                        received[0] = receive(receiverReady, senderDone, latencies, runId, sinkDrops);
+                        received[0] = receive(
+                                receiverReady,
+                                senderDone,
+                                latencies,
+                                runId,
+                                sinkDrops,
+                                WOKEN_SINK || kind.equals("latency"));
                     } catch (final Throwable t) {
                         failure[0] = t;
                         receiverReady.set(true);
@@ -586,7 +603,8 @@ public final class ForwardingBenchmark {
             final AtomicBoolean senderDone,
             final long[] latencies,
             final int runId,
-            final long[] sinkDrops) {
+            final long[] sinkDrops,
+            final boolean wokenBySocket) {
         try (AfPacketPort port = AfPacketPort.open("eth1", new AfPacketConfig(4096, 8, false, true, 100_000));
                 PollSet poll = new PollSet(1)) {
             poll.add(port.pollFd());
@@ -609,10 +627,12 @@ public final class ForwardingBenchmark {
                         return count;
                     }
                     poll.await(10_000_000L);
-                } else {
+                } else if (wokenBySocket) {
                     // block, never spin: the sink shares its pinned CPU with the sender, and two spinning threads on
                     // one CPU take turns per scheduler tick (4 ms), which measured the bridge's p50 at 4 ms
                     poll.await(1_000_000L);
+                } else {
+                    LockSupport.parkNanos(SINK_NAP_NS); // see SINK_NAP_NS: not woken from the forwarder's CPU
                 }
             }
         }
