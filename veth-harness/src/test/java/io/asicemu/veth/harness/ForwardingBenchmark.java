@@ -51,7 +51,7 @@ public final class ForwardingBenchmark {
      * A veth pair hands a frame to the peer's stack on the sending CPU, so a sink asleep on its socket is woken from
      * the forwarder's CPU, which pays for that cross-CPU wake-up: measured with {@code perf} on the switch's CPU at half
      * rate, {@code sock_def_readable} of the sink's socket took 22 % of it. A sink on a timer is never found waiting
-     * there. Its ring holds 34 ms at 480 kpps, far longer than the nap.
+     * there. Its 4,096-slot ring holds 8.5 ms at 480 kpps, far longer than the nap.
      */
     private static final long SINK_NAP_NS = 100_000;
     /** {@code -Dasicemu.bench.wokenSink=true}: every run's sink sleeps on its socket, as before (for A/B runs). */
@@ -605,8 +605,9 @@ public final class ForwardingBenchmark {
             final int runId,
             final long[] sinkDrops,
             final boolean wokenBySocket) {
-        // 16,384 slots: 34 ms at 480 kpps, so a sink that shares its CPU with the generator is not what drops frames
-        try (AfPacketPort port = AfPacketPort.open("eth1", new AfPacketConfig(16_384, 8, false, true, 100_000));
+        // 4,096 slots (8 MiB), not more: the kernel checks a slot a quarter ring ahead for room on every frame, on the
+        // forwarder's CPU; with 16,384 slots that look missed the TLB and cost the switch 10-12 % of its CPU (perf)
+        try (AfPacketPort port = AfPacketPort.open("eth1", new AfPacketConfig(4096, 8, false, true, 100_000));
                 PollSet poll = new PollSet(1)) {
             poll.add(port.pollFd());
             final RxBatch batch = new RxBatch(256);
