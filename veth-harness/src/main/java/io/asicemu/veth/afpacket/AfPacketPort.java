@@ -301,9 +301,7 @@ public final class AfPacketPort implements Port {
         if ((status & Kernel.TP_STATUS_USER) == 0) {
             return false;
         }
-        final long arrivalEpochNs = Integer.toUnsignedLong(ring.get(JAVA_INT, hdr + Kernel.TP_SEC)) * 1_000_000_000L
-                + ring.get(JAVA_INT, hdr + Kernel.TP_NSEC);
-        return arrivalEpochNs < epochNs;
+        return kernelRxNs(hdr) < epochNs;
     }
 
     /** @return slots added to the batch (0: frame dropped), or -1: not enough batch room, try next cycle. */
@@ -334,7 +332,16 @@ public final class AfPacketPort implements Port {
         batch.add(ring, mac, length, nowNs, frameIndex);
         rxFrameCount++;
         rxByteCount += length;
+        if (FrameTrace.ON) {
+            FrameTrace.rx(ring, mac, length, kernelRxNs(hdr), ifIndex);
+        }
         return 1;
+    }
+
+    /** The kernel's receive timestamp of the slot at {@code hdr} (CLOCK_REALTIME ns). */
+    private long kernelRxNs(final long hdr) {
+        return Integer.toUnsignedLong(ring.get(JAVA_INT, hdr + Kernel.TP_SEC)) * 1_000_000_000L
+                + ring.get(JAVA_INT, hdr + Kernel.TP_NSEC);
     }
 
     /**
@@ -461,6 +468,9 @@ public final class AfPacketPort implements Port {
         txKickNeeded = true;
         txFrameCount++;
         txByteCount += length;
+        if (FrameTrace.ON) {
+            FrameTrace.tx(source, offset, length, ifIndex, txFrameCount);
+        }
         return true;
     }
 
@@ -483,7 +493,11 @@ public final class AfPacketPort implements Port {
         if (!txKickNeeded) {
             return;
         }
+        final long kickNs = FrameTrace.ON ? System.nanoTime() : 0;
         final long sent = Libc.sendto(errno, txFd, MemorySegment.NULL, 0, Kernel.MSG_DONTWAIT, MemorySegment.NULL, 0);
+        if (FrameTrace.ON) {
+            FrameTrace.kick(ifIndex, kickNs, txFrameCount);
+        }
         if (sent < 0) {
             final int error = Libc.errno(errno);
             if (error != Kernel.EAGAIN && error != Kernel.ENOBUFS && error != Kernel.EINTR) {

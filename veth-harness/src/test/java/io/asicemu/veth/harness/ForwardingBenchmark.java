@@ -10,10 +10,14 @@ import io.asicemu.veth.afpacket.AfPacketConfig;
 import io.asicemu.veth.afpacket.AfPacketPort;
 import io.asicemu.veth.ffm.Libc;
 import io.asicemu.veth.ffm.PollSet;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -472,6 +476,11 @@ public final class ForwardingBenchmark {
         frame[35] = (byte) runId;
         final long[] latencies = new long[(int) Math.min(20_000_000L, (long) ratePps * seconds + 1024)];
         final long[] result = new long[4]; // sent, received, sink drops, elapsed ns
+        // -Dasicemu.probe.dump=<prefix>: every frame's send and receive time (CLOCK_MONOTONIC ns) to
+        // <prefix>-<run>.txt,
+        // to join with the switch's -Dasicemu.frameTrace record (the send time is the frame's key there)
+        final String dump = System.getProperty("asicemu.probe.dump");
+        final long[] receivedAt = new long[dump != null ? latencies.length : 0];
         final Throwable[] failure = new Throwable[1];
         final Thread probe = new Thread(
                 () -> {
@@ -484,7 +493,7 @@ public final class ForwardingBenchmark {
                             Libc.enterNetworkNamespace(h2.name());
                             try (AfPacketPort rx =
                                     AfPacketPort.open("eth1", new AfPacketConfig(4096, 8, false, true, 100_000))) {
-                                spinProbe(tx, rx, arena, frame, seconds, ratePps, runId, latencies, result);
+                                spinProbe(tx, rx, arena, frame, seconds, ratePps, runId, latencies, receivedAt, result);
                             }
                         }
                     } catch (final Throwable t) {
@@ -498,6 +507,20 @@ public final class ForwardingBenchmark {
             throw new IllegalStateException("probe thread failed", failure[0]);
         }
         final int count = (int) Math.min(latencies.length, result[1]);
+        if (dump != null) {
+            final StringBuilder text = new StringBuilder();
+            for (int i = 0; i < count; i++) {
+                text.append(receivedAt[i] - latencies[i])
+                        .append(' ')
+                        .append(receivedAt[i])
+                        .append('\n');
+            }
+            try {
+                Files.writeString(Path.of(dump + "-" + runId + ".txt"), text);
+            } catch (final IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
         final long[] sorted = Arrays.copyOf(latencies, count);
         Arrays.sort(sorted);
         return new Run(
@@ -513,6 +536,7 @@ public final class ForwardingBenchmark {
             final int ratePps,
             final int runId,
             final long[] latencies,
+            final long[] receivedAt,
             final long[] result) {
         final MemorySegment template = arena.allocate(frame.length, 64);
         MemorySegment.copy(frame, 0, template, ValueLayout.JAVA_BYTE, 0, frame.length);
@@ -540,7 +564,11 @@ public final class ForwardingBenchmark {
             final int n = rx.receive(batch, 0);
             if (n > 0) {
                 now = System.nanoTime();
+                final long before = received;
                 received = countRunFrames(batch, n, runId, now, latencies, received);
+                for (long j = before; j < Math.min(received, receivedAt.length); j++) {
+                    receivedAt[(int) j] = now;
+                }
                 rx.release(batch);
             } else if (now - end >= 0 && (received == seq || now - lastSendNs > QUIET_NS)) {
                 break;
