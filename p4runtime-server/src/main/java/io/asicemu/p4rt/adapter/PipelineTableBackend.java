@@ -198,7 +198,7 @@ public final class PipelineTableBackend implements P4Backend {
                 written);
         final TableBatch batch;
         try {
-            batch = control.batch();
+            batch = control.batch(ops.size()); // sized once for the Write's updates
         } catch (final TableException e) {
             return refuseAll(ops.size(), 0, status(e.code()), e.getMessage());
         }

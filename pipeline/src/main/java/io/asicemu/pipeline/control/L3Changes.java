@@ -30,6 +30,8 @@ import org.agrona.collections.ObjectHashSet;
  */
 public final class L3Changes {
     private static final int NO_ROUTE = L3State.NO_ROUTE;
+    /** Larger batches are presized for this many routes and grow from there (no huge arrays up front). */
+    private static final int MAX_PRESIZE = 1 << 16;
 
     private final Staging s;
     private final L3State state;
@@ -38,15 +40,22 @@ public final class L3Changes {
     private final L2Changes l2;
     // The per-route structures are Agrona's open-addressing maps and sets: a batch of routes stages each one in
     // several of them, and boxed values or a node per entry were most of a large batch's control-side cost.
-    private final Object2IntHashMap<IpPrefix> stagedRoutes =
+    // They start small and are replaced, while still empty, by ones sized for the batch's updates (the writer's
+    // hint) when the first route is staged there: a batch of 1000 routes then never rehashes, and a batch that
+    // inserts does not pay for the delete side's structures (nor the reverse).
+    private Object2IntHashMap<IpPrefix> stagedRoutes =
             new Object2IntHashMap<>(8, Hashing.DEFAULT_LOAD_FACTOR, NO_ROUTE);
-    private final ObjectHashSet<IpPrefix> removedRoutes = new ObjectHashSet<>(8);
+    private ObjectHashSet<IpPrefix> removedRoutes = new ObjectHashSet<>(8);
     /** Slots are 1..capacity: 0 is "none" here as in {@link io.asicemu.pipeline.table.RouteSlots#slot}. */
-    private final Object2IntHashMap<IpPrefix> stagedSlots = new Object2IntHashMap<>(8, Hashing.DEFAULT_LOAD_FACTOR, 0);
+    private Object2IntHashMap<IpPrefix> stagedSlots = new Object2IntHashMap<>(8, Hashing.DEFAULT_LOAD_FACTOR, 0);
 
-    private final ObjectHashSet<IpPrefix> releasedSlots = new ObjectHashSet<>(8);
+    private ObjectHashSet<IpPrefix> releasedSlots = new ObjectHashSet<>(8);
     /** Slots freed earlier in this batch, a stack (last freed on top). */
     private final IntArrayList batchFreeSlots = new IntArrayList();
+    /** The batch's expected updates (0: no hint, the small defaults). */
+    private final int expected;
+    /** The capacity that holds them without a rehash. */
+    private final int presize;
 
     private int reservedSlots;
     private final int[] defaultRoutes;
@@ -62,7 +71,7 @@ public final class L3Changes {
     /** Config ownership this batch changes (the config side's L3ConfigChanges stages a configuration's objects). */
     private final ObjectHashSet<IpPrefix> stagedConfigRoutes = new ObjectHashSet<>(8);
 
-    private final ObjectHashSet<IpPrefix> removedConfigRoutes = new ObjectHashSet<>(8);
+    private ObjectHashSet<IpPrefix> removedConfigRoutes = new ObjectHashSet<>(8);
     private final Map<Integer, L3State.GroupSpec> stagedConfigGroups = new HashMap<>();
     private final Set<Integer> removedConfigGroups = new HashSet<>();
     private final Map<IpPrefix, L3State.ConfigNeighbor> stagedConfigNeighbors = new HashMap<>();
@@ -76,8 +85,15 @@ public final class L3Changes {
     /** Ports whose interface got a new IPv4 address: they announce it once the batch is applied. */
     private final List<Integer> announcements = new ArrayList<>();
 
-    L3Changes(final Staging staging, final L3State state, final Supplier<RuntimeKnobs> knobs, final L2Changes l2) {
+    L3Changes(
+            final Staging staging,
+            final L3State state,
+            final Supplier<RuntimeKnobs> knobs,
+            final L2Changes l2,
+            final int expectedUpdates) {
         this.s = staging;
+        this.expected = expectedUpdates > 8 ? Math.min(expectedUpdates, MAX_PRESIZE) : 0;
+        this.presize = expected == 0 ? 0 : (int) (expected / Hashing.DEFAULT_LOAD_FACTOR) + 1;
         this.state = state;
         this.setup = state.setup();
         this.knobs = knobs;
@@ -166,6 +182,14 @@ public final class L3Changes {
         return releasedSlots.contains(p) ? 0 : state.routeSlots().slot(p);
     }
 
+    /**
+     * Whether a per-route structure should be replaced by one of the batch's size: only while it is empty (nothing
+     * to carry over) and smaller than that, so each is replaced at most once per batch.
+     */
+    private boolean small(final boolean empty, final int capacity) {
+        return empty && capacity < presize;
+    }
+
     /** Gives a route a slot (its own if it has one, else the next free one) and stages the data-plane edit. */
     private void stageRoute(final IpPrefix prefix, final int value) {
         int slot = slotOf(prefix);
@@ -182,9 +206,15 @@ public final class L3Changes {
                 }
                 reservedSlots++;
             }
+            if (small(stagedSlots.isEmpty(), stagedSlots.capacity())) {
+                stagedSlots = new Object2IntHashMap<>(presize, Hashing.DEFAULT_LOAD_FACTOR, 0);
+            }
             stagedSlots.put(prefix, slot);
         }
         removedRoutes.remove(prefix);
+        if (small(stagedRoutes.isEmpty(), stagedRoutes.capacity())) {
+            stagedRoutes = new Object2IntHashMap<>(presize, Hashing.DEFAULT_LOAD_FACTOR, NO_ROUTE);
+        }
         stagedRoutes.put(prefix, value);
         (prefix.v6() ? stagedLengths6 : stagedLengths4).set(prefix.length());
         final int routeSlot = slot;
@@ -456,12 +486,24 @@ public final class L3Changes {
         }
         final int slot = slotOf(prefix);
         if (stagedSlots.removeKey(prefix) == 0) {
+            if (small(releasedSlots.isEmpty(), releasedSlots.capacity())) {
+                releasedSlots = new ObjectHashSet<>(presize);
+            }
             releasedSlots.add(prefix);
+        }
+        if (expected != 0) {
+            batchFreeSlots.ensureCapacity(expected); // no-op once it is that large
         }
         batchFreeSlots.pushInt(slot);
         stagedRoutes.removeKey(prefix);
+        if (small(removedRoutes.isEmpty(), removedRoutes.capacity())) {
+            removedRoutes = new ObjectHashSet<>(presize);
+        }
         removedRoutes.add(prefix);
         stagedConfigRoutes.remove(prefix);
+        if (small(removedConfigRoutes.isEmpty(), removedConfigRoutes.capacity())) {
+            removedConfigRoutes = new ObjectHashSet<>(presize);
+        }
         removedConfigRoutes.add(prefix);
         int coverLength = -1;
         int coverSlot = 0;

@@ -3,6 +3,7 @@ package io.asicemu.pipeline.control;
 import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.pipeline.table.IpPrefix;
 import io.asicemu.pipeline.table.PipelineSizing;
+import io.asicemu.pipeline.table.PrefixIntMap;
 import io.asicemu.pipeline.table.RouteSlots;
 import java.util.Arrays;
 import java.util.Collections;
@@ -10,8 +11,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import org.agrona.collections.Hashing;
-import org.agrona.collections.Object2IntHashMap;
 
 /**
  * The L3 part of the control model, as committed: routes and their slots, the LPM miss routes, next hops, the
@@ -62,7 +61,7 @@ public final class L3State {
     final Map<Integer, GroupSpec> groupSpecs = new HashMap<>();
     final Map<Integer, Integer> controllerRifPorts = new HashMap<>();
     /** Route → target ({@link io.asicemu.pipeline.table.RouteTarget}); {@link #NO_ROUTE} when absent. */
-    final Object2IntHashMap<IpPrefix> routes = new Object2IntHashMap<>(16, Hashing.DEFAULT_LOAD_FACTOR, NO_ROUTE);
+    final PrefixIntMap routes = new PrefixIntMap(NO_ROUTE);
     /**
      * The configuration's routes (in {@link #configRouteView}) a controller took over (deleted, maybe wrote again):
      * the others of the view are the configuration's (kept as exceptions so a million config routes are not

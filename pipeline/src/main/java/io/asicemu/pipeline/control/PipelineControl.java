@@ -220,10 +220,20 @@ public final class PipelineControl {
      * @throws TableException FAILED_PRECONDITION before any configuration.
      */
     public TableBatch batch() {
+        return batch(0);
+    }
+
+    /**
+     * @param expectedUpdates how many updates the caller will stage (a P4Runtime Write's size): the batch's
+     *     structures are sized for them once instead of growing; 0 if unknown.
+     * @return a new atomic batch of table updates.
+     * @throws TableException FAILED_PRECONDITION before any configuration.
+     */
+    public TableBatch batch(final int expectedUpdates) {
         if (setup == null) {
             throw new TableException(TableException.Code.FAILED_PRECONDITION, 0, "no configuration applied");
         }
-        return new TableBatch(l3, l2, acl, runtimeKnobs(), this::submit, this::knobsCommitted);
+        return new TableBatch(l3, l2, acl, runtimeKnobs(), this::submit, this::knobsCommitted, expectedUpdates);
     }
 
     /** @return the sequence number of the last command submitted (0 before any). */

@@ -12,8 +12,13 @@ import java.util.function.Consumer;
  * Not thread safe: one control thread builds a batch.
  */
 final class Staging {
-    private final List<Consumer<ForwardingTables>> edits = new ArrayList<>();
+    private final List<Consumer<ForwardingTables>> edits;
     private int updates;
+
+    /** @param expectedUpdates how many updates the batch will likely stage (sizes the edit list; 0 if unknown). */
+    Staging(final int expectedUpdates) {
+        edits = expectedUpdates > 10 ? new ArrayList<>(Math.min(expectedUpdates, 1 << 16)) : new ArrayList<>();
+    }
 
     /** Adds a data-plane edit (in order) without counting an update. */
     void edit(final Consumer<ForwardingTables> edit) {

@@ -26,7 +26,7 @@ import java.util.function.ToLongFunction;
  * Not thread safe: built and committed by one control thread.
  */
 public final class TableBatch {
-    private final Staging staging = new Staging();
+    private final Staging staging;
     private final L3Changes l3;
     private final L2Changes l2;
     private final AclChanges acl;
@@ -40,9 +40,11 @@ public final class TableBatch {
             final AclState aclState,
             final RuntimeKnobs knobModel,
             final ToLongFunction<DataPlaneCommand> submit,
-            final Runnable knobsCommitted) {
+            final Runnable knobsCommitted,
+            final int expectedUpdates) {
+        this.staging = new Staging(expectedUpdates);
         this.l2 = new L2Changes(staging, l2State, l3State.setup(), l3State.sizing());
-        this.l3 = new L3Changes(staging, l3State, () -> knobModel, l2);
+        this.l3 = new L3Changes(staging, l3State, () -> knobModel, l2, expectedUpdates);
         this.l2.l3(l3);
         this.acl = new AclChanges(staging, aclState, l3State.sizing());
         this.knobs = new KnobChanges(staging, knobModel, l3);

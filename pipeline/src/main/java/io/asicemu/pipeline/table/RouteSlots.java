@@ -4,7 +4,6 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
-import org.agrona.collections.Hashing;
 import org.agrona.collections.IntArrayList;
 import org.agrona.collections.Object2IntHashMap;
 
@@ -20,8 +19,8 @@ import org.agrona.collections.Object2IntHashMap;
  */
 public final class RouteSlots {
     private final int capacity;
-    /** Route → slot (0: none); open addressing with int values, no node or box per route. */
-    private final Object2IntHashMap<IpPrefix> slots;
+    /** Route → slot (0: none); open addressing, IPv4 keys inline (no node, box or key object per route). */
+    private final PrefixIntMap slots;
 
     private int[] free;
     private int freeCount;
@@ -31,15 +30,11 @@ public final class RouteSlots {
      * @param capacity the most routes (IPv4 and IPv6 together).
      */
     public RouteSlots(final int capacity) {
-        this(capacity, new Object2IntHashMap<>(16, Hashing.DEFAULT_LOAD_FACTOR, 0), new int[16], 0, 0);
+        this(capacity, new PrefixIntMap(0), new int[16], 0, 0);
     }
 
     private RouteSlots(
-            final int capacity,
-            final Object2IntHashMap<IpPrefix> slots,
-            final int[] free,
-            final int freeCount,
-            final int highWater) {
+            final int capacity, final PrefixIntMap slots, final int[] free, final int freeCount, final int highWater) {
         this.capacity = capacity;
         this.slots = slots;
         this.free = free;
@@ -49,7 +44,7 @@ public final class RouteSlots {
 
     /** @return an independent copy (the control model copies the configuration's allocator). */
     public RouteSlots copy() {
-        return new RouteSlots(capacity, new Object2IntHashMap<>(slots), free.clone(), freeCount, highWater);
+        return new RouteSlots(capacity, new PrefixIntMap(slots), free.clone(), freeCount, highWater);
     }
 
     /** @return the most routes. */
@@ -119,7 +114,7 @@ public final class RouteSlots {
         for (final IpPrefix p : removed) {
             slots.removeKey(p);
         }
-        added.forEachInt(slots::put);
+        added.forEachInt((p, slot) -> slots.put(p, slot));
         for (int i = free.size() - 1; i >= 0; i--) {
             release(free.getInt(i));
         }
