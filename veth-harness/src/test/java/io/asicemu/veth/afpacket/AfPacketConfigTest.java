@@ -10,8 +10,12 @@ class AfPacketConfigTest {
     void shouldKeepTheFullRxDepthWhileTheBudgetCoversIt() {
         final AfPacketConfig defaults = AfPacketConfig.defaults();
 
-        assertThat(defaults.forPorts(1).rxFrames()).isEqualTo(1024);
-        assertThat(defaults.forPorts(4).rxFrames()).as("the lab leaf").isEqualTo(1024);
+        assertThat(defaults.forPorts(1).rxFrames()).isEqualTo(2048);
+        assertThat(defaults.forPorts(4).rxFrames()).as("the lab leaf").isEqualTo(2048);
+        assertThat(defaults.forPorts(8).rxFrames())
+                .as("8 x 2048 x 2 KiB = 32 MiB")
+                .isEqualTo(2048);
+        assertThat(defaults.forPorts(9).rxFrames()).isEqualTo(1024);
         assertThat(defaults.forPorts(16).rxFrames())
                 .as("16 x 1024 x 2 KiB = 32 MiB")
                 .isEqualTo(1024);
@@ -49,7 +53,7 @@ class AfPacketConfigTest {
     void shouldGiveEveryPortItsDepthWithoutABudget() {
         final AfPacketConfig unbudgeted = AfPacketConfig.defaults().withRxRingBudget(0);
 
-        assertThat(unbudgeted.forPorts(128).rxFrames()).isEqualTo(1024);
+        assertThat(unbudgeted.forPorts(128).rxFrames()).isEqualTo(2048);
         assertThat(AfPacketConfig.throughput().forPorts(128).rxFrames()).isEqualTo(1024);
         assertThatThrownBy(() -> AfPacketConfig.defaults().withRxRingBudget(-1))
                 .isInstanceOf(IllegalArgumentException.class);

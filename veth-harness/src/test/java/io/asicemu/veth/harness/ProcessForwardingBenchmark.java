@@ -33,7 +33,7 @@ import java.util.stream.Collectors;
  * Run: {@code taskset -c 0 java -Djava.util.concurrent.ForkJoinPool.common.parallelism=8
  * --enable-native-access=ALL-UNNAMED -cp <veth-harness test classpath>
  * io.asicemu.veth.harness.ProcessForwardingBenchmark [seconds (3)] [latency pps (5000)] [half-rate seconds (60)]
- * [busy-poll us (1000)] [targets (bridge,asic-emu,asic-emu-busy,c-poll,c-busy; also asic-emu-deep: 8192 RX slots)] [warm-up seconds at full rate (10)]}. Targets whose name ends in
+ * [busy-poll us (1000)] [targets (bridge,asic-emu,asic-emu-busy,c-poll,c-busy; also asic-emu-deep: -Dasicemu.bench.deepRxFrames RX slots, default 8192)] [warm-up seconds at full rate (10)]}. Targets whose name ends in
  * {@code -busy} measure latency (and saturated 64 B) only. Latency is measured twice: by the generator and sink threads
  * (the sink sleeps in poll(2)) and by one thread that sends and receives spinning
  * ({@link ForwardingBenchmark#measureWithSpinningProbe}), which leaves the sink's wake-up out.
@@ -54,6 +54,8 @@ public final class ProcessForwardingBenchmark {
      * knows it as a static FDB entry on h2's port, so it forwards instead of flooding.
      */
     private static final String SINK_MAC = "02:bb:00:00:00:02";
+    /** RX slots a port of the {@code asic-emu-deep} target gets. */
+    private static final int DEEP_RX_FRAMES = Integer.getInteger("asicemu.bench.deepRxFrames", 8192);
 
     private static final int DEVICE_CPU = 1;
     private static final int COUNTERS_PORT = 9560;
@@ -207,7 +209,7 @@ public final class ProcessForwardingBenchmark {
                     final String name = target.equals("asic-emu-busy")
                             ? "asic-emu --busy-poll-us " + busyPollUs
                             : target.equals("asic-emu-deep")
-                                    ? "asic-emu --rx-ring-frames 8192"
+                                    ? "asic-emu --rx-ring-frames " + DEEP_RX_FRAMES
                                     : target.equals("c-busy") ? "C TPACKET_V2 busy-poll" : target;
                     run(name, "warmup", device, h1, h2, dev, src, 64, warmupSeconds, 0, 0, notes);
                     final Row saturated = run(name, "throughput", device, h1, h2, dev, src, 64, seconds, 0, 0, notes);
@@ -308,7 +310,7 @@ public final class ProcessForwardingBenchmark {
                 }
                 if (target.endsWith("-deep")) {
                     // 8192 slots a port (13 MiB at MTU 1500; the default budget of 32 MiB allows it for 2 ports)
-                    command.addAll(List.of("--rx-ring-frames", "8192"));
+                    command.addAll(List.of("--rx-ring-frames", Integer.toString(DEEP_RX_FRAMES)));
                 }
                 final Background process = dev.start(Duration.ofHours(2), command.toArray(String[]::new));
                 final long pid = awaitReady(process, status);
