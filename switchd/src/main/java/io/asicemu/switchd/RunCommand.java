@@ -172,7 +172,7 @@ final class RunCommand implements Callable<Integer> {
     @Option(
             names = "--rx-ring-frames",
             paramLabel = "SLOTS",
-            defaultValue = "2048",
+            defaultValue = "" + AfPacketConfig.DEFAULT_RX_FRAMES,
             description =
                     "AF_PACKET RX ring slots a port at most, a power of two 64..65536 (the budget may give fewer): "
                             + "a deeper ring rides out a longer stall of the switch's CPU without loss (2048 slots last 7.8 ms "

@@ -172,8 +172,8 @@ public final class AfPacketPort implements Port {
         this.statistics = arena.allocate(Kernel.TPACKET_STATS);
         this.statisticsLength = arena.allocate(JAVA_INT);
 
-        this.fd = openSocket("socket(AF_PACKET) for " + name);
-        this.txFd = openSocket("the sending socket(AF_PACKET) for " + name);
+        this.fd = openSocket("socket(AF_PACKET) for " + name, -1);
+        this.txFd = openSocket("the sending socket(AF_PACKET) for " + name, fd);
         MemorySegment rxMapped = MemorySegment.NULL;
         MemorySegment txMapped = MemorySegment.NULL;
         final long txMappedBytes = (long) txFrameSize * txFrames;
@@ -217,12 +217,13 @@ public final class AfPacketPort implements Port {
         this.txRing = txMapped.reinterpret(txMappedBytes, arena, null);
     }
 
-    private int openSocket(final String what) {
+    /** Opens an AF_PACKET socket; on failure closes {@code openedFd} (if ≥ 0) and the arena, then throws. */
+    private int openSocket(final String what, final int openedFd) {
         final int socketFd = Libc.socket(errno, Kernel.AF_PACKET, Kernel.SOCK_RAW | Kernel.SOCK_CLOEXEC, 0);
         if (socketFd < 0) {
             final IllegalStateException failure = new IllegalStateException(Libc.describe(what, errno));
-            if (fd > 0) {
-                Libc.close(errno, fd); // the receiving socket, opened first
+            if (openedFd >= 0) {
+                Libc.close(errno, openedFd);
             }
             arena.close();
             throw failure;
