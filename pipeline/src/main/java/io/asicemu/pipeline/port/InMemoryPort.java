@@ -32,6 +32,7 @@ public final class InMemoryPort implements Port {
     private long rxLent;
     private int txCount;
     private long flushCount;
+    private boolean flushIsOneSystemCall;
     private boolean linkUp = true;
     private int mtu;
     private long speedMbps;
@@ -166,6 +167,23 @@ public final class InMemoryPort implements Port {
     @Override
     public void flush() {
         flushCount++;
+    }
+
+    /**
+     * Makes this port report its flush as one system call, as an AF_PACKET port's is (tests of the data plane's
+     * flush timing).
+     *
+     * @param oneSystemCall what {@link #flushIsOneSystemCall()} returns from now on.
+     * @return this.
+     */
+    public InMemoryPort flushIsOneSystemCall(final boolean oneSystemCall) {
+        this.flushIsOneSystemCall = oneSystemCall;
+        return this;
+    }
+
+    @Override
+    public boolean flushIsOneSystemCall() {
+        return flushIsOneSystemCall;
     }
 
     /** @return how many times the data path flushed this port. */

@@ -70,8 +70,21 @@ public interface Port extends AutoCloseable {
         return true;
     }
 
-    /** Pushes frames queued by {@link #transmit} since the last flush; called once at the end of every cycle. */
+    /**
+     * Pushes frames queued by {@link #transmit} since the last flush; called at the end of a cycle that transmitted (or,
+     * if {@link #flushIsOneSystemCall()}, of a later cycle). A port may also push them itself when its TX ring is full.
+     */
     void flush();
+
+    /**
+     * @return whether {@link #flush()} is one system call whatever the number of frames it hands over (an AF_PACKET TX
+     *         ring's kick): the data plane then holds a flush while frames keep arriving, for at most
+     *         {@code DataPlaneAgent.TX_KICK_DELAY_NS}, so that one call sends more of them. False (the default): flushed
+     *         at the end of every cycle that transmitted.
+     */
+    default boolean flushIsOneSystemCall() {
+        return false;
+    }
 
     /** @return whether the link is up (operational state); a down port receives nothing and transmits nothing. */
     boolean linkUp();

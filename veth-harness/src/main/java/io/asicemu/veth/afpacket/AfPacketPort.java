@@ -510,6 +510,12 @@ public final class AfPacketPort implements Port {
         txKickNeeded = false;
     }
 
+    /** One {@code sendto} kicks the TX ring, whatever it holds. */
+    @Override
+    public boolean flushIsOneSystemCall() {
+        return true;
+    }
+
     @Override
     public boolean linkUp() {
         return linkUp;
