@@ -85,10 +85,9 @@ public final class DataPlaneAgent implements Agent {
 
     private final Port[] ports;
     private final RxBatch[] batches;
-    private final boolean[] transmitted;
     /** Ports whose TX ring was full at their last transmit pass (their due frames wait in the TM). */
     private final boolean[] txBlocked;
-    /** Ports with frames handed to {@link Port#transmit} since their last flush, and since when (agent clock). */
+    /** Ports with frames handed to {@link Port#transmit} since their last flush ({@link #flushDue}), and since when. */
     private final boolean[] kickPending;
 
     private final long[] kickPendingSinceNs;
@@ -162,7 +161,6 @@ public final class DataPlaneAgent implements Agent {
         this.ingress.learnEvents(cpu.learnEvents());
         this.ports = new Port[sizing.maxPorts()];
         this.batches = new RxBatch[sizing.maxPorts()];
-        this.transmitted = new boolean[sizing.maxPorts()];
         this.txBlocked = new boolean[sizing.maxPorts()];
         this.kickPending = new boolean[sizing.maxPorts()];
         this.kickPendingSinceNs = new long[sizing.maxPorts()];
@@ -338,7 +336,7 @@ public final class DataPlaneAgent implements Agent {
         // behind data frames the kernel would take now
         if (p.transmitReady() && p.transmit(scratch, 0, length, nowNs)) {
             countOut(port, length, true);
-            transmitted[port] = true;
+            flushDue(port, nowNs);
         }
     }
 
@@ -406,17 +404,10 @@ public final class DataPlaneAgent implements Agent {
         }
         work += received;
         work += transmitDue(nowNs, nowNs);
-        // Flush what this cycle transmitted; a port whose flush is one system call is held while frames keep arriving
+        // Flush what was transmitted; a port whose flush is one system call is held while frames keep arriving
         // (TX_KICK_DELAY_NS). A cycle that received nothing flushes all, so none is held when the loop goes to sleep.
         for (int i = 0; i < attachedCount; i++) {
             final int p = attached[i];
-            if (transmitted[p]) {
-                transmitted[p] = false;
-                if (!kickPending[p]) {
-                    kickPending[p] = true;
-                    kickPendingSinceNs[p] = nowNs;
-                }
-            }
             if (kickPending[p]
                     && (received == 0
                             || nowNs - kickPendingSinceNs[p] >= TX_KICK_DELAY_NS
@@ -570,6 +561,14 @@ public final class DataPlaneAgent implements Agent {
         }
     }
 
+    /** Frames were handed to {@code port}'s {@link Port#transmit} at {@code nowNs}: it is flushed at this cycle's end or later. */
+    private void flushDue(final int port, final long nowNs) {
+        if (!kickPending[port]) {
+            kickPending[port] = true;
+            kickPendingSinceNs[port] = nowNs;
+        }
+    }
+
     private int receive(final int index, final Port port, final long nowNs) {
         if (!port.linkUp()) {
             return 0;
@@ -699,7 +698,7 @@ public final class DataPlaneAgent implements Agent {
                 counters.addPort(port, PortStat.IF_OUT_DISCARDS, 1);
             } else if (ports[port].transmit(injectSegment, 0, frame.length, nowNs)) {
                 countOut(port, frame.length, (NetworkOrder.u8(injectSegment, 0) & 1) != 0);
-                transmitted[port] = true;
+                flushDue(port, nowNs);
             } else {
                 counters.addDrop(port, DropReason.TX_RING_FULL);
                 counters.addPort(port, PortStat.IF_OUT_ERRORS, 1);
@@ -723,7 +722,7 @@ public final class DataPlaneAgent implements Agent {
             transmitDueOn(t, p, port, quality, fromNs, nowNs);
             work += sentUcast + sentNonUcast;
             if (sentUcast + sentNonUcast != 0) { // the port's out counters, written once for its frames of this call
-                transmitted[p] = true;
+                flushDue(p, nowNs);
                 counters.addPort(p, PortStat.IF_OUT_OCTETS, sentOctets);
                 if (sentUcast != 0) {
                     counters.addPort(p, PortStat.IF_OUT_UCAST_PKTS, sentUcast);
