@@ -444,7 +444,8 @@ public final class ProcessForwardingBenchmark {
         final double cpu = cpuBefore < 0 ? -1 : device.cpuSeconds() - cpuBefore;
         final long counted = countedBefore < 0 ? -1 : device.countedDrops() - countedBefore;
         final long before = txDropped(h1, "eth1") - senderBefore;
-        final long after = txDropped(dev, "p2") - egressBefore + run.sinkDrops();
+        final long egressVeth = txDropped(dev, "p2") - egressBefore;
+        final long after = egressVeth + run.sinkDrops();
         final Row row = new Row(run, counted, before, after, cpu);
         ALL_RUNS.add(row);
         final long lost = run.sent() - run.received();
@@ -469,11 +470,13 @@ public final class ProcessForwardingBenchmark {
                         ? ""
                         : String.format(
                                 "; lost %,d = counted by the forwarder %,d + before it (sender veth) %,d"
-                                        + " + after it (egress veth, sink ring) %,d%s",
+                                        + " + after it (egress veth, sink ring) %,d (%,d + %,d)%s",
                                 lost,
                                 counted,
                                 before,
                                 after,
+                                egressVeth,
+                                run.sinkDrops(),
                                 row.exact() ? " (exact)" : " (MISMATCH " + (lost - counted - before - after) + ")"));
         if (!row.exact()) {
             notes.add("accounting mismatch in " + name + " " + kind + ": lost " + lost + ", counted " + counted
