@@ -46,9 +46,9 @@ public record AfPacketConfig(
     public static final int MAX_RX_SLOT_BYTES = 2048;
 
     /**
-     * RX ring memory of a switch in the lab default: 32 MiB, so up to 8 ports get the full 2048 slots, 9–16 ports
-     * 1024, 17–32 ports 512, 33–64 ports 256 (docs/PERFORMANCE.md "Session 9: RX rings from a budget" measured what the shallower rings
-     * absorb).
+     * RX ring memory of a switch in the lab default: 32 MiB, so 1–2 ports get the full 8192 slots, 3–4 ports 4096,
+     * 5–8 ports 2048, 9–16 ports 1024, 17–32 ports 512, 33–64 ports 256 (docs/PERFORMANCE.md "Session 9: RX rings from a
+     * budget" measured what the shallower rings absorb).
      */
     public static final long DEFAULT_RX_RING_BUDGET_BYTES = 32L << 20;
 
@@ -56,13 +56,16 @@ public record AfPacketConfig(
     public static final int MIN_BUDGET_RX_FRAMES = 256;
 
     /**
-     * RX ring depth of the lab default: 2048 MTU-sized slots (2,050 slots of 1,616 B in 3.2 MiB at MTU 1500), fewer
-     * when the switch's RX ring budget is shared by more than 8 ports ({@link #forPorts(int)}). Not 1024: at the
-     * 260 kpps a port of the veth harness forwards at half rate, 1,030 slots last 3.9 ms, less than one scheduler tick
-     * (4 ms), the slice another task on the switch's CPU may take: measured side by side at half rate (session 13,
-     * docs/PERFORMANCE.md), 241 frames lost in 60 s with 2048 slots, 15,304 and 18,751 with 1024.
+     * RX ring depth of the lab default: 8192 MTU-sized slots at most (8,200 slots of 1,616 B in 12.8 MiB at MTU 1500),
+     * as many as the switch's RX ring budget allows ({@link #forPorts(int)}: 4096 for 3–4 ports, 2048 for 5–8, ...).
+     * A ring must outlast the longest stall of the switch's CPU at the rate it forwards: 1,030 slots last 3.9 ms at
+     * 260 kpps, less than one scheduler tick (session 13: 15,304 and 18,751 frames lost at half rate in 60 s, 241 with
+     * 2048); 2048 slots last 7 ms at 290 kpps, and on this kind of VM the switch's vCPU stalls longer than that a few
+     * times a minute (session 15, 7 runs side by side: with 2048 slots the switch's own RX ring dropped frames at half
+     * rate in 3 runs, 288, 5,116 and 66, and in no-drop search steps in 5; with 8192 slots in none, at half rate or in
+     * any search step; docs/PERFORMANCE.md "Session 15").
      */
-    public static final int DEFAULT_RX_FRAMES = 2048;
+    public static final int DEFAULT_RX_FRAMES = 8192;
     /**
      * TX ring depth of the lab default: 64 slots (128 KiB at MTU 1500; jumbo MTUs get 8 slots of 16 KiB). A full TX
      * ring loses nothing (the traffic manager keeps the frames queued, {@code transmitReady}); 64 and 256 slots were
@@ -72,9 +75,9 @@ public record AfPacketConfig(
     public static final int DEFAULT_TX_FRAMES = 64;
 
     /**
-     * Lab defaults: 2048 RX and 64 TX MTU-sized slots (3.2 MiB + 128 KiB of ring memory per port at MTU 1500, 4 MiB +
-     * 128 KiB at MTU 9500; ring pages count in the process's RSS), an RX ring budget of 32 MiB per switch (so 9–16
-     * ports get 1024 RX slots each, 17–32 ports 512), GSO super-frames up to 64 KiB accepted through the copy path (so docker-compose
+     * Lab defaults: up to 8192 RX and 64 TX MTU-sized slots (12.8 MiB + 128 KiB of ring memory per port at MTU 1500,
+     * 16 MiB + 128 KiB at MTU 9500; ring pages count in the process's RSS), an RX ring budget of 32 MiB per switch (so
+     * 3–4 ports get 4096 RX slots each, 5–8 ports 2048, 9–16 ports 1024, 17–32 ports 512), GSO super-frames up to 64 KiB accepted through the copy path (so docker-compose
      * peers with offloads on still work), promiscuous, 100 Gb/s modeled.
      */
     public static AfPacketConfig defaults() {

@@ -10,8 +10,13 @@ class AfPacketConfigTest {
     void shouldKeepTheFullRxDepthWhileTheBudgetCoversIt() {
         final AfPacketConfig defaults = AfPacketConfig.defaults();
 
-        assertThat(defaults.forPorts(1).rxFrames()).isEqualTo(2048);
-        assertThat(defaults.forPorts(4).rxFrames()).as("the lab leaf").isEqualTo(2048);
+        assertThat(defaults.forPorts(1).rxFrames()).isEqualTo(8192);
+        assertThat(defaults.forPorts(2).rxFrames())
+                .as("2 x 8192 x 2 KiB = 32 MiB")
+                .isEqualTo(8192);
+        assertThat(defaults.forPorts(3).rxFrames()).isEqualTo(4096);
+        assertThat(defaults.forPorts(4).rxFrames()).as("the lab leaf").isEqualTo(4096);
+        assertThat(defaults.forPorts(5).rxFrames()).isEqualTo(2048);
         assertThat(defaults.forPorts(8).rxFrames())
                 .as("8 x 2048 x 2 KiB = 32 MiB")
                 .isEqualTo(2048);
@@ -53,7 +58,7 @@ class AfPacketConfigTest {
     void shouldGiveEveryPortItsDepthWithoutABudget() {
         final AfPacketConfig unbudgeted = AfPacketConfig.defaults().withRxRingBudget(0);
 
-        assertThat(unbudgeted.forPorts(128).rxFrames()).isEqualTo(2048);
+        assertThat(unbudgeted.forPorts(128).rxFrames()).isEqualTo(8192);
         assertThat(AfPacketConfig.throughput().forPorts(128).rxFrames()).isEqualTo(1024);
         assertThatThrownBy(() -> AfPacketConfig.defaults().withRxRingBudget(-1))
                 .isInstanceOf(IllegalArgumentException.class);

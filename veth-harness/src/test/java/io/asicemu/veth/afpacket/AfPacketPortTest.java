@@ -38,8 +38,8 @@ class AfPacketPortTest {
             final String portName = lab.switchLink("p1", h1, "eth1", Offloads.CONTAINERLAB, 1500);
             try (AfPacketPort port = AfPacketPort.open(portName, AfPacketConfig.defaults())) {
                 assertThat(port.ringBytes())
-                        .as("MTU 1500: RX 2,050 slots of 1,616 B, 10 to a 16 KiB block (205 blocks), + TX 64 x 2 KiB")
-                        .isEqualTo(205L * 16_384 + 64 * 2_048);
+                        .as("MTU 1500: RX 8,200 slots of 1,616 B, 10 to a 16 KiB block (820 blocks), + TX 64 x 2 KiB")
+                        .isEqualTo(820L * 16_384 + 64 * 2_048);
                 final List<String> expected = new ArrayList<>();
                 expected.addAll(PortPump.hexLines(h1.scapySend(
                         "udp",
@@ -183,8 +183,8 @@ class AfPacketPortTest {
                 assertThat(port.rxCopiedFrameCount()).isEqualTo(3);
                 assertThat(port.rxOversizeDropCount()).isZero();
                 assertThat(port.ringBytes())
-                        .as("RX 2048 x 2 KiB (8 to a 16 KiB block) + TX bounded to 64 x 2 KiB: 8 x 16 KiB")
-                        .isEqualTo(2048L * 2_048 + 8 * 16_384);
+                        .as("RX 8192 x 2 KiB (8 to a 16 KiB block) + TX bounded to 64 x 2 KiB: 8 x 16 KiB")
+                        .isEqualTo(8192L * 2_048 + 8 * 16_384);
             }
         }
     }
