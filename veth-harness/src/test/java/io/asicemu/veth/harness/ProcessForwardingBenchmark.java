@@ -57,6 +57,15 @@ public final class ProcessForwardingBenchmark {
     /** RX slots a port of the {@code asic-emu-deep} target gets. */
     private static final int DEEP_RX_FRAMES = Integer.getInteger("asicemu.bench.deepRxFrames", 8192);
 
+    /**
+     * Unmeasured runs of the spinning probe (2 s each) before each measured latency-probe run. The probe shares CPU 0
+     * with this JVM's JIT: cold, the probe's code compiled (C2, in 4 ms slices on that CPU) inside the measured window
+     * and stalled the probe, which then sent the missed frames back to back while the forwarder had gone to sleep — the
+     * first target of a run paid most of it. One warm-up run was not enough: the next run still recompiled the probe
+     * loop after an uncommon trap in its first 200 ms (docs/PERFORMANCE.md "Session 16"). 0 measures cold, as before.
+     */
+    private static final int PROBE_WARMUP_RUNS = Integer.getInteger("asicemu.bench.probeWarmupRuns", 2);
+
     private static final int DEVICE_CPU = 1;
     private static final int COUNTERS_PORT = 9560;
     private static final Path REPO =
@@ -432,6 +441,10 @@ public final class ProcessForwardingBenchmark {
             final long maxFrames,
             final List<String> notes)
             throws InterruptedException {
+        for (int i = 0; kind.equals("latency-probe") && i < PROBE_WARMUP_RUNS; i++) {
+            ForwardingBenchmark.measureWithSpinningProbe(
+                    name, "probe-warmup", h1, h2, src, device.dstMac(), frameBytes, 2, ratePps);
+        }
         final long countedBefore = device.countedDrops();
         final long senderBefore = txDropped(h1, "eth1");
         final long egressBefore = txDropped(dev, "p2");
