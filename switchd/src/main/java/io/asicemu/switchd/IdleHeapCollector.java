@@ -1,8 +1,11 @@
 package io.asicemu.switchd;
 
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
+import javax.management.JMException;
+import javax.management.ObjectName;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,6 +24,12 @@ import org.slf4j.LoggerFactory;
  * traffic (router solicitations, LLDP, a ping) does not keep the heap from being given back, and at that rate a pause
  * of 50 ms leaves 50 frames in a ring of hundreds, delayed, not lost. A switch that forwards more keeps what its heap
  * grew to (at most {@code -Xmx}) until its traffic calms down.
+ * <p>
+ * glibc's heap is trimmed on the same terms: at every look that finds the data plane quiet ({@code malloc_trim}
+ * through {@code System.trim_native_heap}), never while traffic flows. The JVM's own periodic trimmer
+ * ({@code -XX:TrimNativeHeapInterval}) ran regardless of traffic, and a trim takes milliseconds of CPU: on a switch
+ * confined to one CPU it preempted the busy-polling data plane for 2.4–4.3 ms slices in a 5 kpps latency run
+ * (docs/PERFORMANCE.md "Session 16"), and in the default mode it competes with the data plane just the same.
  */
 final class IdleHeapCollector implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(IdleHeapCollector.class);
@@ -40,6 +49,7 @@ final class IdleHeapCollector implements AutoCloseable {
     private final LongSupplier framesReceived;
     private final LongSupplier usedHeap;
     private final Runnable collect;
+    private final Runnable trimNativeHeap;
     private final Duration recent;
 
     private long lastFrames;
@@ -48,6 +58,7 @@ final class IdleHeapCollector implements AutoCloseable {
     private long usedAfterCollection;
 
     private long collections;
+    private long trims;
     private volatile boolean running = true;
     private Thread thread;
 
@@ -62,9 +73,26 @@ final class IdleHeapCollector implements AutoCloseable {
             final LongSupplier usedHeap,
             final Runnable collect,
             final Duration recent) {
+        this(framesReceived, usedHeap, collect, () -> {}, recent);
+    }
+
+    /**
+     * @param framesReceived frames the data plane has received so far.
+     * @param usedHeap bytes of heap in use now.
+     * @param collect asks for a collection (returns once it is done or under way).
+     * @param trimNativeHeap gives the native heap's free memory back to the system.
+     * @param recent how long just before a collection the data plane must be quiet too ({@link #RECENT}).
+     */
+    IdleHeapCollector(
+            final LongSupplier framesReceived,
+            final LongSupplier usedHeap,
+            final Runnable collect,
+            final Runnable trimNativeHeap,
+            final Duration recent) {
         this.framesReceived = framesReceived;
         this.usedHeap = usedHeap;
         this.collect = collect;
+        this.trimNativeHeap = trimNativeHeap;
         this.recent = recent;
         this.lastFrames = framesReceived.getAsLong();
         this.lastUsed = usedHeap.getAsLong();
@@ -79,15 +107,19 @@ final class IdleHeapCollector implements AutoCloseable {
     static IdleHeapCollector start(final LongSupplier framesReceived) {
         final Runtime runtime = Runtime.getRuntime();
         final IdleHeapCollector collector = new IdleHeapCollector(
-                framesReceived, () -> runtime.totalMemory() - runtime.freeMemory(), System::gc, RECENT);
+                framesReceived,
+                () -> runtime.totalMemory() - runtime.freeMemory(),
+                System::gc,
+                IdleHeapCollector::trimGlibcHeap,
+                RECENT);
         collector.thread = Thread.ofPlatform().name("asicemu-idle-gc").daemon().start(collector::run);
         return collector;
     }
 
     /**
-     * One look, once an {@link #INTERVAL} after the last: collects if the data plane was quiet over the interval and
-     * is quiet {@link #RECENT}ly, nothing collected since the last look, and the heap grew by {@link #GROWTH_BYTES}
-     * since the last collection.
+     * One look, once an {@link #INTERVAL} after the last. If the data plane was quiet over the interval and is quiet
+     * {@link #RECENT}ly: collects when nothing was collected since the last look and the heap grew by
+     * {@link #GROWTH_BYTES} since the last collection, then trims the native heap.
      *
      * @return whether it asked for a collection.
      */
@@ -100,16 +132,17 @@ final class IdleHeapCollector implements AutoCloseable {
             usedAfterCollection = used;
         }
         boolean collected = false;
-        if (quiet(frames - lastFrames, INTERVAL)
-                && !collectedMeanwhile
-                && used - usedAfterCollection >= GROWTH_BYTES
-                && quietNow(frames)) {
-            collect.run();
-            collections++;
-            used = usedHeap.getAsLong();
-            usedAfterCollection = used;
-            collected = true;
-            LOG.debug("data plane quiet for {} s: heap collected, {} MiB in use", INTERVAL.toSeconds(), used >> 20);
+        if (quiet(frames - lastFrames, INTERVAL) && quietNow(frames)) {
+            if (!collectedMeanwhile && used - usedAfterCollection >= GROWTH_BYTES) {
+                collect.run();
+                collections++;
+                used = usedHeap.getAsLong();
+                usedAfterCollection = used;
+                collected = true;
+                LOG.debug("data plane quiet for {} s: heap collected, {} MiB in use", INTERVAL.toSeconds(), used >> 20);
+            }
+            trimNativeHeap.run();
+            trims++;
         }
         lastFrames = framesReceived.getAsLong();
         lastUsed = used;
@@ -132,6 +165,34 @@ final class IdleHeapCollector implements AutoCloseable {
     /** @return collections this collector asked for so far. */
     long collections() {
         return collections;
+    }
+
+    /** @return native-heap trims this collector asked for so far. */
+    long trims() {
+        return trims;
+    }
+
+    /**
+     * glibc's {@code malloc_trim} through the JVM ({@code jcmd <pid> System.trim_native_heap}, here without a
+     * process): the memory the JIT's and the control plane's mallocs freed goes back to the system.
+     *
+     * @return the JVM's reply ("Trim native heap: RSS+Swap: 107M->105M …"), or why it did not trim.
+     */
+    static String trimGlibcHeap() {
+        String reply;
+        try {
+            reply = String.valueOf(ManagementFactory.getPlatformMBeanServer()
+                            .invoke(
+                                    new ObjectName("com.sun.management:type=DiagnosticCommand"),
+                                    "systemTrimNativeHeap",
+                                    new Object[0],
+                                    new String[0]))
+                    .strip();
+        } catch (final JMException | RuntimeException e) {
+            reply = "native heap not trimmed: " + e;
+        }
+        LOG.debug("{}", reply);
+        return reply;
     }
 
     private void run() {

@@ -26,7 +26,8 @@ import javax.management.ObjectName;
  *       back on: it runs when no collection happened for its interval, which is exactly a busy data plane that
  *       allocates nothing, and each one is a pause of every Java thread, the data plane's included. jvm.options has
  *       it off in both modes since session 12: {@link IdleHeapCollector} asks for that collection only while the data
- *       plane is quiet.</li>
+ *       plane is quiet. The same goes for glibc's heap trim (session 16): the JVM's periodic trimmer is not used, the
+ *       collector trims only at a quiet look, so no trim preempts a forwarding data plane.</li>
  *   <li>the command queue's drain ({@value #COMMAND_DRAIN}) is compiled on its own, not inlined into the duty
  *       cycle (a compiler directive, {@code Compiler.directives_add}): its {@code command.apply} call site meets a
  *       new command class whenever the control plane first does something new (the first counters read after the

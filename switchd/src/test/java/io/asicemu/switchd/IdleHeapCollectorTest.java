@@ -110,6 +110,46 @@ class IdleHeapCollectorTest {
     }
 
     @Test
+    void shouldTrimTheNativeHeapAtEveryQuietLookAndNeverWhileTrafficFlows() {
+        final AtomicInteger trimmed = new AtomicInteger();
+        final IdleHeapCollector c = new IdleHeapCollector(
+                frames::get, used::get, asked::incrementAndGet, trimmed::incrementAndGet, Duration.ZERO);
+        final long quietInterval = IdleHeapCollector.QUIET_FRAMES_PER_SECOND * IdleHeapCollector.INTERVAL.toSeconds();
+        c.check();
+        c.check();
+        assertThat(trimmed)
+                .as("two quiet looks, one of them without a collection")
+                .hasValue(2);
+        for (int i = 0; i < 5; i++) {
+            frames.addAndGet(quietInterval + 1);
+            c.check();
+        }
+        assertThat(trimmed).as("looks while traffic flowed").hasValue(2);
+        c.check();
+        assertThat(trimmed).as("the first look after the traffic stopped").hasValue(3);
+        assertThat(c.trims()).isEqualTo(3);
+    }
+
+    @Test
+    void shouldNotTrimWhenTrafficStartsJustBeforeTheTrim() {
+        final AtomicLong arriving = new AtomicLong();
+        final AtomicInteger trimmed = new AtomicInteger();
+        final IdleHeapCollector c = new IdleHeapCollector(
+                () -> arriving.addAndGet(500),
+                used::get,
+                asked::incrementAndGet,
+                trimmed::incrementAndGet,
+                Duration.ofMillis(100));
+        c.check();
+        assertThat(trimmed).as("500 frames within the last 100 ms").hasValue(0);
+    }
+
+    @Test
+    void shouldTrimTheRealNativeHeapThroughTheJvm() {
+        assertThat(IdleHeapCollector.trimGlibcHeap()).startsWith("Trim native heap");
+    }
+
+    @Test
     void shouldStopItsThreadOnClose() throws Exception {
         final IdleHeapCollector c = IdleHeapCollector.start(frames::get);
         final Thread thread = Thread.getAllStackTraces().keySet().stream()

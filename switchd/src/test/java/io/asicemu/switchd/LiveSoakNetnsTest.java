@@ -266,8 +266,9 @@ class LiveSoakNetnsTest {
     }
 
     /**
-     * RSS after glibc has given back the memory freed since its last trim. The switch trims every 30 s itself
-     * ({@code -XX:TrimNativeHeapInterval} in jvm.options), so an untrimmed sample depends on where that timer stands:
+     * RSS after glibc has given back the memory freed since its last trim. The switch trims itself every 30 s while
+     * its data plane is quiet (IdleHeapCollector; before session 16 every 30 s with {@code -XX:TrimNativeHeapInterval}),
+     * so an untrimmed sample depends on when the last trim ran:
      * memory freed a second before the sample (a compiler's arena, a connection's buffers) stays in RSS until the next
      * trim (CI at 8c9e4ff: 21.6 MB more at the end than at half time, untrimmed). A leak survives the trim.
      */
