@@ -97,6 +97,14 @@ public final class Libc {
         private Deferred() {}
     }
 
+    /** glibc's {@code malloc_trim}, linked when first used: only an idle switch's periodic trim calls it. */
+    private static final class Heap {
+        static final MethodHandle MALLOC_TRIM = LINKER.downcallHandle(
+                LIBC.find("malloc_trim").orElseThrow(), FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+
+        private Heap() {}
+    }
+
     private Libc() {}
 
     /**
@@ -339,6 +347,21 @@ public final class Libc {
     public static int setpriority(final MemorySegment errno, final int which, final int who, final int nice) {
         try {
             return (int) Deferred.SETPRIORITY.invokeExact(errno, which, who, nice);
+        } catch (final Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /**
+     * glibc's {@code malloc_trim(0)}: gives the free memory of every malloc arena back to the system (what
+     * {@code jcmd <pid> System.trim_native_heap} does, without the JVM's management beans).
+     *
+     * @return 1 if memory was given back, 0 if there was none to give.
+     * @throws IllegalStateException where the C library has no {@code malloc_trim} (not glibc).
+     */
+    public static int mallocTrim() {
+        try {
+            return (int) Heap.MALLOC_TRIM.invokeExact(0L);
         } catch (final Throwable t) {
             throw fail(t);
         }
