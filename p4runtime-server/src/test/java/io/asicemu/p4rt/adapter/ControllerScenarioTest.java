@@ -95,19 +95,6 @@ class ControllerScenarioTest {
     private InMemoryPort eth8;
     private P4RuntimeGrpc.P4RuntimeBlockingStub stub;
 
-    /** ARP request who-has 10.0.1.1 tell 10.0.1.2, from the host (60 bytes). */
-    private static byte[] arpRequest() {
-        final int[] f = {
-            0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 0, 0, 0, 0x01, 0x02, 0x08, 0x06, 0x00, 0x01, 0x08, 0x00, 6, 4,
-            0x00, 0x01, 0x02, 0, 0, 0, 0x01, 0x02, 10, 0, 1, 2, 0, 0, 0, 0, 0, 0, 10, 0, 1, 1
-        };
-        final byte[] frame = new byte[60];
-        for (int i = 0; i < f.length; i++) {
-            frame[i] = (byte) f[i];
-        }
-        return frame;
-    }
-
     /** RoCEv2 RC SEND-only of flow i: 10.0.1.(2 + i % 200) → 192.168.(i / 8).(1 + i % 8), own UDP source and QP. */
     private static byte[] roce(final Arena arena, final int flow) {
         final MemorySegment s = arena.allocate(256);
@@ -359,7 +346,7 @@ class ControllerScenarioTest {
         System.out.printf(
                 "WCMP 3:1 over %d RoCEv2 flows x 2 rounds: Ethernet4 %d, Ethernet8 %d%n", FLOWS, toEth4, toEth8);
 
-        final byte[] arp = arpRequest();
+        final byte[] arp = LoopbackRig.arpRequest();
         assertThat(eth0.inject(arp, clock.nowNs())).isTrue();
         run();
         final StreamMessageResponse in = a.next();

@@ -78,6 +78,19 @@ final class LoopbackRig implements AutoCloseable {
         return pipeline.control().portIndex(name);
     }
 
+    /** ARP request who-has 10.0.1.1 tell 10.0.1.2, from the host (60 bytes). */
+    static byte[] arpRequest() {
+        final int[] f = {
+            0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 0, 0, 0, 0x01, 0x02, 0x08, 0x06, 0x00, 0x01, 0x08, 0x00, 6, 4,
+            0x00, 0x01, 0x02, 0, 0, 0, 0x01, 0x02, 10, 0, 1, 2, 0, 0, 0, 0, 0, 0, 10, 0, 1, 1
+        };
+        final byte[] frame = new byte[60];
+        for (int i = 0; i < f.length; i++) {
+            frame[i] = (byte) f[i];
+        }
+        return frame;
+    }
+
     /** @return the shortest (canonical) byte string of a value. */
     static ByteString v(final long value) {
         final byte[] raw = BigInteger.valueOf(value).toByteArray();

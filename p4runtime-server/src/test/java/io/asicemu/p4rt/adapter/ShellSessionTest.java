@@ -167,7 +167,7 @@ class ShellSessionTest {
         rig.stub.write(trap.build());
         step(() -> true);
         // packet_in.sniff(lambda m: print(m), timeout=1): an ARP request from the host
-        final byte[] arp = arpRequest();
+        final byte[] arp = LoopbackRig.arpRequest();
         assertThat(in.inject(arp, rig.clock.nowNs())).isTrue();
         step(() -> false);
         final StreamMessageResponse punted = controller.next();
@@ -379,18 +379,5 @@ class ShellSessionTest {
                 .bth(0x04, 0x100, 1)
                 .buildRoce(s, 0, 64);
         return s.asSlice(0, length).toArray(ValueLayout.JAVA_BYTE);
-    }
-
-    /** ARP who-has 10.0.1.1 from 10.0.1.2 (02:00:00:00:01:02), broadcast. */
-    private static byte[] arpRequest() {
-        final int[] f = {
-            0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 0, 0, 0, 0x01, 0x02, 0x08, 0x06, 0x00, 0x01, 0x08, 0x00, 6, 4,
-            0x00, 0x01, 0x02, 0, 0, 0, 0x01, 0x02, 10, 0, 1, 2, 0, 0, 0, 0, 0, 0, 10, 0, 1, 1
-        };
-        final byte[] frame = new byte[60];
-        for (int i = 0; i < f.length; i++) {
-            frame[i] = (byte) f[i];
-        }
-        return frame;
     }
 }
