@@ -89,6 +89,11 @@ public final class ProcessForwardingBenchmark {
         /** @return CPU seconds the forwarder's process used so far, -1 if it is the kernel's. */
         double cpuSeconds();
 
+        /** @return of {@link #cpuSeconds()}, the seconds spent in user space (the rest is the kernel's), -1 if none. */
+        default double userCpuSeconds() {
+            return -1;
+        }
+
         @Override
         void close();
     }
@@ -154,6 +159,13 @@ public final class ProcessForwardingBenchmark {
         }
 
         @Override
+        public double userCpuSeconds() {
+            final String stat = readOrFail(Path.of("/proc", Long.toString(pid), "stat"));
+            final String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(f[11]) / 100.0; // utime
+        }
+
+        @Override
         public void close() {
             Commands.runQuietly("kill", "-TERM", Long.toString(pid));
             final long deadline = System.nanoTime() + 15_000_000_000L;
@@ -177,7 +189,7 @@ public final class ProcessForwardingBenchmark {
     }
 
     /** One measured run and what the forwarder's counters said about it. */
-    record Row(ForwardingBenchmark.Run run, long counted, long before, long after, double cpu) {
+    record Row(ForwardingBenchmark.Run run, long counted, long before, long after, double cpu, double userCpu) {
         boolean exact() {
             return counted < 0 || run.sent() - run.received() == counted + before + after;
         }
@@ -424,6 +436,7 @@ public final class ProcessForwardingBenchmark {
                 -1,
                 0,
                 0,
+                -1,
                 -1);
     }
 
@@ -449,17 +462,19 @@ public final class ProcessForwardingBenchmark {
         final long senderBefore = txDropped(h1, "eth1");
         final long egressBefore = txDropped(dev, "p2");
         final double cpuBefore = device.cpuSeconds();
+        final double userBefore = device.userCpuSeconds();
         final ForwardingBenchmark.Run run = kind.equals("latency-probe")
                 ? ForwardingBenchmark.measureWithSpinningProbe(
                         name, kind, h1, h2, src, device.dstMac(), frameBytes, seconds, ratePps)
                 : ForwardingBenchmark.measure(
                         name, kind, h1, h2, src, device.dstMac(), frameBytes, seconds, ratePps, maxFrames);
         final double cpu = cpuBefore < 0 ? -1 : device.cpuSeconds() - cpuBefore;
+        final double user = userBefore < 0 ? -1 : device.userCpuSeconds() - userBefore;
         final long counted = countedBefore < 0 ? -1 : device.countedDrops() - countedBefore;
         final long before = txDropped(h1, "eth1") - senderBefore;
         final long egressVeth = txDropped(dev, "p2") - egressBefore;
         final long after = egressVeth + run.sinkDrops();
-        final Row row = new Row(run, counted, before, after, cpu);
+        final Row row = new Row(run, counted, before, after, cpu, user);
         ALL_RUNS.add(row);
         final long lost = run.sent() - run.received();
         System.out.printf(
@@ -478,7 +493,11 @@ public final class ProcessForwardingBenchmark {
                                 ", latency p50 %.1f us p99 %.1f us p999 %.1f us",
                                 run.percentile(0.5) / 1e3, run.percentile(0.99) / 1e3, run.percentile(0.999) / 1e3)
                         : "",
-                cpu < 0 ? "" : String.format(", forwarder CPU %.2f s", cpu),
+                cpu < 0
+                        ? ""
+                        : String.format(
+                                ", forwarder CPU %.2f s (user %.2f s: %.0f ns a frame)",
+                                cpu, user, run.received() == 0 ? 0.0 : user * 1e9 / run.received()),
                 counted < 0
                         ? ""
                         : String.format(
@@ -513,7 +532,7 @@ public final class ProcessForwardingBenchmark {
         System.out.println("| target | 64 B pps (saturated) | loss | 1500 B pps | loss | no-drop rate (<= 0.1 %)"
                 + " | 5,000 x 128 B burst delivered | half rate: offered / lost | latency @" + rate
                 + " pps p50 / p99 / p99.9 (us) | the same, one spinning probe thread (us)"
-                + " | 64 B saturated: forwarder CPU s / frames per CPU s | accounting |");
+                + " | 64 B saturated: forwarder CPU s / frames per CPU s / user-space ns a frame | accounting |");
         System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
         final List<String> names =
                 rows.stream().map(r -> r.run().target()).distinct().toList();
@@ -563,7 +582,10 @@ public final class ProcessForwardingBenchmark {
                     small == null || small.cpu() <= 0
                             ? "-"
                             : String.format(
-                                    "%.2f / %,.0f", small.cpu(), small.run().received() / small.cpu()),
+                                    "%.2f / %,.0f / %.0f",
+                                    small.cpu(),
+                                    small.run().received() / small.cpu(),
+                                    small.userCpu() * 1e9 / small.run().received()),
                     exact == 0
                             ? "not counted"
                             : mismatches == 0 ? "exact (" + exact + " runs)" : mismatches + " MISMATCHES");
