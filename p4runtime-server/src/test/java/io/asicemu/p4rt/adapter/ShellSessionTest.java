@@ -15,6 +15,7 @@ import java.net.InetAddress;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -231,18 +232,12 @@ class ShellSessionTest {
     private static TableEntry.Builder entry(
             final String table, final String action, final List<String> match, final String... params)
             throws Exception {
-        final var t = INFO.getTablesList().stream()
-                .filter(x -> named(x.getPreamble(), table))
-                .findFirst()
-                .orElseThrow();
+        final var t = first(INFO.getTablesList(), x -> named(x.getPreamble(), table));
         final TableEntry.Builder e =
                 TableEntry.newBuilder().setTableId(t.getPreamble().getId());
         for (int i = 0; i < match.size(); i += 2) {
             final String name = match.get(i);
-            final var f = t.getMatchFieldsList().stream()
-                    .filter(x -> x.getName().equals(name))
-                    .findFirst()
-                    .orElseThrow();
+            final var f = first(t.getMatchFieldsList(), x -> x.getName().equals(name));
             final String text = match.get(i + 1);
             final FieldMatch.Builder m = FieldMatch.newBuilder().setFieldId(f.getId());
             switch (f.getMatchType()) {
@@ -258,23 +253,22 @@ class ShellSessionTest {
             }
             e.addMatch(m);
         }
-        final var a = INFO.getActionsList().stream()
-                .filter(x -> named(x.getPreamble(), action))
-                .findFirst()
-                .orElseThrow();
+        final var a = first(INFO.getActionsList(), x -> named(x.getPreamble(), action));
         final Action.Builder call =
                 Action.newBuilder().setActionId(a.getPreamble().getId());
         for (int i = 0; i < params.length; i += 2) {
             final String name = params[i];
-            final var p = a.getParamsList().stream()
-                    .filter(x -> x.getName().equals(name))
-                    .findFirst()
-                    .orElseThrow();
+            final var p = first(a.getParamsList(), x -> x.getName().equals(name));
             call.addParams(Action.Param.newBuilder()
                     .setParamId(p.getId())
                     .setValue(shellValue(params[i + 1], p.getBitwidth())));
         }
         return e.setAction(TableAction.newBuilder().setAction(call));
+    }
+
+    /** The first element the lookup accepts (the shell resolves every name by such a scan of the P4Info). */
+    private static <T> T first(final List<T> elements, final Predicate<? super T> accepted) {
+        return elements.stream().filter(accepted).findFirst().orElseThrow();
     }
 
     private static boolean named(final Preamble p, final String name) {
@@ -312,17 +306,13 @@ class ShellSessionTest {
     }
 
     private static p4.config.v1.P4InfoOuterClass.ControllerPacketMetadata controllerMetadata(final String name) {
-        return INFO.getControllerPacketMetadataList().stream()
-                .filter(c -> named(c.getPreamble(), name))
-                .findFirst()
-                .orElseThrow();
+        return first(INFO.getControllerPacketMetadataList(), c -> named(c.getPreamble(), name));
     }
 
     private static long metadata(final StreamMessageResponse m, final String header, final String name) {
-        final int id = controllerMetadata(header).getMetadataList().stream()
-                .filter(x -> x.getName().equals(name))
-                .findFirst()
-                .orElseThrow()
+        final int id = first(
+                        controllerMetadata(header).getMetadataList(),
+                        x -> x.getName().equals(name))
                 .getId();
         return m.getPacket().getMetadataList().stream()
                 .filter(x -> x.getMetadataId() == id)

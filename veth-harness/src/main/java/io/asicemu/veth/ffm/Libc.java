@@ -357,7 +357,7 @@ public final class Libc {
      * {@code jcmd <pid> System.trim_native_heap} does, without the JVM's management beans).
      *
      * @return 1 if memory was given back, 0 if there was none to give.
-     * @throws IllegalStateException where the C library has no {@code malloc_trim} (not glibc).
+     * @throws LinkageError where the C library has no {@code malloc_trim} (not glibc): the downcall cannot be linked.
      */
     public static int mallocTrim() {
         try {

@@ -153,16 +153,19 @@ public final class ProcessForwardingBenchmark {
 
         @Override
         public double cpuSeconds() {
-            final String stat = readOrFail(Path.of("/proc", Long.toString(pid), "stat"));
-            final String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            final String[] f = stat();
             return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // utime + stime, USER_HZ = 100
         }
 
         @Override
         public double userCpuSeconds() {
+            return Long.parseLong(stat()[11]) / 100.0; // utime
+        }
+
+        /** The process's /proc stat fields after its name (field 3 of proc(5) is [0]). */
+        private String[] stat() {
             final String stat = readOrFail(Path.of("/proc", Long.toString(pid), "stat"));
-            final String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return Long.parseLong(f[11]) / 100.0; // utime
+            return stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         }
 
         @Override
