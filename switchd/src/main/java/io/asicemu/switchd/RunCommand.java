@@ -178,7 +178,7 @@ final class RunCommand implements Callable<Integer> {
             description =
                     "AF_PACKET RX ring slots a port at most, a power of two 64..65536 (the budget may give fewer): "
                             + "a deeper ring rides out a longer stall of the switch's CPU without loss (8192 slots last 28 ms "
-                            + "at 290 kpps) for 1,616 B a slot at MTU 1500 (default: ${DEFAULT-VALUE})")
+                            + "at 290 kpps) for 1,600 B a slot at MTU 1500 (default: ${DEFAULT-VALUE})")
     private int rxRingFrames;
 
     @Option(

@@ -42,7 +42,7 @@ public record AfPacketConfig(
         this(rxFrames, txFrames, acceptGso, promiscuous, speedMbps, 0);
     }
 
-    /** The bytes an RX slot takes at most (at MTU 1500 it takes 1,616: the budget is an upper bound). */
+    /** The bytes an RX slot takes at most (at MTU 1500 it takes 1,600: the budget is an upper bound). */
     public static final int MAX_RX_SLOT_BYTES = 2048;
 
     /**
@@ -56,7 +56,7 @@ public record AfPacketConfig(
     public static final int MIN_BUDGET_RX_FRAMES = 256;
 
     /**
-     * RX ring depth of the lab default: 8192 MTU-sized slots at most (8,200 slots of 1,616 B in 12.8 MiB at MTU 1500),
+     * RX ring depth of the lab default: 8192 MTU-sized slots at most (8,200 slots of 1,600 B in 12.8 MiB at MTU 1500),
      * as many as the switch's RX ring budget allows ({@link #forPorts(int)}: 4096 for 3–4 ports, 2048 for 5–8, ...).
      * A ring must outlast the longest stall of the switch's CPU at the rate it forwards: 1,030 slots last 3.9 ms at
      * 260 kpps, less than one scheduler tick (session 13: 15,304 and 18,751 frames lost at half rate in 60 s, 241 with
