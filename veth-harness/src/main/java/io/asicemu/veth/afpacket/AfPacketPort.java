@@ -61,13 +61,8 @@ public final class AfPacketPort implements Port {
     private static final int GSO_FRAME_BYTES = 65536;
     /** RX ring block: slots are packed into 16 KiB blocks (a slot never spans two; the rest of a block is unused). */
     private static final int RX_BLOCK_BYTES = 16384;
-    /** The kernel aligns ring slots to TPACKET_ALIGNMENT. */
-    private static final int TPACKET_ALIGNMENT = 16;
     /** RX slots are whole cache lines, so that no header or frame start straddles two. */
     private static final int CACHE_LINE = 64;
-    /** Where the kernel writes a frame in an RX slot: TPACKET_ALIGN(TPACKET2_HDRLEN + 16) less the Ethernet header. */
-    private static final int RX_FRAME_OFFSET =
-            align((int) Kernel.TPACKET2_HDRLEN + 16, TPACKET_ALIGNMENT) - EthernetFlyweight.HEADER_LENGTH;
 
     private static final int MIN_TX_FRAMES = 8;
 
@@ -146,9 +141,8 @@ public final class AfPacketPort implements Port {
         this.linkUp = (NetDevice.flags(name) & Kernel.IFF_RUNNING) != 0;
         this.arena = Arena.ofShared();
         this.errno = Libc.newErrnoSegment(arena);
-        // The kernel writes a frame at netoff - 14 (netoff = TPACKET_ALIGN(TPACKET2_HDRLEN + 16) = 80), VLAN tags
-        // beyond the offloaded one included; a longer frame is truncated and queued whole for recv(2) (TP_STATUS_COPY).
-        final int rxNeeded = RX_FRAME_OFFSET + maxFrameLength;
+        // a frame longer than its slot is truncated and queued whole for recv(2) (TP_STATUS_COPY)
+        final int rxNeeded = (int) Kernel.TPACKET2_RX_MAC_OFFSET + maxFrameLength;
         // MTU-sized slots, at most 2 KiB: larger frames (jumbo, GSO) take the copy path, so ring memory stays at most
         // rxFrames x 2 KiB whatever the MTU. Slots are whole cache lines, not powers of two: at MTU 1500 a slot is
         // 1,600 B, 10 to a 16 KiB block, so 1,030 slots take 1.6 MiB where 1,024 slots of 2 KiB took 2 MiB (the ring's

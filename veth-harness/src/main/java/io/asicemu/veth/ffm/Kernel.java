@@ -155,6 +155,11 @@ public final class Kernel {
     public static final long TPACKET2_SLL_OFFSET = align16(TPACKET2_HDR.byteSize());
     /** TPACKET2_HDRLEN = TPACKET_ALIGN(sizeof(tpacket2_hdr)) + sizeof(sockaddr_ll). */
     public static final long TPACKET2_HDRLEN = TPACKET2_SLL_OFFSET + SOCKADDR_LL.byteSize();
+    /**
+     * Where the kernel writes an Ethernet frame in an RX slot: netoff = TPACKET_ALIGN(TPACKET2_HDRLEN + 16) (the MAC
+     * header counted as at least 16 B), less the 14 B MAC header; VLAN tags that were not offloaded follow it.
+     */
+    public static final long TPACKET2_RX_MAC_OFFSET = align16(TPACKET2_HDRLEN + 16) - 14;
     /** Where TX frame data starts without PACKET_TX_HAS_OFF: tp_hdrlen - sizeof(sockaddr_ll). */
     public static final long TPACKET2_TX_DATA_OFFSET = TPACKET2_HDRLEN - SOCKADDR_LL.byteSize();
 
