@@ -54,6 +54,17 @@ public final class ProcessForwardingBenchmark {
      * knows it as a static FDB entry on h2's port, so it forwards instead of flooding.
      */
     private static final String SINK_MAC = "02:bb:00:00:00:02";
+    /**
+     * Only the warm-up and the saturated 64 B run per target ({@code -Dasicemu.bench.saturatedOnly=true}): for
+     * alternating a target list such as {@code asic-emu,c-poll,asic-emu,c-poll,…} many times in one sitting, where this
+     * machine's noise needs many pairs.
+     */
+    private static final boolean SATURATED_ONLY = Boolean.getBoolean("asicemu.bench.saturatedOnly");
+    /**
+     * With {@link #SATURATED_ONLY}: also a 64 B run at this fixed rate ({@code -Dasicemu.bench.fixedRatePps}), where
+     * the forwarder's CPU a frame compares variants at the same offered load (batching depends on the rate).
+     */
+    private static final int FIXED_RATE_PPS = Integer.getInteger("asicemu.bench.fixedRatePps", 0);
     /** RX slots a port of the {@code asic-emu-deep} target gets. */
     private static final int DEEP_RX_FRAMES = Integer.getInteger("asicemu.bench.deepRxFrames", 8192);
 
@@ -238,6 +249,25 @@ public final class ProcessForwardingBenchmark {
                     run(name, "warmup", device, h1, h2, dev, src, 64, warmupSeconds, 0, 0, notes);
                     final Row saturated = run(name, "throughput", device, h1, h2, dev, src, 64, seconds, 0, 0, notes);
                     rows.add(saturated);
+                    if (SATURATED_ONLY) {
+                        if (FIXED_RATE_PPS > 0) {
+                            rows.add(run(
+                                    name,
+                                    "fixed-rate",
+                                    device,
+                                    h1,
+                                    h2,
+                                    dev,
+                                    src,
+                                    64,
+                                    seconds,
+                                    FIXED_RATE_PPS,
+                                    0,
+                                    notes));
+                        }
+                        printThreads(device);
+                        continue;
+                    }
                     rows.add(run(name, "latency", device, h1, h2, dev, src, 64, seconds, rate, 0, notes));
                     rows.add(run(name, "latency-probe", device, h1, h2, dev, src, 64, seconds, rate, 0, notes));
                     if (target.endsWith("-busy")) {
