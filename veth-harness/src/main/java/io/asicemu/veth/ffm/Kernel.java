@@ -37,6 +37,13 @@ public final class Kernel {
     public static final int PACKET_LOSS = 14;
 
     public static final int PACKET_QDISC_BYPASS = 20;
+    /** TX: every ring frame starts with a struct virtio_net_hdr, whose hdr_len is how much the kernel copies. */
+    public static final int PACKET_VNET_HDR = 15;
+    /** sizeof(struct virtio_net_hdr). */
+    public static final int VIRTIO_NET_HDR_SIZE = 10;
+    /** Offset of hdr_len (__virtio16, little-endian for packet sockets) in struct virtio_net_hdr. */
+    public static final long VIRTIO_NET_HDR_LEN = 2;
+
     public static final int PACKET_IGNORE_OUTGOING = 23;
     /**
      * With a non-zero value, a frame larger than an RX ring slot is also queued whole on the socket's receive queue
