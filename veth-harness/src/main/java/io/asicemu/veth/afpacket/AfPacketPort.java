@@ -71,7 +71,8 @@ public final class AfPacketPort implements Port {
      * 14 B MAC header and hangs the rest of the ring slot on as a zero-copy page fragment, which a veth peer (any local
      * receiver) must then copy into a newly allocated page ({@code skb_copy_ubufs}): an allocation, a copy and a free
      * a frame. Copied whole, a frame costs one small copy: 10–28 % less kernel time a frame forwarded between veth
-     * ports at a fixed 400 kpps, in four of four pairs (docs/PERFORMANCE.md, session 19).
+     * ports at a fixed 400 kpps, in four of four pairs (docs/PERFORMANCE.md, session 19). Slots have room for it
+     * whether or not the kernel takes the option ({@link #txPrefix}).
      */
     private static final int TX_PREFIX = Kernel.VIRTIO_NET_HDR_SIZE;
     /** Frames up to this long are copied whole; longer ones (jumbo) keep the page fragments (no large allocation). */
@@ -106,6 +107,9 @@ public final class AfPacketPort implements Port {
 
     private final int txFrames;
     private final int txFrameSize;
+    /** {@link #TX_PREFIX}, or 0 where the kernel refused PACKET_VNET_HDR (the frames then go as page fragments). */
+    private final int txPrefix;
+
     private final FrameLayout view = new FrameLayout();
     private final TcpSegmenter segmenter;
     private final int[] segmentLengths = new int[AfPacketConfig.MAX_GSO_SEGMENTS];
@@ -186,6 +190,7 @@ public final class AfPacketPort implements Port {
 
         this.fd = openSocket("socket(AF_PACKET) for " + name, -1);
         this.txFd = openSocket("the sending socket(AF_PACKET) for " + name, fd);
+        int vnetPrefix = 0;
         MemorySegment rxMapped = MemorySegment.NULL;
         MemorySegment txMapped = MemorySegment.NULL;
         final long txMappedBytes = (long) txFrameSize * txFrames;
@@ -209,7 +214,11 @@ public final class AfPacketPort implements Port {
             setInt(setup, txFd, Kernel.PACKET_VERSION, Kernel.TPACKET_V2, "PACKET_VERSION (TX)");
             setInt(setup, txFd, Kernel.PACKET_QDISC_BYPASS, 1, "PACKET_QDISC_BYPASS");
             setInt(setup, txFd, Kernel.PACKET_LOSS, 1, "PACKET_LOSS");
-            setInt(setup, txFd, Kernel.PACKET_VNET_HDR, 1, "PACKET_VNET_HDR"); // before the ring: TX_PREFIX
+            // before the ring; a kernel without it (or one that refuses it) sends the frames as they are
+            final MemorySegment on = setup.allocateFrom(JAVA_INT, 1);
+            if (Libc.setsockopt(errno, txFd, Kernel.SOL_PACKET, Kernel.PACKET_VNET_HDR, on, 4) == 0) {
+                vnetPrefix = TX_PREFIX;
+            }
             final int txBlockBytes = txFrameSize * Math.max(1, 16384 / txFrameSize);
             setRing(setup, txFd, Kernel.PACKET_TX_RING, txBlockBytes, txFrameSize, txFrames, "PACKET_TX_RING");
             txMapped = map(txFd, txMappedBytes, "the TX ring of " + name);
@@ -222,6 +231,7 @@ public final class AfPacketPort implements Port {
             arena.close();
             throw e;
         }
+        this.txPrefix = vnetPrefix;
         this.rxRingAddress = rxMapped;
         this.rxRingBytes = rxRingBytes;
         this.txRingAddress = txMapped;
@@ -463,7 +473,7 @@ public final class AfPacketPort implements Port {
     @Override
     public boolean transmit(final MemorySegment source, final long offset, final int length, final long timestampNs) {
         if (length < 14
-                || length > txFrameSize - Kernel.TPACKET2_TX_DATA_OFFSET - TX_PREFIX
+                || length > txFrameSize - Kernel.TPACKET2_TX_DATA_OFFSET - txPrefix
                 || !Port.fitsMtu(source, offset, length, mtu)) {
             txTooLongCount++; // the kernel would drop it from the ring without a trace (PACKET_LOSS)
             return false;
@@ -476,10 +486,12 @@ public final class AfPacketPort implements Port {
             return false;
         }
         final long data = hdr + Kernel.TPACKET2_TX_DATA_OFFSET;
-        // the rest of the virtio_net_hdr stays 0 (no checksum offload, no GSO): the ring is zeroed when mapped
-        txRing.set(JAVA_SHORT, data + Kernel.VIRTIO_NET_HDR_LEN, (short) (length <= TX_COPY_MAX ? length : 0));
-        MemorySegment.copy(source, offset, txRing, data + TX_PREFIX, length);
-        txRing.set(JAVA_INT, hdr + Kernel.TP_LEN, length + TX_PREFIX);
+        if (txPrefix != 0) {
+            // the rest of the virtio_net_hdr stays 0 (no checksum offload, no GSO): the ring is zeroed when mapped
+            txRing.set(JAVA_SHORT, data + Kernel.VIRTIO_NET_HDR_LEN, (short) (length <= TX_COPY_MAX ? length : 0));
+        }
+        MemorySegment.copy(source, offset, txRing, data + txPrefix, length);
+        txRing.set(JAVA_INT, hdr + Kernel.TP_LEN, length + txPrefix);
         INT_VH.setRelease(txRing, hdr + Kernel.TP_STATUS, Kernel.TP_STATUS_SEND_REQUEST);
         txIndex = (txIndex + 1) & (txFrames - 1);
         txKickNeeded = true;
@@ -644,6 +656,14 @@ public final class AfPacketPort implements Port {
         return rxCopiedFrameCount;
     }
 
+    /**
+     * @return whether the kernel copies this port's TX frames (up to 4 KiB) whole into its socket buffers
+     *     (PACKET_VNET_HDR taken), rather than sending them as page fragments of the ring.
+     */
+    public boolean txCopiesFramesWhole() {
+        return txPrefix != 0;
+    }
+
     /** @return frames put on the TX ring. */
     public long txFrameCount() {
         return txFrameCount;
@@ -701,7 +721,8 @@ public final class AfPacketPort implements Port {
     @Override
     public String toString() {
         return "AfPacketPort[" + name + " ifindex " + ifIndex + " mtu " + mtu + " rx " + rxFrames + "x" + rxFrameSize
-                + " tx " + txFrames + "x" + txFrameSize + "]";
+                + " tx " + txFrames + "x" + txFrameSize + (txPrefix != 0 ? " copied whole" : " as page fragments")
+                + "]";
     }
 
     private void setInt(final Arena setup, final int socketFd, final int option, final int value, final String what) {

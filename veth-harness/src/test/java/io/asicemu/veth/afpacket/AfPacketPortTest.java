@@ -265,6 +265,8 @@ class AfPacketPortTest {
                         Tshark.fields(pcap, "macc.opcode == 0x0101", "macc.cbfc.enbv.c3", "macc.cbfc.pause_time.c3");
                 assertThat(pfc).containsExactly(List.of("1", "65535"));
                 assertThat(port.txFrameCount()).isEqualTo(frames.size());
+                // the small frames went copied whole (virtio_net_hdr.hdr_len), the 9000 B one as page fragments
+                assertThat(port.txCopiesFramesWhole()).isTrue();
             }
         }
     }
