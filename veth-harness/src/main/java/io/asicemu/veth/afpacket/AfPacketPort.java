@@ -214,10 +214,14 @@ public final class AfPacketPort implements Port {
             setInt(setup, txFd, Kernel.PACKET_VERSION, Kernel.TPACKET_V2, "PACKET_VERSION (TX)");
             setInt(setup, txFd, Kernel.PACKET_QDISC_BYPASS, 1, "PACKET_QDISC_BYPASS");
             setInt(setup, txFd, Kernel.PACKET_LOSS, 1, "PACKET_LOSS");
-            // before the ring; a kernel without it (or one that refuses it) sends the frames as they are
-            final MemorySegment on = setup.allocateFrom(JAVA_INT, 1);
-            if (Libc.setsockopt(errno, txFd, Kernel.SOL_PACKET, Kernel.PACKET_VNET_HDR, on, 4) == 0) {
+            // before the ring; a kernel that refuses it gets the frames as they are (page fragments), said once here
+            if (trySetInt(setup, txFd, Kernel.PACKET_VNET_HDR, 1)) {
                 vnetPrefix = TX_PREFIX;
+            } else {
+                LOG.warn(
+                        "port {}: {}: sent frames go as page fragments of the TX ring (more kernel CPU a frame on veth)",
+                        name,
+                        Libc.describe("PACKET_VNET_HDR refused", errno));
             }
             final int txBlockBytes = txFrameSize * Math.max(1, 16384 / txFrameSize);
             setRing(setup, txFd, Kernel.PACKET_TX_RING, txBlockBytes, txFrameSize, txFrames, "PACKET_TX_RING");
@@ -726,8 +730,15 @@ public final class AfPacketPort implements Port {
     }
 
     private void setInt(final Arena setup, final int socketFd, final int option, final int value, final String what) {
+        if (!trySetInt(setup, socketFd, option, value)) {
+            check(-1, what);
+        }
+    }
+
+    /** @return whether the SOL_PACKET option was set (if not, {@link #errno} says why). */
+    private boolean trySetInt(final Arena setup, final int socketFd, final int option, final int value) {
         final MemorySegment v = setup.allocateFrom(JAVA_INT, value);
-        check(Libc.setsockopt(errno, socketFd, Kernel.SOL_PACKET, option, v, 4), what);
+        return Libc.setsockopt(errno, socketFd, Kernel.SOL_PACKET, option, v, 4) >= 0;
     }
 
     /** @return the RX slot {@code ahead} slots after {@code rxIndex} ({@code ahead <= rxFrames}; no division). */
