@@ -560,6 +560,17 @@ public final class ProcessForwardingBenchmark {
         return Commands.runOrFail("uptime").stdout().trim();
     }
 
+    /** p50 / p99 / p99.9 in µs, or blank for a run not made (saturated-only mode). */
+    private static String percentiles(final Row latency) {
+        return latency == null
+                ? ""
+                : String.format(
+                        "%.1f / %.1f / %.1f",
+                        latency.run().percentile(0.5) / 1e3,
+                        latency.run().percentile(0.99) / 1e3,
+                        latency.run().percentile(0.999) / 1e3);
+    }
+
     private static void report(final List<Row> rows, final int rate) {
         System.out.println();
         System.out.println("| target | 64 B pps (saturated) | loss | 1500 B pps | loss | no-drop rate (<= 0.1 %)"
@@ -584,7 +595,7 @@ public final class ProcessForwardingBenchmark {
                     .filter(r -> r.run().target().equals(name) && !r.exact())
                     .count();
             System.out.printf(
-                    "| %s | %s | %s | %s | %s | %s | %s | %s | %.1f / %.1f / %.1f | %.1f / %.1f / %.1f | %s | %s |%n",
+                    "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
                     name,
                     small == null ? "" : String.format("%,.0f", small.run().pps()),
                     small == null ? "" : String.format("%.4f", small.run().loss()),
@@ -606,12 +617,8 @@ public final class ProcessForwardingBenchmark {
                                     half.run().sent() / half.run().seconds(),
                                     half.run().seconds(),
                                     half.run().sent() - half.run().received()),
-                    lat.run().percentile(0.5) / 1e3,
-                    lat.run().percentile(0.99) / 1e3,
-                    lat.run().percentile(0.999) / 1e3,
-                    probe.run().percentile(0.5) / 1e3,
-                    probe.run().percentile(0.99) / 1e3,
-                    probe.run().percentile(0.999) / 1e3,
+                    percentiles(lat),
+                    percentiles(probe),
                     small == null || small.cpu() <= 0
                             ? "-"
                             : String.format(
