@@ -122,6 +122,28 @@ final class KeyspaceNotifications implements AutoCloseable {
      */
     static List<String[]> diff(
             final Map<String, Map<String, String>> before, final Map<String, Map<String, String>> after) {
+        if (before instanceof RedisConfigDb b && after instanceof RedisConfigDb a) {
+            // Per table, skipping the tables both versions share: a change costs what it changed.
+            final List<String[]> out = new ArrayList<>();
+            final java.util.Set<String> tables =
+                    new java.util.LinkedHashSet<>(a.tables().keySet());
+            tables.addAll(b.tables().keySet());
+            for (final String table : tables) {
+                final Map<String, Map<String, String>> x = b.tables().getOrDefault(table, Map.of());
+                final Map<String, Map<String, String>> y = a.tables().getOrDefault(table, Map.of());
+                if (x != y) {
+                    for (final String[] event : diffKeys(x, y)) {
+                        out.add(new String[] {table + "|" + event[0], event[1]});
+                    }
+                }
+            }
+            return out;
+        }
+        return diffKeys(before, after);
+    }
+
+    private static List<String[]> diffKeys(
+            final Map<String, Map<String, String>> before, final Map<String, Map<String, String>> after) {
         final List<String[]> out = new ArrayList<>();
         after.forEach((key, fields) -> {
             final Map<String, String> old = before.get(key);

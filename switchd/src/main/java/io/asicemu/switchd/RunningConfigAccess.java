@@ -18,7 +18,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -42,8 +41,8 @@ public final class RunningConfigAccess implements ConfigAccess {
     private final java.util.function.Supplier<ConfigDb> runningConfig;
     private final Duration applyTimeout;
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
-    /** The last running config and its Redis form: converted once per change. */
-    private final AtomicReference<Converted> last = new AtomicReference<>(new Converted(null, Map.of()));
+    /** The running config's Redis form, converted per change in the tables the change touched. */
+    private final SwitchSnapshots.RedisForms redis = new SwitchSnapshots.RedisForms();
 
     /**
      * @param control runs an action on the control model under the switch's control lock.
@@ -62,29 +61,24 @@ public final class RunningConfigAccess implements ConfigAccess {
 
     @Override
     public Map<String, Map<String, String>> running() {
-        final ConfigDb db = runningConfig.get();
-        Converted c = last.get();
-        if (c.db() != db) {
-            c = new Converted(db, java.util.Collections.unmodifiableMap(SwitchSnapshots.redisForm(db)));
-            last.set(c);
-        }
-        return c.redis();
+        return redis.of(runningConfig.get());
     }
 
-    private record Converted(ConfigDb db, Map<String, Map<String, String>> redis) {}
-
+    /**
+     * The edit works on the running config's keys it touches ({@link ConfigEdit}) and the result shares every other
+     * table with the running config, so {@link SwitchConfig#reconfigure} sees which tables changed and a WRED
+     * threshold's HSET costs the same with 100k static routes as with none.
+     */
     @Override
     public void change(final Consumer<Map<String, Map<String, String>>> edit) {
         final long[] sequence = {-1};
         final PipelineControl[] used = new PipelineControl[1];
         control.accept(c -> {
             final ConfigDb current = SwitchConfig.of(c).runningConfig();
-            final Map<String, Map<String, String>> before = SwitchSnapshots.redisForm(current);
-            final Map<String, Map<String, String>> working = new LinkedHashMap<>();
-            before.forEach((key, fields) -> working.put(key, new LinkedHashMap<>(fields)));
+            final ConfigEdit working = new ConfigEdit(redis.of(current));
             edit.accept(working);
-            final ConfigDb next = fromRedis(working);
-            if (SwitchSnapshots.redisForm(next).equals(before)) {
+            final ConfigDb next = working.applyTo(current);
+            if (next == null) {
                 return; // nothing differs: nothing to apply (HSET of the value in force, config load of itself)
             }
             try {

@@ -3,6 +3,7 @@ package io.asicemu.switchd;
 import io.asicemu.flowlet.LoadBalanceGroup;
 import io.asicemu.flowlet.hash.HashAlgorithm;
 import io.asicemu.flowlet.hash.HashField;
+import io.asicemu.operator.RedisConfigDb;
 import io.asicemu.operator.SnapshotSource;
 import io.asicemu.operator.SwitchSnapshot;
 import io.asicemu.pipeline.config.ConfigDb;
@@ -41,21 +42,34 @@ final class SwitchSnapshots {
      */
     static SnapshotSource source(final LinuxSwitch sw, final Supplier<ConfigDb> running) {
         final Map<String, String> capabilities = capabilities();
-        // The running config is a new object only after a change: its Redis form is converted once per change.
-        final AtomicReference<Converted> last = new AtomicReference<>(new Converted(null, Map.of()));
+        final RedisForms forms = new RedisForms();
         return () -> {
             final ConfigDb config = running.get();
-            Converted c = last.get();
-            if (c.db() != config) {
-                c = new Converted(config, redisForm(config));
-                last.set(c);
-            }
-            return take(sw, config, c.redis(), capabilities);
+            return take(sw, config, forms.of(config), capabilities);
         };
     }
 
-    /** A CONFIG_DB and its Redis form. */
-    private record Converted(ConfigDb db, Map<String, Map<String, String>> redis) {}
+    /**
+     * The running config's Redis form, converted once per change of the running config (a new object only after a
+     * change), and then only in the tables the change did not share with the config before it. Any thread (a race
+     * converts twice).
+     */
+    static final class RedisForms {
+        private final AtomicReference<Converted> last = new AtomicReference<>();
+
+        RedisConfigDb of(final ConfigDb db) {
+            final Converted c = last.get();
+            if (c != null && c.db() == db) {
+                return c.redis();
+            }
+            final RedisConfigDb redis = c == null ? redisForm(db) : redisForm(db, c.db(), c.redis());
+            last.set(new Converted(db, redis));
+            return redis;
+        }
+
+        /** A CONFIG_DB and its Redis form. */
+        private record Converted(ConfigDb db, RedisConfigDb redis) {}
+    }
 
     /**
      * The traffic manager's counters, copied on the data-plane thread.
@@ -197,16 +211,37 @@ final class SwitchSnapshots {
      * @param config a CONFIG_DB.
      * @return it as Redis holds it: {@code TABLE|key} → fields, list fields (JSON arrays) under {@code field@}.
      */
-    static Map<String, Map<String, String>> redisForm(final ConfigDb config) {
-        final Map<String, Map<String, String>> out = new LinkedHashMap<>();
-        config.tables()
-                .forEach((table, keys) -> keys.forEach((key, fields) -> {
-                    final Map<String, String> hash = new LinkedHashMap<>();
-                    fields.forEach(
-                            (field, value) -> hash.put(config.isList(table, key, field) ? field + "@" : field, value));
-                    out.put(table + "|" + key, hash);
-                }));
-        return out;
+    static RedisConfigDb redisForm(final ConfigDb config) {
+        return redisForm(config, null, null);
+    }
+
+    /**
+     * As {@link #redisForm(ConfigDb)}, reusing what an earlier conversion made of the tables the two stores share
+     * (the same table object, the same list fields): a change costs the tables it changed.
+     *
+     * @param previousDb a store converted before, or null.
+     * @param previous its conversion, or null.
+     */
+    static RedisConfigDb redisForm(final ConfigDb config, final ConfigDb previousDb, final RedisConfigDb previous) {
+        final boolean reuse = previous != null && previousDb.listValues().equals(config.listValues());
+        final Map<String, Map<String, Map<String, String>>> out = new LinkedHashMap<>();
+        config.tables().forEach((table, keys) -> {
+            final Map<String, Map<String, String>> converted =
+                    reuse ? previous.tables().get(table) : null;
+            if (converted != null && previousDb.tables().get(table) == keys) {
+                out.put(table, converted);
+                return;
+            }
+            final Map<String, Map<String, String>> t = new LinkedHashMap<>();
+            keys.forEach((key, fields) -> {
+                final Map<String, String> hash = new LinkedHashMap<>();
+                fields.forEach(
+                        (field, value) -> hash.put(config.isList(table, key, field) ? field + "@" : field, value));
+                t.put(key, java.util.Collections.unmodifiableMap(hash));
+            });
+            out.put(table, java.util.Collections.unmodifiableMap(t));
+        });
+        return new RedisConfigDb(out);
     }
 
     /** STATE_DB SWITCH_CAPABILITY|switch: the hash fields (RDMA BTH ones included) and algorithms we implement. */

@@ -185,8 +185,10 @@ final class ConfigChanges {
         final Set<String> tables = new LinkedHashSet<>(next.tables().keySet());
         tables.addAll(current.tables().keySet());
         for (final String table : tables) {
-            if (table.equals("WRED_PROFILE") || STAGED_BY_PARTS.contains(table)) {
-                continue;
+            if (table.equals("WRED_PROFILE")
+                    || STAGED_BY_PARTS.contains(table)
+                    || current.table(table) == next.table(table)) {
+                continue; // (the same table, shared by both stores: nothing differs)
             }
             final Map<String, Map<String, String>> a = expand(table, current.table(table));
             final Map<String, Map<String, String>> b = expand(table, next.table(table));

@@ -176,17 +176,69 @@ public final class ConfigCompiler {
         return e instanceof ConfigException own ? own : new ConfigException(e.table(), e.key(), e.field(), e.reason());
     }
 
-    private CompiledConfig compile() {
-        ports();
-        flowlet = FlowletConfigParser.parse(db.tables());
-        final TmConfig tmConfig;
+    /**
+     * Compiles a store that differs from an already compiled one only in tables the engines' parsers alone read
+     * ({@link ConfigSchema#ENGINE_ONLY_TABLES}): those tables are checked and parsed as {@link #compile} does (the
+     * same schema check, the same parsers, the same errors), and everything the pipeline's compiler made of the
+     * others is the previous configuration's, shared. The cost is the changed tables', not the route table's.
+     *
+     * @param previous a compiled configuration.
+     * @param next a store whose tables outside {@code changed} are those of {@code previous.db()}.
+     * @param changed the tables in which {@code next} differs, all in {@link ConfigSchema#ENGINE_ONLY_TABLES}.
+     * @return the compiled form of {@code next}.
+     * @throws ConfigException on the first problem.
+     */
+    static CompiledConfig recompileEngines(
+            final CompiledConfig previous, final ConfigDb next, final Set<String> changed) {
+        if (!ConfigSchema.ENGINE_ONLY_TABLES.containsAll(changed)) {
+            throw new IllegalArgumentException(changed + " are not all engine-only tables");
+        }
+        try {
+            ConfigSchema.checkTables(next, changed);
+            final SwitchSetup before = previous.setup();
+            final FlowletConfig flowlet = changed.contains(FlowletConfigParser.SWITCH_HASH)
+                    ? FlowletConfigParser.parse(next.tables())
+                    : before.flowletConfig();
+            return new CompiledConfig(
+                    next,
+                    previous.naming(),
+                    new SwitchSetup(
+                            before.portNames(),
+                            before.portIndex(),
+                            before.tables(),
+                            tmConfig(next, before.portIndex()),
+                            flowlet,
+                            before.aclNames(),
+                            before.routes(),
+                            before.routerInterfaces(),
+                            before.nextHopCount(),
+                            before.groupCount(),
+                            before.groups(),
+                            before.routeSlots(),
+                            configuredBuffers(next)));
+        } catch (final io.asicemu.config.ConfigException e) {
+            throw asPipelineError(e);
+        }
+    }
+
+    private static TmConfig tmConfig(final ConfigDb db, final Map<String, Integer> portIndex) {
         try {
             // No BUFFER_* table: SONiC's generic lossy/lossless default buffer (dynamic thresholds), not an unlimited
             // one.
-            tmConfig = TmConfigParser.parse(SonicDefaults.withDefaultBuffers(db.tables()), portIndex);
+            return TmConfigParser.parse(SonicDefaults.withDefaultBuffers(db.tables()), portIndex);
         } catch (final IllegalArgumentException e) {
             throw new ConfigException("PORT", "", "", e.getMessage());
         }
+    }
+
+    private static boolean configuredBuffers(final ConfigDb db) {
+        return SonicDefaults.BUFFER_TABLES.stream().anyMatch(t -> !db.table(t).isEmpty());
+    }
+
+    private CompiledConfig compile() {
+        ports();
+        flowlet = FlowletConfigParser.parse(db.tables());
+        final TmConfig tmConfig = tmConfig(db, portIndex);
         tables = new ForwardingTables(sizing, flowlet.switchHash().newEcmpHashEngine());
         deviceMetadata();
         portSettings();
@@ -231,8 +283,7 @@ public final class ConfigCompiler {
                         groupCount,
                         List.copyOf(groups),
                         routeSlots,
-                        SonicDefaults.BUFFER_TABLES.stream()
-                                .anyMatch(t -> !db.table(t).isEmpty())));
+                        configuredBuffers(db)));
     }
 
     // ---- helpers ----

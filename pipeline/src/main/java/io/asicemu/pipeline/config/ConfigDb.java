@@ -46,16 +46,104 @@ public record ConfigDb(Map<String, Map<String, Map<String, String>>> tables, Set
         this(tables, Set.of(), false);
     }
 
-    /** Copies deeply and freezes. */
+    /**
+     * Copies deeply and freezes, except tables that come frozen from another store ({@link #table}, {@link #tables()}
+     * of a {@code ConfigDb}): those are shared, so a store made from another with one table changed costs that table.
+     */
     public ConfigDb {
         listValues = Set.copyOf(listValues);
         final Map<String, Map<String, Map<String, String>>> copy = new LinkedHashMap<>();
-        tables.forEach((table, keys) -> {
+        tables.forEach((table, keys) -> copy.put(table, FrozenTable.of(keys)));
+        tables = Collections.unmodifiableMap(copy);
+    }
+
+    /**
+     * This store with some tables replaced, the others shared (not copied): what a CONFIG_DB edit costs is the tables
+     * it touches, whatever the size of the rest (100k static routes stay one shared table while a WRED profile
+     * changes).
+     *
+     * @param replaced table → its keys → fields, whole (an empty map: an empty table); null removes the table. A new
+     *     table comes after the others.
+     * @param replacedLists {@code TABLE|key|field} of every list value in the replaced tables (their entries in
+     *     {@link #listValues} are dropped, these added).
+     * @param json the new store's {@link #fromJson}.
+     * @return the new store.
+     */
+    public ConfigDb withTables(
+            final Map<String, Map<String, Map<String, String>>> replaced,
+            final Set<String> replacedLists,
+            final boolean json) {
+        final Map<String, Map<String, Map<String, String>>> next = new LinkedHashMap<>(tables);
+        replaced.forEach((table, keys) -> {
+            if (keys == null) {
+                next.remove(table);
+            } else {
+                next.put(table, keys);
+            }
+        });
+        final Set<String> lists = new HashSet<>(replacedLists);
+        for (final String list : listValues) {
+            if (!replaced.containsKey(list.substring(0, list.indexOf('|')))) {
+                lists.add(list);
+            }
+        }
+        return new ConfigDb(next, lists, json);
+    }
+
+    /**
+     * One table, deeply immutable. Only this class makes them, so a table that is one was frozen here and can be
+     * shared between stores as it is.
+     */
+    private static final class FrozenTable extends java.util.AbstractMap<String, Map<String, String>> {
+        private final Map<String, Map<String, String>> keys;
+
+        private FrozenTable(final Map<String, Map<String, String>> keys) {
+            this.keys = keys;
+        }
+
+        static FrozenTable of(final Map<String, Map<String, String>> keys) {
+            if (keys instanceof FrozenTable frozen) {
+                return frozen;
+            }
             final Map<String, Map<String, String>> k = new LinkedHashMap<>();
             keys.forEach((key, fields) -> k.put(key, Collections.unmodifiableMap(new LinkedHashMap<>(fields))));
-            copy.put(table, Collections.unmodifiableMap(k));
-        });
-        tables = Collections.unmodifiableMap(copy);
+            return new FrozenTable(Collections.unmodifiableMap(k));
+        }
+
+        @Override
+        public Map<String, String> get(final Object key) {
+            return keys.get(key);
+        }
+
+        @Override
+        public boolean containsKey(final Object key) {
+            return keys.containsKey(key);
+        }
+
+        @Override
+        public int size() {
+            return keys.size();
+        }
+
+        @Override
+        public Set<String> keySet() {
+            return keys.keySet();
+        }
+
+        @Override
+        public java.util.Collection<Map<String, String>> values() {
+            return keys.values();
+        }
+
+        @Override
+        public Set<Entry<String, Map<String, String>>> entrySet() {
+            return keys.entrySet();
+        }
+
+        @Override
+        public void forEach(final java.util.function.BiConsumer<? super String, ? super Map<String, String>> action) {
+            keys.forEach(action);
+        }
     }
 
     /**

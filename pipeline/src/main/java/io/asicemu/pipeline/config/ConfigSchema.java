@@ -68,6 +68,21 @@ public final class ConfigSchema {
     /** Every known table → every accepted field. */
     public static final Map<String, Set<String>> FIELDS = merge();
 
+    /**
+     * The tables that only the engines' parsers read, never the pipeline's compiler: the traffic manager's (buffers,
+     * WRED, queues, schedulers, the watchdog) and SWITCH_HASH (the hash engine's; the one field a running switch
+     * changes is the seed, a knob). A change confined to them leaves every compiled table as it was, so it is compiled
+     * by those parsers alone ({@code ConfigCompiler.recompileEngines}), whatever the size of the route table.
+     */
+    static final Set<String> ENGINE_ONLY_TABLES = engineOnly();
+
+    private static Set<String> engineOnly() {
+        final Set<String> tables = new HashSet<>(TmConfigParser.FIELDS.keySet());
+        tables.removeAll(PIPELINE.keySet());
+        tables.add(FlowletConfigParser.SWITCH_HASH);
+        return Set.copyOf(tables);
+    }
+
     private ConfigSchema() {}
 
     private static Map<String, Set<String>> merge() {
@@ -91,11 +106,30 @@ public final class ConfigSchema {
      * @throws ConfigException naming the first unknown table or field (strict mode), or a value of the wrong shape.
      */
     public static ConfigDb check(final ConfigDb db, final boolean lenient, final Consumer<String> warnings) {
+        return check(db, db.tables().keySet(), lenient, warnings);
+    }
+
+    /**
+     * Checks some tables of a store strictly: those a change touched, the others having passed before.
+     *
+     * @param db the store.
+     * @param tables the tables to check (absent ones are fine: a change may remove a table).
+     * @throws ConfigException naming the first unknown table or field, or a value of the wrong shape.
+     */
+    static void checkTables(final ConfigDb db, final Set<String> tables) {
+        check(db, tables, false, warning -> {});
+    }
+
+    private static ConfigDb check(
+            final ConfigDb db, final Set<String> tables, final boolean lenient, final Consumer<String> warnings) {
         final Map<String, Map<String, Map<String, String>>> kept = new LinkedHashMap<>();
         boolean dropped = false;
         for (final Map.Entry<String, Map<String, Map<String, String>>> t :
                 db.tables().entrySet()) {
             final String table = t.getKey();
+            if (!tables.contains(table)) {
+                continue;
+            }
             final Set<String> known = FIELDS.get(table);
             if (known == null) {
                 if (!lenient) {

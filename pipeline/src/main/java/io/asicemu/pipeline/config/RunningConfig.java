@@ -44,7 +44,7 @@ public final class RunningConfig {
         if (java.util.Arrays.deepEquals(base.values(), live.values())) {
             return inForce;
         }
-        final Map<String, Map<String, Map<String, String>>> tables = mutableCopy(inForce);
+        final Map<String, Map<String, Map<String, String>>> tables = renderedTables(inForce);
         final int ports = live.size(RuntimeKnob.PFC_WATCHDOG_DETECTION_MS);
         for (final PortConfig p : tm.ports()) {
             if (p.index() >= ports) {
@@ -98,7 +98,30 @@ public final class RunningConfig {
                     .computeIfAbsent("GLOBAL", k -> new LinkedHashMap<>())
                     .put("ecmp_hash_seed", Long.toString(live.value(RuntimeKnob.HASH_SEED, 0)));
         }
-        return new ConfigDb(tables, inForce.listValues(), inForce.fromJson());
+        final java.util.Set<String> lists = new java.util.HashSet<>();
+        for (final String list : inForce.listValues()) {
+            if (tables.containsKey(list.substring(0, list.indexOf('|')))) {
+                lists.add(list);
+            }
+        }
+        return inForce.withTables(tables, lists, inForce.fromJson());
+    }
+
+    /** The tables a rendering may change (the knobs' tables), copied mutable; the others stay shared. */
+    private static final List<String> RENDERED =
+            List.of("WRED_PROFILE", "QUEUE", "BUFFER_PROFILE", "BUFFER_PG", "PFC_WD", "SWITCH_HASH");
+
+    private static Map<String, Map<String, Map<String, String>>> renderedTables(final ConfigDb db) {
+        final Map<String, Map<String, Map<String, String>>> out = new LinkedHashMap<>();
+        for (final String table : RENDERED) {
+            final Map<String, Map<String, String>> keys = db.tables().get(table);
+            if (keys != null) {
+                final Map<String, Map<String, String>> k = new LinkedHashMap<>();
+                keys.forEach((key, fields) -> k.put(key, new LinkedHashMap<>(fields)));
+                out.put(table, k);
+            }
+        }
+        return out;
     }
 
     private static boolean differs(

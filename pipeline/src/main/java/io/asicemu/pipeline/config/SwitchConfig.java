@@ -7,6 +7,7 @@ import io.asicemu.pipeline.control.TableException;
 import io.asicemu.tm.TmOptions;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -115,7 +116,13 @@ public final class SwitchConfig implements PipelineControl.ConfigSource {
             applyConfig(next);
             return control.lastSubmitted();
         }
-        final CompiledConfig target = ConfigCompiler.compile(next, control.sizing(), linuxOverrides);
+        final Set<String> changed = changedTables(inForce.db(), next);
+        // A change confined to the engines' tables (a WRED threshold, a watchdog time, the hash seed) is compiled by
+        // their parsers alone and leaves the pipeline's objects as they are: its cost does not grow with the routes.
+        final boolean enginesOnly = ConfigSchema.ENGINE_ONLY_TABLES.containsAll(changed);
+        final CompiledConfig target = enginesOnly
+                ? ConfigCompiler.recompileEngines(inForce, next, changed)
+                : ConfigCompiler.compile(next, control.sizing(), linuxOverrides);
         final RuntimeKnobs live = control.runtimeKnobs();
         final RuntimeKnobs targetKnobs = control.knobsOf(target.setup());
         final TableBatch changes = control.batch();
@@ -127,16 +134,18 @@ public final class SwitchConfig implements PipelineControl.ConfigSource {
                 live,
                 targetKnobs,
                 changes);
-        // Interfaces first (routes, next hops and neighbors use them), removed ones after what used them; L2 after
-        // that (a port leaving a VLAN and becoming routed, or the other way round, in one change).
-        RouterInterfaceConfigChanges.add(control.l3(), changes.l3Changes(), inForce.db(), target);
-        final L3ConfigChanges.View l3InForce =
-                L3ConfigChanges.stage(control.l3(), changes.l3Changes(), inForce.db(), target);
-        RouterInterfaceConfigChanges.remove(changes.l3Changes(), inForce.db(), target);
-        L2ConfigChanges.stage(inForce.db(), target, changes.l2Changes());
-        stageAcl(inForce.db(), target, changes);
-        stageQosMaps(inForce.db(), target, changes);
-        stagePortSettings(inForce.db(), target, changes);
+        L3ConfigChanges.View l3InForce = null;
+        if (!enginesOnly) {
+            // Interfaces first (routes, next hops and neighbors use them), removed ones after what used them; L2
+            // after that (a port leaving a VLAN and becoming routed, or the other way round, in one change).
+            RouterInterfaceConfigChanges.add(control.l3(), changes.l3Changes(), inForce.db(), target);
+            l3InForce = L3ConfigChanges.stage(control.l3(), changes.l3Changes(), inForce.db(), target);
+            RouterInterfaceConfigChanges.remove(changes.l3Changes(), inForce.db(), target);
+            L2ConfigChanges.stage(inForce.db(), target, changes.l2Changes());
+            stageAcl(inForce.db(), target, changes);
+            stageQosMaps(inForce.db(), target, changes);
+            stagePortSettings(inForce.db(), target, changes);
+        }
         final long sequence;
         reconfiguring = true;
         try {
@@ -144,12 +153,29 @@ public final class SwitchConfig implements PipelineControl.ConfigSource {
         } finally {
             reconfiguring = false;
         }
-        control.l3()
-                .configInForce(l3InForce.nextHopIds(), l3InForce.groupIds(), l3InForce.routes(), l3InForce.neighbors());
+        if (l3InForce != null) {
+            control.l3()
+                    .configInForce(
+                            l3InForce.nextHopIds(), l3InForce.groupIds(), l3InForce.routes(), l3InForce.neighbors());
+        }
         inForce = target;
         inForceKnobs = targetKnobs.snapshot();
         publishRunning();
         return sequence;
+    }
+
+    /**
+     * The tables in which two stores differ: compared by identity first (a store made from another by
+     * {@link ConfigDb#withTables} shares the tables it did not change), by content otherwise.
+     */
+    static Set<String> changedTables(final ConfigDb a, final ConfigDb b) {
+        final Set<String> tables = new java.util.LinkedHashSet<>(a.tables().keySet());
+        tables.addAll(b.tables().keySet());
+        tables.removeIf(t -> {
+            final Map<String, Map<String, String>> x = a.table(t);
+            return x == b.table(t) || x.equals(b.table(t));
+        });
+        return tables;
     }
 
     /**
