@@ -23,7 +23,8 @@ import picocli.CommandLine.Model.PositionalParamSpec;
  * {@code bin/asic-emu …} in a shell block or an inline code span names a subcommand of {@link Main#commandLine()}
  * (or one the container entrypoint adds, docker/image/entrypoint), each {@code --flag} / {@code -f} on it is an option
  * of that subcommand, and its leading words ({@code show queue wredcounters}, {@code config save}) are words its help
- * lists. An inline span that is only a flag ({@code --take-addressed-ports}, {@code --p4runtime-tls-cert/-key}) must
+ * lists; an inline span that starts with a subcommand and a flag ({@code run --redis-port 6379}) is checked the same
+ * way. An inline span that is only a flag ({@code --take-addressed-ports}, {@code --p4runtime-tls-cert/-key}) must
  * be an option of some subcommand. A document that names a command or flag the CLI does not have fails here.
  */
 class ReadmeCommandsTest {
@@ -71,6 +72,7 @@ class ReadmeCommandsTest {
         assertThat(problems("asic-emu config register ECN_KMIN 1 -z Ethernet8")).isNotEmpty();
         assertThat(problems("--p4runtime-tls-cert/-key/-client-crt")).isNotEmpty();
         assertThat(problems("docker exec leaf1 asic-emu healthz")).isNotEmpty();
+        assertThat(problems("run --redis-port 6379 --gnmi-prot 8080")).isNotEmpty();
         // and the true ones pass
         assertThat(problems("sudo bin/asic-emu run --config x.json --p4runtime-port 9559 --gnmi-port 8080"))
                 .isEmpty();
@@ -79,6 +81,8 @@ class ReadmeCommandsTest {
                 .isEmpty();
         assertThat(problems("--p4runtime-tls-cert/-key/-client-ca")).isEmpty();
         assertThat(problems("docker exec leaf1 asic-emu health")).isEmpty();
+        assertThat(problems("run --redis-port 6379 --metrics-port 9100 --gnmi-port 8080"))
+                .isEmpty();
         assertThat(problems("redis-cli -n 4 hgetall 'WRED_PROFILE|AZURE_LOSSLESS'"))
                 .as("not a command of ours: not checked")
                 .isNull();
@@ -131,9 +135,17 @@ class ReadmeCommandsTest {
             }
             return problems;
         }
-        final Matcher m = INVOCATION.matcher(snippet);
+        Matcher m = INVOCATION.matcher(snippet);
         if (!m.matches()) {
-            return null;
+            // a span such as `run --redis-port 6379 --gnmi-port 8080`: a subcommand and its flags, asic-emu implied
+            final String first = snippet.split("\\s+")[0];
+            if (!root.getSubcommands().containsKey(first) || !snippet.matches("\\S+\\s+-.*")) {
+                return null;
+            }
+            m = INVOCATION.matcher("asic-emu " + snippet);
+            if (!m.matches()) {
+                return null;
+            }
         }
         final List<String> tokens = new ArrayList<>(List.of(m.group(1).strip().split("\\s+")));
         tokens.removeIf(t -> t.equals("…") || t.equals("|"));
