@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
  * docs/PERFORMANCE.md and docs/LAB.md are current-results documents: every table in them has a command, a machine and
  * a date column, and every row fills them — the command as a code span (or "the same …", meaning the row above's), a
  * machine, and a date {@code YYYY-MM-DD}. A result cannot be added without saying how, where and when it was measured.
+ * Each row also names its record, a section of a docs/journal/ file (the heading, up to the first colon).
  */
 class ResultsDocsTest {
     private static final List<Path> DOCS =
@@ -29,6 +30,35 @@ class ResultsDocsTest {
             final String text = Files.readString(doc, StandardCharsets.UTF_8);
             assertThat(rows(text)).as(doc + ": result rows").isGreaterThanOrEqualTo(5);
             assertThat(problems(text)).as(doc.toString()).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldNameARecordThatTheJournalHas() throws IOException {
+        final StringBuilder headings = new StringBuilder();
+        try (var files = Files.list(Path.of("..", "docs", "journal"))) {
+            for (final Path file :
+                    files.filter(f -> f.toString().endsWith(".md")).toList()) {
+                for (final String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                    if (line.startsWith("#")) {
+                        headings.append(line).append('\n');
+                    }
+                }
+            }
+        }
+        for (final Path doc : DOCS) {
+            for (final List<List<String>> table : tables(Files.readString(doc, StandardCharsets.UTF_8))) {
+                final int record = column(table.get(0), "record");
+                assertThat(record)
+                        .as(doc + ": a record column in " + table.get(0))
+                        .isNotNegative();
+                for (final List<String> row : table.subList(1, table.size())) {
+                    final String section = row.get(record).split(":")[0].strip();
+                    assertThat(headings.toString())
+                            .as(doc + ": " + row.get(0) + ": the journal has a section \"" + section + "\"")
+                            .containsIgnoringCase(section);
+                }
+            }
         }
     }
 
