@@ -53,7 +53,7 @@ cfg = {
     "STATIC_ROUTE": {},
 }
 for i in range(n):
-    cfg["STATIC_ROUTE"]["100.%d.%d.0/24" % (i // 256, i % 256)] = {"nexthop": "10.0.1.2"}
+    cfg["STATIC_ROUTE"]["%d.%d.%d.0/24" % (100 + i // 65536, i // 256 % 256, i % 256)] = {"nexthop": "10.0.1.2"}
 print(json.dumps(cfg))
 EOF
   # shellcheck disable=SC2086
