@@ -28,10 +28,21 @@ while [ $# -gt 0 ]; do
     *) echo "build-image: unknown argument $1" >&2; exit 2 ;;
   esac
 done
-[ "$(id -u)" = 0 ] || { echo "build-image: needs root (mmdebstrap root mode, chroot)" >&2; exit 2; }
-for tool in mmdebstrap tar unshare chroot; do
-  command -v "$tool" >/dev/null || { echo "build-image: $tool is missing (apt-get install mmdebstrap)" >&2; exit 2; }
+# Every tool the build runs, as tool=Debian package, checked before the first step so that a missing one fails at
+# once, not minutes in (ethtool and ip: the training run's veth links; ping: its ARP; python3: the archive writer).
+# The README's lab install line installs these packages (a test compares the two); tar, coreutils and util-linux are
+# Essential in Debian and always there.
+PREREQUISITES=(mmdebstrap=mmdebstrap ethtool=ethtool ip=iproute2 ping=iputils-ping python3=python3)
+ESSENTIAL=(tar=tar unshare=util-linux chroot=coreutils sha256sum=coreutils)
+missing=()
+for pair in "${PREREQUISITES[@]}" "${ESSENTIAL[@]}"; do
+  command -v "${pair%%=*}" >/dev/null 2>&1 || missing+=("${pair#*=}")
 done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "build-image: missing tools; install them first: apt-get install $(printf '%s\n' "${missing[@]}" | sort -u | tr '\n' ' ')" >&2
+  exit 2
+fi
+[ "$(id -u)" = 0 ] || { echo "build-image: needs root (mmdebstrap root mode, chroot)" >&2; exit 2; }
 tag="${ASICEMU_TAG:-dev}"
 cache="${ASICEMU_DEB_CACHE:-${HOME:-/root}/.cache/asic-emu/debs}"
 mkdir -p "$out" "$cache"

@@ -12,6 +12,7 @@ import io.asicemu.p4rt.service.Device;
 import io.asicemu.p4rt.service.P4RuntimeServer;
 import io.asicemu.p4rt.service.P4RuntimeService;
 import io.asicemu.p4rt.service.ServerOptions;
+import io.asicemu.pipeline.config.AdminDownPorts;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.control.PipelineControl;
@@ -23,6 +24,7 @@ import io.asicemu.veth.afpacket.AfPacketConfig;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -81,7 +83,7 @@ public final class LiveSwitch implements AutoCloseable {
             this.server = null;
             try {
                 this.counters = readiness.counters() == null ? null : CountersEndpoint.start(readiness.counters(), sw);
-                this.status = publishStatus(sonicToLinux, readiness, "off");
+                this.status = publishStatus(sonicToLinux, readiness, "off", AdminDownPorts.of(config));
             } catch (final IOException | RuntimeException e) {
                 sw.close();
                 throw e;
@@ -108,7 +110,11 @@ public final class LiveSwitch implements AutoCloseable {
         CountersEndpoint endpoint = null;
         try {
             endpoint = readiness.counters() == null ? null : CountersEndpoint.start(readiness.counters(), sw);
-            this.status = publishStatus(sonicToLinux, readiness, p4runtime.getHostString() + ":" + started.port());
+            this.status = publishStatus(
+                    sonicToLinux,
+                    readiness,
+                    p4runtime.getHostString() + ":" + started.port(),
+                    AdminDownPorts.of(config));
         } catch (final IOException | RuntimeException e) {
             closeQuietly(endpoint);
             started.close();
@@ -236,9 +242,12 @@ public final class LiveSwitch implements AutoCloseable {
     }
 
     private SwitchStatus publishStatus(
-            final Map<String, String> sonicToLinux, final Readiness readiness, final String p4runtime) {
+            final Map<String, String> sonicToLinux,
+            final Readiness readiness,
+            final String p4runtime,
+            final List<String> adminDown) {
         final SwitchStatus s =
-                new SwitchStatus(readiness.statusFile(), sonicToLinux, readiness.expectedLinks(), p4runtime);
+                new SwitchStatus(readiness.statusFile(), sonicToLinux, readiness.expectedLinks(), p4runtime, adminDown);
         s.update(sw.ports().keySet()); // the first publication fails the start if the file cannot be written
         sw.onPortsChanged(() -> {
             try {
@@ -347,6 +356,10 @@ public final class LiveSwitch implements AutoCloseable {
         if (busyPollNs > 0) {
             // after the views' servers started their threads: they are lowered too
             LOG.info("low-latency mode: {}", LowLatencyMode.apply(s.sw.loop()));
+        }
+        final String adminDown = AdminDownPorts.warning(config);
+        if (adminDown != null) {
+            LOG.warn("asic-emu live: {}", adminDown);
         }
         s.heapCollector = IdleHeapCollector.start(s.sw::framesReceived);
         StartupTimeline.mark("live");

@@ -55,6 +55,7 @@ public final class Main implements Runnable {
 
     /** Entry point. */
     public static void main(final String[] args) {
+        setNettyMachineId();
         if (subcommandNamed(args) == RunCommand.class) {
             StartupTimeline.begin();
             org.slf4j.LoggerFactory.getILoggerFactory(); // logging configured now, so that the timeline shows its cost
@@ -73,6 +74,24 @@ public final class Main implements Runnable {
             status = CliErrors.INTERNAL_ERROR;
         }
         System.exit(status);
+    }
+
+    /**
+     * Netty labels its channels with a machine id it takes from a network interface's MAC address, and when there is
+     * none (a network namespace with only {@code lo}) it logs a warning and uses random bytes: every {@code show} then
+     * printed that warning before its table. The id only labels channels in Netty's own logs, so a random one is given
+     * up front (unless the user set one) and the interfaces are not looked at.
+     */
+    static void setNettyMachineId() {
+        final byte[] id = new byte[8];
+        java.util.concurrent.ThreadLocalRandom.current().nextBytes(id);
+        id[0] |= 0x02; // locally administered, as a made-up EUI-64 should be
+        final String value = java.util.HexFormat.ofDelimiter(":").formatHex(id);
+        for (final String property : new String[] {"io.netty.machineId", "io.grpc.netty.shaded.io.netty.machineId"}) {
+            if (System.getProperty(property) == null) {
+                System.setProperty(property, value);
+            }
+        }
     }
 
     /**

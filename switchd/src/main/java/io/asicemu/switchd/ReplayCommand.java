@@ -1,6 +1,8 @@
 package io.asicemu.switchd;
 
 import io.asicemu.config.ConfigException;
+import io.asicemu.pipeline.config.AdminDownPorts;
+import io.asicemu.pipeline.config.ConfigCompiler;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.replay.LinkPartnerMode;
 import io.asicemu.pipeline.replay.Replay;
@@ -75,6 +77,13 @@ final class ReplayCommand implements Callable<Integer> {
         final ReplayOptions options = new ReplayOptions(LinkPartnerMode.parse(linkPartner), cableDelayNs);
         final Replay.Result result;
         try {
+            // a refused config is one line; an accepted one says first which ports it leaves admin down
+            ConfigCompiler.compile(db, sizing.sizing(), Map.of());
+            final String adminDown = AdminDownPorts.warning(db);
+            if (adminDown != null) {
+                spec.commandLine().getErr().println("replay: warning: " + adminDown);
+                spec.commandLine().getErr().flush();
+            }
             result = Replay.run(db, inputs, outDir, sizing.sizing(), options);
         } catch (final ConfigException e) {
             throw new CliError(config + ": configuration refused: " + e.getMessage(), e);
@@ -84,10 +93,21 @@ final class ReplayCommand implements Callable<Integer> {
                 .forEach((port, partner) -> out.println(port + " link partner: "
                         + partner.pfcFramesReceived() + " PFC frames received, " + partner.delayedFrames()
                         + " frames delayed by " + partner.totalDelayNs() + " ns in total"));
-        out.println(
-                "replay: " + result.cycles() + " cycles, virtual time " + result.endNs() + " ns; outputs in " + outDir);
+        out.println(summary(result, outDir));
         out.flush();
         return 0;
+    }
+
+    /**
+     * @param result a replay's result.
+     * @param outDir where its outputs are.
+     * @return the last line: cycles, the virtual time the replay spanned (from its first input frame, whatever epoch
+     *     the captures' timestamps count from) and where the outputs are.
+     */
+    static String summary(final Replay.Result result, final Path outDir) {
+        return "replay: " + result.cycles() + " cycles, " + result.spanNs() + " ns of virtual time ("
+                + String.format(java.util.Locale.ROOT, "%.6f", result.spanNs() / 1e9)
+                + " s, from the first input frame to the last frame out); outputs in " + outDir;
     }
 
     /** An input capture must be a readable regular file of at most {@link #MAX_CAPTURE_BYTES}. */

@@ -3,6 +3,7 @@ package io.asicemu.switchd;
 import io.asicemu.config.ConfigException;
 import io.asicemu.scenario.Scenario;
 import io.asicemu.scenario.ScenarioException;
+import io.asicemu.scenario.ScenarioFootprint;
 import io.asicemu.scenario.Sweep;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -41,6 +42,32 @@ final class ScenarioCommand implements Callable<Integer> {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
+    /**
+     * Says, once, which switch ports the scenario leaves admin down, and refuses (before anything runs or is written)
+     * a scenario whose estimated heap exceeds this JVM's, naming the {@code -Xmx} it needs.
+     *
+     * @param footprint the scenario's footprint.
+     * @param maxHeapBytes this JVM's maximum heap.
+     * @param err where the warnings and the refusal go.
+     * @return whether it may run.
+     */
+    static boolean fits(final ScenarioFootprint footprint, final long maxHeapBytes, final PrintWriter err) {
+        for (final String warning : footprint.adminDown()) {
+            err.println("scenario: warning: switch " + warning);
+        }
+        if (footprint.heapBytes() > maxHeapBytes) {
+            err.println("scenario: " + footprint.switches() + " switches, " + footprint.hosts() + " hosts, "
+                    + footprint.samples() + " samples need a Java heap of about " + (footprint.heapBytes() >> 20)
+                    + " MiB, this JVM has " + (maxHeapBytes >> 20) + " MiB: run it with ASIC_EMU_JAVA_OPTS=-Xmx"
+                    + footprint.heapOption() + " (or fewer hosts, a shorter durationUs or a longer sampleUs;"
+                    + " scenario/README.md \"Memory\")");
+            err.flush();
+            return false;
+        }
+        err.flush();
+        return true;
+    }
+
     @Override
     public Integer call() {
         final PrintWriter out = spec.commandLine().getOut();
@@ -54,6 +81,9 @@ final class ScenarioCommand implements Callable<Integer> {
                 : file.toAbsolutePath()
                         .resolveSibling(file.getFileName().toString().replaceFirst("\\.json$", "") + "-results");
         try {
+            if (!fits(ScenarioFootprint.of(file, sweep), Runtime.getRuntime().maxMemory(), err)) {
+                return 2;
+            }
             if (sweep) {
                 final List<Sweep.Row> rows = Sweep.run(file, dir);
                 for (final Sweep.Row row : rows) {

@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * <p>
  * File format, one {@code key=value} per line: {@code pid}, {@code state} ({@code ready}/{@code waiting}),
  * {@code expected}, {@code attached}, {@code p4runtime} ({@code host:port} or {@code off}), then
- * {@code attached_ports} and {@code missing_ports} as space-separated {@code Ethernet0(eth1)} items.
+ * {@code attached_ports} and {@code missing_ports} as space-separated {@code Ethernet0(eth1)} items, then
+ * {@code admin_down}: the ports the configuration leaves admin down (no {@code admin_status: up}), space-separated.
  * <p>
  * Threading: {@link #update} is called from the discovery thread and once from the starting thread; it is
  * synchronized.
@@ -34,6 +35,7 @@ final class SwitchStatus {
     private final int expected;
     private final String p4runtime;
     private final List<String> orderedPorts;
+    private final List<String> adminDown;
     private Boolean lastReady;
 
     /**
@@ -44,6 +46,23 @@ final class SwitchStatus {
      */
     SwitchStatus(
             final Path file, final Map<String, String> sonicToLinux, final int expectedLinks, final String p4runtime) {
+        this(file, sonicToLinux, expectedLinks, p4runtime, List.of());
+    }
+
+    /**
+     * @param file where to publish the status, or null to only log it.
+     * @param sonicToLinux every configured port → its Linux interface (iteration order = port order).
+     * @param expectedLinks how many attached data links make the switch ready (≤ 0: all configured ports).
+     * @param p4runtime where P4Runtime listens ({@code host:port}) or {@code off}.
+     * @param adminDown the ports the configuration leaves admin down ({@code asic-emu health} names them).
+     */
+    SwitchStatus(
+            final Path file,
+            final Map<String, String> sonicToLinux,
+            final int expectedLinks,
+            final String p4runtime,
+            final List<String> adminDown) {
+        this.adminDown = List.copyOf(adminDown);
         this.file = file;
         this.sonicToLinux = Map.copyOf(sonicToLinux);
         this.expected = expectedLinks > 0 ? expectedLinks : sonicToLinux.size();
@@ -94,7 +113,8 @@ final class SwitchStatus {
                 + "attached=" + attached.size() + "\n"
                 + "p4runtime=" + p4runtime + "\n"
                 + "attached_ports=" + String.join(" ", attached) + "\n"
-                + "missing_ports=" + String.join(" ", missing) + "\n";
+                + "missing_ports=" + String.join(" ", missing) + "\n"
+                + "admin_down=" + String.join(" ", adminDown) + "\n";
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
             final Path tmp = file.resolveSibling(file.getFileName() + ".tmp");

@@ -51,6 +51,7 @@ public final class Replay {
      * @param countersFile the rendered counters.
      * @param counters the counters.
      * @param cycles duty cycles run.
+     * @param startNs the virtual time at the start (the earliest input timestamp; 0 without input).
      * @param endNs the virtual time at the end.
      * @param linkPartners port name → what its link partner did (empty without link partners).
      * @param trafficManager the traffic manager's counters at the end (queues, PGs, PFC, watchdog; null without one).
@@ -63,11 +64,17 @@ public final class Replay {
             Path countersFile,
             CountersSnapshot counters,
             long cycles,
+            long startNs,
             long endNs,
             Map<String, LinkPartnerStats> linkPartners,
             TmCountersSnapshot trafficManager,
             List<String> portNames,
-            TableEntryCounters tableEntries) {}
+            TableEntryCounters tableEntries) {
+        /** @return the virtual time the replay spanned, from the earliest input frame to the last thing done (ns). */
+        public long spanNs() {
+            return endNs - startNs;
+        }
+    }
 
     /**
      * Replays with default sizes.
@@ -133,34 +140,38 @@ public final class Replay {
             final ReplayOptions options,
             final long cycleLimit,
             final boolean stepThroughIdleTime) {
-        OutputPaths.createDirectory(outDir);
         final ManualClock clock = new ManualClock();
         final Map<String, Port> ports = new LinkedHashMap<>();
         final Map<String, Path> outputs = new LinkedHashMap<>();
-        try (Pipeline pipeline = Pipeline.create(clock, sizing, Map.of())) {
-            final CompiledConfig probe = io.asicemu.pipeline.config.ConfigCompiler.compile(db, sizing, Map.of());
-            for (final String name : inputs.keySet()) {
-                if (!probe.setup().portIndex().containsKey(name)) {
-                    throw new IllegalArgumentException("input for " + name + ", which is not in PORT");
-                }
+        final CompiledConfig probe = io.asicemu.pipeline.config.ConfigCompiler.compile(db, sizing, Map.of());
+        for (final String name : inputs.keySet()) {
+            if (!probe.setup().portIndex().containsKey(name)) {
+                throw new IllegalArgumentException("input for " + name + ", which is not in PORT");
             }
+        }
+        // every output is checked (confined, not a symbolic link) before the first is created: a refusal writes nothing
+        for (final String name : probe.setup().portNames()) {
+            outputs.put(name, OutputPaths.confined(outDir, name + ".pcap"));
+        }
+        final Path cpuPcap = OutputPaths.confined(outDir, "cpu.pcap");
+        final Path countersFile = OutputPaths.confined(outDir, "counters.txt");
+        OutputPaths.createDirectory(outDir);
+        try (Pipeline pipeline = Pipeline.create(clock, sizing, Map.of())) {
             long startNs = Long.MAX_VALUE;
             for (final String name : probe.setup().portNames()) {
-                final Path out = OutputPaths.confined(outDir, name + ".pcap");
+                final Path out = outputs.get(name);
                 final long speed =
                         Long.parseLong(db.table("PORT").get(name).get("speed").trim());
                 final int mtu = Integer.parseInt(
                         db.table("PORT").get(name).getOrDefault("mtu", "9100").trim());
                 final Port port = openPort(probe, name, inputs.get(name), out, mtu, speed, options);
                 ports.put(name, port);
-                outputs.put(name, out);
                 startNs = Math.min(startNs, nextRxNs(port));
                 pipeline.control().attachPort(name, port);
             }
-            clock.nowNs(startNs == Long.MAX_VALUE ? 0 : startNs);
+            startNs = startNs == Long.MAX_VALUE ? 0 : startNs;
+            clock.nowNs(startNs);
             SwitchConfig.of(pipeline.control()).applyConfig(db);
-            final Path cpuPcap = OutputPaths.confined(outDir, "cpu.pcap");
-            final Path countersFile = OutputPaths.confined(outDir, "counters.txt");
             final long[] cycles = new long[1];
             RuntimeException failure = null;
             try (PcapWriter cpu = new PcapWriter(cpuPcap)) {
@@ -198,14 +209,15 @@ public final class Replay {
                     countersFile,
                     counters,
                     cycles[0],
+                    startNs,
                     clock.nowNs(),
                     partners,
                     tmCounters.getNow(null),
                     portNames,
                     entries.getNow(null));
             if (failure != null) {
-                final String reason = "replay failed after " + cycles[0] + " cycles at virtual time " + clock.nowNs()
-                        + " ns: " + failure.getMessage();
+                final String reason = "replay failed after " + cycles[0] + " cycles, " + result.spanNs()
+                        + " ns of virtual time after the first input frame: " + failure.getMessage();
                 Files.writeString(
                         countersFile,
                         "# INCOMPLETE: " + reason + "; the counters and captures hold what " + "happened until then\n"
