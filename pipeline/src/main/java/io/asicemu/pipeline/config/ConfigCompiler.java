@@ -178,24 +178,43 @@ public final class ConfigCompiler {
 
     /**
      * Compiles a store that differs from an already compiled one only in tables the engines' parsers alone read
-     * ({@link ConfigSchema#ENGINE_ONLY_TABLES}): those tables are checked and parsed as {@link #compile} does (the
-     * same schema check, the same parsers, the same errors), and everything the pipeline's compiler made of the
-     * others is the previous configuration's, shared. The cost is the changed tables', not the route table's.
+     * ({@link ConfigSchema#ENGINE_ONLY_TABLES}) and in ports' {@link #PORT_SETTINGS}: those tables are checked and
+     * parsed as {@link #compile} does (the same schema check, the same parsers, the same errors), and everything the
+     * pipeline's compiler made of the others is the previous configuration's, shared (the port settings are staged
+     * from {@code next}'s PORT table, {@link #portAdminUp}, {@link #portMtu}). The cost is the changed tables', not
+     * the route table's.
      *
      * @param previous a compiled configuration.
      * @param next a store whose tables outside {@code changed} are those of {@code previous.db()}.
-     * @param changed the tables in which {@code next} differs, all in {@link ConfigSchema#ENGINE_ONLY_TABLES}.
+     * @param changed the tables in which {@code next} differs: engine-only ones, and PORT when only its ports'
+     *     settings differ.
      * @return the compiled form of {@code next}.
      * @throws ConfigException on the first problem.
      */
-    static CompiledConfig recompileEngines(
+    static CompiledConfig recompileSettings(
             final CompiledConfig previous, final ConfigDb next, final Set<String> changed) {
-        if (!ConfigSchema.ENGINE_ONLY_TABLES.containsAll(changed)) {
-            throw new IllegalArgumentException(changed + " are not all engine-only tables");
+        final Set<String> engines = new HashSet<>(changed);
+        engines.remove("PORT");
+        if (!ConfigSchema.ENGINE_ONLY_TABLES.containsAll(engines)) {
+            throw new IllegalArgumentException(changed + " are not all engine-only tables (and PORT)");
         }
         try {
             ConfigSchema.checkTables(next, changed);
             final SwitchSetup before = previous.setup();
+            if (changed.contains("PORT")) {
+                // Only port settings differ (the caller checked): the port map is the one compiled before, and each
+                // port's fields are checked as a whole compile checks them.
+                final ConfigCompiler ports =
+                        new ConfigCompiler(next, previous.setup().tables().sizing(), Map.of());
+                ports.ports();
+                if (!ports.portNames.equals(before.portNames())) {
+                    throw new IllegalArgumentException("the port map changed: not a port-settings change");
+                }
+                next.table("PORT").forEach((name, fields) -> {
+                    portMtu(name, fields);
+                    portAdminUp(name, fields);
+                });
+            }
             final FlowletConfig flowlet = changed.contains(FlowletConfigParser.SWITCH_HASH)
                     ? FlowletConfigParser.parse(next.tables())
                     : before.flowletConfig();
@@ -411,14 +430,28 @@ public final class ConfigCompiler {
     private void portSettings() {
         for (final String name : portNames) {
             final Map<String, String> f = db.table("PORT").get(name);
-            final int mtu = (int) ConfigBound.PORT_MTU.parse("PORT", name, "mtu", f.getOrDefault("mtu", "9100"));
-            final String admin = f.getOrDefault("admin_status", "down");
-            if (!admin.equals("up") && !admin.equals("down")) {
-                throw new ConfigException("PORT", name, "admin_status", "must be up or down: " + admin);
-            }
+            final int mtu = portMtu(name, f);
+            final boolean up = portAdminUp(name, f);
             final long speed = ConfigBound.PORT_SPEED_MBPS.parse("PORT", name, "speed", f.get("speed"));
-            tables.port(portIndex.get(name), admin.equals("up"), mtu, speed);
+            tables.port(portIndex.get(name), up, mtu, speed);
         }
+    }
+
+    /** PORT fields a running switch changes in place, port by port (SONiC's {@code config interface shutdown|mtu}). */
+    static final Set<String> PORT_SETTINGS = Set.of("admin_status", "mtu");
+
+    /** @return a port's MTU ({@code mtu}, default 9100), checked. */
+    static int portMtu(final String name, final Map<String, String> fields) {
+        return (int) ConfigBound.PORT_MTU.parse("PORT", name, "mtu", fields.getOrDefault("mtu", "9100"));
+    }
+
+    /** @return whether a port is admin up ({@code admin_status}, SONiC's default down), checked. */
+    static boolean portAdminUp(final String name, final Map<String, String> fields) {
+        final String admin = fields.getOrDefault("admin_status", "down");
+        if (!admin.equals("up") && !admin.equals("down")) {
+            throw new ConfigException("PORT", name, "admin_status", "must be up or down: " + admin);
+        }
+        return admin.equals("up");
     }
 
     private void vlans() {

@@ -2,6 +2,7 @@ package io.asicemu.pipeline.config;
 
 import io.asicemu.pipeline.control.PipelineControl;
 import io.asicemu.pipeline.control.RuntimeKnobs;
+import io.asicemu.pipeline.control.SwitchSetup;
 import io.asicemu.pipeline.control.TableBatch;
 import io.asicemu.pipeline.control.TableException;
 import io.asicemu.tm.TmOptions;
@@ -117,11 +118,12 @@ public final class SwitchConfig implements PipelineControl.ConfigSource {
             return control.lastSubmitted();
         }
         final Set<String> changed = changedTables(inForce.db(), next);
-        // A change confined to the engines' tables (a WRED threshold, a watchdog time, the hash seed) is compiled by
-        // their parsers alone and leaves the pipeline's objects as they are: its cost does not grow with the routes.
-        final boolean enginesOnly = ConfigSchema.ENGINE_ONLY_TABLES.containsAll(changed);
-        final CompiledConfig target = enginesOnly
-                ? ConfigCompiler.recompileEngines(inForce, next, changed)
+        // A change confined to the engines' tables (a WRED threshold, a watchdog time, the hash seed) and to ports'
+        // admin status and MTU is compiled by those tables' parsers alone and leaves the pipeline's objects as they
+        // are: its cost does not grow with the routes.
+        final boolean inPlace = settingsOnly(inForce.db(), next, changed);
+        final CompiledConfig target = inPlace
+                ? ConfigCompiler.recompileSettings(inForce, next, changed)
                 : ConfigCompiler.compile(next, control.sizing(), linuxOverrides);
         final RuntimeKnobs live = control.runtimeKnobs();
         final RuntimeKnobs targetKnobs = control.knobsOf(target.setup());
@@ -135,7 +137,7 @@ public final class SwitchConfig implements PipelineControl.ConfigSource {
                 targetKnobs,
                 changes);
         L3ConfigChanges.View l3InForce = null;
-        if (!enginesOnly) {
+        if (!inPlace) {
             // Interfaces first (routes, next hops and neighbors use them), removed ones after what used them; L2
             // after that (a port leaving a VLAN and becoming routed, or the other way round, in one change).
             RouterInterfaceConfigChanges.add(control.l3(), changes.l3Changes(), inForce.db(), target);
@@ -144,8 +146,8 @@ public final class SwitchConfig implements PipelineControl.ConfigSource {
             L2ConfigChanges.stage(inForce.db(), target, changes.l2Changes());
             stageAcl(inForce.db(), target, changes);
             stageQosMaps(inForce.db(), target, changes);
-            stagePortSettings(inForce.db(), target, changes);
         }
+        stagePortSettings(inForce.db(), target, changes);
         final long sequence;
         reconfiguring = true;
         try {
@@ -162,6 +164,35 @@ public final class SwitchConfig implements PipelineControl.ConfigSource {
         inForceKnobs = targetKnobs.snapshot();
         publishRunning();
         return sequence;
+    }
+
+    /**
+     * Whether the tables in which {@code next} differs from {@code current} are all engine-only tables
+     * ({@link ConfigSchema#ENGINE_ONLY_TABLES}) or PORT with the same ports and only {@link ConfigCompiler#PORT_SETTINGS}
+     * differing: what {@link ConfigCompiler#recompileSettings} compiles.
+     */
+    private static boolean settingsOnly(final ConfigDb current, final ConfigDb next, final Set<String> changed) {
+        for (final String table : changed) {
+            if (table.equals("PORT")) {
+                final Map<String, Map<String, String>> a = current.table("PORT");
+                final Map<String, Map<String, String>> b = next.table("PORT");
+                if (!a.keySet().equals(b.keySet())) {
+                    return false;
+                }
+                for (final Map.Entry<String, Map<String, String>> port : a.entrySet()) {
+                    final Map<String, String> x = new java.util.HashMap<>(port.getValue());
+                    final Map<String, String> y = new java.util.HashMap<>(b.get(port.getKey()));
+                    x.keySet().removeAll(ConfigCompiler.PORT_SETTINGS);
+                    y.keySet().removeAll(ConfigCompiler.PORT_SETTINGS);
+                    if (!x.equals(y)) {
+                        return false;
+                    }
+                }
+            } else if (!ConfigSchema.ENGINE_ONLY_TABLES.contains(table)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -188,16 +219,18 @@ public final class SwitchConfig implements PipelineControl.ConfigSource {
             final ConfigDb current, final CompiledConfig target, final TableBatch changes) {
         final Map<String, Map<String, String>> before = current.table("PORT");
         final Map<String, Map<String, String>> after = target.db().table("PORT");
+        if (before == after) {
+            return;
+        }
         for (final Map.Entry<String, Integer> port : target.setup().portIndex().entrySet()) {
             final Map<String, String> a = before.getOrDefault(port.getKey(), Map.of());
             final Map<String, String> b = after.getOrDefault(port.getKey(), Map.of());
             if (!Objects.equals(a.get("admin_status"), b.get("admin_status"))
                     || !Objects.equals(a.get("mtu"), b.get("mtu"))) {
-                final int p = port.getValue();
                 changes.portSettings(
-                        p,
-                        target.setup().tables().portAdminUp(p),
-                        target.setup().tables().portMtu(p));
+                        port.getValue(),
+                        ConfigCompiler.portAdminUp(port.getKey(), b),
+                        ConfigCompiler.portMtu(port.getKey(), b));
             }
         }
     }
@@ -295,6 +328,11 @@ public final class SwitchConfig implements PipelineControl.ConfigSource {
             inForceKnobs = control.knobsOf(inForce.setup()).snapshot();
         }
         runningState = new Running(inForce, inForceKnobs, control.runtimeKnobs().snapshot());
+    }
+
+    /** @return what the configuration in force compiled to (tests: whether an edit was compiled in place). */
+    SwitchSetup inForceSetup() {
+        return inForce.setup();
     }
 
     /** @return the configuration last installed by {@link #applyConfig}, or null. */
