@@ -14,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeoutException;
@@ -364,7 +363,7 @@ final class RedisCommands {
     }
 
     private RedisMessage exists(final List<byte[]> args) throws TimeoutException {
-        final NavigableMap<String, Map<String, String>> keys = keys();
+        final Map<String, Map<String, String>> keys = keys();
         int n = 0;
         for (int i = 1; i < args.size(); i++) {
             if (keys.containsKey(text(args.get(i)))) {
@@ -449,7 +448,8 @@ final class RedisCommands {
         return out.toString();
     }
 
-    private NavigableMap<String, Map<String, String>> keys() throws TimeoutException {
+    /** The selected database's keys, iterated in key order (KEYS and SCAN walk it). */
+    private Map<String, Map<String, String>> keys() throws TimeoutException {
         if (transaction != null && db == SonicDatabases.CONFIG_DB) {
             return new TreeMap<>(transaction);
         }

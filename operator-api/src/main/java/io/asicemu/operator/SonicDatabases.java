@@ -42,11 +42,10 @@ public final class SonicDatabases {
     private static final long PG_OID = 0x1aL << 48;
     private static final long POOL_OID = 0x18L << 48;
 
-    private final Map<Integer, NavigableMap<String, Map<String, String>>> dbs;
+    private final Map<Integer, Map<String, Map<String, String>>> dbs;
     private final SwitchSnapshot snapshot;
 
-    private SonicDatabases(
-            final Map<Integer, NavigableMap<String, Map<String, String>>> dbs, final SwitchSnapshot snapshot) {
+    private SonicDatabases(final Map<Integer, Map<String, Map<String, String>>> dbs, final SwitchSnapshot snapshot) {
         this.dbs = dbs;
         this.snapshot = snapshot;
     }
@@ -58,9 +57,9 @@ public final class SonicDatabases {
 
     /**
      * @param db a database number.
-     * @return its keys → hash, sorted by key (empty for a database we do not publish).
+     * @return its keys → hash, iterated in key order (empty for a database we do not publish).
      */
-    public NavigableMap<String, Map<String, String>> db(final int db) {
+    public Map<String, Map<String, String>> db(final int db) {
         return dbs.getOrDefault(db, Collections.emptyNavigableMap());
     }
 
@@ -173,7 +172,11 @@ public final class SonicDatabases {
         if (!now.switchCapabilities().isEmpty()) {
             state.put("SWITCH_CAPABILITY|switch", now.switchCapabilities());
         }
-        final NavigableMap<String, Map<String, String>> config = new TreeMap<>(now.config());
+        // CONFIG_DB as the running config holds it, per table (keys sorted per table once, shared between versions),
+        // not a sorted copy of 100k routes after every change.
+        final Map<String, Map<String, String>> config = now.config() instanceof RedisConfigDb held
+                ? held.sorted()
+                : Collections.unmodifiableNavigableMap(new TreeMap<>(now.config()));
         counters.values().removeIf(Map::isEmpty);
         final NavigableMap<String, Map<String, String>> asicemu = groups(now.arsGroups());
         return new SonicDatabases(
@@ -181,7 +184,7 @@ public final class SonicDatabases {
                         COUNTERS_DB,
                         Collections.unmodifiableNavigableMap(counters),
                         CONFIG_DB,
-                        Collections.unmodifiableNavigableMap(config),
+                        config,
                         STATE_DB,
                         Collections.unmodifiableNavigableMap(state),
                         ASICEMU_DB,

@@ -241,7 +241,7 @@ final class SwitchSnapshots {
             });
             out.put(table, java.util.Collections.unmodifiableMap(t));
         });
-        return new RedisConfigDb(out);
+        return new RedisConfigDb(out, reuse ? previous : null);
     }
 
     /** STATE_DB SWITCH_CAPABILITY|switch: the hash fields (RDMA BTH ones included) and algorithms we implement. */

@@ -114,7 +114,7 @@ final class SonicPathResolver {
                         .asException();
             }
         }
-        final NavigableMap<String, Map<String, String>> data = dbs.db(db);
+        final Map<String, Map<String, String>> data = dbs.db(db);
         if (db == SonicDatabases.COUNTERS_DB && elems.get(0).equals("COUNTERS") && elems.size() >= 2) {
             final Resolved virtual = countersVirtual(dbs, elems);
             if (virtual != null) {
@@ -144,7 +144,7 @@ final class SonicPathResolver {
     }
 
     private static Resolved table(
-            final NavigableMap<String, Map<String, String>> data, final int db, final String table, final String sep)
+            final Map<String, Map<String, String>> data, final int db, final String table, final String sep)
             throws StatusException {
         final Map<String, String> single = data.get(table);
         if (single != null && db == SonicDatabases.COUNTERS_DB && !table.equals("COUNTERS")) {
@@ -152,9 +152,14 @@ final class SonicPathResolver {
         }
         final SortedMap<String, Object> out = new TreeMap<>();
         final String start = table + sep;
-        for (final Map.Entry<String, Map<String, String>> e :
-                data.subMap(start, true, start + Character.MAX_VALUE, false).entrySet()) {
-            out.put(e.getKey().substring(start.length()), new TreeMap<>(e.getValue()));
+        final Iterable<Map.Entry<String, Map<String, String>>> entries = data
+                        instanceof NavigableMap<String, Map<String, String>> sorted
+                ? sorted.subMap(start, true, start + Character.MAX_VALUE, false).entrySet()
+                : data.entrySet(); // CONFIG_DB, held per table: filtered below
+        for (final Map.Entry<String, Map<String, String>> e : entries) {
+            if (e.getKey().startsWith(start)) {
+                out.put(e.getKey().substring(start.length()), new TreeMap<>(e.getValue()));
+            }
         }
         if (out.isEmpty()) {
             throw notFound(db, List.of(table), "no table " + table);
@@ -167,7 +172,7 @@ final class SonicPathResolver {
         if (elems.size() > 3) {
             return null;
         }
-        final NavigableMap<String, Map<String, String>> counters = dbs.db(SonicDatabases.COUNTERS_DB);
+        final Map<String, Map<String, String>> counters = dbs.db(SonicDatabases.COUNTERS_DB);
         final Map<String, String> portOids = counters.getOrDefault("COUNTERS_PORT_NAME_MAP", Map.of());
         final String portElem = elems.get(1);
         final boolean wildcard = portElem.endsWith("*");
@@ -193,7 +198,7 @@ final class SonicPathResolver {
         }
         if (what.equals("Queues") || what.equals("Pfcwd")) {
             final Map<String, String> queueOids = counters.getOrDefault("COUNTERS_QUEUE_NAME_MAP", Map.of());
-            final NavigableMap<String, Map<String, String>> state = dbs.db(SonicDatabases.STATE_DB);
+            final Map<String, Map<String, String>> state = dbs.db(SonicDatabases.STATE_DB);
             queueOids.forEach((queue, oid) -> {
                 final String port = queue.substring(0, queue.lastIndexOf(':'));
                 // the PFC watchdog watches the PFC-enabled queues: those STATE_DB has a storm state for
