@@ -35,7 +35,7 @@ public record SwitchSnapshot(
     public SwitchSnapshot {
         ports = List.copyOf(ports);
         pools = ordered(pools);
-        config = ordered(config);
+        config = config instanceof RedisConfigDb held ? held : ordered(config); // immutable already: not copied
         switchCapabilities = ordered(switchCapabilities);
         aclRules = ordered(aclRules);
         arsGroups = List.copyOf(arsGroups);
