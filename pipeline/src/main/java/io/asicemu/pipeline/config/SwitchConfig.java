@@ -115,6 +115,7 @@ public final class SwitchConfig implements PipelineControl.ConfigSource {
             applyConfig(next);
             return control.lastSubmitted();
         }
+        refusePortsAddedOrRemoved(next);
         final CompiledConfig target = ConfigCompiler.compile(next, control.sizing(), linuxOverrides);
         final RuntimeKnobs live = control.runtimeKnobs();
         final RuntimeKnobs targetKnobs = control.knobsOf(target.setup());
@@ -150,6 +151,34 @@ public final class SwitchConfig implements PipelineControl.ConfigSource {
         inForceKnobs = targetKnobs.snapshot();
         publishRunning();
         return sequence;
+    }
+
+    /**
+     * A port added or removed is refused before anything else is checked, with that reason: compiled first, a removed
+     * port's references (its INTERFACE, PORT_QOS_MAP, VLAN_MEMBER … keys) were refused instead, as if the config were
+     * wrong rather than the change impossible at run time ({@code DEL PORT|Ethernet0} over Redis, issue 43).
+     */
+    private void refusePortsAddedOrRemoved(final ConfigDb next) {
+        final java.util.Set<String> running = runningConfig().table("PORT").keySet();
+        final java.util.Set<String> wanted = next.table("PORT").keySet();
+        for (final String port : new TreeSet<>(running)) {
+            if (!wanted.contains(port)) {
+                throw new ConfigException(
+                        "PORT",
+                        port,
+                        "",
+                        "needs config reload: removing a port: " + ConfigChanges.reloadReason("PORT", ""));
+            }
+        }
+        for (final String port : new TreeSet<>(wanted)) {
+            if (!running.contains(port)) {
+                throw new ConfigException(
+                        "PORT",
+                        port,
+                        "",
+                        "needs config reload: adding a port: " + ConfigChanges.reloadReason("PORT", ""));
+            }
+        }
     }
 
     /**
