@@ -145,6 +145,11 @@ public final class OperatorRedisServer implements AutoCloseable {
     public static final java.time.Duration DEFAULT_AUTH_FAILURE_DELAY = java.time.Duration.ofSeconds(1);
     /** Default {@link Limits#maxAuthFailures()}. */
     public static final int DEFAULT_MAX_AUTH_FAILURES = 3;
+    /**
+     * Failed AUTHs a second the whole server takes before every AUTH check waits its turn ({@link AuthThrottle}): the
+     * per-connection delay alone would let many connections guess at once.
+     */
+    public static final int AUTH_FAILURES_PER_SECOND = 10;
 
     private final EventLoopGroup group;
     private final Channel channel;
@@ -264,6 +269,7 @@ public final class OperatorRedisServer implements AutoCloseable {
         final java.util.concurrent.atomic.AtomicLong budget =
                 new java.util.concurrent.atomic.AtomicLong(RedisCommands.QUEUED_BYTES_BUDGET);
         final ConnectionSlots slots = new ConnectionSlots(limits.maxConnections());
+        final AuthThrottle throttle = new AuthThrottle(AUTH_FAILURES_PER_SECOND);
         try {
             final ServerBootstrap b = new ServerBootstrap()
                     .group(group)
@@ -305,7 +311,8 @@ public final class OperatorRedisServer implements AutoCloseable {
                                     control,
                                     budget,
                                     slot,
-                                    stats);
+                                    stats,
+                                    throttle);
                         }
                     });
             final Channel ch = b.bind(address).sync().channel();
@@ -339,7 +346,7 @@ public final class OperatorRedisServer implements AutoCloseable {
             final String password,
             final Limits limits,
             final RegisterAccess registers) {
-        configure(pipeline, cache, password, limits, registers, null, null, Runnable::run, null, null, null);
+        configure(pipeline, cache, password, limits, registers, null, null, Runnable::run, null, null, null, null);
     }
 
     /**
@@ -359,7 +366,8 @@ public final class OperatorRedisServer implements AutoCloseable {
             final java.util.concurrent.Executor control,
             final java.util.concurrent.atomic.AtomicLong budget,
             final ConnectionSlots.Slot slot,
-            final ListenerStats stats) {
+            final ListenerStats stats,
+            final AuthThrottle throttle) {
         final KeyspaceNotifications.Subscriber subscriber =
                 notifications == null ? null : notifications.subscriber(pipeline.channel());
         final ListenerStats counted = stats == null ? new ListenerStats("redis") : stats;
@@ -379,7 +387,8 @@ public final class OperatorRedisServer implements AutoCloseable {
                         limits,
                         password != null,
                         slot,
-                        counted));
+                        counted,
+                        throttle));
     }
 
     /** @return the listener's counters. */
@@ -493,6 +502,8 @@ public final class OperatorRedisServer implements AutoCloseable {
 
         private final ListenerStats stats;
         private io.netty.util.concurrent.ScheduledFuture<?> deadline;
+        /** The server's AUTH throttle (null: none, an embedded test channel). */
+        private final AuthThrottle throttle;
 
         CommandHandler(
                 final RedisCommands session,
@@ -500,7 +511,9 @@ public final class OperatorRedisServer implements AutoCloseable {
                 final Limits limits,
                 final boolean passwordRequired,
                 final ConnectionSlots.Slot slot,
-                final ListenerStats stats) {
+                final ListenerStats stats,
+                final AuthThrottle throttle) {
+            this.throttle = throttle;
             this.session = session;
             this.control = control;
             this.limits = limits;
@@ -599,6 +612,24 @@ public final class OperatorRedisServer implements AutoCloseable {
                     ctx.executor().schedule(() -> drain(ctx), 0, TimeUnit.NANOSECONDS);
                     break;
                 }
+                if (throttle != null && passwordRequired && !session.authenticated() && isAuth(waiting.peek())) {
+                    final long wait = throttle.waitNs(System.nanoTime());
+                    if (wait > 0) {
+                        // too many failed AUTHs server-wide: this check waits its turn, nothing else of it is read
+                        pending = true;
+                        ctx.executor()
+                                .schedule(
+                                        () -> {
+                                            pending = false;
+                                            if (ctx.channel().isActive() && !drainScheduled) {
+                                                drain(ctx);
+                                            }
+                                        },
+                                        wait,
+                                        TimeUnit.NANOSECONDS);
+                        break;
+                    }
+                }
                 executed++;
                 final List<byte[]> args = waiting.poll();
                 final int failuresBefore = session.authFailures();
@@ -641,6 +672,9 @@ public final class OperatorRedisServer implements AutoCloseable {
         private void failedAuth(final ChannelHandlerContext ctx, final RedisMessage reply) {
             pending = true;
             ctx.channel().config().setAutoRead(false);
+            if (throttle != null) {
+                throttle.failed(System.nanoTime());
+            }
             final boolean last = session.authFailures() >= limits.maxAuthFailures();
             stats.misbehaved(
                     "auth-failed",
@@ -718,6 +752,12 @@ public final class OperatorRedisServer implements AutoCloseable {
             LOG.debug("operator redis client {}: {}", ctx.channel().remoteAddress(), cause.toString());
             ctx.close();
         }
+    }
+
+    private static boolean isAuth(final List<byte[]> args) {
+        return args != null
+                && !args.isEmpty()
+                && new String(args.get(0), StandardCharsets.US_ASCII).equalsIgnoreCase("AUTH");
     }
 
     /** @return the command's arguments, or null if the message is not a command. */

@@ -167,6 +167,20 @@ class ListenerAbuseTest {
                 final double ms = (System.nanoTime() - t0) / 1e6;
                 System.out.printf("listener %d: served in %.1f ms beside %d silent connections%n", port, ms, CAP);
                 assertThat(ms).as("ms until the legitimate client was served").isLessThan(1_000);
+                // 100 more silent ones: each takes the place of an older one, which is closed at once (not at its
+                // deadline), so the listener holds no more than its cap
+                for (int c = 0; c < 100; c++) {
+                    silent.add(socket(port));
+                }
+                final ListenerStats stats =
+                        port == redis.port() ? redis.stats() : port == http.port() ? httpStats : gnmi.stats();
+                final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
+                while (stats.open() > CAP && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+                assertThat(stats.open())
+                        .as("connections held with " + silent.size() + " silent ones open, 0.5 s after (deadline 1 s)")
+                        .isLessThanOrEqualTo(CAP);
             } finally {
                 for (final Socket s : silent) {
                     s.close();
@@ -288,6 +302,70 @@ class ListenerAbuseTest {
         }
         assertThat(redisClient()).as("a client with the password").isEqualTo("+OK\r\n+PONG\r\n");
         assertFdsBackTo(idleFds);
+    }
+
+    @Test
+    void manyConnectionsGuessingAtOnceAreThrottledServerWide() throws Exception {
+        // the switch's defaults (10 s to authenticate, 1 s per failed AUTH), so that the deadline does not end the test
+        redis.close();
+        redis = OperatorRedisServer.start(
+                new InetSocketAddress("127.0.0.1", 0),
+                cache,
+                PASSWORD,
+                OperatorRedisServer.Limits.defaults(),
+                null,
+                null,
+                new ListenerStats("redis"));
+        final List<Socket> guessers = new ArrayList<>();
+        try {
+            for (int i = 0; i < CAP; i++) {
+                guessers.add(socket(redis.port()));
+            }
+            final long t0 = System.nanoTime();
+            for (int i = 0; i < CAP; i++) {
+                guessers.get(i).getOutputStream().write(resp("AUTH", "guess" + i));
+            }
+            // read every connection at once: how many wrong passwords were answered within 3 s
+            final AtomicInteger answeredCount = new AtomicInteger();
+            final ExecutorService readers = Executors.newFixedThreadPool(CAP);
+            for (final Socket s : guessers) {
+                readers.submit(() -> {
+                    try {
+                        final long left = (t0 + TimeUnit.SECONDS.toNanos(3) - System.nanoTime()) / 1_000_000;
+                        if (left > 0) {
+                            s.setSoTimeout((int) left);
+                            if (readUntil(s.getInputStream(), "\r\n", (int) left)
+                                    .startsWith("-WRONGPASS")) {
+                                answeredCount.incrementAndGet();
+                            }
+                        }
+                    } catch (final IOException e) {
+                        // not answered within the 3 s (throttled), or closed
+                    }
+                    return null;
+                });
+            }
+            readers.shutdown();
+            assertThat(readers.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+            final int answered = answeredCount.get();
+            System.out.printf("%d connections guessing at once: %d answered within 3 s%n", CAP, answered);
+            assertThat(answered)
+                    .as("wrong passwords checked within 3 s by 64 connections at once (10 a second, burst 10)")
+                    .isBetween(
+                            OperatorRedisServer.AUTH_FAILURES_PER_SECOND,
+                            OperatorRedisServer.AUTH_FAILURES_PER_SECOND * 4 + 5);
+        } finally {
+            for (final Socket s : guessers) {
+                s.close();
+            }
+        }
+        final long t1 = System.nanoTime();
+        try (Socket s = socket(redis.port())) {
+            s.setSoTimeout(15_000);
+            s.getOutputStream().write(resp("AUTH", PASSWORD));
+            assertThat(readUntil(s.getInputStream(), "+OK\r\n", 15_000)).isEqualTo("+OK\r\n");
+        }
+        System.out.printf("the password accepted %.1f s after the guessers left%n", (System.nanoTime() - t1) / 1e9);
     }
 
     @Test
