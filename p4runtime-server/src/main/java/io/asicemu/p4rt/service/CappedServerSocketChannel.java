@@ -67,7 +67,7 @@ final class CappedServerSocketChannel extends NioServerSocketChannel {
         }
         final Channel child = (Channel) buf.get(buf.size() - 1);
         final ConnectionSlots.Outcome[] outcome = new ConnectionSlots.Outcome[1];
-        final ConnectionSlots.Slot slot = slots.admit(child::close, outcome);
+        final ConnectionSlots.Slot slot = slots.admit(() -> closeNow(child), outcome);
         if (slot == null) {
             buf.remove(buf.size() - 1);
             child.unsafe().closeForcibly();
@@ -89,6 +89,26 @@ final class CappedServerSocketChannel extends NioServerSocketChannel {
         });
         child.pipeline().addFirst(new PrefaceWatch(slot));
         return 1;
+    }
+
+    /**
+     * Closes an evicted connection's socket at once, on its own loop, past the pipeline: a close through gRPC's
+     * handlers would send GOAWAY first, which its negotiation handler buffers until the handshake that never comes, so
+     * the descriptor would stay held until the handshake timeout.
+     */
+    private static void closeNow(final Channel child) {
+        if (child.isRegistered()) {
+            child.eventLoop().execute(() -> child.unsafe().close(child.unsafe().voidPromise()));
+        } else {
+            // accepted in the same read as the new one, not registered yet: closed as soon as it is (closing it
+            // now would fail its registration, which Netty logs with a stack trace, and skip its close listeners)
+            child.pipeline().addFirst(new ChannelInboundHandlerAdapter() {
+                @Override
+                public void channelRegistered(final ChannelHandlerContext ctx) {
+                    ctx.channel().unsafe().close(ctx.channel().unsafe().voidPromise());
+                }
+            });
+        }
     }
 
     /** Proves the slot once the preface's worth of bytes arrived, then leaves the pipeline. */
