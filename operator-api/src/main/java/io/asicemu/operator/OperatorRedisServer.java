@@ -64,10 +64,17 @@ public final class OperatorRedisServer implements AutoCloseable {
      *
      * @param maxBulkBytes the largest bulk string argument accepted.
      * @param maxArguments the most arguments in one command.
-     * @param maxInlineBytes the longest inline command line.
-     * @param maxConnections the most clients at once (more are closed on accept).
+     * @param maxInlineBytes the longest inline command line, however it arrives (in one read or many).
+     * @param maxConnections the most clients at once: when all are held, a new one takes the place of the oldest that
+     *     has not authenticated (with a password) or sent a command (without one), else it is refused.
      * @param writeLowWaterMark resume reading a client when its pending replies fall below this.
      * @param writeHighWaterMark stop reading a client when its pending replies exceed this.
+     * @param authTimeout a connection that has not authenticated (with a password) or sent a complete command
+     *     (without one) this long after accept is closed.
+     * @param idleTimeout a connection that neither reads nor writes this long is closed (subscribers excepted, as
+     *     Redis' {@code timeout}); zero = never.
+     * @param authFailureDelay a failed AUTH is answered after this delay (the connection reads nothing meanwhile).
+     * @param maxAuthFailures after this many failed AUTHs the connection is closed.
      */
     public record Limits(
             int maxBulkBytes,
@@ -75,15 +82,78 @@ public final class OperatorRedisServer implements AutoCloseable {
             int maxInlineBytes,
             int maxConnections,
             int writeLowWaterMark,
-            int writeHighWaterMark) {
-        /** @return the defaults: 512 KiB bulk strings, 1024 arguments, 64 KiB inline, 64 clients, 256 KiB/1 MiB. */
+            int writeHighWaterMark,
+            java.time.Duration authTimeout,
+            java.time.Duration idleTimeout,
+            java.time.Duration authFailureDelay,
+            int maxAuthFailures) {
+        /** The bounds with the default deadlines and AUTH throttle. */
+        public Limits(
+                final int maxBulkBytes,
+                final int maxArguments,
+                final int maxInlineBytes,
+                final int maxConnections,
+                final int writeLowWaterMark,
+                final int writeHighWaterMark) {
+            this(
+                    maxBulkBytes,
+                    maxArguments,
+                    maxInlineBytes,
+                    maxConnections,
+                    writeLowWaterMark,
+                    writeHighWaterMark,
+                    DEFAULT_AUTH_TIMEOUT,
+                    DEFAULT_IDLE_TIMEOUT,
+                    DEFAULT_AUTH_FAILURE_DELAY,
+                    DEFAULT_MAX_AUTH_FAILURES);
+        }
+
+        /**
+         * @return the defaults: 512 KiB bulk strings, 1024 arguments, 64 KiB inline, 64 clients, 256 KiB/1 MiB, 10 s to
+         *     authenticate (or send a first command), 300 s idle, 1 s delay per failed AUTH and a close after 3.
+         */
         public static Limits defaults() {
             return new Limits(512 << 10, 1024, 64 << 10, 64, 256 << 10, 1 << 20);
         }
+
+        /** @return these limits with other connection deadlines and cap. */
+        public Limits withConnections(
+                final int connections,
+                final java.time.Duration auth,
+                final java.time.Duration idle,
+                final java.time.Duration failureDelay,
+                final int authFailures) {
+            return new Limits(
+                    maxBulkBytes,
+                    maxArguments,
+                    maxInlineBytes,
+                    connections,
+                    writeLowWaterMark,
+                    writeHighWaterMark,
+                    auth,
+                    idle,
+                    failureDelay,
+                    authFailures);
+        }
     }
+
+    /** Default {@link Limits#authTimeout()}. */
+    public static final java.time.Duration DEFAULT_AUTH_TIMEOUT = java.time.Duration.ofSeconds(10);
+    /** Default {@link Limits#idleTimeout()}. */
+    public static final java.time.Duration DEFAULT_IDLE_TIMEOUT = java.time.Duration.ofSeconds(300);
+    /** Default {@link Limits#authFailureDelay()}. */
+    public static final java.time.Duration DEFAULT_AUTH_FAILURE_DELAY = java.time.Duration.ofSeconds(1);
+    /** Default {@link Limits#maxAuthFailures()}. */
+    public static final int DEFAULT_MAX_AUTH_FAILURES = 3;
+    /**
+     * Failed AUTHs a second the whole server takes before every AUTH check waits its turn ({@link AuthThrottle}): the
+     * per-connection delay alone would let many connections guess at once.
+     */
+    public static final int AUTH_FAILURES_PER_SECOND = 10;
 
     private final EventLoopGroup group;
     private final Channel channel;
+    private final ListenerStats stats;
     private final java.util.concurrent.ExecutorService control;
     private final KeyspaceNotifications notifications;
 
@@ -91,7 +161,9 @@ public final class OperatorRedisServer implements AutoCloseable {
             final EventLoopGroup group,
             final Channel channel,
             final java.util.concurrent.ExecutorService control,
-            final KeyspaceNotifications notifications) {
+            final KeyspaceNotifications notifications,
+            final ListenerStats stats) {
+        this.stats = stats;
         this.group = group;
         this.channel = channel;
         this.control = control;
@@ -158,6 +230,33 @@ public final class OperatorRedisServer implements AutoCloseable {
             final RegisterAccess registers,
             final ConfigAccess config)
             throws InterruptedException, java.io.IOException {
+        return start(address, cache, password, limits, registers, config, new ListenerStats("redis"));
+    }
+
+    /**
+     * Starts listening, with the register map, CONFIG_DB writes and keyspace notifications, counting into
+     * {@code stats}.
+     *
+     * @param address where (loopback or the management address; port 0 = any free port).
+     * @param cache the databases to serve.
+     * @param password the AUTH password, or null for none.
+     * @param limits the bounds.
+     * @param registers the register map, or null for none.
+     * @param config the running config (writes, notifications), or null: CONFIG_DB is read-only, no notifications.
+     * @param stats the listener's counters and log.
+     * @return the running server.
+     * @throws InterruptedException if interrupted while binding.
+     * @throws java.io.IOException if the address cannot be bound.
+     */
+    public static OperatorRedisServer start(
+            final InetSocketAddress address,
+            final SnapshotCache cache,
+            final String password,
+            final Limits limits,
+            final RegisterAccess registers,
+            final ConfigAccess config,
+            final ListenerStats stats)
+            throws InterruptedException, java.io.IOException {
         final EventLoopGroup group = new MultiThreadIoEventLoopGroup(
                 1,
                 (java.util.concurrent.ThreadFactory) r ->
@@ -169,7 +268,8 @@ public final class OperatorRedisServer implements AutoCloseable {
                 config == null ? null : new KeyspaceNotifications(config, cache, group.next());
         final java.util.concurrent.atomic.AtomicLong budget =
                 new java.util.concurrent.atomic.AtomicLong(RedisCommands.QUEUED_BYTES_BUDGET);
-        final java.util.concurrent.atomic.AtomicInteger open = new java.util.concurrent.atomic.AtomicInteger();
+        final ConnectionSlots slots = new ConnectionSlots(limits.maxConnections());
+        final AuthThrottle throttle = new AuthThrottle(AUTH_FAILURES_PER_SECOND);
         try {
             final ServerBootstrap b = new ServerBootstrap()
                     .group(group)
@@ -180,8 +280,11 @@ public final class OperatorRedisServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(final SocketChannel ch) {
-                            if (open.incrementAndGet() > limits.maxConnections()) {
-                                open.decrementAndGet();
+                            final ConnectionSlots.Outcome[] outcome = new ConnectionSlots.Outcome[1];
+                            final ConnectionSlots.Slot slot = slots.admit(ch::close, outcome);
+                            if (slot == null) {
+                                stats.refused("all " + limits.maxConnections() + " connections are held by clients "
+                                        + "that authenticated (or sent a command)");
                                 ch.writeAndFlush(ch.alloc()
                                                 .buffer()
                                                 .writeBytes("-ERR max number of clients reached\r\n"
@@ -189,7 +292,14 @@ public final class OperatorRedisServer implements AutoCloseable {
                                         .addListener(ChannelFutureListener.CLOSE);
                                 return;
                             }
-                            ch.closeFuture().addListener(f -> open.decrementAndGet());
+                            if (outcome[0] == ConnectionSlots.Outcome.EVICTED_ONE) {
+                                stats.evictedOne();
+                            }
+                            stats.opened();
+                            ch.closeFuture().addListener(f -> {
+                                slot.release();
+                                stats.closed();
+                            });
                             configure(
                                     ch.pipeline(),
                                     cache,
@@ -199,11 +309,14 @@ public final class OperatorRedisServer implements AutoCloseable {
                                     config,
                                     notifications,
                                     control,
-                                    budget);
+                                    budget,
+                                    slot,
+                                    stats,
+                                    throttle);
                         }
                     });
             final Channel ch = b.bind(address).sync().channel();
-            return new OperatorRedisServer(group, ch, control, notifications);
+            return new OperatorRedisServer(group, ch, control, notifications, stats);
         } catch (final RuntimeException | InterruptedException e) {
             if (notifications != null) {
                 notifications.close();
@@ -233,7 +346,7 @@ public final class OperatorRedisServer implements AutoCloseable {
             final String password,
             final Limits limits,
             final RegisterAccess registers) {
-        configure(pipeline, cache, password, limits, registers, null, null, Runnable::run, null);
+        configure(pipeline, cache, password, limits, registers, null, null, Runnable::run, null, null, null, null);
     }
 
     /**
@@ -251,17 +364,36 @@ public final class OperatorRedisServer implements AutoCloseable {
             final ConfigAccess config,
             final KeyspaceNotifications notifications,
             final java.util.concurrent.Executor control,
-            final java.util.concurrent.atomic.AtomicLong budget) {
+            final java.util.concurrent.atomic.AtomicLong budget,
+            final ConnectionSlots.Slot slot,
+            final ListenerStats stats,
+            final AuthThrottle throttle) {
         final KeyspaceNotifications.Subscriber subscriber =
                 notifications == null ? null : notifications.subscriber(pipeline.channel());
+        final ListenerStats counted = stats == null ? new ListenerStats("redis") : stats;
+        if (!limits.idleTimeout().isZero()) {
+            pipeline.addLast(new io.netty.handler.timeout.IdleStateHandler(
+                    0, 0, limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
+        }
         pipeline.addLast(new RedisDecoder(limits.maxInlineBytes(), FixedRedisMessagePool.INSTANCE, true))
-                .addLast(new SizeGuard(limits))
+                .addLast(new SizeGuard(limits, counted))
                 .addLast(new RedisBulkStringAggregator())
                 .addLast(new RedisArrayAggregator(
                         65_536, 2)) // a command is one flat array of at most this many arguments
                 .addLast(new RedisEncoder())
                 .addLast(new CommandHandler(
-                        new RedisCommands(cache, password, registers, config, subscriber, budget), control));
+                        new RedisCommands(cache, password, registers, config, subscriber, budget),
+                        control,
+                        limits,
+                        password != null,
+                        slot,
+                        counted,
+                        throttle));
+    }
+
+    /** @return the listener's counters. */
+    public ListenerStats stats() {
+        return stats;
     }
 
     /** @return the bound port. */
@@ -282,10 +414,12 @@ public final class OperatorRedisServer implements AutoCloseable {
     /** Refuses oversized bulk strings and arrays from their headers, before any of their bytes are buffered. */
     private static final class SizeGuard extends ChannelInboundHandlerAdapter {
         private final Limits limits;
+        private final ListenerStats stats;
         private boolean refused;
 
-        SizeGuard(final Limits limits) {
+        SizeGuard(final Limits limits, final ListenerStats stats) {
             this.limits = limits;
+            this.stats = stats;
         }
 
         @Override
@@ -300,12 +434,18 @@ public final class OperatorRedisServer implements AutoCloseable {
                         + limits.maxBulkBytes();
             } else if (msg instanceof ArrayHeaderRedisMessage h && h.length() > limits.maxArguments()) {
                 problem = "ERR Protocol error: " + h.length() + " arguments, the limit is " + limits.maxArguments();
+            } else if (msg instanceof InlineCommandRedisMessage inline
+                    && inline.content().length() > limits.maxInlineBytes()) {
+                // the decoder checks the limit only while the line is incomplete: a whole line in one read passes it
+                problem = "ERR Protocol error: an inline command of "
+                        + inline.content().length() + " bytes, the limit is " + limits.maxInlineBytes();
             }
             if (problem == null) {
                 ctx.fireChannelRead(msg);
                 return;
             }
             ReferenceCountUtil.release(msg);
+            stats.misbehaved("too-large", "oversized request(s) refused and the connection closed");
             refuse(ctx, problem);
         }
 
@@ -328,7 +468,8 @@ public final class OperatorRedisServer implements AutoCloseable {
         public void exceptionCaught(final ChannelHandlerContext ctx, final Throwable cause) {
             // a malformed stream (bad type byte, bad length, over-long inline line): say so and close, as Redis does
             if (!refused) {
-                refuse(ctx, "ERR Protocol error: " + oneLine(cause.getMessage()));
+                stats.misbehaved("protocol", "malformed request(s) refused and the connection closed");
+                refuse(ctx, "ERR Protocol error: " + problem(cause));
             }
         }
     }
@@ -354,15 +495,80 @@ public final class OperatorRedisServer implements AutoCloseable {
         /** A command waits for the data plane on the control thread: this connection's next commands wait. */
         private boolean pending;
 
-        CommandHandler(final RedisCommands session, final java.util.concurrent.Executor control) {
+        private final Limits limits;
+        private final boolean passwordRequired;
+        /** This connection's place under the cap (null: not counted, an embedded test channel). */
+        private final ConnectionSlots.Slot slot;
+
+        private final ListenerStats stats;
+        private io.netty.util.concurrent.ScheduledFuture<?> deadline;
+        /** The server's AUTH throttle (null: none, an embedded test channel). */
+        private final AuthThrottle throttle;
+
+        CommandHandler(
+                final RedisCommands session,
+                final java.util.concurrent.Executor control,
+                final Limits limits,
+                final boolean passwordRequired,
+                final ConnectionSlots.Slot slot,
+                final ListenerStats stats,
+                final AuthThrottle throttle) {
+            this.throttle = throttle;
             this.session = session;
             this.control = control;
+            this.limits = limits;
+            this.passwordRequired = passwordRequired;
+            this.slot = slot;
+            this.stats = stats;
+        }
+
+        @Override
+        public void handlerAdded(final ChannelHandlerContext ctx) {
+            if (slot == null) {
+                return;
+            }
+            // the deadline to authenticate (with a password) or to send a first complete command (without one)
+            deadline = ctx.executor()
+                    .schedule(
+                            () -> {
+                                if (!slot.proven() && ctx.channel().isOpen()) {
+                                    stats.timedOut(
+                                            passwordRequired ? "unauthenticated" : "silent",
+                                            "connection(s) closed: no "
+                                                    + (passwordRequired ? "successful AUTH" : "complete command")
+                                                    + " within "
+                                                    + limits.authTimeout().toMillis() + " ms");
+                                    closing = true;
+                                    ctx.close();
+                                }
+                            },
+                            limits.authTimeout().toMillis(),
+                            TimeUnit.MILLISECONDS);
         }
 
         @Override
         public void channelInactive(final ChannelHandlerContext ctx) {
+            if (deadline != null) {
+                deadline.cancel(false);
+            }
             session.close();
             ctx.fireChannelInactive();
+        }
+
+        @Override
+        public void userEventTriggered(final ChannelHandlerContext ctx, final Object evt) {
+            if (evt instanceof io.netty.handler.timeout.IdleStateEvent) {
+                if (!session.subscribed() && !pending && !closing) {
+                    stats.timedOut(
+                            "idle",
+                            "idle connection(s) closed after "
+                                    + limits.idleTimeout().toSeconds() + " s");
+                    closing = true;
+                    ctx.close();
+                }
+                return;
+            }
+            ctx.fireUserEventTriggered(evt);
         }
 
         @Override
@@ -406,11 +612,40 @@ public final class OperatorRedisServer implements AutoCloseable {
                     ctx.executor().schedule(() -> drain(ctx), 0, TimeUnit.NANOSECONDS);
                     break;
                 }
+                if (throttle != null && passwordRequired && !session.authenticated() && isAuth(waiting.peek())) {
+                    final long wait = throttle.waitNs(System.nanoTime());
+                    if (wait > 0) {
+                        // too many failed AUTHs server-wide: this check waits its turn, nothing else of it is read
+                        pending = true;
+                        ctx.executor()
+                                .schedule(
+                                        () -> {
+                                            pending = false;
+                                            if (ctx.channel().isActive() && !drainScheduled) {
+                                                drain(ctx);
+                                            }
+                                        },
+                                        wait,
+                                        TimeUnit.NANOSECONDS);
+                        break;
+                    }
+                }
                 executed++;
                 final List<byte[]> args = waiting.poll();
+                final int failuresBefore = session.authFailures();
                 final RedisMessage reply = args == NOT_A_COMMAND
                         ? new ErrorRedisMessage("ERR Protocol error: expected an array of bulk strings")
                         : session.execute(args);
+                if (slot != null && (passwordRequired ? session.authenticated() : args != NOT_A_COMMAND)) {
+                    slot.prove();
+                }
+                if (session.authFailures() > failuresBefore && slot != null) {
+                    if (wrote) {
+                        ctx.flush();
+                    }
+                    failedAuth(ctx, reply);
+                    return;
+                }
                 if (session.quit()) {
                     closing = true;
                     waiting.clear();
@@ -428,6 +663,42 @@ public final class OperatorRedisServer implements AutoCloseable {
                 ctx.flush();
             }
             ctx.channel().config().setAutoRead(!closing && !pending && waiting.isEmpty());
+        }
+
+        /**
+         * A wrong password: the reply waits {@link Limits#authFailureDelay()} (nothing else of this connection is
+         * read or run meanwhile), and after {@link Limits#maxAuthFailures()} failures the connection is closed.
+         */
+        private void failedAuth(final ChannelHandlerContext ctx, final RedisMessage reply) {
+            pending = true;
+            ctx.channel().config().setAutoRead(false);
+            if (throttle != null) {
+                throttle.failed(System.nanoTime());
+            }
+            final boolean last = session.authFailures() >= limits.maxAuthFailures();
+            stats.misbehaved(
+                    "auth-failed",
+                    "failed AUTH(s) (wrong password), each answered after "
+                            + limits.authFailureDelay().toMillis() + " ms, the connection closed after "
+                            + limits.maxAuthFailures());
+            ctx.executor()
+                    .schedule(
+                            () -> {
+                                pending = false;
+                                if (last) {
+                                    closing = true;
+                                    waiting.clear();
+                                    ctx.writeAndFlush(reply).addListener(ChannelFutureListener.CLOSE);
+                                    return;
+                                }
+                                write(ctx, reply);
+                                ctx.flush();
+                                if (!drainScheduled) {
+                                    drain(ctx);
+                                }
+                            },
+                            limits.authFailureDelay().toMillis(),
+                            TimeUnit.MILLISECONDS);
         }
 
         private static void write(final ChannelHandlerContext ctx, final RedisMessage reply) {
@@ -451,10 +722,13 @@ public final class OperatorRedisServer implements AutoCloseable {
                         result = deferred.run();
                     } catch (final RuntimeException e) {
                         LOG.warn(
-                                "operator redis client {}: a change failed",
+                                "operator redis client {}: a change failed: {}",
                                 ctx.channel().remoteAddress(),
-                                e);
-                        result = new ErrorRedisMessage("ERR " + oneLine(e.toString()));
+                                problem(e));
+                        if (LOG.isDebugEnabled()) {
+                            LOG.debug("the change's failure", e);
+                        }
+                        result = new ErrorRedisMessage("ERR " + problem(e));
                     }
                     final RedisMessage reply = result;
                     ctx.executor().execute(() -> {
@@ -478,6 +752,12 @@ public final class OperatorRedisServer implements AutoCloseable {
             LOG.debug("operator redis client {}: {}", ctx.channel().remoteAddress(), cause.toString());
             ctx.close();
         }
+    }
+
+    private static boolean isAuth(final List<byte[]> args) {
+        return args != null
+                && !args.isEmpty()
+                && new String(args.get(0), StandardCharsets.US_ASCII).equalsIgnoreCase("AUTH");
     }
 
     /** @return the command's arguments, or null if the message is not a command. */
@@ -506,6 +786,25 @@ public final class OperatorRedisServer implements AutoCloseable {
         }
         return null;
     }
+
+    /**
+     * @return the innermost cause's message on one line, without the Java class names a wrapping exception puts in
+     *     front ({@code io.netty.handler.codec.redis.RedisCodecException: …}): what a client is told.
+     */
+    static String problem(final Throwable t) {
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        final String message = root.getMessage() == null
+                ? null
+                : CLASS_NAME.matcher(root.getMessage()).replaceAll("");
+        return oneLine(message == null || message.isBlank() ? null : message);
+    }
+
+    /** A Java class name followed by a colon, as {@code Throwable.toString()} writes one. */
+    private static final java.util.regex.Pattern CLASS_NAME = java.util.regex.Pattern.compile(
+            "\\b(?:[a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*(?:Exception|Error)(?::\\s*)?");
 
     private static String oneLine(final String s) {
         if (s == null) {

@@ -1,6 +1,6 @@
 package io.asicemu.operator;
 
-import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -16,8 +16,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -47,16 +45,17 @@ import java.util.regex.Pattern;
  */
 public final class PrometheusMetrics implements AutoCloseable {
     private static final Pattern PFC = Pattern.compile("SAI_PORT_STAT_PFC_(\\d)_(.+)");
-    private final HTTPServer server;
-    private final ExecutorService executor;
+    /** The Content-Type of the text format. */
+    static final String CONTENT_TYPE = PrometheusTextFormatWriter.CONTENT_TYPE;
 
-    private PrometheusMetrics(final HTTPServer server, final ExecutorService executor) {
+    private final ManagementHttpServer server;
+
+    private PrometheusMetrics(final ManagementHttpServer server) {
         this.server = server;
-        this.executor = executor;
     }
 
     /**
-     * Starts serving {@code /metrics}.
+     * Starts serving {@code /metrics} with {@link ManagementHttpServer.Options#defaults()}.
      *
      * @param address where (the management address; port 0 = any free port).
      * @param cache the switch's snapshots.
@@ -65,34 +64,87 @@ public final class PrometheusMetrics implements AutoCloseable {
      */
     public static PrometheusMetrics start(final InetSocketAddress address, final SnapshotCache cache)
             throws IOException {
+        return start(address, cache, ManagementHttpServer.Options.defaults(), new ListenerStats("metrics"), null);
+    }
+
+    /**
+     * Starts serving {@code /metrics} (GET and HEAD; 404 for other paths, 405 for other methods) on a bounded
+     * listener ({@link ManagementHttpServer}).
+     *
+     * @param address where (the management address; port 0 = any free port).
+     * @param cache the switch's snapshots.
+     * @param options the listener's bounds.
+     * @param stats the listener's counters.
+     * @param listeners the management listeners whose counters to export ({@code asicemu_listener_*}), or null.
+     * @return the running exporter.
+     * @throws IOException if the address cannot be bound.
+     */
+    public static PrometheusMetrics start(
+            final InetSocketAddress address,
+            final SnapshotCache cache,
+            final ManagementHttpServer.Options options,
+            final ListenerStats stats,
+            final ListenerRegistry listeners)
+            throws IOException {
         final PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(collector(cache));
-        JvmMetrics.builder().register(registry);
-        final ExecutorService executor = Executors.newSingleThreadExecutor(
-                r -> Thread.ofPlatform().daemon().name("prometheus-http").unstarted(r));
-        try {
-            final HTTPServer server = HTTPServer.builder()
-                    .inetAddress(address.getAddress())
-                    .port(address.getPort())
-                    .registry(registry)
-                    .executorService(executor)
-                    .buildAndStart();
-            return new PrometheusMetrics(server, executor);
-        } catch (final IOException | RuntimeException e) {
-            executor.shutdownNow();
-            throw e;
+        if (listeners != null) {
+            registry.register(listenerCollector(listeners));
         }
+        JvmMetrics.builder().register(registry);
+        final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
+        return new PrometheusMetrics(ManagementHttpServer.start(
+                address,
+                "/metrics",
+                CONTENT_TYPE,
+                () -> {
+                    final java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(64 << 10);
+                    writer.write(out, registry.scrape());
+                    return out.toString(java.nio.charset.StandardCharsets.UTF_8);
+                },
+                options,
+                stats));
     }
 
     /** @return the bound port. */
     public int port() {
-        return server.getPort();
+        return server.port();
     }
 
     @Override
     public void close() {
         server.close();
-        executor.shutdownNow();
+    }
+
+    /**
+     * @param listeners the management listeners.
+     * @return {@code asicemu_listener_connections_open}, {@code _refused_total}, {@code _timed_out_total} and {@code
+     *     _evicted_total}, labelled {@code listener}.
+     */
+    static MultiCollector listenerCollector(final ListenerRegistry listeners) {
+        return () -> {
+            final Families f = new Families();
+            for (final ListenerCounters c : listeners.listeners()) {
+                final Labels labels = Labels.of("listener", c.name());
+                f.gauge("asicemu_listener_connections_open", "connections open now", labels, c.open());
+                f.counter(
+                        "asicemu_listener_connections_refused",
+                        "connections closed at accept because the listener was full",
+                        labels,
+                        c.refused());
+                f.counter(
+                        "asicemu_listener_connections_timed_out",
+                        "connections closed by a deadline (handshake or first request, authentication, idle)",
+                        labels,
+                        c.timedOut());
+                f.counter(
+                        "asicemu_listener_connections_evicted",
+                        "connections without a complete request closed to make room for new ones",
+                        labels,
+                        c.evicted());
+            }
+            return f.build();
+        };
     }
 
     /**

@@ -127,6 +127,7 @@ final class RedisCommands {
     private final byte[] password;
     private int db;
     private boolean authenticated;
+    private int authFailures;
     private boolean quit;
     /** The commands of an open MULTI, or null. */
     private List<List<byte[]>> queued;
@@ -201,6 +202,21 @@ final class RedisCommands {
     /** @return whether the client asked to close (QUIT). */
     boolean quit() {
         return quit;
+    }
+
+    /** @return whether the client may run commands (AUTH succeeded, or no password is required). */
+    boolean authenticated() {
+        return authenticated;
+    }
+
+    /** @return how many AUTH commands failed on this connection (wrong password). */
+    int authFailures() {
+        return authFailures;
+    }
+
+    /** @return whether the connection is in subscribe mode (waits for notifications: never idle). */
+    boolean subscribed() {
+        return subscriber != null && subscriber.count() > 0;
     }
 
     /**
@@ -303,6 +319,7 @@ final class RedisCommands {
             authenticated = true;
             return ok();
         }
+        authFailures++;
         return error("WRONGPASS invalid username-password pair or user is disabled.");
     }
 

@@ -19,6 +19,7 @@ public final class SnapshotCache {
     private SonicDatabases current;
     private long takenAt;
     private boolean stale;
+    private ListenerRegistry listeners;
 
     /**
      * @param source takes snapshots of the switch.
@@ -44,9 +45,20 @@ public final class SnapshotCache {
             stale = false;
             final SwitchSnapshot snapshot = source.take();
             current = SonicDatabases.of(snapshot, current == null ? null : current.snapshot());
+            if (listeners != null) {
+                current = current.withListeners(listeners);
+            }
             takenAt = now;
         }
         return current;
+    }
+
+    /**
+     * @param registry the management listeners whose counters STATE_DB shows ({@code ASICEMU_LISTENER|<name>}), as of
+     *     each snapshot.
+     */
+    public synchronized void listeners(final ListenerRegistry registry) {
+        this.listeners = registry;
     }
 
     /**

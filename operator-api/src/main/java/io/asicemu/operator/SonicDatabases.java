@@ -63,6 +63,21 @@ public final class SonicDatabases {
         return dbs.getOrDefault(db, Collections.emptyNavigableMap());
     }
 
+    /**
+     * @param listeners the switch's management listeners.
+     * @return these databases with STATE_DB {@code ASICEMU_LISTENER|<name>} for each listener ({@code
+     *     connections_open}, {@code connections_refused}, {@code connections_timed_out}, {@code connections_evicted}).
+     */
+    public SonicDatabases withListeners(final ListenerRegistry listeners) {
+        final NavigableMap<String, Map<String, String>> state = new TreeMap<>(db(STATE_DB));
+        for (final ListenerCounters c : listeners.listeners()) {
+            state.put("ASICEMU_LISTENER|" + c.name(), Collections.unmodifiableMap(ListenerStats.stateFields(c)));
+        }
+        final Map<Integer, NavigableMap<String, Map<String, String>>> all = new java.util.HashMap<>(dbs);
+        all.put(STATE_DB, Collections.unmodifiableNavigableMap(state));
+        return new SonicDatabases(Map.copyOf(all), snapshot);
+    }
+
     /** @return the port's OID text, e.g. {@code oid:0x1000000000001}. */
     static String portOid(final int port) {
         return oid(PORT_OID + port + 1);

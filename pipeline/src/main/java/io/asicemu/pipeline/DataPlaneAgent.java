@@ -782,7 +782,7 @@ public final class DataPlaneAgent implements Agent {
             final io.asicemu.flowlet.ars.PortQuality quality) {
         final int length = buffer.length(handle);
         if (!Port.fitsMtu(buffer.memory(), buffer.offset(handle), length, port.mtu())) {
-            counters.addDrop(index, DropReason.EXCEEDS_L2_MTU); // the link's MTU shrank while it was queued
+            counters.addDrop(index, DropReason.OUT_EXCEEDS_L2_MTU); // the link's MTU shrank while it was queued
             counters.addPort(index, PortStat.IF_OUT_DISCARDS, 1);
             counters.addPort(index, PortStat.ETHER_TX_OVERSIZE_PKTS, 1);
             buffer.release(handle);

@@ -1,5 +1,9 @@
 package io.asicemu.switchd;
 
+import io.asicemu.operator.ListenerCounters;
+import io.asicemu.operator.ListenerRegistry;
+import io.asicemu.operator.ListenerStats;
+import io.asicemu.operator.ManagementHttpServer;
 import io.asicemu.operator.OperatorRedisServer;
 import io.asicemu.operator.PrometheusMetrics;
 import io.asicemu.operator.SnapshotCache;
@@ -51,6 +55,9 @@ public final class LiveSwitch implements AutoCloseable {
     private final P4RuntimeServer server;
     private final SwitchStatus status;
     private final CountersEndpoint counters;
+    /** The management listeners whose counters STATE_DB and Prometheus show. */
+    private final ListenerRegistry listeners = new ListenerRegistry();
+
     private OperatorRedisServer redis;
     /** CONFIG_DB writes and keyspace notifications of the Redis front (null without one). */
     private volatile RunningConfigAccess configAccess;
@@ -82,7 +89,12 @@ public final class LiveSwitch implements AutoCloseable {
             this.packetInPoller = null;
             this.server = null;
             try {
-                this.counters = readiness.counters() == null ? null : CountersEndpoint.start(readiness.counters(), sw);
+                this.counters = readiness.counters() == null
+                        ? null
+                        : CountersEndpoint.start(readiness.counters(), sw, readiness.countersOptions());
+                if (counters != null) {
+                    listeners.add(counters.stats());
+                }
                 this.status = publishStatus(sonicToLinux, readiness, "off", AdminDownPorts.of(config));
             } catch (final IOException | RuntimeException e) {
                 sw.close();
@@ -107,9 +119,12 @@ public final class LiveSwitch implements AutoCloseable {
         }
         this.packetInPoller = poller;
         this.server = started;
+        listeners.add(p4runtimeCounters(started));
         CountersEndpoint endpoint = null;
         try {
-            endpoint = readiness.counters() == null ? null : CountersEndpoint.start(readiness.counters(), sw);
+            endpoint = readiness.counters() == null
+                    ? null
+                    : CountersEndpoint.start(readiness.counters(), sw, readiness.countersOptions());
             this.status = publishStatus(
                     sonicToLinux,
                     readiness,
@@ -123,15 +138,76 @@ public final class LiveSwitch implements AutoCloseable {
             throw e;
         }
         this.counters = endpoint;
+        if (endpoint != null) {
+            listeners.add(endpoint.stats());
+        }
+    }
+
+    /** P4Runtime's connection counters as the other listeners' (p4runtime-server does not know operator-api). */
+    private static ListenerCounters p4runtimeCounters(final P4RuntimeServer server) {
+        return new ListenerCounters() {
+            @Override
+            public String name() {
+                return "p4runtime";
+            }
+
+            @Override
+            public int open() {
+                return server.openConnections();
+            }
+
+            @Override
+            public long refused() {
+                return server.refusedConnections();
+            }
+
+            @Override
+            public long timedOut() {
+                // closed before the preface and not evicted: the handshake deadline (or a client that gave up)
+                return Math.max(0, server.closedBeforePreface() - server.evictedConnections());
+            }
+
+            @Override
+            public long evicted() {
+                return server.evictedConnections();
+            }
+        };
     }
 
     /**
      * Readiness as lab tooling sees it: how many data links make the switch ready, where to publish it, and where to
      * serve {@code GET /counters} (null: nowhere).
      */
-    public record Readiness(int expectedLinks, java.nio.file.Path statusFile, InetSocketAddress counters) {
+    public record Readiness(
+            int expectedLinks,
+            java.nio.file.Path statusFile,
+            InetSocketAddress counters,
+            ManagementHttpServer.Options countersOptions) {
         /** Every configured port expected, nothing published but the log lines. */
         public static final Readiness ALL_PORTS = new Readiness(0, null, null);
+
+        /** With the HTTP listener's default bounds. */
+        public Readiness(
+                final int expectedLinks, final java.nio.file.Path statusFile, final InetSocketAddress counters) {
+            this(expectedLinks, statusFile, counters, ManagementHttpServer.Options.defaults());
+        }
+    }
+
+    /**
+     * The management listeners' bounds (SECURITY.md): the Redis front's, the HTTP endpoints' (/metrics; /counters
+     * takes {@link Readiness#countersOptions()}), gNMI's. P4Runtime's are its {@code ServerOptions}.
+     *
+     * @param redis the Redis front's limits.
+     * @param http /metrics' bounds.
+     * @param gnmi gNMI's connection bounds.
+     */
+    public record ListenerOptions(
+            OperatorRedisServer.Limits redis, ManagementHttpServer.Options http, GnmiServer.Options gnmi) {
+        /** The defaults. */
+        public static final ListenerOptions DEFAULTS = new ListenerOptions(
+                OperatorRedisServer.Limits.defaults(),
+                ManagementHttpServer.Options.defaults(),
+                GnmiServer.Options.defaults());
     }
 
     /**
@@ -145,6 +221,7 @@ public final class LiveSwitch implements AutoCloseable {
      *     also gNMI's shortest sample interval).
      * @param gnmi where gNMI telemetry listens, or null for nowhere.
      * @param gnmiTls its TLS (P4Runtime's certificate), or null for plaintext.
+     * @param listeners the listeners' connection bounds.
      */
     public record OperatorViews(
             InetSocketAddress redis,
@@ -152,7 +229,8 @@ public final class LiveSwitch implements AutoCloseable {
             InetSocketAddress metrics,
             Duration maxSnapshotAge,
             InetSocketAddress gnmi,
-            GnmiServer.Tls gnmiTls) {
+            GnmiServer.Tls gnmiTls,
+            ListenerOptions listeners) {
         /** None. */
         public static final OperatorViews OFF = new OperatorViews(null, null, null, Duration.ofMillis(100));
 
@@ -162,7 +240,7 @@ public final class LiveSwitch implements AutoCloseable {
                 final String redisPassword,
                 final InetSocketAddress metrics,
                 final Duration maxSnapshotAge) {
-            this(redis, redisPassword, metrics, maxSnapshotAge, null, null);
+            this(redis, redisPassword, metrics, maxSnapshotAge, null, null, ListenerOptions.DEFAULTS);
         }
     }
 
@@ -190,6 +268,7 @@ public final class LiveSwitch implements AutoCloseable {
         final SwitchConfig config = SwitchConfig.of(control);
         final SnapshotCache cache =
                 new SnapshotCache(SwitchSnapshots.source(sw, config::runningConfig), views.maxSnapshotAge());
+        cache.listeners(listeners);
         if (views.redis() != null) {
             configAccess = new RunningConfigAccess(this::control, config::runningConfig, APPLY_TIMEOUT);
             try {
@@ -197,9 +276,11 @@ public final class LiveSwitch implements AutoCloseable {
                         views.redis(),
                         cache,
                         views.redisPassword(),
-                        OperatorRedisServer.Limits.defaults(),
+                        views.listeners().redis(),
                         new RegisterMap(this::control, TmOptions.defaults(), APPLY_TIMEOUT),
-                        configAccess);
+                        configAccess,
+                        new ListenerStats("redis"));
+                listeners.add(redis.stats());
             } catch (final InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted while binding the Redis port", e);
@@ -207,16 +288,26 @@ public final class LiveSwitch implements AutoCloseable {
             if (!views.redis().getAddress().isLoopbackAddress() && views.redisPassword() == null) {
                 LOG.warn(
                         "the Redis front on {} has no password: anyone who reaches it reads the switch's counters "
-                                + "and configuration (give --redis-password-file)",
+                                + "and configuration and can WRITE CONFIG_DB, i.e. reconfigure the running switch "
+                                + "(give --redis-password-file)",
                         views.redis().getHostString());
             }
         }
         if (views.metrics() != null) {
-            metrics = PrometheusMetrics.start(views.metrics(), cache);
+            final ListenerStats metricsStats = new ListenerStats("metrics");
+            listeners.add(metricsStats);
+            metrics = PrometheusMetrics.start(
+                    views.metrics(), cache, views.listeners().http(), metricsStats, listeners);
         }
         if (views.gnmi() != null) {
             gnmi = GnmiServer.start(
-                    views.gnmi(), cache, GnmiService.Limits.defaults(views.maxSnapshotAge()), views.gnmiTls());
+                    views.gnmi(),
+                    cache,
+                    GnmiService.Limits.defaults(views.maxSnapshotAge()),
+                    views.gnmiTls(),
+                    views.listeners().gnmi(),
+                    new ListenerStats("gnmi"));
+            listeners.add(gnmi.stats());
             if (!views.gnmi().getAddress().isLoopbackAddress() && views.gnmiTls() == null) {
                 LOG.warn(
                         "gNMI on {} is plaintext: anyone who reaches it reads the switch's counters and configuration "

@@ -30,15 +30,23 @@ public final class LoggingSetup extends ContextAwareBase implements Configurator
     /** The longest a logger's name is shown: its packages are cut to initials first ({@code i.a.s.LiveSwitch}). */
     static final int LOGGER_NAME_LENGTH = 20;
 
+    /** Whether log lines carry their stack traces ({@code --debug}); otherwise the exception's class and message. */
+    private static volatile boolean stackTraces;
+
     /** Public, as {@link java.util.ServiceLoader} needs. */
     public LoggingSetup() {}
+
+    /** @param on whether log lines carry stack traces ({@code --debug}). */
+    static void stackTraces(final boolean on) {
+        stackTraces = on;
+    }
 
     @Override
     public ExecutionStatus configure(final LoggerContext context) {
         if (System.getProperty("logback.configurationFile") != null) {
             return ExecutionStatus.INVOKE_NEXT_IF_ANY;
         }
-        final LineLayout layout = new LineLayout();
+        final LineLayout layout = new LineLayout(() -> stackTraces);
         layout.setContext(context);
         layout.start();
         final LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
@@ -55,7 +63,46 @@ public final class LoggingSetup extends ContextAwareBase implements Configurator
         final ch.qos.logback.classic.Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         root.setLevel(Level.WARN);
         root.addAppender(console);
+        julToSlf4j();
         return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
+    }
+
+    /**
+     * Sends java.util.logging (grpc-java logs there) through SLF4J, so that its records obey the same levels (libraries
+     * at WARN: grpc's per-connection "Transport failed" at INFO is not printed) and the same one-line rule: without the
+     * bridge, JUL's console handler printed every bad client's stack trace on stderr.
+     */
+    static void julToSlf4j() {
+        final java.util.logging.Logger julRoot =
+                java.util.logging.LogManager.getLogManager().getLogger("");
+        for (final java.util.logging.Handler h : julRoot.getHandlers()) {
+            julRoot.removeHandler(h);
+        }
+        julRoot.setLevel(java.util.logging.Level.INFO);
+        julRoot.addHandler(new java.util.logging.Handler() {
+            @Override
+            public void publish(final java.util.logging.LogRecord r) {
+                final org.slf4j.Logger logger =
+                        org.slf4j.LoggerFactory.getLogger(r.getLoggerName() == null ? "jul" : r.getLoggerName());
+                final int level = r.getLevel().intValue();
+                final String message = r.getMessage() == null ? "" : r.getMessage();
+                if (level >= java.util.logging.Level.SEVERE.intValue()) {
+                    logger.error(message, r.getThrown());
+                } else if (level >= java.util.logging.Level.WARNING.intValue()) {
+                    logger.warn(message, r.getThrown());
+                } else if (level >= java.util.logging.Level.INFO.intValue()) {
+                    logger.info(message, r.getThrown());
+                } else {
+                    logger.debug(message, r.getThrown());
+                }
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        });
     }
 
     /**
@@ -66,6 +113,20 @@ public final class LoggingSetup extends ContextAwareBase implements Configurator
         private final TargetLengthBasedClassNameAbbreviator abbreviator =
                 new TargetLengthBasedClassNameAbbreviator(LOGGER_NAME_LENGTH);
         private final ZoneId zone = ZoneId.systemDefault();
+        private final java.util.function.BooleanSupplier withStackTraces;
+
+        /** As the pattern: stack traces included. */
+        LineLayout() {
+            this(() -> true);
+        }
+
+        /**
+         * @param withStackTraces whether an event's stack trace follows it (the switch: only with {@code --debug});
+         *     otherwise the exception's class and message end the one line.
+         */
+        LineLayout(final java.util.function.BooleanSupplier withStackTraces) {
+            this.withStackTraces = withStackTraces;
+        }
 
         @Override
         public String doLayout(final ILoggingEvent event) {
@@ -85,8 +146,19 @@ public final class LoggingSetup extends ContextAwareBase implements Configurator
             line.append(abbreviator.abbreviate(event.getLoggerName())).append(" - ");
             line.append(event.getFormattedMessage()).append(CoreConstants.LINE_SEPARATOR);
             final IThrowableProxy thrown = event.getThrowableProxy();
-            if (thrown != null) {
+            if (thrown != null && withStackTraces.getAsBoolean()) {
                 line.append(ThrowableProxyUtil.asString(thrown)); // ends with a line separator
+            } else if (thrown != null) {
+                // one line: the exception named at the end, its stack trace only with --debug (SECURITY.md)
+                line.setLength(line.length() - CoreConstants.LINE_SEPARATOR.length());
+                line.append(" (")
+                        .append(thrown.getClassName())
+                        .append(
+                                thrown.getMessage() == null
+                                        ? ""
+                                        : ": " + thrown.getMessage().replaceAll("[\\r\\n]+", " "))
+                        .append(")")
+                        .append(CoreConstants.LINE_SEPARATOR);
             }
             return line.toString();
         }

@@ -43,9 +43,11 @@ public final class Main implements Runnable {
     @CommandLine.Option(
             names = "--debug",
             scope = CommandLine.ScopeType.INHERIT,
-            description = "print the stack trace of a failure (user errors are otherwise one line, exit status 2)")
+            description = "print the stack trace of a failure (user errors are otherwise one line, exit status 2) and "
+                    + "stack traces in log lines (otherwise the exception's class and message only)")
     void debug(final boolean debug) {
         this.debug = debug;
+        LoggingSetup.stackTraces(debug);
     }
 
     /** @return whether {@code --debug} was given. */

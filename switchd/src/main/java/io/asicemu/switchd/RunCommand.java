@@ -227,6 +227,94 @@ final class RunCommand implements Callable<Integer> {
     private Path redisPasswordFile;
 
     @Option(
+            names = "--redis-max-connections",
+            paramLabel = "N",
+            defaultValue = "64",
+            description =
+                    "Redis clients held at once; when all are held a new one takes the place of the oldest that has "
+                            + "not authenticated (or, without a password, sent a command), else it is refused "
+                            + "(default: ${DEFAULT-VALUE})")
+    private int redisMaxConnections;
+
+    @Option(
+            names = "--redis-auth-timeout-s",
+            paramLabel = "SECONDS",
+            defaultValue = "10",
+            description = "close a Redis connection that has not authenticated (without a password: sent a complete "
+                    + "command) this long after it connected (default: ${DEFAULT-VALUE})")
+    private long redisAuthTimeoutS;
+
+    @Option(
+            names = "--redis-idle-timeout-s",
+            paramLabel = "SECONDS",
+            defaultValue = "300",
+            description = "close a Redis connection idle this long, subscribers excepted (default: ${DEFAULT-VALUE})")
+    private long redisIdleTimeoutS;
+
+    @Option(
+            names = "--redis-auth-failure-delay-ms",
+            paramLabel = "MS",
+            defaultValue = "1000",
+            description = "answer a failed AUTH after this delay (default: ${DEFAULT-VALUE})")
+    private long redisAuthFailureDelayMs;
+
+    @Option(
+            names = "--redis-max-auth-failures",
+            paramLabel = "N",
+            defaultValue = "3",
+            description = "close a Redis connection after this many failed AUTHs (default: ${DEFAULT-VALUE})")
+    private int redisMaxAuthFailures;
+
+    @Option(
+            names = "--http-max-connections",
+            paramLabel = "N",
+            defaultValue = "64",
+            description = "connections each HTTP endpoint (/metrics, /counters) holds at once; when all are held a new "
+                    + "one takes the place of the oldest without a complete request (default: ${DEFAULT-VALUE})")
+    private int httpMaxConnections;
+
+    @Option(
+            names = "--http-request-timeout-s",
+            paramLabel = "SECONDS",
+            defaultValue = "10",
+            description = "close an HTTP connection whose request head is not complete this long after it connected "
+                    + "(default: ${DEFAULT-VALUE})")
+    private long httpRequestTimeoutS;
+
+    @Option(
+            names = "--http-idle-timeout-s",
+            paramLabel = "SECONDS",
+            defaultValue = "60",
+            description = "close an HTTP connection that neither reads nor writes this long (a client that does not "
+                    + "read its answer) (default: ${DEFAULT-VALUE})")
+    private long httpIdleTimeoutS;
+
+    @Option(
+            names = "--gnmi-max-connections",
+            paramLabel = "N",
+            defaultValue = "64",
+            description =
+                    "gNMI connections held at once; when all are held a new one takes the place of the oldest that "
+                            + "has not sent its HTTP/2 preface, else it is closed at accept (default: ${DEFAULT-VALUE})")
+    private int gnmiMaxConnections;
+
+    @Option(
+            names = "--gnmi-handshake-timeout-s",
+            paramLabel = "SECONDS",
+            defaultValue = "10",
+            description = "close a gNMI connection that has not finished its TLS/HTTP/2 handshake this long after it "
+                    + "connected (default: ${DEFAULT-VALUE})")
+    private long gnmiHandshakeTimeoutS;
+
+    @Option(
+            names = "--gnmi-idle-timeout-s",
+            paramLabel = "SECONDS",
+            defaultValue = "300",
+            description = "close a gNMI connection with no call (subscription) in flight this long "
+                    + "(default: ${DEFAULT-VALUE})")
+    private long gnmiIdleTimeoutS;
+
+    @Option(
             names = "--metrics-port",
             paramLabel = "PORT",
             defaultValue = "-1",
@@ -339,7 +427,8 @@ final class RunCommand implements Callable<Integer> {
                 new LiveSwitch.Readiness(
                         expectLinks,
                         statusFile,
-                        countersPort < 0 ? null : new InetSocketAddress(p4runtimeAddress, countersPort)),
+                        countersPort < 0 ? null : new InetSocketAddress(p4runtimeAddress, countersPort),
+                        httpOptions()),
                 serverOptions(),
                 takeAddressedPorts,
                 operatorViews(),
@@ -379,7 +468,43 @@ final class RunCommand implements Callable<Integer> {
                 metricsPort < 0 ? null : new InetSocketAddress(p4runtimeAddress, metricsPort),
                 Duration.ofMillis(operatorMaxAgeMs),
                 gnmiPort < 0 ? null : new InetSocketAddress(p4runtimeAddress, gnmiPort),
-                tlsCert == null ? null : new io.asicemu.operator.gnmi.GnmiServer.Tls(tlsCert, tlsKey, tlsClientCa));
+                tlsCert == null ? null : new io.asicemu.operator.gnmi.GnmiServer.Tls(tlsCert, tlsKey, tlsClientCa),
+                new LiveSwitch.ListenerOptions(
+                        io.asicemu.operator.OperatorRedisServer.Limits.defaults()
+                                .withConnections(
+                                        atLeast("--redis-max-connections", redisMaxConnections, 1),
+                                        Duration.ofSeconds(atLeast("--redis-auth-timeout-s", redisAuthTimeoutS, 1)),
+                                        Duration.ofSeconds(atLeast("--redis-idle-timeout-s", redisIdleTimeoutS, 1)),
+                                        Duration.ofMillis(
+                                                atLeast("--redis-auth-failure-delay-ms", redisAuthFailureDelayMs, 0)),
+                                        atLeast("--redis-max-auth-failures", redisMaxAuthFailures, 1)),
+                        httpOptions(),
+                        new io.asicemu.operator.gnmi.GnmiServer.Options(
+                                atLeast("--gnmi-max-connections", gnmiMaxConnections, 1),
+                                Duration.ofSeconds(atLeast("--gnmi-handshake-timeout-s", gnmiHandshakeTimeoutS, 1)),
+                                Duration.ofSeconds(atLeast("--gnmi-idle-timeout-s", gnmiIdleTimeoutS, 1)))));
+    }
+
+    /** The HTTP endpoints' bounds from the options. */
+    io.asicemu.operator.ManagementHttpServer.Options httpOptions() {
+        return new io.asicemu.operator.ManagementHttpServer.Options(
+                atLeast("--http-max-connections", httpMaxConnections, 1),
+                Duration.ofSeconds(atLeast("--http-request-timeout-s", httpRequestTimeoutS, 1)),
+                Duration.ofSeconds(atLeast("--http-idle-timeout-s", httpIdleTimeoutS, 1)));
+    }
+
+    private static long atLeast(final String option, final long value, final long min) {
+        if (value < min) {
+            throw new IllegalArgumentException(option + " must be at least " + min + ", not " + value);
+        }
+        return value;
+    }
+
+    private static int atLeast(final String option, final int value, final int min) {
+        if (value < min) {
+            throw new IllegalArgumentException(option + " must be at least " + min + ", not " + value);
+        }
+        return value;
     }
 
     /** P4Runtime's TLS and connection limits from the options. */

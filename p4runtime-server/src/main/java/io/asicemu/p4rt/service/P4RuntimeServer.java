@@ -48,9 +48,13 @@ public final class P4RuntimeServer implements AutoCloseable {
 
     private final AtomicInteger openConnections = new AtomicInteger();
     private final AtomicLong refusedConnections = new AtomicLong();
+    private final AtomicLong evictedConnections = new AtomicLong();
+    private final AtomicLong closedBeforePreface = new AtomicLong();
     private final int maxConnections;
     private long refusalsLogged;
     private long lastRefusalLogNs;
+    private long evictionsLogged;
+    private long lastEvictionLogNs;
 
     /** A plaintext server with {@link ServerOptions#defaults()}. */
     public P4RuntimeServer(final InetSocketAddress address, final P4RuntimeService service) {
@@ -81,7 +85,13 @@ public final class P4RuntimeServer implements AutoCloseable {
                 .bossEventLoopGroup(boss)
                 .workerEventLoopGroup(workers)
                 .channelFactory(() -> new CappedServerSocketChannel(
-                        maxConnections, openConnections, refusedConnections, this::logRefusal))
+                        new ConnectionSlots(maxConnections),
+                        openConnections,
+                        refusedConnections,
+                        evictedConnections,
+                        closedBeforePreface,
+                        this::logRefusal,
+                        this::logEviction))
                 .maxInboundMessageSize(MAX_INBOUND_BYTES)
                 .maxInboundMetadataSize(1024 * 1024)
                 .handshakeTimeout(options.handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS)
@@ -125,12 +135,40 @@ public final class P4RuntimeServer implements AutoCloseable {
         }
     }
 
+    /** Boss loop only: as {@link #logRefusal}, for connections that never spoke closed to make room. */
+    private void logEviction() {
+        final long now = System.nanoTime();
+        if (evictionsLogged == 0 || now - lastEvictionLogNs >= REFUSAL_LOG_INTERVAL_NS) {
+            final long total = evictedConnections.get();
+            LOG.warn(
+                    "P4Runtime: closed {} connection(s) that had not sent their HTTP/2 preface to make room for new"
+                            + " ones ({} open, the limit)",
+                    total - evictionsLogged,
+                    maxConnections);
+            evictionsLogged = total;
+            lastEvictionLogNs = now;
+        }
+    }
+
+    /** @return connections that had not sent their preface closed to make room for a new one. */
+    public long evictedConnections() {
+        return evictedConnections.get();
+    }
+
+    /** @return connections closed before their HTTP/2 preface (handshake timeout, eviction, or the client). */
+    public long closedBeforePreface() {
+        return closedBeforePreface.get();
+    }
+
     /** @return connections open now. */
     public int openConnections() {
         return openConnections.get();
     }
 
-    /** @return connections closed at accept because {@link ServerOptions#maxConnections()} were open. */
+    /**
+     * @return connections closed at accept because {@link ServerOptions#maxConnections()} were open, all past their
+     *     preface.
+     */
     public long refusedConnections() {
         return refusedConnections.get();
     }

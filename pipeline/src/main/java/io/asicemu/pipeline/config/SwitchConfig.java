@@ -117,6 +117,7 @@ public final class SwitchConfig implements PipelineControl.ConfigSource {
             applyConfig(next);
             return control.lastSubmitted();
         }
+        refusePortsAddedOrRemoved(next);
         final Set<String> changed = changedTables(inForce.db(), next);
         // A change confined to the engines' tables (a WRED threshold, a watchdog time, the hash seed) and to ports'
         // admin status and MTU is compiled by those tables' parsers alone and leaves the pipeline's objects as they
@@ -207,6 +208,34 @@ public final class SwitchConfig implements PipelineControl.ConfigSource {
             return x == b.table(t) || x.equals(b.table(t));
         });
         return tables;
+    }
+
+    /**
+     * A port added or removed is refused before anything else is checked, with that reason: compiled first, a removed
+     * port's references (its INTERFACE, PORT_QOS_MAP, VLAN_MEMBER … keys) were refused instead, as if the config were
+     * wrong rather than the change impossible at run time ({@code DEL PORT|Ethernet0} over Redis, issue 43).
+     */
+    private void refusePortsAddedOrRemoved(final ConfigDb next) {
+        final java.util.Set<String> running = runningConfig().table("PORT").keySet();
+        final java.util.Set<String> wanted = next.table("PORT").keySet();
+        for (final String port : new TreeSet<>(running)) {
+            if (!wanted.contains(port)) {
+                throw new ConfigException(
+                        "PORT",
+                        port,
+                        "",
+                        "needs config reload: removing a port: " + ConfigChanges.reloadReason("PORT", ""));
+            }
+        }
+        for (final String port : new TreeSet<>(wanted)) {
+            if (!running.contains(port)) {
+                throw new ConfigException(
+                        "PORT",
+                        port,
+                        "",
+                        "needs config reload: adding a port: " + ConfigChanges.reloadReason("PORT", ""));
+            }
+        }
     }
 
     /**

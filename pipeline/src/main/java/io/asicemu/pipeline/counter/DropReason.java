@@ -91,7 +91,15 @@ public enum DropReason {
      * The egress port's link went down while the frame waited in its queue (or a PacketOut named a port whose link
      * is down): counted on the egress port, as SAI counts it, not as a TX-ring loss.
      */
-    OUT_EGRESS_LINK_DOWN("SAI_OUT_DROP_REASON_L3_EGRESS_LINK_DOWN");
+    OUT_EGRESS_LINK_DOWN("SAI_OUT_DROP_REASON_L3_EGRESS_LINK_DOWN"),
+    /**
+     * The frame is larger than the egress port's MTU (the configured one, or the link's if lower; also when the
+     * link's MTU shrank while it was queued): counted on the egress port with {@code IF_OUT_DISCARDS} and
+     * {@code ETHER_TX_OVERSIZE_PKTS}. SAI has no egress MTU reason ({@code sai_out_drop_reason_t}: L2_ANY,
+     * EGRESS_VLAN_FILTER, L3_ANY, L3_EGRESS_LINK_DOWN, TUNNEL_LOOPBACK_PACKET_DROP), hence ours; the ingress
+     * {@link #EXCEEDS_L2_MTU} stays for frames over the receiving port's MTU.
+     */
+    OUT_EXCEEDS_L2_MTU("ASICEMU_OUT_DROP_REASON_EXCEEDS_L2_MTU");
 
     private static final DropReason[] VALUES = values();
     private final String counterName;

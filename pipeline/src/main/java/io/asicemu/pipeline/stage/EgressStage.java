@@ -132,12 +132,12 @@ public final class EgressStage {
         final int body = length - v.l2Length;
         if (body - 2 > Math.min(t.portMtu(port), p.mtu())) { // configured MTU, or the link's if lower
             counters.addPort(port, PortStat.ETHER_TX_OVERSIZE_PKTS, 1);
-            return egressDrop(port, DropReason.EXCEEDS_L2_MTU);
+            return egressDrop(port, DropReason.OUT_EXCEEDS_L2_MTU);
         }
         final int header = EthernetFlyweight.ETHER_TYPE_OFFSET + (tagged ? VlanTagFlyweight.TAG_LENGTH : 0);
         final int outLength = Math.max(MIN_FRAME, header + body);
         if (outLength > buffer.maxFrameBytes()) {
-            return egressDrop(port, DropReason.EXCEEDS_L2_MTU);
+            return egressDrop(port, DropReason.OUT_EXCEEDS_L2_MTU);
         }
         final int queue = t.qos().queue(port, v.tc);
         if (t.egressAcl().size() != 0 && egressAclDrops(t, v, port, segment, offset, outLength)) {
@@ -255,7 +255,7 @@ public final class EgressStage {
                 continue;
             }
             if (outLength > buffer.maxFrameBytes()) {
-                egressDrop(port, DropReason.EXCEEDS_L2_MTU);
+                egressDrop(port, DropReason.OUT_EXCEEDS_L2_MTU);
                 continue;
             }
             final int handle = buffer.allocate(outLength);

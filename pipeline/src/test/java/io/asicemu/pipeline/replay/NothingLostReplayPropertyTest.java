@@ -124,7 +124,8 @@ class NothingLostReplayPropertyTest {
             assertThat(c.drops().get("SAI_IN_DROP_REASON_IP_HEADER_ERROR"))
                     .isEqualTo(n(sent, FrameClass.BAD_IPV4_CHECKSUM));
             assertThat(c.drops().get("SAI_IN_DROP_REASON_EXCEEDS_L3_MTU")
-                            + c.drops().get("SAI_IN_DROP_REASON_EXCEEDS_L2_MTU"))
+                            + c.drops().get("SAI_IN_DROP_REASON_EXCEEDS_L2_MTU")
+                            + c.drops().get("ASICEMU_OUT_DROP_REASON_EXCEEDS_L2_MTU"))
                     .isEqualTo(n(sent, FrameClass.OVER_EGRESS_MTU));
             assertThat(c.drops().get("SAI_IN_DROP_REASON_TTL")).isEqualTo(n(sent, FrameClass.TTL_ONE));
             assertThat(c.drops().get("SAI_IN_DROP_REASON_LPM4_MISS")).isEqualTo(n(sent, FrameClass.NO_ROUTE));

@@ -168,7 +168,13 @@ public final class LinuxPorts implements PortDiscovery.Listener, AutoCloseable {
                 port.mtu(),
                 mtu);
         final int ifIndex = port.ifIndex();
+        // the same interface: what it was before the switch first took it stays what close() gives back (removing
+        // forgets it, and adding again would capture the switch's own settings: up, IPv6 off)
+        final HostLinkState first = before.get(name);
         onPortRemoved(name, ifIndex);
+        if (first != null) {
+            before.put(name, first);
+        }
         onPortAdded(name, ifIndex);
     }
 

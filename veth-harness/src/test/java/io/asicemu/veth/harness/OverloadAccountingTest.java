@@ -107,7 +107,7 @@ class OverloadAccountingTest {
                 assertThat(outDiscards).as("over the egress MTU").isPositive().isEqualTo(big.sent() - overflow);
                 assertThat(afterMtu.port("Ethernet4", "SAI_PORT_STAT_ETHER_TX_OVERSIZE_PKTS"))
                         .isEqualTo(outDiscards);
-                assertThat(afterMtu.port("Ethernet4", "SAI_IN_DROP_REASON_EXCEEDS_L2_MTU"))
+                assertThat(afterMtu.port("Ethernet4", "ASICEMU_OUT_DROP_REASON_EXCEEDS_L2_MTU"))
                         .isEqualTo(outDiscards);
             }
         }
