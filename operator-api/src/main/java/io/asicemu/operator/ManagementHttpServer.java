@@ -1,5 +1,7 @@
 package io.asicemu.operator;
 
+import io.asicemu.listener.ConnectionSlots;
+import io.asicemu.listener.QuietIoEventLoopGroup;
 import io.grpc.netty.shaded.io.netty.bootstrap.ServerBootstrap;
 import io.grpc.netty.shaded.io.netty.buffer.Unpooled;
 import io.grpc.netty.shaded.io.netty.channel.Channel;

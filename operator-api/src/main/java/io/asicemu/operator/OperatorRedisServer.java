@@ -1,5 +1,6 @@
 package io.asicemu.operator;
 
+import io.asicemu.listener.ConnectionSlots;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;

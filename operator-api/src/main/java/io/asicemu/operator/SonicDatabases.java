@@ -73,7 +73,7 @@ public final class SonicDatabases {
         for (final ListenerCounters c : listeners.listeners()) {
             state.put("ASICEMU_LISTENER|" + c.name(), Collections.unmodifiableMap(ListenerStats.stateFields(c)));
         }
-        final Map<Integer, NavigableMap<String, Map<String, String>>> all = new java.util.HashMap<>(dbs);
+        final Map<Integer, Map<String, Map<String, String>>> all = new java.util.HashMap<>(dbs);
         all.put(STATE_DB, Collections.unmodifiableNavigableMap(state));
         return new SonicDatabases(Map.copyOf(all), snapshot);
     }

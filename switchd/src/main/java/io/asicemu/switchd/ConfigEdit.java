@@ -162,7 +162,7 @@ final class ConfigEdit extends AbstractMap<String, Map<String, String>> {
     }
 
     /** A hash in Redis form as CONFIG_DB fields: {@code field@} is a list, SONiC's placeholder {@code NULL} dropped. */
-    private static Map<String, String> fields(
+    static Map<String, String> fields(
             final String table, final String key, final Map<String, String> hash, final Set<String> lists) {
         final Map<String, String> fields = new LinkedHashMap<>();
         hash.forEach((field, value) -> {

@@ -138,22 +138,9 @@ public final class RunningConfigAccess implements ConfigAccess {
             }
             final String table = redisKey.substring(0, bar);
             final String key = redisKey.substring(bar + 1);
-            final Map<String, String> fields = new LinkedHashMap<>();
-            hash.forEach((field, value) -> {
-                if (field.equals("NULL")) {
-                    return; // SONiC's placeholder: a key without fields
-                }
-                final boolean list = field.endsWith("@");
-                final String name = list ? field.substring(0, field.length() - 1) : field;
-                if (fields.containsKey(name)) {
-                    throw new ConfigRefusedException(table + "|" + key + "|" + name + ": set both as a list (" + name
-                            + "@) and as a string (" + name + "); HDEL one of them");
-                }
-                fields.put(name, value);
-                if (list) {
-                    lists.add(table + "|" + key + "|" + name);
-                }
-            });
+            final Set<String> listFields = new HashSet<>();
+            final Map<String, String> fields = ConfigEdit.fields(table, key, hash, listFields);
+            listFields.forEach(field -> lists.add(table + "|" + key + "|" + field));
             tables.computeIfAbsent(table, t -> new LinkedHashMap<>()).put(key, fields);
         });
         return new ConfigDb(tables, lists, true);

@@ -1,8 +1,8 @@
 package io.asicemu.operator.gnmi;
 
-import io.asicemu.operator.ConnectionSlots;
+import io.asicemu.listener.ConnectionSlots;
+import io.asicemu.listener.QuietIoEventLoopGroup;
 import io.asicemu.operator.ListenerStats;
-import io.asicemu.operator.QuietIoEventLoopGroup;
 import io.asicemu.operator.SnapshotCache;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;

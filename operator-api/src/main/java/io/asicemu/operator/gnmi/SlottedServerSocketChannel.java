@@ -1,6 +1,6 @@
 package io.asicemu.operator.gnmi;
 
-import io.asicemu.operator.ConnectionSlots;
+import io.asicemu.listener.ConnectionSlots;
 import io.asicemu.operator.ListenerStats;
 import io.grpc.netty.shaded.io.netty.buffer.ByteBuf;
 import io.grpc.netty.shaded.io.netty.channel.Channel;

@@ -1,5 +1,6 @@
 package io.asicemu.p4rt.service;
 
+import io.asicemu.listener.ConnectionSlots;
 import io.grpc.netty.shaded.io.netty.buffer.ByteBuf;
 import io.grpc.netty.shaded.io.netty.channel.Channel;
 import io.grpc.netty.shaded.io.netty.channel.ChannelHandlerContext;

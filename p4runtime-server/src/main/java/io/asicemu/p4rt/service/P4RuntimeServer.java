@@ -1,5 +1,7 @@
 package io.asicemu.p4rt.service;
 
+import io.asicemu.listener.ConnectionSlots;
+import io.asicemu.listener.QuietIoEventLoopGroup;
 import io.grpc.Metadata;
 import io.grpc.Server;
 import io.grpc.ServerCall;

@@ -1,4 +1,4 @@
-package io.asicemu.p4rt.service;
+package io.asicemu.listener;
 
 import io.grpc.netty.shaded.io.netty.channel.IoEventLoop;
 import io.grpc.netty.shaded.io.netty.channel.IoEventLoopGroup;
@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * cancelled or, cancelled from another thread, when the loop next runs — at the latest at that task's own deadline,
  * which the loop still waits for.
  */
-final class QuietIoEventLoopGroup extends MultiThreadIoEventLoopGroup {
+public final class QuietIoEventLoopGroup extends MultiThreadIoEventLoopGroup {
     /** How long a loop with nothing scheduled sleeps if nothing wakes it (finite: the selector's timeout in ms). */
     static final long IDLE_WAIT_NANOS = TimeUnit.HOURS.toNanos(1);
 
@@ -28,7 +28,7 @@ final class QuietIoEventLoopGroup extends MultiThreadIoEventLoopGroup {
      * @param threadFactory their threads.
      * @param ioHandlerFactory the transport (NIO).
      */
-    QuietIoEventLoopGroup(
+    public QuietIoEventLoopGroup(
             final int threads, final ThreadFactory threadFactory, final IoHandlerFactory ioHandlerFactory) {
         super(threads, threadFactory, ioHandlerFactory);
     }

@@ -1,4 +1,4 @@
-package io.asicemu.p4rt.service;
+package io.asicemu.listener;
 
 import java.util.LinkedHashSet;
 import java.util.SequencedSet;
@@ -9,11 +9,9 @@ import java.util.SequencedSet;
  * the oldest unproven one (which is closed) rather than being refused. Only proven connections can fill the listener
  * so that new ones are refused, and they are bounded by the idle timeout.
  * <p>
- * A copy of operator-api's {@code ConnectionSlots} (the modules do not depend on each other).
- * <p>
  * Threading: thread safe (slots are taken on the accepting thread and proven or released on I/O threads).
  */
-final class ConnectionSlots {
+public final class ConnectionSlots {
     private final int limit;
     private final SequencedSet<Slot> unproven = new LinkedHashSet<>();
     private int held;
