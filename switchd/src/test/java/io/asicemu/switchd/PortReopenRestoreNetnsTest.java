@@ -82,44 +82,4 @@ class PortReopenRestoreNetnsTest {
                     .isEqualTo("0");
         }
     }
-
-    @Test
-    void shouldRestoreARecreatedInterfaceAsTheSwitchFoundTheNewOne() throws Exception {
-        try (NetnsLab lab = NetnsLab.create()) {
-            final Netns h1 = lab.namespace("h1");
-            final String sw1 = lab.switchLink("sw1", h1, "eth1", Offloads.CONTAINERLAB, 1500);
-            Commands.runOrFail("ip", "link", "set", sw1, "down");
-            Files.writeString(Path.of("/proc/sys/net/ipv6/conf", sw1, "disable_ipv6"), "0");
-            Files.writeString(Path.of("/proc/sys/net/ipv6/conf", sw1, "addr_gen_mode"), "0");
-            final Path config = lab.newFile(".json");
-            Files.writeString(config, CONFIG);
-            final RunCommand run = new RunCommand();
-            new CommandLine(run)
-                    .parseArgs(
-                            "--config", config.toString(), "--port-map", "Ethernet0=" + sw1, "--p4runtime-port", "0");
-            try (LiveSwitch sw = run.start()) {
-                sw.dataPlane().awaitPorts(1, Duration.ofSeconds(10));
-                final Object first = sw.dataPlane().ports().get(sw1);
-                lab.deleteSwitchLink(sw1);
-                // the same name again, as a lab tool re-creates a link: IPv6 off (the lab's silence), addrgenmode none
-                lab.switchLink("sw1", h1, "eth1", Offloads.CONTAINERLAB, 1500);
-                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                while ((sw.dataPlane().ports().get(sw1) == null
-                                || sw.dataPlane().ports().get(sw1) == first)
-                        && System.nanoTime() < deadline) {
-                    Thread.sleep(50);
-                }
-                assertThat(sw.dataPlane().ports().get(sw1))
-                        .as("the new interface attached")
-                        .isNotNull()
-                        .isNotSameAs(first);
-            }
-            assertThat(sysctl(sw1, "disable_ipv6"))
-                    .as("disable_ipv6 of the new interface as the switch found it, not the first one's")
-                    .isEqualTo("1");
-            assertThat(sysctl(sw1, "addr_gen_mode"))
-                    .as("addr_gen_mode of the new interface as the switch found it")
-                    .isEqualTo("1");
-        }
-    }
 }
