@@ -250,6 +250,13 @@ def links_and_exec(doc, compose):
     return links, execs
 
 
+def default_project(compose_file):
+    """docker-compose's own default project name for a compose file: its directory's name in lower case, keeping
+    a-z, 0-9, "-" and "_" (docker-compose 1.29 and v2), so `docker-compose up` and `labctl wire -f` meet without -p."""
+    name = os.path.basename(os.path.dirname(os.path.abspath(compose_file))).lower()
+    return "".join(c for c in name if c in "abcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
 def compose_pids(project):
     """The pids(services) of a compose project's running containers: one `docker ps` and one `docker inspect`."""
     def resolve(services):
@@ -378,8 +385,7 @@ def main():
     if a.compose_file:
         if a.action != "wire":
             p.error("with -f only wire (docker-compose up/down does the rest)")
-        project = a.project or os.environ.get("COMPOSE_PROJECT_NAME") or \
-            "".join(c for c in os.path.basename(os.path.dirname(os.path.abspath(path))).lower() if c.isalnum())
+        project = a.project or os.environ.get("COMPOSE_PROJECT_NAME") or default_project(path)
         do_wire(doc, True, compose_pids(project), a.node)
     elif a.action == "deploy":
         do_deploy(doc, os.path.dirname(os.path.abspath(path)))
