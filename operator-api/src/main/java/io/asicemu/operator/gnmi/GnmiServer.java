@@ -2,6 +2,7 @@ package io.asicemu.operator.gnmi;
 
 import io.asicemu.listener.ConnectionSlots;
 import io.asicemu.listener.QuietIoEventLoopGroup;
+import io.asicemu.listener.SlottedServerChannel;
 import io.asicemu.operator.ListenerStats;
 import io.asicemu.operator.SnapshotCache;
 import io.grpc.Server;
@@ -129,7 +130,32 @@ public final class GnmiServer implements AutoCloseable {
             final NettyServerBuilder builder = NettyServerBuilder.forAddress(address)
                     .bossEventLoopGroup(boss)
                     .workerEventLoopGroup(workers)
-                    .channelFactory(() -> new SlottedServerSocketChannel(slots, stats))
+                    .channelFactory(() -> new SlottedServerChannel(slots, new SlottedServerChannel.Events() {
+                        @Override
+                        public void refused() {
+                            stats.refused(
+                                    "all " + slots.limit() + " connections are held by clients past their handshake");
+                        }
+
+                        @Override
+                        public void evicted() {
+                            stats.evictedOne();
+                        }
+
+                        @Override
+                        public void opened() {
+                            stats.opened();
+                        }
+
+                        @Override
+                        public void closed(final boolean proven) {
+                            if (!proven) {
+                                // gRPC's handshake timeout, an eviction, or a client that gave up
+                                stats.timedOut("no-handshake", "connection(s) closed before their HTTP/2 preface");
+                            }
+                            stats.closed();
+                        }
+                    }))
                     .handshakeTimeout(options.handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS)
                     .maxConnectionIdle(options.idleTimeout().toMillis(), TimeUnit.MILLISECONDS)
                     .keepAliveTime(60, TimeUnit.SECONDS)

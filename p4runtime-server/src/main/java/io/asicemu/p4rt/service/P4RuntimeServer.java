@@ -2,6 +2,7 @@ package io.asicemu.p4rt.service;
 
 import io.asicemu.listener.ConnectionSlots;
 import io.asicemu.listener.QuietIoEventLoopGroup;
+import io.asicemu.listener.SlottedServerChannel;
 import io.grpc.Metadata;
 import io.grpc.Server;
 import io.grpc.ServerCall;
@@ -86,14 +87,33 @@ public final class P4RuntimeServer implements AutoCloseable {
         final NettyServerBuilder builder = NettyServerBuilder.forAddress(address)
                 .bossEventLoopGroup(boss)
                 .workerEventLoopGroup(workers)
-                .channelFactory(() -> new CappedServerSocketChannel(
-                        new ConnectionSlots(maxConnections),
-                        openConnections,
-                        refusedConnections,
-                        evictedConnections,
-                        closedBeforePreface,
-                        this::logRefusal,
-                        this::logEviction))
+                .channelFactory(() -> new SlottedServerChannel(
+                        new ConnectionSlots(maxConnections), new SlottedServerChannel.Events() {
+                            @Override
+                            public void refused() {
+                                refusedConnections.incrementAndGet();
+                                logRefusal();
+                            }
+
+                            @Override
+                            public void evicted() {
+                                evictedConnections.incrementAndGet();
+                                logEviction();
+                            }
+
+                            @Override
+                            public void opened() {
+                                openConnections.incrementAndGet();
+                            }
+
+                            @Override
+                            public void closed(final boolean proven) {
+                                if (!proven) {
+                                    closedBeforePreface.incrementAndGet();
+                                }
+                                openConnections.decrementAndGet();
+                            }
+                        }))
                 .maxInboundMessageSize(MAX_INBOUND_BYTES)
                 .maxInboundMetadataSize(1024 * 1024)
                 .handshakeTimeout(options.handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS)

@@ -1,63 +1,54 @@
-package io.asicemu.p4rt.service;
+package io.asicemu.listener;
 
-import io.asicemu.listener.ConnectionSlots;
 import io.grpc.netty.shaded.io.netty.buffer.ByteBuf;
 import io.grpc.netty.shaded.io.netty.channel.Channel;
 import io.grpc.netty.shaded.io.netty.channel.ChannelHandlerContext;
 import io.grpc.netty.shaded.io.netty.channel.ChannelInboundHandlerAdapter;
 import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A listening socket that holds at most {@code limit} connections at once ({@link ConnectionSlots}): a connection is
- * proven once it sent the HTTP/2 client preface's 24 bytes (or as many of TLS); when the limit is reached, a new
- * connection takes the slot of the oldest unproven one (closed), so that connections which never speak cannot lock
- * controllers out; when every slot is proven, the new one is closed as soon as it is accepted, before any byte is read
- * or TLS is negotiated. gRPC has no such setting, and its transport filters cannot refuse a connection; the accept
- * loop can.
+ * A gRPC listening socket (P4Runtime, gNMI) under a {@link ConnectionSlots} cap: a connection is proven once it sent
+ * the HTTP/2 client preface's 24 bytes (or as many of TLS); when the cap is reached, a new connection takes the slot
+ * of the oldest unproven one (closed), so that connections which never speak cannot lock clients out; when every slot
+ * is proven, the new one is closed as soon as it is accepted, before any byte is read or TLS is negotiated. gRPC has
+ * no such setting, and its transport filters cannot refuse a connection; the accept loop can.
  * <p>
- * Threading: {@link #doReadMessages} runs on the boss event loop; the count goes down on whichever loop closes a
- * child; the counters may be read from any thread.
+ * Threading: {@link #doReadMessages} and the {@link Events} of acceptance run on the boss event loop; a connection's
+ * close on whichever loop closes it.
  */
-final class CappedServerSocketChannel extends NioServerSocketChannel {
+public final class SlottedServerChannel extends NioServerSocketChannel {
     /** The HTTP/2 client connection preface ({@code PRI * HTTP/2.0…}). */
-    static final int PREFACE_BYTES = 24;
+    public static final int PREFACE_BYTES = 24;
+
+    /** What the listener counts and logs (each listener its own way). */
+    public interface Events {
+        /** A new connection was closed at once: every slot is held by a proven one. */
+        void refused();
+
+        /** An unproven connection was closed to make room for a new one. */
+        void evicted();
+
+        /** A connection was admitted. */
+        void opened();
+
+        /**
+         * @param proven whether it had sent its preface (if not: a handshake timeout, an eviction, or a client that
+         *     gave up).
+         */
+        void closed(boolean proven);
+    }
 
     private final ConnectionSlots slots;
-    private final AtomicInteger open;
-    private final AtomicLong refused;
-    private final AtomicLong evicted;
-    private final AtomicLong closedBeforePreface;
-    private final Runnable onRefused;
-    private final Runnable onEvicted;
+    private final Events events;
 
     /**
-     * @param slots the connection slots (the limit).
-     * @param open the count of open connections (shared with the server, which reports it).
-     * @param refused the count of connections closed because every slot was held by a proven connection.
-     * @param evicted the count of unproven connections closed to make room for a new one.
-     * @param closedBeforePreface the count of connections that closed before their preface (handshake timeout,
-     *     eviction, or a client that gave up).
-     * @param onRefused called on the boss loop after each refusal (logging, rate-limited by the caller).
-     * @param onEvicted called on the boss loop after each eviction (logging, rate-limited by the caller).
+     * @param slots the connection slots (the cap).
+     * @param events told of each refusal, eviction, admission and close.
      */
-    CappedServerSocketChannel(
-            final ConnectionSlots slots,
-            final AtomicInteger open,
-            final AtomicLong refused,
-            final AtomicLong evicted,
-            final AtomicLong closedBeforePreface,
-            final Runnable onRefused,
-            final Runnable onEvicted) {
+    public SlottedServerChannel(final ConnectionSlots slots, final Events events) {
         this.slots = slots;
-        this.open = open;
-        this.refused = refused;
-        this.evicted = evicted;
-        this.closedBeforePreface = closedBeforePreface;
-        this.onRefused = onRefused;
-        this.onEvicted = onEvicted;
+        this.events = events;
     }
 
     @Override
@@ -72,21 +63,17 @@ final class CappedServerSocketChannel extends NioServerSocketChannel {
         if (slot == null) {
             buf.remove(buf.size() - 1);
             child.unsafe().closeForcibly();
-            refused.incrementAndGet();
-            onRefused.run();
+            events.refused();
             return 0; // nothing handed to the pipeline; the accept loop looks again on the next readiness
         }
         if (outcome[0] == ConnectionSlots.Outcome.EVICTED_ONE) {
-            evicted.incrementAndGet();
-            onEvicted.run();
+            events.evicted();
         }
-        open.incrementAndGet();
+        events.opened();
         child.closeFuture().addListener(f -> {
-            if (!slot.proven()) {
-                closedBeforePreface.incrementAndGet();
-            }
+            final boolean proven = slot.proven();
             slot.release();
-            open.decrementAndGet();
+            events.closed(proven);
         });
         child.pipeline().addFirst(new PrefaceWatch(slot));
         return 1;
