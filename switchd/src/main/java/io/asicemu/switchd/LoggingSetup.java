@@ -73,36 +73,9 @@ public final class LoggingSetup extends ContextAwareBase implements Configurator
      * bridge, JUL's console handler printed every bad client's stack trace on stderr.
      */
     static void julToSlf4j() {
-        final java.util.logging.Logger julRoot =
-                java.util.logging.LogManager.getLogManager().getLogger("");
-        for (final java.util.logging.Handler h : julRoot.getHandlers()) {
-            julRoot.removeHandler(h);
-        }
-        julRoot.setLevel(java.util.logging.Level.INFO);
-        julRoot.addHandler(new java.util.logging.Handler() {
-            @Override
-            public void publish(final java.util.logging.LogRecord r) {
-                final org.slf4j.Logger logger =
-                        org.slf4j.LoggerFactory.getLogger(r.getLoggerName() == null ? "jul" : r.getLoggerName());
-                final int level = r.getLevel().intValue();
-                final String message = r.getMessage() == null ? "" : r.getMessage();
-                if (level >= java.util.logging.Level.SEVERE.intValue()) {
-                    logger.error(message, r.getThrown());
-                } else if (level >= java.util.logging.Level.WARNING.intValue()) {
-                    logger.warn(message, r.getThrown());
-                } else if (level >= java.util.logging.Level.INFO.intValue()) {
-                    logger.info(message, r.getThrown());
-                } else {
-                    logger.debug(message, r.getThrown());
-                }
-            }
-
-            @Override
-            public void flush() {}
-
-            @Override
-            public void close() {}
-        });
+        org.slf4j.bridge.SLF4JBridgeHandler.removeHandlersForRootLogger();
+        org.slf4j.bridge.SLF4JBridgeHandler.install();
+        java.util.logging.LogManager.getLogManager().getLogger("").setLevel(java.util.logging.Level.INFO);
     }
 
     /**
