@@ -266,11 +266,13 @@ public final class LiveSwitch implements AutoCloseable {
             return;
         }
         final SwitchConfig config = SwitchConfig.of(control);
-        final SnapshotCache cache =
-                new SnapshotCache(SwitchSnapshots.source(sw, config::runningConfig), views.maxSnapshotAge());
+        // one Redis view of the running config for the snapshots and the writes: converted once per change
+        final SwitchSnapshots.RedisForms redisForms = new SwitchSnapshots.RedisForms();
+        final SnapshotCache cache = new SnapshotCache(
+                SwitchSnapshots.source(sw, config::runningConfig, redisForms), views.maxSnapshotAge());
         cache.listeners(listeners);
         if (views.redis() != null) {
-            configAccess = new RunningConfigAccess(this::control, config::runningConfig, APPLY_TIMEOUT);
+            configAccess = new RunningConfigAccess(this::control, config::runningConfig, redisForms, APPLY_TIMEOUT);
             try {
                 redis = OperatorRedisServer.start(
                         views.redis(),

@@ -42,7 +42,7 @@ public final class RunningConfigAccess implements ConfigAccess {
     private final Duration applyTimeout;
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     /** The running config's Redis form, converted per change in the tables the change touched. */
-    private final SwitchSnapshots.RedisForms redis = new SwitchSnapshots.RedisForms();
+    private final SwitchSnapshots.RedisForms redis;
 
     /**
      * @param control runs an action on the control model under the switch's control lock.
@@ -54,8 +54,18 @@ public final class RunningConfigAccess implements ConfigAccess {
             final Consumer<Consumer<PipelineControl>> control,
             final java.util.function.Supplier<ConfigDb> runningConfig,
             final Duration applyTimeout) {
+        this(control, runningConfig, new SwitchSnapshots.RedisForms(), applyTimeout);
+    }
+
+    /** As above, converting through {@code redis}, which the switch's counters snapshots share. */
+    RunningConfigAccess(
+            final Consumer<Consumer<PipelineControl>> control,
+            final java.util.function.Supplier<ConfigDb> runningConfig,
+            final SwitchSnapshots.RedisForms redis,
+            final Duration applyTimeout) {
         this.control = control;
         this.runningConfig = runningConfig;
+        this.redis = redis;
         this.applyTimeout = applyTimeout;
     }
 

@@ -41,8 +41,15 @@ final class SwitchSnapshots {
      * @return a source of its snapshots.
      */
     static SnapshotSource source(final LinuxSwitch sw, final Supplier<ConfigDb> running) {
+        return source(sw, running, new RedisForms());
+    }
+
+    /**
+     * @param forms where the running config's Redis form comes from (shared with the CONFIG_DB writes, so that a
+     *     change is converted once).
+     */
+    static SnapshotSource source(final LinuxSwitch sw, final Supplier<ConfigDb> running, final RedisForms forms) {
         final Map<String, String> capabilities = capabilities();
-        final RedisForms forms = new RedisForms();
         return () -> {
             final ConfigDb config = running.get();
             return take(sw, config, forms.of(config), capabilities);
