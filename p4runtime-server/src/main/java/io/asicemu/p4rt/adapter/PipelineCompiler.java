@@ -416,10 +416,19 @@ final class PipelineCompiler {
         return id;
     }
 
-    private static int allocate(final Map<Integer, Integer> map, final int base, final int limit, final String what) {
+    /**
+     * The lowest pipeline id from {@code base} that neither this controller's entries nor another writer (the
+     * configuration, the routing protocol: they take the highest free ids) holds.
+     */
+    private static int allocate(
+            final Map<Integer, Integer> map,
+            final int base,
+            final int limit,
+            final String what,
+            final java.util.function.IntPredicate freeInModel) {
         final Set<Integer> used = new HashSet<>(map.values());
         for (int id = base; id < limit; id++) {
-            if (!used.contains(id)) {
+            if (!used.contains(id) && freeInModel.test(id)) {
                 return id;
             }
         }
@@ -514,7 +523,8 @@ final class PipelineCompiler {
                     rif,
                     control.configRouterInterfaceCount(),
                     control.sizing().maxRouterInterfaces(),
-                    "router interface");
+                    "router interface",
+                    batch.l3Changes()::routerInterfaceFree);
             batch.writeRouterInterface(id, ports.get(port), mac, true);
             rif.put(p4Id, id);
         } else {
@@ -561,7 +571,11 @@ final class PipelineCompiler {
                 throw new Refusal(UpdateStatus.ALREADY_EXISTS, "next hop " + p4Id);
             }
             final int id = allocate(
-                    nextHop, control.setup().nextHopCount(), control.sizing().maxNextHops(), "next hop");
+                    nextHop,
+                    control.setup().nextHopCount(),
+                    control.sizing().maxNextHops(),
+                    "next hop",
+                    candidate -> !batch.l3Changes().nextHopDefined(candidate));
             batch.writeNextHop(id, pipelineRif, address, true);
             nextHop.put(p4Id, id);
         } else {
@@ -584,7 +598,11 @@ final class PipelineCompiler {
                 throw new Refusal(UpdateStatus.ALREADY_EXISTS, "WCMP group " + p4Id);
             }
             final int id = allocate(
-                    group, control.setup().groupCount(), control.sizing().maxGroups(), "WCMP group");
+                    group,
+                    control.setup().groupCount(),
+                    control.sizing().maxGroups(),
+                    "WCMP group",
+                    candidate -> !batch.l3Changes().groupDefined(candidate));
             batch.addGroup(id, groupName(p4Id), m.nextHops, m.weights, m.watchPorts);
             group.put(p4Id, id);
         } else {

@@ -8,17 +8,12 @@ import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.pipeline.table.IpPrefix;
 import io.asicemu.pipeline.table.RouteTarget;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
-import org.agrona.collections.Hashing;
-import org.agrona.collections.IntArrayList;
-import org.agrona.collections.Object2IntHashMap;
-import org.agrona.collections.ObjectHashSet;
 
 /**
  * The L3 changes of one batch: routes (and the LPM miss routes), next hops, groups, neighbors, router interfaces and
@@ -30,37 +25,13 @@ import org.agrona.collections.ObjectHashSet;
  */
 public final class L3Changes {
     private static final int NO_ROUTE = L3State.NO_ROUTE;
-    /** Larger batches are presized for this many routes and grow from there (no huge arrays up front). */
-    private static final int MAX_PRESIZE = 1 << 16;
 
     private final Staging s;
     private final L3State state;
     private final SwitchSetup setup;
     private final Supplier<RuntimeKnobs> knobs;
     private final L2Changes l2;
-    // The per-route structures are Agrona's open-addressing maps and sets: a batch of routes stages each one in
-    // several of them, and boxed values or a node per entry were most of a large batch's control-side cost.
-    // They start small and are replaced, while still empty, by ones sized for the batch's updates (the writer's
-    // hint) when the first route is staged there: a batch of 1000 routes then never rehashes, and a batch that
-    // inserts does not pay for the delete side's structures (nor the reverse).
-    private Object2IntHashMap<IpPrefix> stagedRoutes =
-            new Object2IntHashMap<>(8, Hashing.DEFAULT_LOAD_FACTOR, NO_ROUTE);
-    private ObjectHashSet<IpPrefix> removedRoutes = new ObjectHashSet<>(8);
-    /** Slots are 1..capacity: 0 is "none" here as in {@link io.asicemu.pipeline.table.RouteSlots#slot}. */
-    private Object2IntHashMap<IpPrefix> stagedSlots = new Object2IntHashMap<>(8, Hashing.DEFAULT_LOAD_FACTOR, 0);
-
-    private ObjectHashSet<IpPrefix> releasedSlots = new ObjectHashSet<>(8);
-    /** Slots freed earlier in this batch, a stack (last freed on top). */
-    private final IntArrayList batchFreeSlots = new IntArrayList();
-    /** The batch's expected updates (0: no hint, the small defaults). */
-    private final int expected;
-    /** The capacity that holds them without a rehash. */
-    private final int presize;
-
-    private int reservedSlots;
-    private final int[] defaultRoutes;
-    private final BitSet stagedLengths4 = new BitSet(33);
-    private final BitSet stagedLengths6 = new BitSet(129);
+    private final RouteChanges routes;
     private final Map<Integer, L3State.NextHop> stagedNextHops = new HashMap<>();
     private final Set<Integer> stagedGroups = new HashSet<>();
     private final Map<Integer, L3State.GroupSpec> stagedSpecs = new HashMap<>();
@@ -69,11 +40,11 @@ public final class L3Changes {
     private final Map<Integer, Integer> stagedRifPorts = new HashMap<>();
     private final Set<Integer> removedRifs = new HashSet<>();
     /** Config ownership this batch changes (the config side's L3ConfigChanges stages a configuration's objects). */
-    private final ObjectHashSet<IpPrefix> stagedConfigRoutes = new ObjectHashSet<>(8);
-
-    private ObjectHashSet<IpPrefix> removedConfigRoutes = new ObjectHashSet<>(8);
     private final Map<Integer, L3State.GroupSpec> stagedConfigGroups = new HashMap<>();
+
     private final Set<Integer> removedConfigGroups = new HashSet<>();
+    private final Map<Integer, L3State.GroupSpec> stagedProtocolGroups = new HashMap<>();
+    private final Set<Integer> removedProtocolGroups = new HashSet<>();
     private final Map<IpPrefix, L3State.ConfigNeighbor> stagedConfigNeighbors = new HashMap<>();
     private final Set<IpPrefix> removedConfigNeighbors = new HashSet<>();
     private final Map<IpPrefix, Integer> stagedControllerNeighbors = new HashMap<>();
@@ -92,13 +63,11 @@ public final class L3Changes {
             final L2Changes l2,
             final int expectedUpdates) {
         this.s = staging;
-        this.expected = expectedUpdates > 8 ? Math.min(expectedUpdates, MAX_PRESIZE) : 0;
-        this.presize = expected == 0 ? 0 : (int) (expected / Hashing.DEFAULT_LOAD_FACTOR) + 1;
+        this.routes = new RouteChanges(staging, state, expectedUpdates);
         this.state = state;
         this.setup = state.setup();
         this.knobs = knobs;
         this.l2 = l2;
-        this.defaultRoutes = state.defaultRoutes.clone();
     }
 
     void writeDefaultRoute(final boolean v6, final int kind, final int id) {
@@ -118,13 +87,13 @@ public final class L3Changes {
         } else {
             throw s.fail(TableException.Code.INVALID_ARGUMENT, "a default route forwards or drops");
         }
-        defaultRoutes[v6 ? 1 : 0] = target;
+        routes.defaultRoutes[v6 ? 1 : 0] = target;
         s.update(t -> t.defaultRoute(v6, target));
     }
 
     private void refuseIfDefaultRouteUses(final int target, final String what) {
         for (int f = 0; f < 2; f++) {
-            if (defaultRoutes[f] == target) {
+            if (routes.defaultRoutes[f] == target) {
                 throw s.fail(
                         TableException.Code.FAILED_PRECONDITION,
                         "the IPv" + (f == 0 ? 4 : 6) + " default route uses " + what);
@@ -132,13 +101,9 @@ public final class L3Changes {
         }
     }
 
-    /** Whether the route for this prefix is config_db's (after this batch's updates so far). */
+    /** Whether the route in force for this prefix is config_db's (after this batch's updates so far). */
     public boolean isConfigRoute(final IpPrefix p) {
-        if (removedConfigRoutes.contains(p)) {
-            return false;
-        }
-        return stagedConfigRoutes.contains(p)
-                || (state.configRouteView.containsKey(p) && !state.takenOverRoutes.contains(p));
+        return routes.isConfigRoute(p);
     }
 
     /** Whether the configuration defines this group (after this batch's updates so far). */
@@ -164,63 +129,6 @@ public final class L3Changes {
         return nextHopExists(id);
     }
 
-    /** @return the route's target after this batch's updates so far, {@link #NO_ROUTE} if there is none. */
-    private int route(final IpPrefix p) {
-        if (removedRoutes.contains(p)) {
-            return NO_ROUTE;
-        }
-        final int staged = stagedRoutes.getValue(p);
-        return staged != NO_ROUTE ? staged : state.routes.getValue(p);
-    }
-
-    /** @return the route's slot after this batch's updates so far, 0 if it has none. */
-    private int slotOf(final IpPrefix p) {
-        final int staged = stagedSlots.getValue(p);
-        if (staged != 0) {
-            return staged;
-        }
-        return releasedSlots.contains(p) ? 0 : state.routeSlots().slot(p);
-    }
-
-    /**
-     * Whether a per-route structure should be replaced by one of the batch's size: only while it is empty (nothing
-     * to carry over) and smaller than that, so each is replaced at most once per batch.
-     */
-    private boolean small(final boolean empty, final int capacity) {
-        return empty && capacity < presize;
-    }
-
-    /** Gives a route a slot (its own if it has one, else the next free one) and stages the data-plane edit. */
-    private void stageRoute(final IpPrefix prefix, final int value) {
-        int slot = slotOf(prefix);
-        if (slot == 0) {
-            // Slots freed earlier in this batch first (so delete-then-insert fits a full table), then new ones.
-            if (!batchFreeSlots.isEmpty()) {
-                slot = batchFreeSlots.popInt();
-            } else {
-                slot = state.routeSlots().peekFree(reservedSlots);
-                if (slot == 0) {
-                    throw s.fail(
-                            TableException.Code.RESOURCE_EXHAUSTED,
-                            "route table full (" + state.routeSlots().capacity() + " routes)");
-                }
-                reservedSlots++;
-            }
-            if (small(stagedSlots.isEmpty(), stagedSlots.capacity())) {
-                stagedSlots = new Object2IntHashMap<>(presize, Hashing.DEFAULT_LOAD_FACTOR, 0);
-            }
-            stagedSlots.put(prefix, slot);
-        }
-        removedRoutes.remove(prefix);
-        if (small(stagedRoutes.isEmpty(), stagedRoutes.capacity())) {
-            stagedRoutes = new Object2IntHashMap<>(presize, Hashing.DEFAULT_LOAD_FACTOR, NO_ROUTE);
-        }
-        stagedRoutes.put(prefix, value);
-        (prefix.v6() ? stagedLengths6 : stagedLengths4).set(prefix.length());
-        final int routeSlot = slot;
-        s.edit(t -> t.route(prefix.v6(), prefix.high(), prefix.low(), prefix.length(), routeSlot, value));
-    }
-
     private boolean nextHopExists(final int id) {
         return !removedNextHops.contains(id) && (stagedNextHops.containsKey(id) || state.nextHops.containsKey(id));
     }
@@ -235,7 +143,12 @@ public final class L3Changes {
 
     /** A controller's group or one of the configuration's (STATIC_ROUTE) groups. */
     private boolean groupExists(final int id) {
-        return controllerGroupExists(id) || isConfigGroup(id);
+        return controllerGroupExists(id) || isConfigGroup(id) || protocolGroupExists(id);
+    }
+
+    private boolean protocolGroupExists(final int id) {
+        return !removedProtocolGroups.contains(id)
+                && (stagedProtocolGroups.containsKey(id) || state.protocolGroups.containsKey(id));
     }
 
     /** @return whether the group exists after this batch's updates so far (for the knobs' checks). */
@@ -315,14 +228,6 @@ public final class L3Changes {
         return !rifExists(rif);
     }
 
-    /** Every route of the model after this batch's updates so far. */
-    private Map<IpPrefix, Integer> currentRoutes() {
-        final Map<IpPrefix, Integer> all = new HashMap<>(state.routes);
-        all.keySet().removeAll(removedRoutes);
-        all.putAll(stagedRoutes);
-        return all;
-    }
-
     void addNextHop(final int id, final String interfaceName, final IpPrefix address) {
         final L3State.ConfigRif configRif = configRif(interfaceName);
         if (configRif == null) {
@@ -343,16 +248,13 @@ public final class L3Changes {
 
     void addGroup(
             final int id, final String name, final int[] nextHopIds, final int[] weights, final int[] watchPorts) {
-        if (id < setup.groupCount()
-                || id >= state.sizing().maxGroups()
-                || controllerGroupExists(id)
-                || isConfigGroup(id)) {
+        if (id < setup.groupCount() || id >= state.sizing().maxGroups() || groupExists(id)) {
             throw s.fail(TableException.Code.ALREADY_EXISTS, "group id " + id + " is taken or out of range");
         }
         checkMembers(nextHopIds, weights);
         checkWatchPorts(nextHopIds, watchPorts);
         removedGroups.remove(id);
-        stageGroup(id, name, nextHopIds, weights, watchPorts, false);
+        stageGroup(id, name, nextHopIds, weights, watchPorts, GroupWriter.CONTROLLER);
         s.counted();
     }
 
@@ -384,14 +286,21 @@ public final class L3Changes {
         }
     }
 
-    /** Compiles a group's selector from its members (checked) and stages it. */
+    /** Who wrote a group: where its spec is kept and whose port quality it shares. */
+    private enum GroupWriter {
+        CONFIG,
+        CONTROLLER,
+        PROTOCOL
+    }
+
+    /** Compiles a group's selector from its members (checked), records it as its writer's and stages it. */
     private void stageGroup(
             final int id,
             final String name,
             final int[] nextHopIds,
             final int[] weights,
             final int[] watchPorts,
-            final boolean config) {
+            final GroupWriter writer) {
         final int[] ports = new int[nextHopIds.length];
         for (int m = 0; m < nextHopIds.length; m++) {
             final L3State.NextHop hop = nextHop(nextHopIds[m]);
@@ -407,17 +316,24 @@ public final class L3Changes {
         final int[] members = nextHopIds.clone();
         final int[] w = weights.clone();
         final int[] watch = watchPorts == null ? null : watchPorts.clone();
-        if (config) {
-            removedConfigGroups.remove(id);
-            stagedConfigGroups.put(id, new L3State.GroupSpec(name, members, w, null));
-        } else {
-            stagedGroups.add(id);
-            stagedSpecs.put(id, new L3State.GroupSpec(name, members, w, watch));
+        switch (writer) {
+            case CONFIG -> {
+                removedConfigGroups.remove(id);
+                stagedConfigGroups.put(id, new L3State.GroupSpec(name, members, w, null));
+            }
+            case CONTROLLER -> {
+                stagedGroups.add(id);
+                stagedSpecs.put(id, new L3State.GroupSpec(name, members, w, watch));
+            }
+            case PROTOCOL -> {
+                removedProtocolGroups.remove(id);
+                stagedProtocolGroups.put(id, new L3State.GroupSpec(name, members, w, null));
+            }
         }
         final PortQuality quality;
         if (settings.mode() != LoadBalanceMode.FLOWLET_QUALITY) {
             quality = null;
-        } else if (config && setup.tables().portQuality() != null) {
+        } else if (writer == GroupWriter.CONFIG && setup.tables().portQuality() != null) {
             // the configuration's groups share the switch's port quality, as ConfigCompiler builds them
             quality = setup.tables().portQuality();
         } else {
@@ -439,88 +355,50 @@ public final class L3Changes {
         return config != null ? config.port() : 0;
     }
 
-    void writeRouteToGroup(final IpPrefix prefix, final int groupId, final boolean insert) {
-        final boolean exists = route(prefix) != NO_ROUTE;
-        if (insert == exists) {
-            throw s.fail(
-                    insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND, "route " + prefix);
-        }
-        if (!groupExists(groupId)) {
-            throw s.fail(TableException.Code.NOT_FOUND, "group " + groupId);
-        }
-        stageRoute(prefix, RouteTarget.encode(RouteTarget.GROUP, groupId));
-        s.counted();
-    }
-
-    void writeRoute(final IpPrefix prefix, final int nextHopId, final boolean drop, final boolean insert) {
-        final boolean exists = route(prefix) != NO_ROUTE;
-        if (insert && exists && isConfigRoute(prefix)) {
+    /**
+     * Whether a controller may write the prefix: INSERT where no route is, or where the protocol's is (the
+     * controller's entry hides it); MODIFY where the controller's route is, or the configuration's (taking it over).
+     */
+    private void checkControllerRouteWrite(final IpPrefix prefix, final boolean insert) {
+        final boolean exists = routes.route(prefix) != NO_ROUTE && !routes.isProtocolRoute(prefix);
+        if (insert && exists && routes.isConfigRoute(prefix)) {
             throw s.fail(
                     TableException.Code.FAILED_PRECONDITION,
                     "route " + prefix + " comes from config_db"
                             + " (INTERFACE or STATIC_ROUTE; config objects are not P4Runtime entries)");
         }
-        if (insert && exists) {
-            throw s.fail(TableException.Code.ALREADY_EXISTS, "route " + prefix);
+        if (insert == exists) {
+            throw s.fail(
+                    insert ? TableException.Code.ALREADY_EXISTS : TableException.Code.NOT_FOUND, "route " + prefix);
         }
-        if (!insert && !exists) {
-            throw s.fail(TableException.Code.NOT_FOUND, "route " + prefix);
+    }
+
+    void writeRouteToGroup(final IpPrefix prefix, final int groupId, final boolean insert) {
+        checkControllerRouteWrite(prefix, insert);
+        if (!groupExists(groupId)) {
+            throw s.fail(TableException.Code.NOT_FOUND, "group " + groupId);
         }
+        routes.controllerRoute(prefix, RouteTarget.encode(RouteTarget.GROUP, groupId));
+        s.counted();
+    }
+
+    void writeRoute(final IpPrefix prefix, final int nextHopId, final boolean drop, final boolean insert) {
+        checkControllerRouteWrite(prefix, insert);
         if (!drop && !nextHopExists(nextHopId)) {
             throw s.fail(TableException.Code.NOT_FOUND, "next hop " + nextHopId);
         }
-        stageRoute(
+        routes.controllerRoute(
                 prefix,
                 drop ? RouteTarget.encode(RouteTarget.DROP, 0) : RouteTarget.encode(RouteTarget.NEXT_HOP, nextHopId));
         s.counted();
     }
 
-    /** @return whether a route of this length may exist (in the model or staged by this batch). */
-    private boolean lengthInUse(final boolean v6, final int length) {
-        return state.routeLengthCount(v6, length) > 0 || (v6 ? stagedLengths6 : stagedLengths4).get(length);
-    }
-
+    /** A controller's delete: its own route, or a configuration's it takes over; never the protocol's. */
     void deleteRoute(final IpPrefix prefix) {
-        if (route(prefix) == NO_ROUTE) {
+        if (routes.route(prefix) == NO_ROUTE || routes.isProtocolRoute(prefix)) {
             throw s.fail(TableException.Code.NOT_FOUND, "route " + prefix);
         }
-        final int slot = slotOf(prefix);
-        if (stagedSlots.removeKey(prefix) == 0) {
-            if (small(releasedSlots.isEmpty(), releasedSlots.capacity())) {
-                releasedSlots = new ObjectHashSet<>(presize);
-            }
-            releasedSlots.add(prefix);
-        }
-        if (expected != 0) {
-            batchFreeSlots.ensureCapacity(expected); // no-op once it is that large
-        }
-        batchFreeSlots.pushInt(slot);
-        stagedRoutes.removeKey(prefix);
-        if (small(removedRoutes.isEmpty(), removedRoutes.capacity())) {
-            removedRoutes = new ObjectHashSet<>(presize);
-        }
-        removedRoutes.add(prefix);
-        stagedConfigRoutes.remove(prefix);
-        if (small(removedConfigRoutes.isEmpty(), removedConfigRoutes.capacity())) {
-            removedConfigRoutes = new ObjectHashSet<>(presize);
-        }
-        removedConfigRoutes.add(prefix);
-        int coverLength = -1;
-        int coverSlot = 0;
-        for (int l = prefix.length() - 1; l >= 0; l--) {
-            if (!lengthInUse(prefix.v6(), l)) {
-                continue;
-            }
-            final IpPrefix cover = prefix.truncate(l);
-            if (route(cover) != NO_ROUTE) {
-                coverLength = l;
-                coverSlot = slotOf(cover);
-                break;
-            }
-        }
-        final int length = coverLength;
-        final int cover = coverSlot;
-        s.update(t -> t.deleteRoute(prefix.v6(), prefix.high(), prefix.low(), prefix.length(), slot, length, cover));
+        routes.deleteControllerRoute(prefix);
     }
 
     void addNeighbor(final String interfaceName, final IpPrefix address, final long mac) {
@@ -662,7 +540,13 @@ public final class L3Changes {
                     final L3State.GroupSpec spec =
                             stagedSpecs.containsKey(g) ? stagedSpecs.get(g) : state.groupSpecs.get(g);
                     if (spec != null) {
-                        stageGroup(g, spec.name(), spec.nextHops(), spec.weights(), spec.watchPorts(), false);
+                        stageGroup(
+                                g,
+                                spec.name(),
+                                spec.nextHops(),
+                                spec.weights(),
+                                spec.watchPorts(),
+                                GroupWriter.CONTROLLER);
                     }
                     break;
                 }
@@ -682,7 +566,7 @@ public final class L3Changes {
             throw s.fail(TableException.Code.NOT_FOUND, "next hop " + id);
         }
         final int target = RouteTarget.encode(RouteTarget.NEXT_HOP, id);
-        for (final Map.Entry<IpPrefix, Integer> r : currentRoutes().entrySet()) {
+        for (final Map.Entry<IpPrefix, Integer> r : routes.currentRoutes().entrySet()) {
             if (r.getValue() == target) {
                 throw s.fail(TableException.Code.FAILED_PRECONDITION, "route " + r.getKey() + " uses next hop " + id);
             }
@@ -714,7 +598,7 @@ public final class L3Changes {
         }
         checkMembers(nextHopIds, weights);
         checkWatchPorts(nextHopIds, watchPorts);
-        stageGroup(id, name, nextHopIds, weights, watchPorts, false);
+        stageGroup(id, name, nextHopIds, weights, watchPorts, GroupWriter.CONTROLLER);
         s.counted();
     }
 
@@ -755,9 +639,10 @@ public final class L3Changes {
     /** @return the groups this batch removes (their written selection modes are forgotten at commit). */
     Set<Integer> removedGroups() {
         Set<Integer> all = removedGroups;
-        if (!removedConfigGroups.isEmpty()) {
+        if (!removedConfigGroups.isEmpty() || !removedProtocolGroups.isEmpty()) {
             all = new HashSet<>(removedGroups);
             all.addAll(removedConfigGroups);
+            all.addAll(removedProtocolGroups);
         }
         return all;
     }
@@ -791,18 +676,18 @@ public final class L3Changes {
 
     /** Defines a configuration's group (members and weights fixed: another member set is another group). */
     public void configGroup(final int id, final String name, final int[] nextHopIds, final int[] weights) {
-        if (id < 0 || id >= state.sizing().maxGroups() || controllerGroupExists(id) || isConfigGroup(id)) {
+        if (id < 0 || id >= state.sizing().maxGroups() || groupExists(id)) {
             throw s.fail(TableException.Code.RESOURCE_EXHAUSTED, "group id " + id + " is taken or out of range");
         }
         checkMembers(nextHopIds, weights);
-        stageGroup(id, name, nextHopIds, weights, null, true);
+        stageGroup(id, name, nextHopIds, weights, null, GroupWriter.CONFIG);
         s.counted();
     }
 
     /** Refuses removing group {@code id} while a route (the default route included) uses it. */
     private void refuseIfRoutesUseGroup(final int id) {
         final int target = RouteTarget.encode(RouteTarget.GROUP, id);
-        for (final Map.Entry<IpPrefix, Integer> r : currentRoutes().entrySet()) {
+        for (final Map.Entry<IpPrefix, Integer> r : routes.currentRoutes().entrySet()) {
             if (r.getValue() == target) {
                 throw s.fail(TableException.Code.FAILED_PRECONDITION, "route " + r.getKey() + " uses group " + id);
             }
@@ -826,7 +711,7 @@ public final class L3Changes {
      * route for the same prefix: config_db never replaces a controller's entry.
      */
     public void configRoute(final IpPrefix prefix, final int value) {
-        if (route(prefix) != NO_ROUTE && !isConfigRoute(prefix)) {
+        if (routes.isControllerRoute(prefix)) {
             throw s.fail(
                     TableException.Code.FAILED_PRECONDITION,
                     "route " + prefix + " was written by a controller (P4Runtime); delete it there first");
@@ -839,9 +724,7 @@ public final class L3Changes {
         if (kind == RouteTarget.GROUP && !groupExists(id)) {
             throw s.fail(TableException.Code.NOT_FOUND, "group " + id);
         }
-        stageRoute(prefix, value);
-        removedConfigRoutes.remove(prefix);
-        stagedConfigRoutes.add(prefix);
+        routes.configRoute(prefix, value);
         s.counted();
     }
 
@@ -850,7 +733,7 @@ public final class L3Changes {
         if (!isConfigRoute(prefix)) {
             throw s.fail(TableException.Code.NOT_FOUND, "config route " + prefix);
         }
-        deleteRoute(prefix);
+        routes.deleteConfigRoute(prefix);
     }
 
     /**
@@ -977,7 +860,7 @@ public final class L3Changes {
             }
         }
         final int connected = RouteTarget.encode(RouteTarget.CONNECTED, id);
-        for (final Map.Entry<IpPrefix, Integer> r : currentRoutes().entrySet()) {
+        for (final Map.Entry<IpPrefix, Integer> r : routes.currentRoutes().entrySet()) {
             if (r.getValue() == connected) {
                 throw s.fail(TableException.Code.FAILED_PRECONDITION, "route " + r.getKey() + " uses " + name);
             }
@@ -998,6 +881,74 @@ public final class L3Changes {
         });
     }
 
+    // ---- the routing protocol's objects: staged by ProtocolChanges ----
+
+    /** @return the batch's routes (the protocol's routes are staged there too). */
+    RouteChanges routes() {
+        return routes;
+    }
+
+    /**
+     * The router interface a protocol's next hop names: the configuration's interface of that name (INTERFACE,
+     * VLAN_INTERFACE), else a controller's router interface on the port of that name; -1 if neither.
+     */
+    int routerInterfaceNamed(final String name) {
+        final L3State.ConfigRif config = configRif(name);
+        if (config != null) {
+            return config.id();
+        }
+        final Integer port = setup.portIndex().get(name);
+        final Integer controller = port == null ? null : controllerRifOn(port);
+        return controller == null ? -1 : controller;
+    }
+
+    /** @return the highest free next-hop id above the start-up configuration's (-1 if none is free). */
+    int freeNextHopId() {
+        for (int id = state.sizing().maxNextHops() - 1; id >= setup.nextHopCount(); id--) {
+            if (!nextHopExists(id)) {
+                return id;
+            }
+        }
+        return -1;
+    }
+
+    /** @return the highest free group id above the start-up configuration's (-1 if none is free). */
+    int freeGroupId() {
+        for (int id = state.sizing().maxGroups() - 1; id >= setup.groupCount(); id--) {
+            if (!groupExists(id)) {
+                return id;
+            }
+        }
+        return -1;
+    }
+
+    /** Defines a protocol's next hop at a free id (only the protocol's routes and groups will use it). */
+    void protocolNextHop(final int id, final int rif, final IpPrefix address) {
+        removedNextHops.remove(id);
+        stagedNextHops.put(id, new L3State.NextHop(address, rif));
+        s.edit(t -> t.nextHop(id, address.high(), address.low(), address.v6(), rif));
+    }
+
+    /** Removes a protocol's next hop no protocol route or group uses any more. */
+    void removeProtocolNextHop(final int id) {
+        stagedNextHops.remove(id);
+        removedNextHops.add(id);
+        s.edit(t -> t.removeNextHop(id));
+    }
+
+    /** Defines a protocol's group at a free id over its next hops. */
+    void protocolGroup(final int id, final String name, final int[] nextHopIds, final int[] weights) {
+        checkMembers(nextHopIds, weights);
+        stageGroup(id, name, nextHopIds, weights, null, GroupWriter.PROTOCOL);
+    }
+
+    /** Removes a protocol's group no protocol route uses any more. */
+    void removeProtocolGroup(final int id) {
+        stagedProtocolGroups.remove(id);
+        removedProtocolGroups.add(id);
+        s.edit(t -> t.removeGroup(id));
+    }
+
     /** @return ports whose interface got an IPv4 address in this batch (announced once it is applied). */
     List<Integer> announcements() {
         return List.copyOf(announcements);
@@ -1005,18 +956,7 @@ public final class L3Changes {
 
     /** Records the staged L3 changes in the committed state. */
     void commit() {
-        for (final IpPrefix p : removedRoutes) {
-            if (state.routes.removeKey(p) != NO_ROUTE) {
-                state.countRoute(p, -1);
-            }
-        }
-        stagedRoutes.forEachInt((p, target) -> {
-            if (state.routes.put(p, target) == NO_ROUTE) {
-                state.countRoute(p, 1);
-            }
-        });
-        state.routeSlots().commit(reservedSlots, stagedSlots, releasedSlots, batchFreeSlots);
-        System.arraycopy(defaultRoutes, 0, state.defaultRoutes, 0, 2);
+        routes.commit();
         state.nextHops.keySet().removeAll(removedNextHops);
         state.nextHops.putAll(stagedNextHops);
         state.groups.removeAll(removedGroups);
@@ -1025,14 +965,10 @@ public final class L3Changes {
         state.groupSpecs.putAll(stagedSpecs);
         state.controllerRifPorts.keySet().removeAll(removedRifs);
         state.controllerRifPorts.putAll(stagedRifPorts);
-        for (final IpPrefix p : removedConfigRoutes) {
-            if (state.configRouteView.containsKey(p)) {
-                state.takenOverRoutes.add(p);
-            }
-        }
-        state.takenOverRoutes.removeAll(stagedConfigRoutes);
         state.configGroups.keySet().removeAll(removedConfigGroups);
         state.configGroups.putAll(stagedConfigGroups);
+        state.protocolGroups.keySet().removeAll(removedProtocolGroups);
+        state.protocolGroups.putAll(stagedProtocolGroups);
         state.configNeighbors.keySet().removeAll(removedConfigNeighbors);
         state.configNeighbors.putAll(stagedConfigNeighbors);
         state.controllerNeighbors.keySet().removeAll(removedControllerNeighbors);

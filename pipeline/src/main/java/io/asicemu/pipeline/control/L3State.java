@@ -68,6 +68,17 @@ public final class L3State {
      * copied into a set).
      */
     final Set<IpPrefix> takenOverRoutes = new HashSet<>();
+    /**
+     * The routing protocol's routes (the routing stack's choice for each prefix) → target in its own next hops and
+     * groups; in force unless a controller's route hides it ({@link #shadowedProtocolRoutes}).
+     */
+    final PrefixIntMap protocolRoutes = new PrefixIntMap(NO_ROUTE);
+    /** Protocol routes a controller's route for the same prefix hides (in force again once it is deleted). */
+    final Set<IpPrefix> shadowedProtocolRoutes = new HashSet<>();
+    /** The protocol's next hops and groups: identities, references, group members ({@link ProtocolChanges}). */
+    ProtocolObjects protocolObjects = ProtocolObjects.EMPTY;
+    /** The protocol's groups: pipeline id → name, members, weights (its next hops are in {@link #nextHops}). */
+    final Map<Integer, GroupSpec> protocolGroups = new HashMap<>();
     /** The configuration's next hops by identity ({@link #nextHopKey}) → pipeline id. */
     final Map<String, Integer> configNextHopIds = new HashMap<>();
     /** The configuration's groups by identity ({@link #groupKey}) → pipeline id. */
@@ -122,6 +133,10 @@ public final class L3State {
         configGroupIds.clear();
         configGroups.clear();
         configNeighbors.clear();
+        protocolRoutes.clear();
+        shadowedProtocolRoutes.clear();
+        protocolObjects = ProtocolObjects.EMPTY;
+        protocolGroups.clear();
         controllerNeighbors.clear();
         final ForwardingTables t = next.tables();
         final Map<Integer, String> rifNames = rifNames(next);

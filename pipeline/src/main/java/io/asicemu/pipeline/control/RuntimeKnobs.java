@@ -189,7 +189,10 @@ public final class RuntimeKnobs {
         if (spec != null) {
             return setup.flowletConfig().groupSettings(spec.name());
         }
-        final L3State.GroupSpec configured = l3.configGroups.get(group);
+        L3State.GroupSpec configured = l3.configGroups.get(group);
+        if (configured == null) {
+            configured = l3.protocolGroups.get(group);
+        }
         return configured == null ? null : setup.flowletConfig().groupSettings(configured.name());
     }
 

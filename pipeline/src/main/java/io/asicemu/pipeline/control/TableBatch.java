@@ -28,6 +28,7 @@ import java.util.function.ToLongFunction;
 public final class TableBatch {
     private final Staging staging;
     private final L3Changes l3;
+    private final ProtocolChanges protocol;
     private final L2Changes l2;
     private final AclChanges acl;
     private final KnobChanges knobs;
@@ -46,10 +47,44 @@ public final class TableBatch {
         this.l2 = new L2Changes(staging, l2State, l3State.setup(), l3State.sizing());
         this.l3 = new L3Changes(staging, l3State, () -> knobModel, l2, expectedUpdates);
         this.l2.l3(l3);
+        this.protocol = new ProtocolChanges(staging, l3State, l3);
         this.acl = new AclChanges(staging, aclState, l3State.sizing());
         this.knobs = new KnobChanges(staging, knobModel, l3);
         this.submit = submit;
         this.knobsCommitted = knobsCommitted;
+    }
+
+    // ---- the routing protocol ({@link ProtocolChanges}) ----
+
+    /**
+     * Sets the routing protocol's route for a prefix (the routing stack's choice, as SONiC's route table receives
+     * it), replacing the one it had. The protocol names next hops by address and interface; the model keeps one
+     * pipeline next hop per distinct next hop and one group per distinct weighted set, shared by the routes using
+     * them. The route is in force unless a controller wrote the prefix; it hides a configuration's route for the same
+     * prefix until it is withdrawn.
+     *
+     * @param prefix the prefix.
+     * @param nextHops none for a blackhole, one without an address for a directly connected route, else gateways.
+     * @return this.
+     * @throws TableException NOT_FOUND for an interface with no router interface, INVALID_ARGUMENT for a bad next-hop
+     *     list, RESOURCE_EXHAUSTED when a table is full.
+     */
+    public TableBatch protocolRoute(final IpPrefix prefix, final List<ProtocolNextHop> nextHops) {
+        protocol.route(prefix, List.copyOf(nextHops));
+        return this;
+    }
+
+    /**
+     * Withdraws the routing protocol's route for a prefix: the configuration's route for it is in force again, if it
+     * has one.
+     *
+     * @param prefix the prefix.
+     * @return this.
+     * @throws TableException NOT_FOUND when the protocol has no route for it.
+     */
+    public TableBatch withdrawProtocolRoute(final IpPrefix prefix) {
+        protocol.withdraw(prefix);
+        return this;
     }
 
     // ---- L3 ({@link L3Changes}) ----
@@ -588,6 +623,7 @@ public final class TableBatch {
      */
     public long commit() {
         l3.commit();
+        protocol.commit();
         acl.commit();
         l2.commit();
         final List<Consumer<ForwardingTables>> tableEdits = staging.edits();
