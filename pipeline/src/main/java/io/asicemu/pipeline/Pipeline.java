@@ -3,6 +3,7 @@ package io.asicemu.pipeline;
 import io.asicemu.pipeline.control.PipelineControl;
 import io.asicemu.pipeline.counter.Counters;
 import io.asicemu.pipeline.cpu.CpuPort;
+import io.asicemu.pipeline.dataplane.DataPlaneAgent;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.Clock;
 import java.util.Map;

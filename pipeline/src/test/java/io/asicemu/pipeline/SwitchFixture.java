@@ -2,6 +2,7 @@ package io.asicemu.pipeline;
 
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.config.SwitchConfig;
+import io.asicemu.pipeline.dataplane.DataPlaneAgent;
 import io.asicemu.pipeline.port.InMemoryPort;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.ManualClock;

@@ -42,7 +42,7 @@ final class LowLatencyMode {
     static final String PERIODIC_GC_FLAG = "G1PeriodicGCInterval";
 
     /** The data-plane method the low-latency mode keeps out of line (class/method as compiler directives name it). */
-    static final String COMMAND_DRAIN = "io/asicemu/pipeline/DataPlaneAgent.drainCommands";
+    static final String COMMAND_DRAIN = "io/asicemu/pipeline/dataplane/DataPlaneAgent.drainCommands";
 
     private LowLatencyMode() {}
 

@@ -1,6 +1,6 @@
 package io.asicemu.pipeline.control;
 
-import io.asicemu.pipeline.DataPlaneAgent;
+import io.asicemu.pipeline.dataplane.DataPlaneAgent;
 import io.asicemu.pipeline.table.QosMaps;
 import java.util.LinkedHashMap;
 import java.util.List;

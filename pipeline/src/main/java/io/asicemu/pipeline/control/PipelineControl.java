@@ -1,9 +1,9 @@
 package io.asicemu.pipeline.control;
 
-import io.asicemu.pipeline.DataPlaneAgent;
-import io.asicemu.pipeline.DataPlaneCommand;
 import io.asicemu.pipeline.counter.CountersSnapshot;
 import io.asicemu.pipeline.cpu.CpuPort;
+import io.asicemu.pipeline.dataplane.DataPlaneAgent;
+import io.asicemu.pipeline.dataplane.DataPlaneCommand;
 import io.asicemu.pipeline.port.Port;
 import io.asicemu.pipeline.stage.PacketBuffer;
 import io.asicemu.pipeline.table.AclRule;

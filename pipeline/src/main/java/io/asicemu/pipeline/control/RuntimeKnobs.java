@@ -4,7 +4,7 @@ import io.asicemu.flowlet.GroupSettings;
 import io.asicemu.flowlet.LoadBalanceGroup;
 import io.asicemu.flowlet.ars.PortQuality;
 import io.asicemu.flowlet.ecmp.LoadBalanceMode;
-import io.asicemu.pipeline.DataPlaneAgent;
+import io.asicemu.pipeline.dataplane.DataPlaneAgent;
 import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.pipeline.table.QosMaps;
 import io.asicemu.tm.config.BufferProfileConfig;

@@ -1,7 +1,7 @@
 package io.asicemu.pipeline.control;
 
-import io.asicemu.pipeline.DataPlaneAgent;
-import io.asicemu.pipeline.DataPlaneCommand;
+import io.asicemu.pipeline.dataplane.DataPlaneAgent;
+import io.asicemu.pipeline.dataplane.DataPlaneCommand;
 import io.asicemu.pipeline.table.AclEgressRule;
 import io.asicemu.pipeline.table.AclMeterConfig;
 import io.asicemu.pipeline.table.AclMirrorSessions;

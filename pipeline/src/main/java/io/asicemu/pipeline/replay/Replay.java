@@ -1,7 +1,6 @@
 package io.asicemu.pipeline.replay;
 
 import io.asicemu.parser.pcap.PcapWriter;
-import io.asicemu.pipeline.DataPlaneAgent;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.CompiledConfig;
 import io.asicemu.pipeline.config.ConfigDb;
@@ -9,6 +8,7 @@ import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.control.TableEntryCounters;
 import io.asicemu.pipeline.counter.CountersSnapshot;
 import io.asicemu.pipeline.counter.PuntReason;
+import io.asicemu.pipeline.dataplane.DataPlaneAgent;
 import io.asicemu.pipeline.port.PcapFilePort;
 import io.asicemu.pipeline.port.Port;
 import io.asicemu.pipeline.table.PipelineSizing;

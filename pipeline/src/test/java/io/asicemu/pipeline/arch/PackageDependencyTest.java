@@ -18,13 +18,14 @@ import org.junit.jupiter.params.provider.ValueSource;
  * reshaped without touching what packets run through; and {@code control} names nothing of {@code config}: the config
  * side compiles CONFIG_DB into the control model's setup and staged changes through control's public API, as the
  * P4Runtime adapter does, never the other way round. Read from the sources (imports and fully qualified names alike),
- * as the README states it.
+ * as the README states it. The package {@code io.asicemu.pipeline} itself only wires the parts ({@code Pipeline}):
+ * no package below it names it, so there is no cycle through the root (the data plane is {@code pipeline.dataplane}).
  */
 class PackageDependencyTest {
     private static final Path MAIN = Path.of("src/main/java/io/asicemu/pipeline");
 
     @ParameterizedTest
-    @ValueSource(strings = {"table", "stage", "counter", "cpu", "port", "time"})
+    @ValueSource(strings = {"table", "stage", "counter", "cpu", "port", "time", "dataplane"})
     void shouldNameNothingOfTheControlSideWhenInADataPathPackage(final String pkg) throws IOException {
         final List<String> offending = new ArrayList<>();
         try (Stream<Path> files = Files.list(MAIN.resolve(pkg))) {
@@ -65,5 +66,32 @@ class PackageDependencyTest {
         assertThat(naming(MAIN.resolve("config"), "io.asicemu.pipeline.control."))
                 .as("the check finds references where there are some (config does import control)")
                 .isNotEmpty();
+    }
+
+    /** Whether a source names a type of the root package io.asicemu.pipeline (not one of its sub-packages). */
+    private static boolean namesRootPackage(final String source) {
+        return java.util.regex.Pattern.compile("io\\.asicemu\\.pipeline\\.[A-Z]")
+                .matcher(source)
+                .find();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"control", "config", "dataplane", "table", "stage", "counter", "cpu", "port", "time"})
+    void shouldNameNothingOfTheRootPackageBelowIt(final String pkg) throws IOException {
+        final List<String> offending = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(MAIN.resolve(pkg))) {
+            for (final Path file :
+                    files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                if (namesRootPackage(Files.readString(file))) {
+                    offending.add(file.getFileName().toString());
+                }
+            }
+        }
+        assertThat(offending)
+                .as("files of pipeline." + pkg + " naming a type of io.asicemu.pipeline (the wiring: a cycle)")
+                .isEmpty();
+        assertThat(namesRootPackage("import io.asicemu.pipeline.Pipeline;"))
+                .as("the check finds a reference where there is one")
+                .isTrue();
     }
 }

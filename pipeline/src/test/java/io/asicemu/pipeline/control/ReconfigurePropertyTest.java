@@ -6,13 +6,13 @@ import static io.asicemu.pipeline.Frames.ip;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.asicemu.pipeline.DataPlaneAgent;
 import io.asicemu.pipeline.Frames;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.config.ConfigException;
 import io.asicemu.pipeline.config.RunningConfig;
 import io.asicemu.pipeline.config.SwitchConfig;
+import io.asicemu.pipeline.dataplane.DataPlaneAgent;
 import io.asicemu.pipeline.port.InMemoryPort;
 import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.pipeline.table.IpPrefix;

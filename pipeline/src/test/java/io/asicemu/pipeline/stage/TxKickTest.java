@@ -5,9 +5,9 @@ import static io.asicemu.pipeline.Frames.ROUTER;
 import static io.asicemu.pipeline.Frames.ip;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.asicemu.pipeline.DataPlaneAgent;
 import io.asicemu.pipeline.Frames;
 import io.asicemu.pipeline.SwitchFixture;
+import io.asicemu.pipeline.dataplane.DataPlaneAgent;
 import io.asicemu.pipeline.port.InMemoryPort;
 import io.asicemu.pipeline.table.IpPrefix;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.asicemu.pipeline;
+package io.asicemu.pipeline.dataplane;
 
 import io.asicemu.pipeline.counter.Counters;
 import io.asicemu.pipeline.counter.DropReason;

@@ -1,4 +1,4 @@
-package io.asicemu.pipeline;
+package io.asicemu.pipeline.dataplane;
 
 import io.asicemu.parser.FrameRewriter;
 import io.asicemu.parser.MacControlFrames;

@@ -1,4 +1,4 @@
-package io.asicemu.pipeline;
+package io.asicemu.pipeline.dataplane;
 
 /**
  * A change to data-path state, validated and compiled on the control side so that applying it cannot fail. The
