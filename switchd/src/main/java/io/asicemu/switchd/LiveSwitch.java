@@ -30,7 +30,6 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,8 +39,8 @@ import org.slf4j.LoggerFactory;
  * device programs that pipeline ({@link PipelineTableBackend} waiting for the data plane, packet I/O through the CPU
  * port). Idle costs nothing: the data plane blocks in epoll, gRPC in Netty's selector.
  * <p>
- * Threading: P4Runtime writes and resets are serialized with port attach/detach through the switch's control lock
- * ({@link SerializedBackend}); {@link #close()} from any one thread.
+ * Threading: P4Runtime writes and resets, CONFIG_DB and register writes run on the switch's control agent, in turn
+ * with port attach/detach ({@link SerializedBackend}); {@link #close()} from any one thread.
  */
 public final class LiveSwitch implements AutoCloseable {
     /** How long a P4Runtime Write waits for the data plane before answering DEADLINE_EXCEEDED. */
@@ -82,9 +81,9 @@ public final class LiveSwitch implements AutoCloseable {
             throws IOException {
         this.sw = LinuxSwitch.start(config, sonicToLinux, portConfig, dilation, sizing, busyPollNs, takeAddressedPorts);
         StartupTimeline.dataPlaneUp();
-        final AtomicReference<PipelineControl> ref = new AtomicReference<>();
-        sw.control(ref::set);
-        this.control = ref.get();
+        // the model itself, for the parts that read it from any thread (the P4Runtime backend's Read and packet I/O,
+        // the running config); every change to it runs on the control agent
+        this.control = sw.control().call(c -> c);
         if (p4runtime == null) {
             this.packetInPoller = null;
             this.server = null;
@@ -109,7 +108,7 @@ public final class LiveSwitch implements AutoCloseable {
                     new PipelineTableBackend(control, FixedPipelineInfo.model(), APPLY_TIMEOUT), control);
             poller = backend.startPacketInPoller();
             final P4RuntimeService service = new P4RuntimeService();
-            service.addDevice(new Device(deviceId, new SerializedBackend(backend, this::control)));
+            service.addDevice(new Device(deviceId, new SerializedBackend(backend, sw.control())));
             started = new P4RuntimeServer(p4runtime, service, p4runtimeOptions).start();
             StartupTimeline.mark("P4Runtime");
         } catch (final IOException | RuntimeException e) {
@@ -244,23 +243,6 @@ public final class LiveSwitch implements AutoCloseable {
         }
     }
 
-    /**
-     * Runs an action on the control model under the switch's control lock, then tells the running config's listeners
-     * (the Redis front's keyspace notifications) that it may have changed: every change path of the live switch (a
-     * P4Runtime Write, a register write, a CONFIG_DB write) goes through here. The listeners only hand the news to the
-     * Redis front's I/O thread, which compares the running config before and after.
-     */
-    void control(final java.util.function.Consumer<PipelineControl> action) {
-        try {
-            sw.control(action);
-        } finally {
-            final RunningConfigAccess access = configAccess;
-            if (access != null) {
-                access.changed();
-            }
-        }
-    }
-
     private void startOperatorViews(final OperatorViews views) throws IOException {
         if (views.redis() == null && views.metrics() == null && views.gnmi() == null) {
             return;
@@ -272,14 +254,18 @@ public final class LiveSwitch implements AutoCloseable {
                 SwitchSnapshots.source(sw, config::runningConfig, redisForms), views.maxSnapshotAge());
         cache.listeners(listeners);
         if (views.redis() != null) {
-            configAccess = new RunningConfigAccess(this::control, config::runningConfig, redisForms, APPLY_TIMEOUT);
+            configAccess = new RunningConfigAccess(sw.control(), config::runningConfig, redisForms, APPLY_TIMEOUT);
+            // every change path of the live switch (a P4Runtime Write, a register write, a CONFIG_DB write) runs on
+            // the control agent: after each, the Redis front compares the running config before and after
+            final RunningConfigAccess access = configAccess;
+            sw.control().afterEachRequest(access::changed);
             try {
                 redis = OperatorRedisServer.start(
                         views.redis(),
                         cache,
                         views.redisPassword(),
                         views.listeners().redis(),
-                        new RegisterMap(this::control, TmOptions.defaults(), APPLY_TIMEOUT),
+                        new RegisterMap(sw.control(), TmOptions.defaults(), APPLY_TIMEOUT),
                         configAccess,
                         new ListenerStats("redis"));
                 listeners.add(redis.stats());

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.asicemu.operator.ConfigAccess;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.config.SwitchConfig;
-import io.asicemu.pipeline.control.PipelineControl;
+import io.asicemu.pipeline.control.ControlAgent;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -31,13 +31,13 @@ import java.util.function.Consumer;
  * its items comma-joined, as SONiC stores it; SONiC's placeholder field {@code NULL} of a key without fields is
  * dropped.
  * <p>
- * Thread safe: edits run inside {@code control}; {@link #running()} from any thread.
+ * Thread safe: edits run on the switch's control agent; {@link #running()} from any thread.
  */
 public final class RunningConfigAccess implements ConfigAccess {
     private static final ObjectMapper JSON =
             JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
-    private final Consumer<Consumer<PipelineControl>> control;
+    private final ControlAgent control;
     private final java.util.function.Supplier<ConfigDb> runningConfig;
     private final Duration applyTimeout;
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
@@ -45,13 +45,13 @@ public final class RunningConfigAccess implements ConfigAccess {
     private final SwitchSnapshots.RedisForms redis;
 
     /**
-     * @param control runs an action on the control model under the switch's control lock.
+     * @param control the switch's control agent (edits run on its thread).
      * @param runningConfig the control model's {@code runningConfig} (any thread).
      * @param applyTimeout how long a change waits for the data plane to apply it; null: it returns once queued
      *     (tests that step the data plane themselves).
      */
     public RunningConfigAccess(
-            final Consumer<Consumer<PipelineControl>> control,
+            final ControlAgent control,
             final java.util.function.Supplier<ConfigDb> runningConfig,
             final Duration applyTimeout) {
         this(control, runningConfig, new SwitchSnapshots.RedisForms(), applyTimeout);
@@ -59,7 +59,7 @@ public final class RunningConfigAccess implements ConfigAccess {
 
     /** As above, converting through {@code redis}, which the switch's counters snapshots share. */
     RunningConfigAccess(
-            final Consumer<Consumer<PipelineControl>> control,
+            final ControlAgent control,
             final java.util.function.Supplier<ConfigDb> runningConfig,
             final SwitchSnapshots.RedisForms redis,
             final Duration applyTimeout) {
@@ -81,26 +81,23 @@ public final class RunningConfigAccess implements ConfigAccess {
      */
     @Override
     public void change(final Consumer<Map<String, Map<String, String>>> edit) {
-        final long[] sequence = {-1};
-        final PipelineControl[] used = new PipelineControl[1];
-        control.accept(c -> {
+        final Long sequence = control.call(c -> {
             final ConfigDb current = SwitchConfig.of(c).runningConfig();
             final ConfigEdit working = new ConfigEdit(redis.of(current));
             edit.accept(working);
             final ConfigDb next = working.applyTo(current);
             if (next == null) {
-                return; // nothing differs: nothing to apply (HSET of the value in force, config load of itself)
+                return null; // nothing differs: nothing to apply (HSET of the value in force, config load of itself)
             }
             try {
-                sequence[0] = SwitchConfig.of(c).reconfigure(next);
+                return SwitchConfig.of(c).reconfigure(next);
             } catch (final io.asicemu.config.ConfigException e) {
                 throw new ConfigRefusedException(e.getMessage());
             }
-            used[0] = c;
         });
-        if (used[0] != null && applyTimeout != null) {
+        if (sequence != null && applyTimeout != null) {
             try {
-                used[0].awaitApplied(sequence[0], applyTimeout);
+                control.awaitApplied(sequence, applyTimeout);
             } catch (final TimeoutException e) {
                 throw new ConfigRefusedException("the control model took the change, but the data plane did not apply"
                         + " it within " + applyTimeout.toMillis() + " ms (it will when it runs again)");

@@ -7,12 +7,10 @@ import io.asicemu.p4rt.backend.P4Entity;
 import io.asicemu.p4rt.backend.ReadFilter;
 import io.asicemu.p4rt.backend.UpdateOutcome;
 import io.asicemu.p4rt.backend.WriteOp;
-import io.asicemu.pipeline.control.PipelineControl;
-import java.util.ArrayList;
+import io.asicemu.pipeline.control.ControlAgent;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.function.Consumer;
 
 /**
  * Runs the P4Runtime backend's control-API calls (writes, resets) under the live switch's control lock, so they never
@@ -21,13 +19,13 @@ import java.util.function.Consumer;
  */
 final class SerializedBackend implements P4Backend {
     private final P4Backend backend;
-    private final Consumer<Consumer<PipelineControl>> control;
+    private final ControlAgent control;
 
     /**
      * @param backend the P4Runtime backend.
-     * @param control runs an action under the switch's control lock (and tells the running config's listeners).
+     * @param control the switch's control agent (its listeners hear of every write).
      */
-    SerializedBackend(final P4Backend backend, final Consumer<Consumer<PipelineControl>> control) {
+    SerializedBackend(final P4Backend backend, final ControlAgent control) {
         this.backend = backend;
         this.control = control;
     }
@@ -51,9 +49,7 @@ final class SerializedBackend implements P4Backend {
      */
     @Override
     public CompletableFuture<List<UpdateOutcome>> writeAsync(final List<WriteOp> ops, final boolean allOrNothing) {
-        final List<CompletableFuture<List<UpdateOutcome>>> result = new ArrayList<>(1);
-        control.accept(c -> result.add(backend.writeAsync(ops, allOrNothing)));
-        return result.get(0);
+        return control.call(c -> backend.writeAsync(ops, allOrNothing));
     }
 
     @Override
@@ -63,7 +59,7 @@ final class SerializedBackend implements P4Backend {
 
     @Override
     public void reset() {
-        control.accept(c -> backend.reset());
+        control.run(c -> backend.reset());
     }
 
     @Override

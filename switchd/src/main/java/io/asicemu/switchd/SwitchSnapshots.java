@@ -7,7 +7,6 @@ import io.asicemu.operator.RedisConfigDb;
 import io.asicemu.operator.SnapshotSource;
 import io.asicemu.operator.SwitchSnapshot;
 import io.asicemu.pipeline.config.ConfigDb;
-import io.asicemu.pipeline.control.PipelineControl;
 import io.asicemu.pipeline.counter.CountersSnapshot;
 import io.asicemu.tm.TrafficManager;
 import io.asicemu.tm.counter.TmCountersSnapshot;
@@ -111,12 +110,9 @@ final class SwitchSnapshots {
             final List<SwitchSnapshot.ArsGroup> groups)
             throws TimeoutException {
         final AtomicReference<TmCountersSnapshot> tmSnapshot = new AtomicReference<>();
-        final long[] sequence = new long[1];
-        final AtomicReference<PipelineControl> control = new AtomicReference<>();
-        sw.control(c -> {
-            control.set(c);
+        final long sequence = sw.control().call(c -> {
             ports.set(c.portNames());
-            sequence[0] = c.submit(agent -> {
+            return c.submit(agent -> {
                 final TrafficManager tm = agent.trafficManager();
                 final TmCountersSnapshot snapshot = tm.newSnapshot();
                 tm.snapshot(sw.clock().nowNs(), snapshot);
@@ -129,7 +125,7 @@ final class SwitchSnapshots {
                 tmSnapshot.set(snapshot);
             });
         });
-        control.get().awaitApplied(sequence[0], SNAPSHOT_TIMEOUT);
+        sw.control().awaitApplied(sequence, SNAPSHOT_TIMEOUT);
         return tmSnapshot.get();
     }
 

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.config.SwitchConfig;
-import io.asicemu.pipeline.control.PipelineControl;
+import io.asicemu.pipeline.control.ControlAgent;
 import io.asicemu.pipeline.port.InMemoryPort;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.time.ManualClock;
@@ -21,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Consumer;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -143,14 +142,10 @@ class ConfigWritesPropertyTest {
         }
         switchPipeline = pipeline();
         oraclePipeline = pipeline();
-        final Object lock = new Object();
-        final Consumer<Consumer<PipelineControl>> control = action -> {
-            synchronized (lock) {
-                action.accept(switchPipeline.control());
-            }
-        };
         access = new RunningConfigAccess(
-                control, () -> SwitchConfig.of(switchPipeline.control()).runningConfig(), null);
+                ControlAgent.start(switchPipeline.control(), "test-control"),
+                () -> SwitchConfig.of(switchPipeline.control()).runningConfig(),
+                null);
         cache = new SnapshotCache(
                 () -> new SwitchSnapshot(0, List.of(), Map.of(), access.running(), Map.of(), Map.of(), List.of()),
                 Duration.ofDays(1));

@@ -255,7 +255,8 @@ class OperatorViewsNetnsTest {
                         .as("CONFIG_DB after the HASH_SEED register write (config register)")
                         .isEqualTo("7");
                 sw.dataPlane()
-                        .control(c -> c.batch()
+                        .control()
+                        .run(c -> c.batch()
                                 .setKnob(io.asicemu.pipeline.control.RuntimeKnob.HASH_SEED, 0, 12_345)
                                 .commit());
                 String seed = "";

@@ -9,20 +9,27 @@ import io.asicemu.p4rt.backend.P4Entity;
 import io.asicemu.p4rt.backend.ReadFilter;
 import io.asicemu.p4rt.backend.UpdateOutcome;
 import io.asicemu.p4rt.backend.WriteOp;
+import io.asicemu.pipeline.Pipeline;
+import io.asicemu.pipeline.control.ControlAgent;
+import io.asicemu.pipeline.table.PipelineSizing;
+import io.asicemu.pipeline.time.ManualClock;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A P4Runtime Write holds the switch's control lock only while it is staged: while the data plane has not yet applied
- * it, port attach/detach (or the next Write) can take the lock, and the Write still returns only once applied.
+ * A P4Runtime Write occupies the switch's control agent only while it is staged: while the data plane has not yet
+ * applied it, port attach/detach (or the next Write) runs on the agent, and the Write still returns only once applied.
  */
 @Timeout(30)
 class SerializedBackendTest {
-    private final Object controlLock = new Object();
+    private final Pipeline pipeline = Pipeline.create(new ManualClock(0), PipelineSizing.defaults(), Map.of());
+    private final ControlAgent control = ControlAgent.start(pipeline.control(), "test-control");
     private final CompletableFuture<List<UpdateOutcome>> applied = new CompletableFuture<>();
     private final CountDownLatch staged = new CountDownLatch(1);
 
@@ -70,23 +77,23 @@ class SerializedBackendTest {
         }
     };
 
-    private final SerializedBackend backend = new SerializedBackend(pending, action -> {
-        synchronized (controlLock) {
-            action.accept(null);
-        }
-    });
+    private final SerializedBackend backend = new SerializedBackend(pending, control);
+
+    @AfterEach
+    void stop() {
+        control.close();
+        pipeline.close();
+    }
 
     @Test
-    void shouldReleaseTheControlLockWhileAWriteWaitsForTheDataPlane() throws Exception {
+    void shouldFreeTheControlAgentWhileAWriteWaitsForTheDataPlane() throws Exception {
         final CompletableFuture<List<UpdateOutcome>> write =
                 CompletableFuture.supplyAsync(() -> backend.write(List.of(), true));
         assertThat(staged.await(5, TimeUnit.SECONDS)).isTrue();
 
-        final CompletableFuture<Void> portAttach = CompletableFuture.runAsync(() -> {
-            synchronized (controlLock) {
-                // what LinuxSwitch's discovery does to attach a port
-            }
-        });
+        final CompletableFuture<Void> portAttach = CompletableFuture.runAsync(() -> control.run(c -> {
+            // what LinuxSwitch's discovery does to attach a port
+        }));
         portAttach.get(5, TimeUnit.SECONDS);
         Thread.sleep(100);
         assertThat(write).as("the Write is answered only once applied").isNotDone();

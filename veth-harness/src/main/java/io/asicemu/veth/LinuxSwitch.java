@@ -3,7 +3,7 @@ package io.asicemu.veth;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.config.SwitchConfig;
-import io.asicemu.pipeline.control.PipelineControl;
+import io.asicemu.pipeline.control.ControlAgent;
 import io.asicemu.pipeline.counter.CountersSnapshot;
 import io.asicemu.pipeline.port.Port;
 import io.asicemu.pipeline.table.PipelineSizing;
@@ -30,7 +30,9 @@ public final class LinuxSwitch implements AutoCloseable {
     private final LiveLoop loop;
     private final LinuxPorts ports;
     private final Map<String, String> linuxToSonic = new HashMap<>();
-    private final Object controlLock = new Object();
+    /** Owns the control model once the start-up config is in: port discovery and every writer go through it. */
+    private final ControlAgent control;
+
     private volatile Runnable portsChanged = () -> {};
 
     private LinuxSwitch(
@@ -45,6 +47,7 @@ public final class LinuxSwitch implements AutoCloseable {
         this.pipeline = Pipeline.create(clock, sizing, sonicToLinux);
         sonicToLinux.forEach((sonic, linux) -> linuxToSonic.put(linux, sonic));
         SwitchConfig.of(pipeline.control()).applyConfig(config);
+        this.control = ControlAgent.start(pipeline.control(), "asicemu-control");
         this.loop =
                 new LiveLoop(pipeline.agent(), clock, pipeline.agent()::nextDeadlineNs, sizing.maxPorts(), busyPollNs);
         // every command submitted to the agent ends the loop's idle wait, so the loop can sleep without a bound
@@ -57,9 +60,7 @@ public final class LinuxSwitch implements AutoCloseable {
                 new LinuxPorts.PortSink() {
                     @Override
                     public void attach(final Port port) {
-                        synchronized (controlLock) {
-                            pipeline.control().attachPort(linuxToSonic.get(port.name()), port);
-                        }
+                        control.run(c -> c.attachPort(linuxToSonic.get(port.name()), port));
                         loop.watch(port);
                         portsChanged.run();
                     }
@@ -67,13 +68,10 @@ public final class LinuxSwitch implements AutoCloseable {
                     @Override
                     public void detach(final Port port) {
                         loop.unwatch(port);
-                        final long sequence;
-                        synchronized (controlLock) {
-                            sequence = pipeline.control().detachPort(linuxToSonic.get(port.name()));
-                        }
+                        final long sequence = control.call(c -> c.detachPort(linuxToSonic.get(port.name())));
                         loop.wakeup();
                         try {
-                            pipeline.control().awaitApplied(sequence, Duration.ofSeconds(5));
+                            control.awaitApplied(sequence, Duration.ofSeconds(5));
                             port.close();
                         } catch (final TimeoutException e) {
                             // the data plane did not acknowledge: leak the port's memory rather than unmap it under it
@@ -183,13 +181,10 @@ public final class LinuxSwitch implements AutoCloseable {
 
     /** Waits until the data plane applied every command submitted so far (port attaches, table edits). */
     public void awaitIdleControl() {
-        final long sequence;
-        synchronized (controlLock) {
-            sequence = pipeline.control().submit(agent -> {});
-        }
+        final long sequence = control.call(c -> c.submit(agent -> {}));
         loop.wakeup();
         try {
-            pipeline.control().awaitApplied(sequence, Duration.ofSeconds(5));
+            control.awaitApplied(sequence, Duration.ofSeconds(5));
         } catch (final TimeoutException e) {
             throw new IllegalStateException("the data plane did not apply a command within 5 s", e);
         }
@@ -200,9 +195,7 @@ public final class LinuxSwitch implements AutoCloseable {
      * @return its index in the data path (the traffic manager's port number).
      */
     public int portIndex(final String sonicName) {
-        synchronized (controlLock) {
-            return pipeline.control().portIndex(sonicName);
-        }
+        return control.call(c -> c.portIndex(sonicName));
     }
 
     /**
@@ -216,20 +209,18 @@ public final class LinuxSwitch implements AutoCloseable {
         final Map<String, AfPacketPort> attached = ports.ports();
         final Map<String, String> failed = ports.failures();
         final Map<String, String> states = new java.util.LinkedHashMap<>();
-        synchronized (controlLock) {
-            for (final String sonic : pipeline.control().portNames()) {
-                if (sonic == null) {
-                    continue;
-                }
-                final String linux = sonicToLinux(sonic);
-                final AfPacketPort port = attached.get(linux);
-                if (port != null) {
-                    states.put(sonic, (port.linkUp() ? "up" : "down (link)") + " on " + linux + ", mtu " + port.mtu());
-                } else if (failed.containsKey(linux)) {
-                    states.put(sonic, "DOWN: " + linux + " not attached: " + failed.get(linux));
-                } else {
-                    states.put(sonic, "DOWN: no interface " + linux);
-                }
+        for (final String sonic : control.call(c -> new java.util.ArrayList<>(c.portNames()))) {
+            if (sonic == null) {
+                continue;
+            }
+            final String linux = sonicToLinux(sonic);
+            final AfPacketPort port = attached.get(linux);
+            if (port != null) {
+                states.put(sonic, (port.linkUp() ? "up" : "down (link)") + " on " + linux + ", mtu " + port.mtu());
+            } else if (failed.containsKey(linux)) {
+                states.put(sonic, "DOWN: " + linux + " not attached: " + failed.get(linux));
+            } else {
+                states.put(sonic, "DOWN: no interface " + linux);
             }
         }
         return states;
@@ -265,15 +256,11 @@ public final class LinuxSwitch implements AutoCloseable {
     }
 
     /**
-     * Runs {@code action} on the control API, serialized with port attach/detach, and wakes the data plane.
-     *
-     * @param action what to do with the control API.
+     * @return the control agent: the one thread that owns the control model (requests are serialized with port
+     *     attach/detach; a committed command wakes the data plane).
      */
-    public void control(final java.util.function.Consumer<PipelineControl> action) {
-        synchronized (controlLock) {
-            action.accept(pipeline.control());
-        }
-        loop.wakeup();
+    public ControlAgent control() {
+        return control;
     }
 
     /** @return the data plane's clock (emulated time, e.g. for traffic-manager snapshots on the data-plane thread). */
@@ -306,6 +293,7 @@ public final class LinuxSwitch implements AutoCloseable {
         try {
             ports.close();
         } finally {
+            control.close();
             try {
                 loop.close();
             } finally {

@@ -2,6 +2,7 @@ package io.asicemu.switchd.registers;
 
 import io.asicemu.operator.RegisterAccess;
 import io.asicemu.pipeline.config.SwitchConfig;
+import io.asicemu.pipeline.control.ControlAgent;
 import io.asicemu.pipeline.control.PipelineControl;
 import io.asicemu.pipeline.control.RuntimeKnobs;
 import io.asicemu.pipeline.control.TableBatch;
@@ -12,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
 
 /**
  * The {@link ChipRegister} map bound to a running pipeline's control model. Reads give the values in force: the
@@ -22,21 +22,20 @@ import java.util.function.Consumer;
  * the path a P4Runtime register write takes, with the model's own range and precondition checks — so a refused write
  * changes nothing.
  * <p>
- * Thread safe: every call runs inside {@code control}, the switch's control lock (the one P4Runtime writes take).
+ * Thread safe: every call runs on the switch's control agent (the thread P4Runtime writes run on).
  */
 public final class RegisterMap implements RegisterAccess {
-    private final Consumer<Consumer<PipelineControl>> control;
+    private final ControlAgent control;
     private final TmOptions tmOptions;
     private final Duration applyTimeout;
 
     /**
-     * @param control runs an action on the control model under the switch's control lock.
+     * @param control the switch's control agent (reads and writes run on its thread).
      * @param tmOptions the traffic manager's options the configuration was applied with.
      * @param applyTimeout how long a write waits for the data plane to apply it; null: it returns once queued (tests
      *     that step the data plane themselves).
      */
-    public RegisterMap(
-            final Consumer<Consumer<PipelineControl>> control, final TmOptions tmOptions, final Duration applyTimeout) {
+    public RegisterMap(final ControlAgent control, final TmOptions tmOptions, final Duration applyTimeout) {
         this.control = control;
         this.tmOptions = tmOptions;
         this.applyTimeout = applyTimeout;
@@ -45,8 +44,8 @@ public final class RegisterMap implements RegisterAccess {
     @Override
     public List<Row> read(final String name, final String instance) {
         final List<ChipRegister> registers = name == null ? List.of(ChipRegister.values()) : List.of(register(name));
-        final List<Row> out = new ArrayList<>();
-        control.accept(c -> {
+        return control.call(c -> {
+            final List<Row> out = new ArrayList<>();
             final View v = new View(c);
             for (final ChipRegister r : registers) {
                 if (instance == null) {
@@ -57,8 +56,8 @@ public final class RegisterMap implements RegisterAccess {
                     out.add(v.row(r, v.index(r, instance)));
                 }
             }
+            return out;
         });
-        return out;
     }
 
     @Override
@@ -78,10 +77,8 @@ public final class RegisterMap implements RegisterAccess {
             throw new RegisterException(
                     where + ": value " + value + " is neither 0..7 nor " + ChipRegister.QOS_NONE + " (no entry)");
         }
-        final Row[] after = new Row[1];
-        final long[] sequence = {-1};
-        final PipelineControl[] used = new PipelineControl[1];
-        control.accept(c -> {
+        record Written(Row row, long sequence) {}
+        final Written written = control.call(c -> {
             final View v = new View(c);
             final int index = v.index(r, instance == null ? "" : instance);
             final TableBatch batch = c.batch();
@@ -91,19 +88,18 @@ public final class RegisterMap implements RegisterAccess {
                 // The model's own words, without the batch position (a register write is one update).
                 throw new RegisterException(where + ": " + e.getMessage().replaceFirst("^update \\d+: ", ""));
             }
-            sequence[0] = batch.commit();
-            used[0] = c;
-            after[0] = v.row(r, index);
+            final long sequence = batch.commit();
+            return new Written(v.row(r, index), sequence);
         });
         if (applyTimeout != null) {
             try {
-                used[0].awaitApplied(sequence[0], applyTimeout);
+                control.awaitApplied(written.sequence(), applyTimeout);
             } catch (final TimeoutException e) {
                 throw new RegisterException(where + ": written, but the data plane did not apply it within "
                         + applyTimeout.toMillis() + " ms");
             }
         }
-        return after[0];
+        return written.row();
     }
 
     private static ChipRegister register(final String name) {

@@ -19,7 +19,7 @@ import io.asicemu.parser.FrameBuilder;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.config.SwitchConfig;
-import io.asicemu.pipeline.control.PipelineControl;
+import io.asicemu.pipeline.control.ControlAgent;
 import io.asicemu.pipeline.control.RuntimeKnob;
 import io.asicemu.pipeline.port.InMemoryPort;
 import io.asicemu.pipeline.table.PipelineSizing;
@@ -40,7 +40,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -105,6 +104,7 @@ class RegisterMapTest {
     private P4RuntimeServer server;
     private ManagedChannel channel;
     private P4RuntimeGrpc.P4RuntimeBlockingStub stub;
+    private ControlAgent control;
     private RegisterMap registers;
     private int eth8;
 
@@ -128,12 +128,7 @@ class RegisterMapTest {
                 .usePlaintext()
                 .build();
         stub = P4RuntimeGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
-        final Object lock = new Object();
-        final Consumer<Consumer<PipelineControl>> control = action -> {
-            synchronized (lock) {
-                action.accept(pipeline.control());
-            }
-        };
+        control = ControlAgent.start(pipeline.control(), "test-control");
         registers = new RegisterMap(control, TmOptions.defaults(), null);
         eth8 = pipeline.control().portIndex("Ethernet8");
     }
@@ -142,6 +137,7 @@ class RegisterMapTest {
     void stop() throws Exception {
         channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
         server.close();
+        control.close();
         arena.close();
     }
 

@@ -278,14 +278,15 @@ class CongestionTest {
     /** Reads the watchdog's queue counters of {@code port} queue 3 on the data-plane thread. */
     private static long[] watchdogCounters(final LinuxSwitch sw, final int port) {
         final long[] values = new long[3];
-        sw.control(control -> control.submit(agent -> {
-            final TrafficManager tm = agent.trafficManager();
-            final TmCountersSnapshot snapshot = tm.newSnapshot();
-            tm.snapshot(Long.MAX_VALUE / 4, snapshot);
-            values[0] = snapshot.queue(port, 3, QueueStat.PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED);
-            values[1] = snapshot.queue(port, 3, QueueStat.PFC_WD_QUEUE_STATS_TX_DROPPED_PACKETS);
-            values[2] = tm.isStormed(port, 3) ? 1 : 0;
-        }));
+        sw.control()
+                .run(control -> control.submit(agent -> {
+                    final TrafficManager tm = agent.trafficManager();
+                    final TmCountersSnapshot snapshot = tm.newSnapshot();
+                    tm.snapshot(Long.MAX_VALUE / 4, snapshot);
+                    values[0] = snapshot.queue(port, 3, QueueStat.PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED);
+                    values[1] = snapshot.queue(port, 3, QueueStat.PFC_WD_QUEUE_STATS_TX_DROPPED_PACKETS);
+                    values[2] = tm.isStormed(port, 3) ? 1 : 0;
+                }));
         sw.awaitIdleControl();
         return values;
     }

@@ -187,7 +187,7 @@ public final class ForwardingBenchmark {
                             1.0,
                             target.endsWith("lowlat") ? busyPollUs * 1000 : 0);
                     sw.awaitPorts(2, Duration.ofSeconds(5));
-                    sw.control(c -> c.submit(agent -> Libc.pinCurrentThread(SWITCH_CPU)));
+                    sw.control().run(c -> c.submit(agent -> Libc.pinCurrentThread(SWITCH_CPU)));
                     sw.awaitIdleControl();
                     dstMac = ROUTER_MAC;
                 }
