@@ -86,7 +86,7 @@ class ReplayConfigRefusalTest {
         final Path config = Files.writeString(
                 dir.resolve("config_db.json"),
                 "{\"PORT\": {\"Ethernet0\": {\"speed\":"
-                        + " \"10000\", \"admin_status\": \"up\"}}, \"BGP_NEIGHBOR\": {\"10.0.0.1\": {\"asn\": \"65000\"}}}");
+                        + " \"10000\", \"admin_status\": \"up\"}}, \"SNMP_COMMUNITY\": {\"public\": {\"TYPE\": \"RO\"}}}");
         final Path capture = Files.write(dir.resolve("empty.pcap"), new byte[] {
             (byte) 0xd4,
             (byte) 0xc3,
@@ -135,6 +135,6 @@ class ReplayConfigRefusalTest {
         final String[] lenientArgs = java.util.Arrays.copyOf(args, args.length + 1);
         lenientArgs[args.length] = "--lenient";
         assertThat(lenient.execute(lenientArgs)).as(lenientErr.toString()).isZero();
-        assertThat(lenientErr.toString().strip()).isEqualTo("replay: warning: BGP_NEIGHBOR||: unknown table ignored");
+        assertThat(lenientErr.toString().strip()).isEqualTo("replay: warning: SNMP_COMMUNITY||: unknown table ignored");
     }
 }

@@ -264,6 +264,7 @@ public final class ConfigCompiler {
         vlans();
         interfaces("INTERFACE", false);
         interfaces("VLAN_INTERFACE", true);
+        loopbacks(BgpConfig.parse(db));
         neighbors();
         staticRoutes();
         if (routes.size() > sizing.maxRoutes()) {
@@ -538,6 +539,19 @@ public final class ConfigCompiler {
                 ownAddresses.add(host);
                 routes.put(subnet, RouteTarget.encode(RouteTarget.CONNECTED, rif));
                 connected.put(subnet, rif);
+                routes.put(host, RouteTarget.encode(RouteTarget.LOCAL, 0));
+            }
+        }
+    }
+
+    /**
+     * The loopback interfaces' addresses are the switch's own, as an interface's are (local routes: packets to them
+     * are the switch's); the routing configuration is checked here with the rest, whether or not routing runs.
+     */
+    private void loopbacks(final BgpConfig routing) {
+        for (final java.util.List<IpPrefix> addresses : routing.loopbacks().values()) {
+            for (final IpPrefix host : addresses) {
+                ownAddresses.add(host);
                 routes.put(host, RouteTarget.encode(RouteTarget.LOCAL, 0));
             }
         }

@@ -27,7 +27,6 @@ public final class ConfigSchema {
                             "hostname",
                             "hwsku",
                             "platform",
-                            "bgp_asn",
                             "deployment_id",
                             "docker_routing_config_mode",
                             "buffer_model",
@@ -45,7 +44,9 @@ public final class ConfigSchema {
 
     /** Fields the pipeline's compiler reads. */
     private static final Map<String, Set<String>> PIPELINE = Map.ofEntries(
-            Map.entry("DEVICE_METADATA", Set.of("mac", "standalone", "type")),
+            Map.entry("DEVICE_METADATA", Set.of("mac", "standalone", "type", "bgp_asn", "bgp_router_id")),
+            Map.entry("LOOPBACK_INTERFACE", Set.of()),
+            Map.entry("BGP_NEIGHBOR", BgpConfig.NEIGHBOR_FIELDS),
             Map.entry("SWITCH", Set.of("fdb_aging_time")),
             Map.entry("PORT", Set.of("speed", "index", "mtu", "admin_status")),
             Map.entry("INTERFACE", Set.of()),

@@ -57,13 +57,14 @@ class ConfigValidationTest {
 
     @Test
     void shouldRefuseAnUnknownTableUnlessLenientWhichDropsItWithAWarning() {
-        final String json = "{" + PORTS + ", \"BGP_NEIGHBOR\": {\"10.0.0.1\": {\"asn\": \"65000\"}}}";
-        assertRefused(json, "BGP_NEIGHBOR", "", "", "unknown table");
+        // (BGP_NEIGHBOR was the example until the switch learned to route: issue 37)
+        final String json = "{" + PORTS + ", \"SNMP_COMMUNITY\": {\"public\": {\"TYPE\": \"RO\"}}}";
+        assertRefused(json, "SNMP_COMMUNITY", "", "", "unknown table");
         final List<String> warnings = new ArrayList<>();
         final CompiledConfig lenient =
                 ConfigCompiler.compile(ConfigDb.parse(json), PipelineSizing.defaults(), Map.of(), true, warnings::add);
         assertThat(lenient.setup().portNames()).hasSize(2);
-        assertThat(warnings).containsExactly("BGP_NEIGHBOR||: unknown table ignored");
+        assertThat(warnings).containsExactly("SNMP_COMMUNITY||: unknown table ignored");
     }
 
     @Test
