@@ -16,14 +16,16 @@ import java.util.function.LongSupplier;
  * thread uses it).
  */
 public final class SysClassNetInterfaceNames implements InterfaceNames {
-    /** The shortest time between two re-reads on a miss. */
-    static final long MIN_REFRESH_INTERVAL_NS = 100_000_000L;
+    /** Re-reads that may follow one another at once. */
+    static final int REFRESH_BURST = 8;
+    /** One re-read more is allowed per this much time, up to {@link #REFRESH_BURST}. */
+    static final long REFRESH_INTERVAL_NS = 100_000_000L;
 
     private final Path directory;
     private final LongSupplier nanoClock;
     private Map<Integer, String> names = Map.of();
-    private long lastRefreshNs;
-    private boolean refreshed;
+    private long budgetAtNs;
+    private boolean started;
 
     /** Reads {@code /sys/class/net}. */
     public SysClassNetInterfaceNames() {
@@ -41,14 +43,28 @@ public final class SysClassNetInterfaceNames implements InterfaceNames {
         if (name != null) {
             return name;
         }
-        final long nowNs = nanoClock.getAsLong();
-        if (refreshed && nowNs - lastRefreshNs < MIN_REFRESH_INTERVAL_NS) {
+        if (!takeRefresh(nanoClock.getAsLong())) {
             return null;
         }
-        refreshed = true;
-        lastRefreshNs = nowNs;
         names = read();
         return names.get(ifindex);
+    }
+
+    /**
+     * The budget as a time: {@code budgetAtNs} is when it was empty; it holds (now − budgetAtNs) / interval
+     * re-reads, at most the burst.
+     */
+    private boolean takeRefresh(final long nowNs) {
+        final long full = REFRESH_BURST * REFRESH_INTERVAL_NS;
+        if (!started || nowNs - budgetAtNs > full) {
+            started = true;
+            budgetAtNs = nowNs - full;
+        }
+        if (nowNs - budgetAtNs < REFRESH_INTERVAL_NS) {
+            return false;
+        }
+        budgetAtNs += REFRESH_INTERVAL_NS;
+        return true;
     }
 
     private Map<Integer, String> read() {
