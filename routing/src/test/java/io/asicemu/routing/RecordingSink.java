@@ -12,37 +12,44 @@ import java.util.Map;
 final class RecordingSink implements RouteSink {
     private final Map<RoutePrefix, Route> routes = new LinkedHashMap<>();
     private final List<String> calls = new ArrayList<>();
+    private final List<Long> callNanos = new ArrayList<>();
 
     @Override
     public synchronized void replace(final Route route) {
         routes.put(route.prefix(), route);
-        calls.add("replace " + route.prefix());
-        notifyAll();
+        record("replace " + route.prefix());
     }
 
     @Override
     public synchronized void withdraw(final RoutePrefix prefix) {
         routes.remove(prefix);
-        calls.add("withdraw " + prefix);
-        notifyAll();
+        record("withdraw " + prefix);
     }
 
     @Override
     public synchronized void connected() {
-        calls.add("connected");
-        notifyAll();
+        record("connected");
     }
 
     @Override
     public synchronized void disconnected() {
-        calls.add("disconnected");
-        notifyAll();
+        record("disconnected");
     }
 
     @Override
     public synchronized void reconciled() {
-        calls.add("reconciled");
+        record("reconciled");
+    }
+
+    private void record(final String call) {
+        calls.add(call);
+        callNanos.add(System.nanoTime());
         notifyAll();
+    }
+
+    /** @return System.nanoTime() of the call at {@code index} of {@link #calls()}. */
+    synchronized long nanosOf(final int index) {
+        return callNanos.get(index);
     }
 
     synchronized Map<RoutePrefix, Route> routes() {

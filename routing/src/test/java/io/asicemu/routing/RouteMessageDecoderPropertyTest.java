@@ -18,7 +18,7 @@ import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
 
 /** Round trips through the test builder and the decoder, and the decoder's promise never to throw. */
-class RouteMessageDecoderProperties {
+class RouteMessageDecoderPropertyTest {
     private static final InterfaceNames NAMES =
             ifindex -> ifindex >= 1 && ifindex <= 64 ? "Ethernet" + 4 * (ifindex - 1) : null;
 
