@@ -77,10 +77,14 @@ public final class FpmCounters {
      * @param routesHeld routes held at the time.
      */
     public record Snapshot(Map<Event, Long> events, Map<SkipReason, Long> skipped, long routesHeld) {
-        /** Copies. */
+        /** Copies, keeping the enums' order. */
         public Snapshot {
-            events = Map.copyOf(events);
-            skipped = Map.copyOf(skipped);
+            final Map<Event, Long> eventCopy = new EnumMap<>(Event.class);
+            eventCopy.putAll(events);
+            final Map<SkipReason, Long> skipCopy = new EnumMap<>(SkipReason.class);
+            skipCopy.putAll(skipped);
+            events = java.util.Collections.unmodifiableMap(eventCopy);
+            skipped = java.util.Collections.unmodifiableMap(skipCopy);
         }
     }
 
