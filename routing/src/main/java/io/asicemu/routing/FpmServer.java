@@ -257,6 +257,8 @@ public final class FpmServer implements AutoCloseable {
             implements RouteMessageDecoder.Handler {
         private final Connections connections;
         private final ConnectionSlots.Slot slot;
+        private final java.util.Set<SkipReason> loggedSkips = java.util.EnumSet.noneOf(SkipReason.class);
+        private boolean sinkFailureLogged;
 
         Connection(final Connections connections, final ConnectionSlots.Slot slot) {
             this.connections = connections;
@@ -287,11 +289,11 @@ public final class FpmServer implements AutoCloseable {
             slot.prove();
             final int at = frame.readerIndex();
             if (frame.getUnsignedByte(at) != RtnetlinkDescriptor.FPM_VERSION) {
-                counters.skip(SkipReason.FPM_VERSION);
+                skipFrame(SkipReason.FPM_VERSION);
                 return;
             }
             if (frame.getUnsignedByte(at + 1) != RtnetlinkDescriptor.FPM_TYPE_NETLINK) {
-                counters.skip(SkipReason.FPM_NOT_NETLINK);
+                skipFrame(SkipReason.FPM_NOT_NETLINK);
                 return;
             }
             frame.skipBytes(RtnetlinkDescriptor.FPM_HEADER_LENGTH);
@@ -301,13 +303,21 @@ public final class FpmServer implements AutoCloseable {
         @Override
         public void onReplace(final Route route) {
             connections.counters.count(FpmCounters.Event.MESSAGES);
-            connections.routes.replace(route);
+            try {
+                connections.routes.replace(route);
+            } catch (final RuntimeException e) {
+                sinkFailed(route.prefix(), e);
+            }
         }
 
         @Override
         public void onWithdraw(final RoutePrefix prefix) {
             connections.counters.count(FpmCounters.Event.MESSAGES);
-            connections.routes.withdraw(prefix);
+            try {
+                connections.routes.withdraw(prefix);
+            } catch (final RuntimeException e) {
+                sinkFailed(prefix, e);
+            }
         }
 
         @Override
@@ -316,6 +326,25 @@ public final class FpmServer implements AutoCloseable {
             connections.counters.skip(reason);
             if (reason == SkipReason.MALFORMED) {
                 connections.counters.count(FpmCounters.Event.DECODE_ERRORS);
+            }
+            if (loggedSkips.add(reason)) { // once per reason and connection; the counters have the rest
+                LOG.info("FPM: skipping a message ({}); further ones are only counted", reason);
+            }
+        }
+
+        private void skipFrame(final SkipReason reason) {
+            connections.counters.skip(reason);
+            if (loggedSkips.add(reason)) {
+                LOG.info("FPM: skipping a frame ({}); further ones are only counted", reason);
+            }
+        }
+
+        /** A sink that threw: the message is lost to it, the frame's other messages and the connection go on. */
+        private void sinkFailed(final RoutePrefix prefix, final RuntimeException e) {
+            connections.counters.count(FpmCounters.Event.SINK_ERRORS);
+            if (!sinkFailureLogged) {
+                sinkFailureLogged = true;
+                LOG.error("FPM: the route sink failed on {}; further failures are only counted", prefix, e);
             }
         }
 

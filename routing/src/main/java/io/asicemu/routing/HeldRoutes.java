@@ -90,22 +90,23 @@ final class HeldRoutes {
             }
             return;
         }
+        sink.replace(route); // first: if the sink throws, the route is not held and a re-send tries again
         held.put(prefix, route);
         heldCount = held.size();
         counters.count(FpmCounters.Event.ROUTES_REPLACED);
-        sink.replace(route);
     }
 
     void withdraw(final RoutePrefix prefix) {
         stale.remove(prefix);
-        if (held.remove(prefix) == null) {
+        if (!held.containsKey(prefix)) {
             counters.skip(SkipReason.UNKNOWN_PREFIX);
             return;
         }
+        sink.withdraw(prefix);
+        held.remove(prefix);
         heldCount = held.size();
         fullLogged = false;
         counters.count(FpmCounters.Event.ROUTES_WITHDRAWN);
-        sink.withdraw(prefix);
     }
 
     /** @return routes held (readable from any thread). */
@@ -123,9 +124,15 @@ final class HeldRoutes {
         final List<RoutePrefix> withdrawn = new ArrayList<>(stale);
         stale.clear();
         for (final RoutePrefix prefix : withdrawn) {
+            try {
+                sink.withdraw(prefix);
+            } catch (final RuntimeException e) {
+                counters.count(FpmCounters.Event.SINK_ERRORS); // stays held: zebra's next word on it decides
+                LOG.error("FPM: the route sink failed to withdraw stale {}", prefix, e);
+                continue;
+            }
             held.remove(prefix);
             counters.count(FpmCounters.Event.ROUTES_WITHDRAWN_STALE);
-            sink.withdraw(prefix);
         }
         heldCount = held.size();
         counters.count(FpmCounters.Event.RECONCILIATIONS);

@@ -130,6 +130,41 @@ class FpmServerTest {
     }
 
     @Test
+    void shouldCountASinkThatThrowsAndGoOnWithTheNextMessages() throws Exception {
+        final RecordingSink recorded = new RecordingSink();
+        final java.util.concurrent.atomic.AtomicBoolean refuse = new java.util.concurrent.atomic.AtomicBoolean(true);
+        server = FpmServer.start(
+                FpmServer.Settings.defaults().withAddress(new InetSocketAddress("127.0.0.1", 0)), new RouteSink() {
+                    @Override
+                    public void replace(final Route route) {
+                        if (route.prefix().equals(RoutePrefix.parse("10.6.0.0/16")) && refuse.getAndSet(false)) {
+                            throw new IllegalStateException("the consumer refused it");
+                        }
+                        recorded.replace(route);
+                    }
+
+                    @Override
+                    public void withdraw(final RoutePrefix prefix) {
+                        recorded.withdraw(prefix);
+                    }
+                });
+        try (Socket zebra = connect()) {
+            zebra.getOutputStream().write(route("10.6.0.0", 16));
+            zebra.getOutputStream().write(route("10.7.0.0", 16));
+            zebra.getOutputStream().flush();
+            assertThat(recorded.await(WAIT_MS, s -> s.route("10.7.0.0/16") != null))
+                    .isTrue();
+            assertThat(server.counters().get(FpmCounters.Event.SINK_ERRORS)).isEqualTo(1);
+            zebra.getOutputStream().write(route("10.6.0.0", 16)); // not held, so the re-send reaches the sink
+            zebra.getOutputStream().flush();
+            assertThat(recorded.await(WAIT_MS, s -> s.route("10.6.0.0/16") != null))
+                    .isTrue();
+            zebra.setSoTimeout(300);
+            assertThat(closedByPeer(zebra)).isFalse();
+        }
+    }
+
+    @Test
     void shouldCloseOnBrokenFramingWithACountedReason() throws Exception {
         start(Duration.ofSeconds(60));
         try (Socket zebra = connect()) {
