@@ -67,8 +67,7 @@ public final class ApplDbRoutes {
                 // below
             }
         }
-        if (route.nextHops().size() == 1
-                && MANAGEMENT_INTERFACES.contains(route.nextHops().getFirst().interfaceName())) {
+        if (isManagementRoute(route)) {
             return forWithdraw(route.prefix());
         }
         final StringJoiner gateways = new StringJoiner(",");
@@ -84,6 +83,16 @@ public final class ApplDbRoutes {
         fields.put("ifname", interfaces.toString());
         fields.put("weight", weights.toString());
         return new Write(key(route.prefix()), false, fields);
+    }
+
+    /**
+     * @return whether fpmsyncd keeps the route out of the ASIC: a unicast route whose one next hop is on a management
+     *     interface ({@code eth0}, {@code docker0}, {@code eth1-midplane}).
+     */
+    public static boolean isManagementRoute(final Route route) {
+        return route.type() == Route.Type.UNICAST
+                && route.nextHops().size() == 1
+                && MANAGEMENT_INTERFACES.contains(route.nextHops().getFirst().interfaceName());
     }
 
     /** @return the delete of a withdrawn prefix's key. */

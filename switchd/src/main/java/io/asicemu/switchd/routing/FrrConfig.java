@@ -40,6 +40,15 @@ public final class FrrConfig {
      * @return frr.conf's text.
      */
     public static String render(final ConfigDb db) {
+        return render(db, FPM_PORT);
+    }
+
+    /**
+     * @param db the running config (checked: {@link BgpConfig#parse} accepted it).
+     * @param fpmPort the FPM listener's port on 127.0.0.1.
+     * @return frr.conf's text.
+     */
+    public static String render(final ConfigDb db, final int fpmPort) {
         final BgpConfig bgp = BgpConfig.parse(db);
         final Map<String, String> device = db.table("DEVICE_METADATA").getOrDefault("localhost", Map.of());
         final StringBuilder out = new StringBuilder();
@@ -55,7 +64,7 @@ public final class FrrConfig {
                 .append("! zebra: routes and their next hops to asic-emu's FPM listener, as to SONiC's fpmsyncd\n")
                 .append("no fpm use-next-hop-groups\n")
                 .append("fpm address 127.0.0.1 port ")
-                .append(FPM_PORT)
+                .append(fpmPort)
                 .append('\n')
                 .append("!\n");
         if (!bgp.enabled()) {

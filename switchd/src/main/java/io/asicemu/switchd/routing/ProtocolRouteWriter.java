@@ -7,6 +7,7 @@ import io.asicemu.pipeline.control.TableBatch;
 import io.asicemu.pipeline.control.TableException;
 import io.asicemu.pipeline.table.IpPrefix;
 import io.asicemu.routing.AddressFamily;
+import io.asicemu.routing.ApplDbRoutes;
 import io.asicemu.routing.NextHop;
 import io.asicemu.routing.Route;
 import io.asicemu.routing.RoutePrefix;
@@ -68,9 +69,13 @@ public final class ProtocolRouteWriter implements RouteSink {
         }
     }
 
+    /**
+     * Writes the route; one through a management interface (eth0) is kept out of the data path as fpmsyncd keeps it
+     * out of the ASIC (the prefix's earlier route, if any, is withdrawn).
+     */
     @Override
     public void replace(final Route route) {
-        enqueue(new Change(prefix(route.prefix()), nextHops(route)));
+        enqueue(new Change(prefix(route.prefix()), ApplDbRoutes.isManagementRoute(route) ? null : nextHops(route)));
     }
 
     @Override
