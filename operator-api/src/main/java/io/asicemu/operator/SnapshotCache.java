@@ -1,8 +1,11 @@
 package io.asicemu.operator;
 
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The databases of the latest snapshot, refreshed when a reader asks and the last one is older than the maximum age:
@@ -20,6 +23,7 @@ public final class SnapshotCache {
     private long takenAt;
     private boolean stale;
     private ListenerRegistry listeners;
+    private final Map<Integer, Supplier<Map<String, Map<String, String>>>> published = new HashMap<>();
 
     /**
      * @param source takes snapshots of the switch.
@@ -48,6 +52,9 @@ public final class SnapshotCache {
             if (listeners != null) {
                 current = current.withListeners(listeners);
             }
+            for (final Map.Entry<Integer, Supplier<Map<String, Map<String, String>>>> db : published.entrySet()) {
+                current = current.withDatabase(db.getKey(), db.getValue().get());
+            }
             takenAt = now;
         }
         return current;
@@ -59,6 +66,18 @@ public final class SnapshotCache {
      */
     public synchronized void listeners(final ListenerRegistry registry) {
         this.listeners = registry;
+    }
+
+    /**
+     * Publishes a database the switch's daemons keep (APPL_DB's ROUTE_TABLE from the routing stack), as of each
+     * snapshot.
+     *
+     * @param db its number.
+     * @param keys its keys → hash, sorted.
+     */
+    public synchronized void publish(final int db, final Supplier<Map<String, Map<String, String>>> keys) {
+        published.put(db, keys);
+        stale = true;
     }
 
     /**

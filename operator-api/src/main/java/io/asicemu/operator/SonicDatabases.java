@@ -9,7 +9,9 @@ import java.util.TreeMap;
 
 /**
  * The Redis databases SONiC tools read, built from a {@link SwitchSnapshot} (and the one before it, for RATES):
- * DB 2 COUNTERS_DB, DB 4 CONFIG_DB, DB 6 STATE_DB. Every key is a hash, as in SONiC. Immutable once built.
+ * DB 2 COUNTERS_DB, DB 4 CONFIG_DB, DB 6 STATE_DB, and DB 0 APPL_DB when the switch routes
+ * ({@link #withDatabase}: ROUTE_TABLE as fpmsyncd writes it). Every key is a hash, as in SONiC. Immutable once built
+ * (APPL_DB's view is live).
  * <p>
  * COUNTERS_DB layout (sonic-utilities' mock counters_db.json): {@code COUNTERS_PORT_NAME_MAP} (name → port oid),
  * {@code COUNTERS_QUEUE_NAME_MAP} ({@code Ethernet0:3} → queue oid) with {@code COUNTERS_QUEUE_INDEX_MAP},
@@ -25,7 +27,10 @@ import java.util.TreeMap;
  * operational/stormed, {@code detected}, {@code restored}) for each PFC-enabled queue.
  */
 public final class SonicDatabases {
-    /** SONiC's database numbers (database_config.json). */
+    /** SONiC's database numbers (database_config.json): APPL_DB, what the switch's daemons publish (ROUTE_TABLE). */
+    public static final int APPL_DB = 0;
+
+    /** COUNTERS_DB. */
     public static final int COUNTERS_DB = 2;
     /** CONFIG_DB. */
     public static final int CONFIG_DB = 4;
@@ -75,6 +80,17 @@ public final class SonicDatabases {
         }
         final Map<Integer, Map<String, Map<String, String>>> all = new java.util.HashMap<>(dbs);
         all.put(STATE_DB, Collections.unmodifiableNavigableMap(state));
+        return new SonicDatabases(Map.copyOf(all), snapshot);
+    }
+
+    /**
+     * @param db a database number.
+     * @param keys its keys → hash, sorted (a live read-only view is served as it is: not copied).
+     * @return these databases with {@code db} as {@code keys}.
+     */
+    public SonicDatabases withDatabase(final int db, final Map<String, Map<String, String>> keys) {
+        final Map<Integer, Map<String, Map<String, String>>> all = new java.util.HashMap<>(dbs);
+        all.put(db, keys);
         return new SonicDatabases(Map.copyOf(all), snapshot);
     }
 

@@ -238,6 +238,55 @@ class OperatorRedisServerTest {
         assertThat(snapshots.get() - before).isLessThan(20);
     }
 
+    @Test
+    void redisCliReadsTheRouteTableTheRoutingStackPublishesInApplDb() throws Exception {
+        final java.util.concurrent.ConcurrentSkipListMap<String, java.util.Map<String, String>> routes =
+                new java.util.concurrent.ConcurrentSkipListMap<>();
+        routes.put(
+                "ROUTE_TABLE:10.200.0.0/24",
+                java.util.Map.of("protocol", "bgp", "nexthop", "10.0.0.0,10.0.0.2", "ifname", "Ethernet0,Ethernet4"));
+        final SnapshotCache cache = new SnapshotCache(() -> SampleSnapshots.sample(1, 0), Duration.ofMillis(100));
+        cache.publish(SonicDatabases.APPL_DB, () -> java.util.Collections.unmodifiableNavigableMap(routes));
+        try (OperatorRedisServer routing = OperatorRedisServer.start(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                cache,
+                null,
+                OperatorRedisServer.Limits.defaults())) {
+            final String port = Integer.toString(routing.port());
+            assertThat(run(List.of(
+                                    "redis-cli",
+                                    "-h",
+                                    "127.0.0.1",
+                                    "-p",
+                                    port,
+                                    "-n",
+                                    "0",
+                                    "hget",
+                                    "ROUTE_TABLE:10.200.0.0/24",
+                                    "nexthop"))
+                            .strip())
+                    .isEqualTo("10.0.0.0,10.0.0.2");
+            routes.put("ROUTE_TABLE:10.201.0.0/24", java.util.Map.of("protocol", "bgp", "blackhole", "true"));
+            cache.invalidate();
+            assertThat(run(List.of("redis-cli", "-h", "127.0.0.1", "-p", port, "-n", "0", "keys", "ROUTE_TABLE:*")))
+                    .contains("ROUTE_TABLE:10.200.0.0/24", "ROUTE_TABLE:10.201.0.0/24");
+            assertThat(run(List.of(
+                            "redis-cli",
+                            "-h",
+                            "127.0.0.1",
+                            "-p",
+                            port,
+                            "-n",
+                            "0",
+                            "hset",
+                            "ROUTE_TABLE:10.200.0.0/24",
+                            "nexthop",
+                            "1.1.1.1")))
+                    .as("APPL_DB is the routing stack's: read-only here")
+                    .contains("CONFIG_DB");
+        }
+    }
+
     private RedisCountersClient connectClient() throws IOException {
         return RedisCountersClient.connect(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), server.port()), null, Duration.ofSeconds(10));
