@@ -1,10 +1,9 @@
 package io.asicemu.p4rt.adapter;
 
+import static io.asicemu.p4rt.adapter.TableWrites.entry;
+import static io.asicemu.p4rt.adapter.TableWrites.exact;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.asicemu.p4rt.backend.ActionCall;
-import io.asicemu.p4rt.backend.EntryAction;
-import io.asicemu.p4rt.backend.EntryKey;
 import io.asicemu.p4rt.backend.FieldMatchValue;
 import io.asicemu.p4rt.backend.P4Entity;
 import io.asicemu.p4rt.backend.ReadFilter;
@@ -13,7 +12,6 @@ import io.asicemu.p4rt.backend.UpdateOutcome;
 import io.asicemu.p4rt.backend.UpdateStatus;
 import io.asicemu.p4rt.backend.WriteOp;
 import io.asicemu.p4rt.info.FixedPipelineInfo;
-import io.asicemu.p4rt.info.MatchKind;
 import io.asicemu.pipeline.Pipeline;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.config.SwitchConfig;
@@ -27,7 +25,6 @@ import io.asicemu.pipeline.table.RouteTarget;
 import io.asicemu.pipeline.time.ManualClock;
 import java.math.BigInteger;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
@@ -183,36 +180,8 @@ class ConfigP4RuntimeAndProtocolAgreePropertyTest {
         return FieldMatchValue.exact(id, BigInteger.valueOf(v));
     }
 
-    private static WriteOp entry(
-            final UpdateKind kind,
-            final int table,
-            final List<FieldMatchValue> key,
-            final int actionId,
-            final long... params) {
-        final List<BigInteger> values =
-                Arrays.stream(params).mapToObj(BigInteger::valueOf).toList();
-        return new WriteOp(
-                kind,
-                new P4Entity.TableEntry(
-                        new EntryKey(table, key, 0),
-                        kind == UpdateKind.DELETE ? null : new EntryAction.Direct(new ActionCall(actionId, values)),
-                        false,
-                        0,
-                        new byte[0],
-                        null,
-                        null));
-    }
-
     private static List<FieldMatchValue> routeKey(final int p) {
-        return List.of(
-                exact(1, 0),
-                new FieldMatchValue(
-                        2,
-                        MatchKind.LPM,
-                        BigInteger.valueOf(PREFIXES[p]),
-                        BigInteger.ZERO,
-                        LENGTHS[p],
-                        BigInteger.ZERO));
+        return List.of(exact(1, 0), TableWrites.lpm(2, PREFIXES[p], LENGTHS[p]));
     }
 
     private static long controllerHopIp(final int h) {
