@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
 public final class FrrDaemons implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FrrDaemons.class);
     private static final Path DAEMONS = Path.of("/usr/lib/frr");
-    private static final Duration ZEBRA_UP = Duration.ofSeconds(10);
+    private static final Duration DAEMON_UP = Duration.ofSeconds(10);
 
     /** The daemons started, in order: zebra first (the others register with it). */
     static final List<String> NAMES = List.of("zebra", "bgpd", "staticd", "bfdd");
@@ -62,10 +62,17 @@ public final class FrrDaemons implements AutoCloseable {
             final Path api = runDir.resolve("zserv.api");
             Files.deleteIfExists(api);
             for (final String name : NAMES) {
+                Files.deleteIfExists(runDir.resolve(name + ".vty"));
+            }
+            for (final String name : NAMES) {
                 daemons.startDaemon(name, logDir);
                 if (name.equals("zebra")) {
-                    awaitFile(api, ZEBRA_UP);
+                    awaitFile(api, DAEMON_UP);
                 }
+            }
+            // vtysh -b configures only the daemons whose vty socket is open (and still exits 0): wait for all of them
+            for (final String name : NAMES) {
+                awaitFile(runDir.resolve(name + ".vty"), DAEMON_UP);
             }
             daemons.vtysh(Duration.ofSeconds(30), "-b");
             return daemons;
@@ -153,7 +160,7 @@ public final class FrrDaemons implements AutoCloseable {
         final long deadline = System.nanoTime() + timeout.toNanos();
         while (!Files.exists(file)) {
             if (System.nanoTime() - deadline > 0) {
-                throw new IOException("zebra did not open " + file + " within " + timeout.toSeconds() + " s");
+                throw new IOException("FRR did not open " + file + " within " + timeout.toSeconds() + " s");
             }
             try {
                 Thread.sleep(20);
