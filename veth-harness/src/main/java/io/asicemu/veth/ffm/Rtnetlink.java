@@ -32,6 +32,15 @@ public final class Rtnetlink {
     private static final int IFLA_INFO_KIND = 1;
     private static final int NLA_F_NESTED = 0x8000;
     private static final int AF_INET6 = 10;
+    private static final int IFLA_AF_SPEC = 26;
+    private static final int IFLA_INET_CONF = 1;
+    /** {@code net.ipv4.conf.NAME.arp_ignore}'s IPV4_DEVCONF id (include/uapi/linux/ip.h). */
+    public static final int IPV4_DEVCONF_ARP_IGNORE = 19;
+    /** arp_ignore 8: never answer ARP requests on the interface, for any local address. */
+    public static final int ARP_IGNORE_NEVER = 8;
+
+    private static final int IFLA_INET6_ADDR_GEN_MODE = 8;
+    private static final byte IN6_ADDR_GEN_MODE_NONE = 1;
     private static final int MESSAGE_BYTES = 256;
 
     private Rtnetlink() {}
@@ -88,6 +97,60 @@ public final class Rtnetlink {
             m.set(JAVA_SHORT, nest, (short) (length - nest));
             m.set(JAVA_SHORT, nest + 2, (short) (IFLA_LINKINFO | NLA_F_NESTED));
             return request(arena, m, length, Kernel.RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
+        }
+    }
+
+    /**
+     * Sets an interface's IPv6 address generation mode to none ({@code ip link set X addrgenmode none}): IPv6 stays
+     * enabled (a link-local address can still be added, e.g. for BGP over link-local) but the kernel makes none
+     * itself, so a new interface sends no router solicitations, MLD reports or DAD probes.
+     *
+     * @param ifIndex the interface.
+     * @return 0, or the errno the kernel refused with.
+     */
+    public static int ipv6AddrGenModeNone(final int ifIndex) {
+        try (Arena arena = Arena.ofConfined()) {
+            final MemorySegment m = arena.allocate(MESSAGE_BYTES, 4);
+            m.set(JAVA_INT, NLMSG_HEADER + Kernel.IFI_INDEX, ifIndex);
+            final int spec = NLMSG_HEADER + (int) Kernel.IFINFOMSG.byteSize();
+            final int inet6 = spec + 4;
+            final int end = attribute(m, inet6 + 4, IFLA_INET6_ADDR_GEN_MODE, new byte[] {IN6_ADDR_GEN_MODE_NONE});
+            m.set(JAVA_SHORT, inet6, (short) (end - inet6));
+            m.set(JAVA_SHORT, inet6 + 2, (short) AF_INET6);
+            m.set(JAVA_SHORT, spec, (short) (end - spec));
+            m.set(JAVA_SHORT, spec + 2, (short) IFLA_AF_SPEC);
+            return request(arena, m, end, Kernel.RTM_NEWLINK, 0);
+        }
+    }
+
+    /**
+     * Sets one of an interface's IPv4 settings ({@code net.ipv4.conf.NAME.*}) through rtnetlink
+     * (IFLA_AF_SPEC / AF_INET / IFLA_INET_CONF), which needs only CAP_NET_ADMIN where /proc/sys is read-only.
+     *
+     * @param ifIndex the interface.
+     * @param setting an {@code IPV4_DEVCONF_*} id, e.g. {@link #IPV4_DEVCONF_ARP_IGNORE}.
+     * @param value its value.
+     * @return 0, or the errno the kernel refused with.
+     */
+    public static int ipv4DevConf(final int ifIndex, final int setting, final int value) {
+        try (Arena arena = Arena.ofConfined()) {
+            final MemorySegment m = arena.allocate(MESSAGE_BYTES, 4);
+            m.set(JAVA_INT, NLMSG_HEADER + Kernel.IFI_INDEX, ifIndex);
+            final int spec = NLMSG_HEADER + (int) Kernel.IFINFOMSG.byteSize();
+            final int inet = spec + 4;
+            final int conf = inet + 4;
+            final byte[] u32 = java.nio.ByteBuffer.allocate(4)
+                    .order(java.nio.ByteOrder.nativeOrder())
+                    .putInt(value)
+                    .array();
+            final int end = attribute(m, conf + 4, setting, u32);
+            m.set(JAVA_SHORT, conf, (short) (end - conf));
+            m.set(JAVA_SHORT, conf + 2, (short) IFLA_INET_CONF);
+            m.set(JAVA_SHORT, inet, (short) (end - inet));
+            m.set(JAVA_SHORT, inet + 2, (short) Kernel.AF_INET);
+            m.set(JAVA_SHORT, spec, (short) (end - spec));
+            m.set(JAVA_SHORT, spec + 2, (short) IFLA_AF_SPEC);
+            return request(arena, m, end, Kernel.RTM_NEWLINK, 0);
         }
     }
 

@@ -53,6 +53,17 @@ class HostInterfaceTapTest {
                 assertThat(Commands.runOrFail("ip", "-o", "-4", "addr", "show", "dev", name)
                                 .stdout())
                         .contains("inet 192.0.2.1/31");
+                assertThat(Rtnetlink.ipv4DevConf(
+                                tap.ifIndex(), Rtnetlink.IPV4_DEVCONF_ARP_IGNORE, Rtnetlink.ARP_IGNORE_NEVER))
+                        .isZero();
+                assertThat(Files.readString(Path.of("/proc/sys/net/ipv4/conf", name, "arp_ignore"))
+                                .trim())
+                        .as("the IPV4_DEVCONF id is arp_ignore's")
+                        .isEqualTo("8");
+                assertThat(Rtnetlink.ipv6AddrGenModeNone(tap.ifIndex())).isZero();
+                assertThat(Files.readString(Path.of("/proc/sys/net/ipv6/conf", name, "addr_gen_mode"))
+                                .trim())
+                        .isEqualTo("1");
                 assertThat(Rtnetlink.deleteAddress(tap.ifIndex(), InetAddress.getByName("192.0.2.1"), 31))
                         .isZero();
                 assertThat(tap.read(java.lang.foreign.Arena.ofAuto().allocate(HostInterfaceTap.MAX_FRAME_BYTES)))
