@@ -77,7 +77,8 @@ class HostInterfacesNetnsTest {
             print("sent", n, "received", len(back), "same", hashlib.sha256(back).hexdigest() == hashlib.sha256(data).hexdigest())
         """;
 
-    private static LiveSwitch start(final Path config, final String sw1, final String sw2) throws Exception {
+    private static LiveSwitch start(final Path config, final String sw1, final String sw2, final int p4runtimePort)
+            throws Exception {
         final RunCommand run = new RunCommand();
         new CommandLine(run)
                 .parseArgs(
@@ -88,9 +89,49 @@ class HostInterfacesNetnsTest {
                         "--port-map",
                         "Ethernet4=" + sw2,
                         "--p4runtime-port",
-                        "0",
+                        Integer.toString(p4runtimePort),
                         "--host-interfaces");
         return run.start();
+    }
+
+    private static int freePort() throws java.io.IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    @Test
+    void shouldFeedTheHostInterfacesThroughThePacketInPollerWhenP4RuntimeIsOn() throws Exception {
+        try (NetnsLab lab = NetnsLab.create()) {
+            final Netns h1 = lab.namespace("h1");
+            final Netns h2 = lab.namespace("h2");
+            h1.disableIpv6();
+            h2.disableIpv6();
+            final String sw1 = lab.switchLink("sw1", h1, "eth1", Offloads.CONTAINERLAB, 1500);
+            final String sw2 = lab.switchLink("sw2", h2, "eth1", Offloads.CONTAINERLAB, 1500);
+            h1.addAddress("eth1", PEER_ADDRESS + "/24");
+            final Path config = lab.newFile(".json");
+            Files.writeString(config, CONFIG);
+            try (LiveSwitch sw = start(config, sw1, sw2, freePort())) {
+                sw.dataPlane().awaitPorts(2, Duration.ofSeconds(10));
+                assertThat(sw.p4runtimePort()).as("P4Runtime on").isPositive();
+                await("Ethernet0's carrier up", () -> carrier("Ethernet0"));
+                assertThat(h1.ping(SWITCH_ADDRESS, 3))
+                        .as("answered by the kernel with no controller connected")
+                        .isEqualTo(3);
+                final HostInterfaces hostif = sw.hostInterfaces();
+                await(
+                        "punts all delivered by the PacketIn poller",
+                        () -> hostif.stats("Ethernet0").toKernel() >= 4
+                                && hostif.stats("Ethernet0").toKernel()
+                                        == punts(sw.dataPlane().counters(), "Ethernet0"));
+                assertThat(threadNames()).as("the poller is the one consumer").doesNotContain("hostif-punts");
+            }
+        }
+    }
+
+    private static List<String> threadNames() {
+        return Thread.getAllStackTraces().keySet().stream().map(Thread::getName).toList();
     }
 
     private static String sys(final String ifName, final String file) throws Exception {
@@ -140,7 +181,7 @@ class HostInterfacesNetnsTest {
             final Path config = lab.newFile(".json");
             Files.writeString(config, CONFIG);
 
-            try (LiveSwitch sw = start(config, sw1, sw2)) {
+            try (LiveSwitch sw = start(config, sw1, sw2, 0)) {
                 sw.dataPlane().awaitPorts(2, Duration.ofSeconds(10));
                 final HostInterfaces hostif = sw.hostInterfaces();
                 assertThat(hostif.names()).containsExactly("Ethernet0", "Ethernet4");
