@@ -92,6 +92,16 @@ public final class LiveSwitch implements AutoCloseable {
         this.control = ref.get();
         try {
             this.hostInterfaces = withHostInterfaces ? startHostInterfaces(config) : null;
+        } catch (final IllegalStateException e) {
+            sw.close();
+            // a user's error (no /dev/net/tun in the container, a port name taken by another interface): one line, exit
+            // 2
+            throw new IOException(
+                    "--host-interfaces: " + e.getMessage()
+                            + (e.getMessage().contains("/dev/net/tun")
+                                    ? " (a container needs --device /dev/net/tun)"
+                                    : ""),
+                    e);
         } catch (final RuntimeException e) {
             sw.close();
             throw e;

@@ -36,11 +36,14 @@ final class HostInterfaceReader implements AutoCloseable {
     private final int wakeFd;
     private final Thread thread;
     private volatile boolean stopping;
+    /** Ports whose TAP failed a read (e.g. its interface was deleted under the switch): no longer polled. */
+    private final boolean[] lost;
 
     private HostInterfaceReader(final HostInterfaces owner) {
         this.owner = owner;
         this.taps = owner.tapsByPort();
         this.cpu = owner.cpu();
+        this.lost = new boolean[taps.length];
         this.pollSet = new PollSet(taps.length + 1);
         this.wakeFd = Libc.eventfd(errno, 0, EFD_NONBLOCK | EFD_CLOEXEC);
         if (wakeFd < 0) {
@@ -70,7 +73,7 @@ final class HostInterfaceReader implements AutoCloseable {
                 final int ready = pollSet.await(-1);
                 for (int port = 0; port < taps.length && !stopping; port++) {
                     final HostInterfaceTap tap = taps[port];
-                    if (tap != null && pollSet.wasReady(tap.fd(), ready)) {
+                    if (tap != null && !lost[port] && pollSet.wasReady(tap.fd(), ready)) {
                         readFrom(port, tap);
                     }
                 }
@@ -85,7 +88,15 @@ final class HostInterfaceReader implements AutoCloseable {
             final int length = tap.read(frame);
             if (length <= 0) {
                 if (length < 0) {
-                    LOG.warn("host interface {}: read: errno {} ({})", tap.name(), -length, Libc.strerror(-length));
+                    // an error repeats (epoll keeps reporting it): stop polling this TAP rather than spin on it
+                    lost[port] = true;
+                    pollSet.remove(tap.fd());
+                    LOG.warn(
+                            "host interface {}: read failed, errno {} ({}): what the kernel sends on it no longer "
+                                    + "leaves the port",
+                            tap.name(),
+                            -length,
+                            Libc.strerror(-length));
                 }
                 return;
             }

@@ -55,7 +55,8 @@ public final class HostInterfaces implements PacketInHandler, AutoCloseable {
 
     private HostInterfaceReader reader;
     private PuntDrain drain;
-    private int lastWriteErrno;
+    private volatile int lastWriteErrno;
+    private boolean closed;
 
     private HostInterfaces(final CpuPort cpu, final int portCount) {
         this.cpu = cpu;
@@ -176,7 +177,7 @@ public final class HostInterfaces implements PacketInHandler, AutoCloseable {
      */
     public synchronized void linkChanged(final String sonicPort, final boolean up) {
         final HostInterfaceTap tap = tapByName.get(sonicPort);
-        if (tap != null) {
+        if (tap != null && !closed) {
             tap.carrier(up);
         }
     }
@@ -273,6 +274,7 @@ public final class HostInterfaces implements PacketInHandler, AutoCloseable {
             reader.close();
         }
         synchronized (this) {
+            closed = true;
             tapByName.values().forEach(HostInterfaceTap::close);
         }
         if (lastWriteErrno != 0) {
