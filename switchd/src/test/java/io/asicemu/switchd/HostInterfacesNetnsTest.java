@@ -168,6 +168,43 @@ class HostInterfacesNetnsTest {
         }
     }
 
+    @Test
+    void shouldLetTheKernelAnswerIpv6PingAndResolveItsPeerByNeighborDiscovery() throws Exception {
+        try (NetnsLab lab = NetnsLab.create()) {
+            final Netns h1 = lab.namespace("h1");
+            final Netns h2 = lab.namespace("h2");
+            h2.disableIpv6();
+            final String sw1 = lab.switchLink("sw1", h1, "eth1", Offloads.CONTAINERLAB, 1500);
+            final String sw2 = lab.switchLink("sw2", h2, "eth1", Offloads.CONTAINERLAB, 1500);
+            h1.execOk("ip", "-6", "addr", "add", "2001:db8:100::2/64", "dev", "eth1", "nodad");
+            final Path config = lab.newFile(".json");
+            Files.writeString(
+                    config,
+                    CONFIG.replace(
+                            "\"Ethernet0|198.51.100.1/24\": {},",
+                            "\"Ethernet0|198.51.100.1/24\": {}, " + "\"Ethernet0|2001:db8:100::1/64\": {},"));
+            try (LiveSwitch sw = start(config, sw1, sw2, 0)) {
+                sw.dataPlane().awaitPorts(2, Duration.ofSeconds(10));
+                await("Ethernet0's carrier up", () -> carrier("Ethernet0"));
+                assertThat(Commands.runOrFail("ip", "-o", "-6", "addr", "show", "dev", "Ethernet0")
+                                .stdout())
+                        .contains("2001:db8:100::1/64");
+                await(
+                        "the kernel's duplicate address detection of its address done",
+                        () -> !Commands.runOrFail("ip", "-o", "-6", "addr", "show", "dev", "Ethernet0")
+                                .stdout()
+                                .contains("tentative"));
+                assertThat(h1.ping("2001:db8:100::1", 3))
+                        .as("IPv6 echo replies from the switch's kernel")
+                        .isEqualTo(3);
+                assertThat(Commands.runOrFail("ip", "-6", "neigh", "show", "dev", "Ethernet0")
+                                .stdout())
+                        .as("resolved from the copied neighbor advertisement")
+                        .contains("2001:db8:100::2 lladdr " + h1.mac("eth1"));
+            }
+        }
+    }
+
     private static List<String> threadNames() {
         return Thread.getAllStackTraces().keySet().stream().map(Thread::getName).toList();
     }
