@@ -94,8 +94,7 @@ public final class LiveSwitch implements AutoCloseable {
             this.hostInterfaces = withHostInterfaces ? startHostInterfaces(config) : null;
         } catch (final IllegalStateException e) {
             sw.close();
-            // a user's error (no /dev/net/tun in the container, a port name taken by another interface): one line, exit
-            // 2
+            // a user's error (no /dev/net/tun in a container, a port's name taken): one line, exit 2
             throw new IOException(
                     "--host-interfaces: " + e.getMessage()
                             + (e.getMessage().contains("/dev/net/tun")
