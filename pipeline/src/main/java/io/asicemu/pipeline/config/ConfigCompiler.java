@@ -264,6 +264,7 @@ public final class ConfigCompiler {
         vlans();
         interfaces("INTERFACE", false);
         interfaces("VLAN_INTERFACE", true);
+        loopbacks();
         neighbors();
         staticRoutes();
         if (routes.size() > sizing.maxRoutes()) {
@@ -538,6 +539,31 @@ public final class ConfigCompiler {
                 ownAddresses.add(host);
                 routes.put(subnet, RouteTarget.encode(RouteTarget.CONNECTED, rif));
                 connected.put(subnet, rif);
+                routes.put(host, RouteTarget.encode(RouteTarget.LOCAL, 0));
+            }
+        }
+    }
+
+    /**
+     * LOOPBACK_INTERFACE ({@code Loopback<n>} and {@code Loopback<n>|<ip>/<len>}): the address is the switch's own
+     * (a local host route: IP2ME), reachable through any port; no router interface, no connected subnet.
+     */
+    private void loopbacks() {
+        for (final String key : db.table("LOOPBACK_INTERFACE").keySet()) {
+            final String[] parts = key.split("\\|");
+            if (parts.length > 2 || !parts[0].matches("Loopback\\d{1,4}")) {
+                throw new ConfigException(
+                        "LOOPBACK_INTERFACE", key, "", "keys are Loopback<n> or Loopback<n>|<ip>/<len>");
+            }
+            if (parts.length == 2) {
+                if (parts[1].indexOf('/') < 0) {
+                    throw new ConfigException("LOOPBACK_INTERFACE", key, "", "the address needs a prefix length");
+                }
+                final IpPrefix host =
+                        prefix("LOOPBACK_INTERFACE", key, "", parts[1]).hostOf(parts[1]);
+                if (!ownAddresses.add(host)) {
+                    throw new ConfigException("LOOPBACK_INTERFACE", key, "", host + " is already the switch's");
+                }
                 routes.put(host, RouteTarget.encode(RouteTarget.LOCAL, 0));
             }
         }

@@ -82,6 +82,55 @@ class HostInterfacePuntTest {
         assertThat(sw.take("Ethernet0")).as("no answer from the data path").isEmpty();
     }
 
+    private static byte[] echoTo(final int dst) {
+        final byte[] buf = new byte[256];
+        final int n = Frames.builder()
+                .macs(ROUTER, HOST_A)
+                .ipv4(ip(10, 0, 1, 2), dst)
+                .buildIcmpEcho(MemorySegment.ofArray(buf), 0, 7, 1, 32);
+        return java.util.Arrays.copyOf(buf, n);
+    }
+
+    @Test
+    void shouldTreatALoopbackAddressAsTheSwitchsOwnWhenConfiguredOrAddedAtRunTime() {
+        sw.pipeline.agent().cpuPort().hostInterfaces(true);
+        sw.send("Ethernet0", echoTo(ip(10, 1, 0, 1)));
+        sw.run();
+        drain();
+        assertThat(reasons).as("no route to it yet").isEmpty();
+        assertThat(sw.counter("Ethernet0", "SAI_IN_DROP_REASON_LPM4_MISS")).isEqualTo(1);
+
+        io.asicemu.pipeline.config.SwitchConfig.of(sw.pipeline.control())
+                .reconfigure(io.asicemu.pipeline.config.ConfigDb.parse(CONFIG.replace(
+                        "\"INTERFACE\"",
+                        "\"LOOPBACK_INTERFACE\": {\"Loopback0\": {}, \"Loopback0|10.1.0.1/32\": {}}, \"INTERFACE\"")));
+        sw.run();
+        sw.send("Ethernet0", echoTo(ip(10, 1, 0, 1)));
+        sw.run();
+        drain();
+        assertThat(reasons).as("to the switch's kernel, through any port").containsExactly(PuntReason.IP2ME.index());
+
+        io.asicemu.pipeline.config.SwitchConfig.of(sw.pipeline.control())
+                .reconfigure(io.asicemu.pipeline.config.ConfigDb.parse(CONFIG));
+        sw.run();
+        reasons.clear();
+        sw.send("Ethernet0", echoTo(ip(10, 1, 0, 1)));
+        sw.run();
+        drain();
+        assertThat(reasons).as("removed again").isEmpty();
+        assertThat(sw.counter("Ethernet0", "SAI_IN_DROP_REASON_LPM4_MISS")).isEqualTo(2);
+    }
+
+    @Test
+    void shouldRefuseALoopbackKeyThatIsNotLoopbackN() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> io.asicemu.pipeline.config.ConfigCompiler.compile(
+                        io.asicemu.pipeline.config.ConfigDb.parse(CONFIG.replace(
+                                "\"INTERFACE\"", "\"LOOPBACK_INTERFACE\": {\"lo|10.1.0.1/32\": {}}, \"INTERFACE\"")),
+                        io.asicemu.pipeline.table.PipelineSizing.defaults(),
+                        java.util.Map.of()))
+                .hasMessageStartingWith("LOOPBACK_INTERFACE|lo|10.1.0.1/32|: keys are Loopback<n>");
+    }
+
     @Test
     void shouldLearnAndCopyArpRepliesButAnswerArpRequestsAloneWhenHostInterfacesAreOn() {
         sw.pipeline.agent().cpuPort().hostInterfaces(true);
