@@ -45,8 +45,10 @@ class HostInterfacesNetnsTest {
          "PORT": {"Ethernet0": {"speed": "100000", "admin_status": "up", "mtu": "1500"},
                   "Ethernet4": {"speed": "100000", "admin_status": "up", "mtu": "1500"}},
          "INTERFACE": {"Ethernet0": {}, "Ethernet0|198.51.100.1/24": {},
-                       "Ethernet4": {}, "Ethernet4|198.51.101.1/24": {}}}
+                       "Ethernet4": {}, "Ethernet4|198.51.101.1/24": {}},
+         "LOOPBACK_INTERFACE": {"Loopback0": {}, "Loopback0|203.0.113.1/32": {}}}
         """;
+    private static final String LOOPBACK_ADDRESS = "203.0.113.1";
     private static final String SWITCH_ADDRESS = "198.51.100.1";
     private static final String PEER_ADDRESS = "198.51.100.2";
     private static final int BGP_PORT = 179;
@@ -301,6 +303,17 @@ class HostInterfacesNetnsTest {
                         .contains(PEER_ADDRESS + " lladdr " + h1.mac("eth1"));
 
                 tcpBothWays(h1);
+
+                // Loopback0: a dummy link where the kernel has the driver, else the address on lo
+                final boolean dummy = !hostif.loopbackDummies().isEmpty();
+                System.out.println("Loopback0 as " + (dummy ? "a dummy link" : "an address on lo"));
+                assertThat(Commands.runOrFail("ip", "-o", "-4", "addr", "show", "dev", dummy ? "Loopback0" : "lo")
+                                .stdout())
+                        .contains("inet " + LOOPBACK_ADDRESS + "/32");
+                h1.route(LOOPBACK_ADDRESS + "/32", SWITCH_ADDRESS);
+                assertThat(h1.ping(LOOPBACK_ADDRESS, 3))
+                        .as("the loopback address answered by the switch's kernel through Ethernet0")
+                        .isEqualTo(3);
 
                 idleThreadsUseNoCpu();
 

@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * SONiC's host interfaces: for every front-panel port a Linux netdev in the switch's network namespace named as the
  * port ({@code Ethernet0}, …), a TAP with the switch's router MAC, the port's MTU, the port's INTERFACE addresses and
- * its carrier following the port's link. Punted frames reach the TAP of their ingress port ({@link #onPacket}, on the
+ * its carrier following the port's link; and LOOPBACK_INTERFACE addresses on a dummy {@code Loopback<n>} (on
+ * {@code lo} where the kernel has no dummy driver). Punted frames reach the TAP of their ingress port ({@link #onPacket}, on the
  * CPU port's one consumer thread); what the kernel sends on a TAP leaves its port through
  * {@link CpuPort#packetOut} ({@link HostInterfaceReader}, its own thread, blocked in epoll while idle).
  * <p>
@@ -38,6 +39,8 @@ public final class HostInterfaces implements PacketInHandler, AutoCloseable {
     /** A port's MTU when PORT has none (SONiC's and the pipeline's default). */
     private static final String DEFAULT_MTU = "9100";
 
+    private static final int EOPNOTSUPP = 95;
+
     private final CpuPort cpu;
     private final HostInterfaceTap[] tapByPort;
     private final Map<String, HostInterfaceTap> tapByName = new LinkedHashMap<>();
@@ -52,6 +55,13 @@ public final class HostInterfaces implements PacketInHandler, AutoCloseable {
     private final AtomicLongArray fromKernelRefused;
     /** Punts from a port without a host interface (no TAP configured for it). */
     private final AtomicLongArray withoutInterface = new AtomicLongArray(1);
+
+    /** Loopback interfaces made as dummy links (removed on close). */
+    private final List<String> dummies = new ArrayList<>();
+    /** Loopback addresses put on {@code lo} where the kernel has no dummy driver (removed on close). */
+    private final List<String> onLo = new ArrayList<>();
+    /** Loopback names whose addresses go on {@code lo}. */
+    private final java.util.Set<String> loopbacksOnLo = new java.util.HashSet<>();
 
     private HostInterfaceReader reader;
     private PuntDrain drain;
@@ -103,7 +113,11 @@ public final class HostInterfaces implements PacketInHandler, AutoCloseable {
             throw e;
         }
         cpu.hostInterfaces(true);
-        LOG.info("host interfaces: {}", h.tapByName.keySet());
+        LOG.info(
+                "host interfaces: {}{}{}",
+                h.tapByName.keySet(),
+                h.dummies.isEmpty() ? "" : ", loopbacks " + h.dummies,
+                h.onLo.isEmpty() ? "" : ", loopback addresses on lo " + h.onLo);
         return h;
     }
 
@@ -142,6 +156,47 @@ public final class HostInterfaces implements PacketInHandler, AutoCloseable {
             }
         }
         tapByName.values().forEach(HostInterfaceTap::up);
+        loopbacks(config);
+    }
+
+    /**
+     * LOOPBACK_INTERFACE: each address on a dummy link named as the key ({@code Loopback0}) where the kernel has the
+     * dummy driver; where it has not (EOPNOTSUPP, e.g. this project's CI kernel), on {@code lo}, which the kernel
+     * treats the same way for a daemon that binds to the address (BGP's update-source).
+     */
+    private void loopbacks(final ConfigDb config) {
+        for (final String key : config.table("LOOPBACK_INTERFACE").keySet()) {
+            final String[] parts = key.split("\\|");
+            if (parts.length != 2) {
+                continue;
+            }
+            final String name = parts[0];
+            if (!dummies.contains(name) && !loopbacksOnLo.contains(name)) {
+                final int errno = Rtnetlink.addDummy(name);
+                if (errno == 0) {
+                    dummies.add(name);
+                    Rtnetlink.ipv6AddrGenModeNone(io.asicemu.veth.ffm.NetDevice.index(name));
+                    io.asicemu.veth.ffm.NetDevice.up(name);
+                } else if (errno == EOPNOTSUPP) {
+                    loopbacksOnLo.add(name);
+                    LOG.info("host interfaces: no dummy driver in this kernel: {}'s addresses go on lo", name);
+                } else {
+                    throw new IllegalStateException("LOOPBACK_INTERFACE|" + key + ": cannot make " + name + ": errno "
+                            + errno + " (" + Libc.strerror(errno) + ")");
+                }
+            }
+            final boolean dummy = dummies.contains(name);
+            final String[] address = parts[1].split("/");
+            final int ifIndex = io.asicemu.veth.ffm.NetDevice.index(dummy ? name : "lo");
+            final int errno = Rtnetlink.addAddress(ifIndex, literal(address[0]), Integer.parseInt(address[1]));
+            if (errno != 0) {
+                throw new IllegalStateException("LOOPBACK_INTERFACE|" + key + ": errno " + errno + " ("
+                        + Libc.strerror(errno) + ")" + (dummy ? "" : " on lo"));
+            }
+            if (!dummy) {
+                onLo.add(parts[1]);
+            }
+        }
     }
 
     private static InetAddress literal(final String address) {
@@ -254,6 +309,16 @@ public final class HostInterfaces implements PacketInHandler, AutoCloseable {
         return withoutInterface.getOpaque(0);
     }
 
+    /** @return the loopback addresses put on {@code lo} (the kernel has no dummy driver), as {@code ip/len}. */
+    public List<String> loopbackAddressesOnLo() {
+        return List.copyOf(onLo);
+    }
+
+    /** @return the loopback interfaces made as dummy links. */
+    public List<String> loopbackDummies() {
+        return List.copyOf(dummies);
+    }
+
     /** @return the host interfaces' names. */
     public List<String> names() {
         return new ArrayList<>(tapByName.keySet());
@@ -277,12 +342,27 @@ public final class HostInterfaces implements PacketInHandler, AutoCloseable {
             closed = true;
             tapByName.values().forEach(HostInterfaceTap::close);
         }
+        for (final String name : dummies) {
+            final int ifIndex = Libc.ifNameToIndex(name);
+            if (ifIndex > 0) {
+                Rtnetlink.deleteLink(ifIndex);
+            }
+        }
+        final int lo = Libc.ifNameToIndex("lo");
+        for (final String cidr : onLo) {
+            final String[] address = cidr.split("/");
+            Rtnetlink.deleteAddress(lo, literal(address[0]), Integer.parseInt(address[1]));
+        }
         if (lastWriteErrno != 0) {
             LOG.info(
                     "host interfaces: last failed TAP write: errno {} ({})",
                     lastWriteErrno,
                     Libc.strerror(lastWriteErrno));
         }
-        LOG.info("host interfaces removed: {}", tapByName.keySet());
+        LOG.info(
+                "host interfaces removed: {}{}{}",
+                tapByName.keySet(),
+                dummies.isEmpty() ? "" : " and " + dummies,
+                onLo.isEmpty() ? "" : ", addresses " + onLo + " from lo");
     }
 }
