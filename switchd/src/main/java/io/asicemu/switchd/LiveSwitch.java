@@ -21,6 +21,7 @@ import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.config.SwitchConfig;
 import io.asicemu.pipeline.control.PipelineControl;
 import io.asicemu.pipeline.table.PipelineSizing;
+import io.asicemu.switchd.hostif.HostInterfaces;
 import io.asicemu.switchd.registers.RegisterMap;
 import io.asicemu.tm.TmOptions;
 import io.asicemu.veth.LinuxSwitch;
@@ -51,6 +52,9 @@ public final class LiveSwitch implements AutoCloseable {
     private final LinuxSwitch sw;
     private final PipelineControl control;
     private final AutoCloseable packetInPoller;
+    /** The ports' Linux netdevs for the switch's kernel (null with {@code --host-interfaces} off). */
+    private final HostInterfaces hostInterfaces;
+
     private final P4RuntimeServer server;
     private final SwitchStatus status;
     private final CountersEndpoint counters;
@@ -77,17 +81,36 @@ public final class LiveSwitch implements AutoCloseable {
             final Readiness readiness,
             final ServerOptions p4runtimeOptions,
             final boolean takeAddressedPorts,
-            final AfPacketConfig portConfig)
+            final AfPacketConfig portConfig,
+            final boolean withHostInterfaces)
             throws IOException {
         this.sw = LinuxSwitch.start(config, sonicToLinux, portConfig, dilation, sizing, busyPollNs, takeAddressedPorts);
         StartupTimeline.dataPlaneUp();
         // the model itself, for the parts that read it from any thread (the P4Runtime backend's Read and packet I/O,
         // the running config); every change to it runs on the control agent
         this.control = sw.control().call(c -> c);
+        try {
+            this.hostInterfaces = withHostInterfaces ? startHostInterfaces(config) : null;
+        } catch (final IllegalStateException e) {
+            sw.close();
+            // a user's error (no /dev/net/tun in a container, a port's name taken): one line, exit 2
+            throw new IOException(
+                    "--host-interfaces: " + e.getMessage()
+                            + (e.getMessage().contains("/dev/net/tun")
+                                    ? " (a container needs --device /dev/net/tun)"
+                                    : ""),
+                    e);
+        } catch (final RuntimeException e) {
+            sw.close();
+            throw e;
+        }
         if (p4runtime == null) {
             this.packetInPoller = null;
             this.server = null;
             try {
+                if (hostInterfaces != null) {
+                    hostInterfaces.startPuntDrain();
+                }
                 this.counters = readiness.counters() == null
                         ? null
                         : CountersEndpoint.start(readiness.counters(), sw, readiness.countersOptions());
@@ -96,6 +119,7 @@ public final class LiveSwitch implements AutoCloseable {
                 }
                 this.status = publishStatus(sonicToLinux, readiness, "off", AdminDownPorts.of(config));
             } catch (final IOException | RuntimeException e) {
+                closeQuietly(hostInterfaces);
                 sw.close();
                 throw e;
             }
@@ -106,6 +130,9 @@ public final class LiveSwitch implements AutoCloseable {
         try {
             final PipelineCpuPortBackend backend = new PipelineCpuPortBackend(
                     new PipelineTableBackend(control, FixedPipelineInfo.model(), APPLY_TIMEOUT), control);
+            if (hostInterfaces != null) {
+                backend.hostInterfaces(hostInterfaces); // the poller stays the CPU port's one consumer and dispatches
+            }
             poller = backend.startPacketInPoller();
             final P4RuntimeService service = new P4RuntimeService();
             service.addDevice(new Device(deviceId, new SerializedBackend(backend, sw.control())));
@@ -113,6 +140,7 @@ public final class LiveSwitch implements AutoCloseable {
             StartupTimeline.mark("P4Runtime");
         } catch (final IOException | RuntimeException e) {
             closeQuietly(poller);
+            closeQuietly(hostInterfaces);
             sw.close();
             throw e;
         }
@@ -133,6 +161,7 @@ public final class LiveSwitch implements AutoCloseable {
             closeQuietly(endpoint);
             started.close();
             closeQuietly(poller);
+            closeQuietly(hostInterfaces);
             sw.close();
             throw e;
         }
@@ -140,6 +169,16 @@ public final class LiveSwitch implements AutoCloseable {
         if (endpoint != null) {
             listeners.add(endpoint.stats());
         }
+    }
+
+    /** Creates the host interfaces and makes their carriers follow the ports' links. */
+    private HostInterfaces startHostInterfaces(final ConfigDb config) {
+        final int portCount = sw.control().call(c -> c.portNames().size());
+        final HostInterfaces h = HostInterfaces.start(config, control.cpuPort(), portCount, sw::portIndex);
+        sw.onLinkChanged(h::linkChanged);
+        sw.portStates().forEach((port, state) -> h.linkChanged(port, state.startsWith("up")));
+        StartupTimeline.mark("host interfaces");
+        return h;
     }
 
     /** P4Runtime's connection counters as the other listeners' (p4runtime-server does not know operator-api). */
@@ -354,6 +393,7 @@ public final class LiveSwitch implements AutoCloseable {
      * @param takeAddressedPorts whether to take a port's interface that carries IP addresses.
      * @param views the Redis front and Prometheus metrics.
      * @param portConfig ring settings of the ports (the RX budget is divided among the configured ports).
+     * @param hostInterfaces whether to make the ports' host interfaces (Linux netdevs for the switch's kernel).
      * @return the running switch.
      * @throws IOException if a port cannot be bound (nothing is left running).
      */
@@ -369,7 +409,8 @@ public final class LiveSwitch implements AutoCloseable {
             final ServerOptions p4runtimeOptions,
             final boolean takeAddressedPorts,
             final OperatorViews views,
-            final AfPacketConfig portConfig)
+            final AfPacketConfig portConfig,
+            final boolean hostInterfaces)
             throws IOException {
         if (deviceId < 1) {
             throw new IllegalArgumentException("the P4Runtime device id must be >= 1, not " + deviceId);
@@ -385,7 +426,8 @@ public final class LiveSwitch implements AutoCloseable {
                 readiness,
                 p4runtimeOptions,
                 takeAddressedPorts,
-                portConfig);
+                portConfig,
+                hostInterfaces);
         try {
             s.startOperatorViews(views);
         } catch (final IOException | RuntimeException e) {
@@ -466,6 +508,11 @@ public final class LiveSwitch implements AutoCloseable {
         return sw;
     }
 
+    /** @return the host interfaces, or null when off. */
+    HostInterfaces hostInterfaces() {
+        return hostInterfaces;
+    }
+
     /** @return the pipeline's control API (serialize with {@link LinuxSwitch#control}). */
     PipelineControl control() {
         return control;
@@ -497,7 +544,9 @@ public final class LiveSwitch implements AutoCloseable {
                 server.close();
             }
             closeQuietly(packetInPoller);
+            closeQuietly(hostInterfaces); // after the poller that writes to them, before the CPU port goes
         } finally {
+            sw.onLinkChanged((port, up) -> {});
             sw.close();
         }
         LOG.info("asic-emu live: stopped");

@@ -54,6 +54,14 @@ final class RunCommand implements Callable<Integer> {
     private boolean takeAddressedPorts;
 
     @Option(
+            names = "--host-interfaces",
+            description = "make a Linux netdev (a TAP) for every port, named as the SONiC port, with the switch's MAC, "
+                    + "the port's MTU and INTERFACE addresses and the port's link state: the switch's kernel (and a "
+                    + "routing daemon on it) receives the trapped frames (ARP replies, IP to the switch, LLDP) and its "
+                    + "frames leave the ports (needs /dev/net/tun; see the README for P4Runtime beside it)")
+    private boolean hostInterfaces;
+
+    @Option(
             names = "--p4runtime-port",
             paramLabel = "PORT",
             defaultValue = "" + P4RuntimeServer.DEFAULT_PORT,
@@ -432,7 +440,8 @@ final class RunCommand implements Callable<Integer> {
                 serverOptions(),
                 takeAddressedPorts,
                 operatorViews(),
-                AfPacketConfig.defaults().withRxFrames(rxRingFrames).withRxRingBudget(rxRingBudgetMib << 20));
+                AfPacketConfig.defaults().withRxFrames(rxRingFrames).withRxRingBudget(rxRingBudgetMib << 20),
+                hostInterfaces);
     }
 
     /** The Redis front and Prometheus metrics from the options. */

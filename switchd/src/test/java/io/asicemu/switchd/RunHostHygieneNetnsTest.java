@@ -94,6 +94,10 @@ class RunHostHygieneNetnsTest {
                 assertThat(adminUp(sw1)).as("sw1 up while taken").isTrue();
                 assertThat(sysctl(sw1, "disable_ipv6")).isEqualTo("1");
                 assertThat(sysctl(sw1, "addr_gen_mode")).isEqualTo("1");
+                assertThat(Files.readString(Path.of("/proc/sys/net/ipv4/conf", sw1, "arp_ignore"))
+                                .trim())
+                        .as("the port's netdev answers no ARP: only the data plane does")
+                        .isEqualTo("8");
             }
             assertThat(adminUp(sw1))
                     .as("sw1 down again after the switch closed")
@@ -101,6 +105,10 @@ class RunHostHygieneNetnsTest {
             assertThat(sysctl(sw1, "disable_ipv6")).as("disable_ipv6 restored").isEqualTo("0");
             assertThat(sysctl(sw1, "addr_gen_mode"))
                     .as("addr_gen_mode restored")
+                    .isEqualTo("0");
+            assertThat(Files.readString(Path.of("/proc/sys/net/ipv4/conf", sw1, "arp_ignore"))
+                            .trim())
+                    .as("arp_ignore restored")
                     .isEqualTo("0");
 
             try (LiveSwitch sw = start(config, sw1, sw2, "--take-addressed-ports")) {

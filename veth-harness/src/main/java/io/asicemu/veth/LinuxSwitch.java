@@ -34,6 +34,20 @@ public final class LinuxSwitch implements AutoCloseable {
     private final ControlAgent control;
 
     private volatile Runnable portsChanged = () -> {};
+    private volatile LinkListener linkListener = (sonicPort, up) -> {};
+
+    /** Receives the front-panel ports' operational state (e.g. to make host interfaces follow it). */
+    @FunctionalInterface
+    public interface LinkListener {
+        /**
+         * Called on the discovery thread when a port is attached (with its state then), when its link changes and
+         * when it is detached (down); it must not block.
+         *
+         * @param sonicPort the SONiC port name.
+         * @param up whether its link is up.
+         */
+        void linkChanged(String sonicPort, boolean up);
+    }
 
     private LinuxSwitch(
             final ConfigDb config,
@@ -63,6 +77,12 @@ public final class LinuxSwitch implements AutoCloseable {
                         control.run(c -> c.attachPort(linuxToSonic.get(port.name()), port));
                         loop.watch(port);
                         portsChanged.run();
+                        linkListener.linkChanged(linuxToSonic.get(port.name()), port.linkUp());
+                    }
+
+                    @Override
+                    public void linkChanged(final Port port, final boolean up) {
+                        linkListener.linkChanged(linuxToSonic.get(port.name()), up);
                     }
 
                     @Override
@@ -77,6 +97,7 @@ public final class LinuxSwitch implements AutoCloseable {
                             // the data plane did not acknowledge: leak the port's memory rather than unmap it under it
                         }
                         portsChanged.run();
+                        linkListener.linkChanged(linuxToSonic.get(port.name()), false);
                     }
                 },
                 takeAddressedPorts);
@@ -243,6 +264,16 @@ public final class LinuxSwitch implements AutoCloseable {
      */
     public void onPortsChanged(final Runnable listener) {
         this.portsChanged = java.util.Objects.requireNonNull(listener, "listener");
+    }
+
+    /**
+     * Sets what runs when a port's operational state changes (see {@link LinkListener}); replaces the previous one.
+     * Ports attached before the call are not replayed: read {@link #ports()} after setting it.
+     *
+     * @param listener the listener.
+     */
+    public void onLinkChanged(final LinkListener listener) {
+        this.linkListener = java.util.Objects.requireNonNull(listener, "listener");
     }
 
     /** @return the attached ports by Linux name. */

@@ -10,6 +10,7 @@ import io.asicemu.p4rt.backend.WriteOp;
 import io.asicemu.p4rt.info.DigestInfo;
 import io.asicemu.p4rt.info.FixedPipelineInfo;
 import io.asicemu.pipeline.control.PipelineControl;
+import io.asicemu.pipeline.counter.PuntReason;
 import io.asicemu.pipeline.cpu.CpuPort;
 import io.asicemu.pipeline.cpu.LearnRing;
 import io.asicemu.pipeline.cpu.PacketInHandler;
@@ -26,6 +27,13 @@ import java.util.concurrent.locks.LockSupport;
  * FDB's learn events (new or moved MACs) become {@code l2_learn_digest} data (vlan_id, src_mac, port). Table
  * state is delegated to {@code tables} (in production a {@link PipelineTableBackend}, which programs the pipeline);
  * this class keeps no state of its own.
+ * <p>
+ * <p>
+ * With host interfaces ({@link #hostInterfaces}), this poller stays the CPU port's one consumer and dispatches: the
+ * punts a controller's own rules ask for (ACL trap and copy, TTL error) go to the P4Runtime stream while a controller
+ * that receives PacketIns is connected, and to the host interface of their ingress port otherwise; every other punt
+ * (ARP, ND, LLDP, IP to the switch) goes to the host interface only. Punts are then never left queued for a controller
+ * that does not read: a PacketIn it cannot take is dropped and counted ({@link #packetInsNotRead()}).
  * <p>
  * Threading: {@link #pollPacketIns} and {@link #pollLearnEvents} must run on one thread (the single consumer of the
  * CPU port and of the learn ring); everything else may run
@@ -45,6 +53,11 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler,
     private volatile boolean idleTimeoutsInUse;
 
     private volatile Thread poller;
+    /** Where punts for the switch's kernel go (null: host interfaces off, everything to the controller). */
+    private volatile PacketInHandler hostInterfaces;
+    /** PacketIns dropped because the controller did not read its stream while host interfaces were on. */
+    private final java.util.concurrent.atomic.AtomicLong packetInsNotRead =
+            new java.util.concurrent.atomic.AtomicLong();
 
     public PipelineCpuPortBackend(final P4Backend tables, final PipelineControl control) {
         this.tables = tables;
@@ -124,13 +137,35 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler,
     }
 
     /**
+     * Turns host interfaces on: from now on punts are dispatched between {@code handler} and the controller (see the
+     * class comment). Set before {@link #startPacketInPoller()}.
+     *
+     * @param handler the host interfaces' writer (called on the poller's thread; it must not block).
+     */
+    public void hostInterfaces(final PacketInHandler handler) {
+        this.hostInterfaces = handler;
+    }
+
+    /** @return PacketIns dropped because a controller did not read its stream while host interfaces were on. */
+    public long packetInsNotRead() {
+        return packetInsNotRead.get();
+    }
+
+    /** Whether a punt with this reason is one a controller's own rules asked for. */
+    static boolean controllerReason(final int reason) {
+        return reason == PuntReason.ACL_TRAP.index()
+                || reason == PuntReason.ACL_COPY.index()
+                || reason == PuntReason.TTL_ERROR.index();
+    }
+
+    /**
      * Hands up to {@code limit} punted packets to the P4Runtime listener. Call from one thread only.
      *
      * @return how many packets were handed over.
      */
     public int pollPacketIns(final int limit) {
         final CpuPortListener l = listener;
-        if (l != null && !l.readyForPacketIns()) {
+        if (hostInterfaces == null && l != null && !l.readyForPacketIns()) {
             return 0; // the controller does not read: leave them queued; a full queue is counted by the data path
         }
         return control.cpuPort().poll(this, limit);
@@ -191,7 +226,10 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler,
                         if (timers && now - nextIdleCheckNs >= 0) {
                             checkIdleTimeouts();
                             nextIdleCheckNs = now + IDLE_CHECK_NS;
-                        } else if (handed == 0 && listener != null && !listener.readyForPacketIns()) {
+                        } else if (handed == 0
+                                && hostInterfaces == null
+                                && listener != null
+                                && !listener.readyForPacketIns()) {
                             // a full CPU queue wakes nobody: look again soon, the controller may have caught up
                             LockSupport.parkNanos(this, NOT_READY_RETRY_NS);
                         } else if (handed == 0 && cpu.prepareToWait()) {
@@ -223,6 +261,17 @@ public final class PipelineCpuPortBackend implements P4Backend, PacketInHandler,
             final int reason,
             final long timestampNs) {
         final CpuPortListener l = listener;
+        final PacketInHandler host = hostInterfaces;
+        if (host != null) {
+            if (l == null || !controllerReason(reason) || !l.hasPacketInReceiver()) {
+                host.onPacket(segment, offset, length, ingressPort, reason, timestampNs);
+                return;
+            }
+            if (!l.readyForPacketIns()) {
+                packetInsNotRead.incrementAndGet(); // never hold the kernel's punts back for a controller
+                return;
+            }
+        }
         if (l != null) {
             final byte[] frame = new byte[length];
             MemorySegment.copy(segment, ValueLayout.JAVA_BYTE, offset, frame, 0, length);

@@ -27,6 +27,16 @@ public interface CpuPortListener {
         return true;
     }
 
+    /**
+     * Whether a controller that receives PacketIns (a primary whose role takes them) has its stream open now. When
+     * host interfaces share the CPU port, the punts a controller's own rules asked for go to it only while this holds.
+     *
+     * @return true if some controller would receive a PacketIn sent now.
+     */
+    default boolean hasPacketInReceiver() {
+        return true;
+    }
+
     /** One digest message (struct members in P4Info order). */
     void onDigest(int digestId, List<BigInteger> members);
 

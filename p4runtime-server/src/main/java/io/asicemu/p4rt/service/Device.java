@@ -99,6 +99,16 @@ public final class Device implements CpuPortListener {
     }
 
     @Override
+    public boolean hasPacketInReceiver() {
+        for (final Controller c : arbitration.primaries()) {
+            if (RoleConfigs.receivesPacketIns(c.roleConfig)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
     public void onPacketIn(
             final byte[] payload, final int ingressPort, final int targetEgressPort, final int puntReason) {
         final PacketIn.Builder b = PacketIn.newBuilder().setPayload(ByteString.copyFrom(payload));

@@ -86,7 +86,7 @@ public record BgpConfig(long asn, IpPrefix routerId, Map<String, List<IpPrefix>>
         final Map<String, List<IpPrefix>> loopbacks = new LinkedHashMap<>();
         for (final String key : db.table("LOOPBACK_INTERFACE").keySet()) {
             final String[] parts = key.split("\\|");
-            if (parts.length > 2 || !parts[0].startsWith("Loopback")) {
+            if (parts.length > 2 || !parts[0].matches("Loopback\\d{1,4}")) {
                 throw new ConfigException(
                         "LOOPBACK_INTERFACE", key, "", "keys are Loopback<n> or Loopback<n>|<ip>/<len>");
             }

@@ -45,6 +45,7 @@ final class ConfigChanges {
             "NEIGH",
             "INTERFACE",
             "VLAN_INTERFACE",
+            "LOOPBACK_INTERFACE",
             "ACL_TABLE",
             "ACL_RULE",
             "VLAN",

@@ -264,7 +264,8 @@ public final class ConfigCompiler {
         vlans();
         interfaces("INTERFACE", false);
         interfaces("VLAN_INTERFACE", true);
-        loopbacks(BgpConfig.parse(db));
+        loopbacks();
+        BgpConfig.parse(db); // the routing tables are checked with the rest, whether or not routing runs
         neighbors();
         staticRoutes();
         if (routes.size() > sizing.maxRoutes()) {
@@ -545,13 +546,25 @@ public final class ConfigCompiler {
     }
 
     /**
-     * The loopback interfaces' addresses are the switch's own, as an interface's are (local routes: packets to them
-     * are the switch's); the routing configuration is checked here with the rest, whether or not routing runs.
+     * LOOPBACK_INTERFACE ({@code Loopback<n>} and {@code Loopback<n>|<ip>/<len>}): the address is the switch's own
+     * (a local host route: IP2ME), reachable through any port; no router interface, no connected subnet.
      */
-    private void loopbacks(final BgpConfig routing) {
-        for (final java.util.List<IpPrefix> addresses : routing.loopbacks().values()) {
-            for (final IpPrefix host : addresses) {
-                ownAddresses.add(host);
+    private void loopbacks() {
+        for (final String key : db.table("LOOPBACK_INTERFACE").keySet()) {
+            final String[] parts = key.split("\\|");
+            if (parts.length > 2 || !parts[0].matches("Loopback\\d{1,4}")) {
+                throw new ConfigException(
+                        "LOOPBACK_INTERFACE", key, "", "keys are Loopback<n> or Loopback<n>|<ip>/<len>");
+            }
+            if (parts.length == 2) {
+                if (parts[1].indexOf('/') < 0) {
+                    throw new ConfigException("LOOPBACK_INTERFACE", key, "", "the address needs a prefix length");
+                }
+                final IpPrefix host =
+                        prefix("LOOPBACK_INTERFACE", key, "", parts[1]).hostOf(parts[1]);
+                if (!ownAddresses.add(host)) {
+                    throw new ConfigException("LOOPBACK_INTERFACE", key, "", host + " is already the switch's");
+                }
                 routes.put(host, RouteTarget.encode(RouteTarget.LOCAL, 0));
             }
         }

@@ -51,6 +51,7 @@ public final class ConfigSchema {
             Map.entry("PORT", Set.of("speed", "index", "mtu", "admin_status")),
             Map.entry("INTERFACE", Set.of()),
             Map.entry("VLAN_INTERFACE", Set.of()),
+            Map.entry("LOOPBACK_INTERFACE", Set.of()),
             Map.entry("VLAN", Set.of("vlanid")),
             Map.entry("VLAN_MEMBER", Set.of("tagging_mode")),
             Map.entry("NEIGH", Set.of("neigh", "family")),

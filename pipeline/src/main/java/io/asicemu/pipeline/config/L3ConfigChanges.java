@@ -66,7 +66,7 @@ final class L3ConfigChanges {
         this.routeKeys = keys(current, target.db(), "STATIC_ROUTE");
         this.neighborKeys = keys(current, target.db(), "NEIGH");
         for (final ConfigDb db : new ConfigDb[] {current, target.db()}) {
-            for (final String table : new String[] {"INTERFACE", "VLAN_INTERFACE"}) {
+            for (final String table : new String[] {"INTERFACE", "VLAN_INTERFACE", "LOOPBACK_INTERFACE"}) {
                 for (final String key : db.table(table).keySet()) {
                     final String[] parts = key.split("\\|");
                     if (parts.length == 2) {
@@ -239,7 +239,7 @@ final class L3ConfigChanges {
         return kind == 0 ? !l3.nextHopDefined(id) : !l3.groupDefined(id);
     }
 
-    /** Connected and local routes come from INTERFACE/VLAN_INTERFACE, the others from STATIC_ROUTE. */
+    /** Connected and local routes come from INTERFACE/VLAN_INTERFACE/LOOPBACK_INTERFACE, the others from STATIC_ROUTE. */
     private String routeTable(final IpPrefix prefix) {
         if (routeKeys.containsKey(prefix)) {
             return "STATIC_ROUTE";

@@ -64,6 +64,9 @@ public final class CpuPort implements AutoCloseable {
     private final AtomicLongArray refusedByPort;
     private final AtomicLong refusedSinceDrain = new AtomicLong();
     private final ConsumerWakeup wakeup = new ConsumerWakeup();
+    /** Whether the switch's kernel takes the punts through host interfaces (read on the data path per local frame). */
+    private volatile boolean hostInterfaces;
+
     private final LearnRing learnEvents = new LearnRing(LearnRing.DEFAULT_CAPACITY, wakeup);
 
     /** A packet the controller sends. */
@@ -169,6 +172,25 @@ public final class CpuPort implements AutoCloseable {
     /** Consumer thread: it stopped blocking (after {@link #prepareToWait} returned true). */
     public void doneWaiting() {
         wakeup.waiting(false);
+    }
+
+    /**
+     * Says whether the switch's own kernel receives the punts through host interfaces. When it does, the data path
+     * leaves to the kernel what the kernel must see to be the host of the switch's addresses: ICMP echo requests to
+     * them are punted (not answered by the standalone data path), and copies of the ARP replies and IPv6 neighbor
+     * advertisements addressed to the switch are punted beside the data path's own learning, so the kernel resolves
+     * the neighbors it talks to. ARP requests and neighbor solicitations stay answered by the data path alone (the
+     * kernel never sees them: no double answers). Set before traffic flows; any thread.
+     *
+     * @param on whether host interfaces drain the punts.
+     */
+    public void hostInterfaces(final boolean on) {
+        hostInterfaces = on;
+    }
+
+    /** @return whether host interfaces drain the punts (see {@link #hostInterfaces(boolean)}). */
+    public boolean hostInterfaces() {
+        return hostInterfaces;
     }
 
     /** @return the FDB's learn-event ring (the data path produces, one control thread drains). */

@@ -159,6 +159,7 @@ public final class DataPlaneAgent implements Agent {
         this.resolver = new NeighborResolver(egress);
         this.ingress = new IngressStage(counters, resolver, sizing.batchSize());
         this.ingress.learnEvents(cpu.learnEvents());
+        this.ingress.cpuPort(cpu);
         this.ports = new Port[sizing.maxPorts()];
         this.batches = new RxBatch[sizing.maxPorts()];
         this.txBlocked = new boolean[sizing.maxPorts()];

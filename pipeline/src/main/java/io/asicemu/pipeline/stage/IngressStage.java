@@ -30,7 +30,8 @@ import java.lang.foreign.MemorySegment;
  * <pre>
  *  parse → port state, L2 MTU → VLAN (tag, PVID, membership) → FDB learn
  *        → ACL (meter: red drops; drop / trap / copy / mirror, set TC / DSCP) → QoS (DSCP or dot1p → TC → PG)
- *        → ARP/ND for the switch (answered in standalone mode, else punted)
+ *        → ARP/ND for the switch (answered in standalone mode, else punted; with host interfaces the replies
+ *          and advertisements to the switch are also copied to the CPU port, for the switch's kernel)
  *        → router MAC?  L3: TTL, LPM → next hop | group (ars-flowlet member) | connected → neighbor → L3 MTU
  *                       → in-place TTL/DSCP rewrite
  *          else        L2: FDB → unicast | flood in the VLAN
@@ -82,6 +83,7 @@ public final class IngressStage {
     private final NeighborResolver resolver;
     private ForwardingTables tables;
     private io.asicemu.pipeline.cpu.LearnRing learnEvents;
+    private io.asicemu.pipeline.cpu.CpuPort cpuPort;
 
     /**
      * @param counters the counters.
@@ -112,6 +114,21 @@ public final class IngressStage {
      */
     public void learnEvents(final io.asicemu.pipeline.cpu.LearnRing ring) {
         this.learnEvents = ring;
+    }
+
+    /**
+     * Names the CPU port whose {@link io.asicemu.pipeline.cpu.CpuPort#hostInterfaces()} says whether the switch's
+     * kernel takes echo requests and copies of neighbor answers.
+     *
+     * @param port the CPU port.
+     */
+    public void cpuPort(final io.asicemu.pipeline.cpu.CpuPort port) {
+        this.cpuPort = port;
+    }
+
+    private boolean kernelHostsAddresses() {
+        final io.asicemu.pipeline.cpu.CpuPort c = cpuPort;
+        return c != null && c.hostInterfaces();
     }
 
     /** @return the parse result of the frame being (or last) decided. */
@@ -477,6 +494,9 @@ public final class IngressStage {
                 resolver.answerArp(rif, p, v);
             } else {
                 v.consume(ConsumeReason.NEIGHBOR_ANSWER);
+                if (v.copyReason == null && kernelHostsAddresses()) {
+                    v.copyReason = PuntReason.ARP_RESPONSE; // the kernel resolves its own peers from the same reply
+                }
             }
             return true;
         }
@@ -503,6 +523,9 @@ public final class IngressStage {
                 resolver.learnNd(rif, p);
                 if (resolver.ndTargetIsLocal(p) || p.dstMac() == t.rifMac(rif)) {
                     v.consume(ConsumeReason.NEIGHBOR_ANSWER);
+                    if (v.copyReason == null && kernelHostsAddresses()) {
+                        v.copyReason = PuntReason.IPV6_NEIGHBOR_DISCOVERY;
+                    }
                     return true;
                 }
             }
@@ -573,7 +596,7 @@ public final class IngressStage {
         }
         final int kind = RouteTarget.kind(value);
         if (kind == RouteTarget.LOCAL) {
-            if (!t.standalone() || !resolver.answerEcho(routerInterfaceOf(t, v), p, v)) {
+            if (!t.standalone() || kernelHostsAddresses() || !resolver.answerEcho(routerInterfaceOf(t, v), p, v)) {
                 v.punt(PuntReason.IP2ME);
             }
             return;

@@ -16,7 +16,9 @@ import java.nio.file.Path;
 /**
  * Prepares a data port the way a switch OS must: administratively up, kernel chatter silenced (IPv6 address
  * generation mode "none" through rtnetlink, which needs only CAP_NET_ADMIN, plus per-port disable_ipv6=1 when
- * /proc/sys is writable), and no address ever assigned. Control path; thread safe.
+ * /proc/sys is writable), no address ever assigned, and arp_ignore=8 (through rtnetlink too): the port's own netdev
+ * never answers ARP for an address of the namespace (the management address, the host interfaces' addresses), so
+ * neighbors learn only the answers the data plane gives. Control path; thread safe.
  */
 final class LinkSetup {
     private static final int NLM_F_REQUEST = 1;
@@ -31,7 +33,16 @@ final class LinkSetup {
 
     /** Silences and brings up {@code name}. */
     public static void prepareDataPort(final String name) {
-        addrGenModeNone(NetDevice.index(name));
+        final int ifIndex = NetDevice.index(name);
+        addrGenModeNone(ifIndex);
+        final int errno = io.asicemu.veth.ffm.Rtnetlink.ipv4DevConf(
+                ifIndex,
+                io.asicemu.veth.ffm.Rtnetlink.IPV4_DEVCONF_ARP_IGNORE,
+                io.asicemu.veth.ffm.Rtnetlink.ARP_IGNORE_NEVER);
+        if (errno != 0) {
+            throw new IllegalStateException(
+                    "netlink arp_ignore on " + name + ": errno " + errno + " (" + Libc.strerror(errno) + ")");
+        }
         disableIpv6(name);
         NetDevice.up(name);
     }

@@ -29,6 +29,9 @@ public final class LinuxPorts implements PortDiscovery.Listener, AutoCloseable {
 
         /** Removes {@code port} from the data path and closes it once the data-plane thread no longer uses it. */
         void detach(Port port);
+
+        /** An attached port's operational state changed (after {@link AfPacketPort#linkState} took it). */
+        default void linkChanged(final Port port, final boolean up) {}
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(LinuxPorts.class);
@@ -143,6 +146,7 @@ public final class LinuxPorts implements PortDiscovery.Listener, AutoCloseable {
         if (port != null) {
             port.linkState(running);
             LOG.info("port {} link {}", name, running ? "up" : "down");
+            sink.linkChanged(port, running);
         }
     }
 

@@ -94,6 +94,12 @@ public final class Kernel {
     public static final long SIOCGIFHWADDR = 0x8927;
     public static final long SIOCGIFINDEX = 0x8933;
     public static final long TUNSETIFF = 0x400454caL;
+    /** _IOW('T', 226, int): a TAP's carrier (its oper state) on or off. */
+    public static final long TUNSETCARRIER = 0x400454e2L;
+
+    public static final long SIOCSIFMTU = 0x8922;
+    public static final long SIOCSIFHWADDR = 0x8924;
+    public static final int ARPHRD_ETHER = 1;
     public static final int IFF_UP = 0x1;
     public static final int IFF_RUNNING = 0x40;
     public static final int IFF_PROMISC = 0x100;
@@ -206,6 +212,8 @@ public final class Kernel {
     public static final long IFR_FLAGS = IFREQ.byteOffset(groupElement("ifr_ifru"), groupElement("ifr_flags"));
     public static final long IFR_IFINDEX = IFREQ.byteOffset(groupElement("ifr_ifru"), groupElement("ifr_ifindex"));
     public static final long IFR_MTU = IFREQ.byteOffset(groupElement("ifr_ifru"), groupElement("ifr_mtu"));
+    public static final long IFR_HWADDR_FAMILY =
+            IFREQ.byteOffset(groupElement("ifr_ifru"), groupElement("ifr_hwaddr"), groupElement("sa_family"));
     public static final long IFR_HWADDR_DATA =
             IFREQ.byteOffset(groupElement("ifr_ifru"), groupElement("ifr_hwaddr"), groupElement("sa_data"));
 

@@ -9,7 +9,7 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * Interface queries and settings through ioctl on a throw-away datagram socket (SIOCGIFINDEX, SIOCGIFFLAGS,
- * SIOCSIFFLAGS, SIOCGIFMTU, SIOCGIFHWADDR). Control path only: each call allocates and makes a few syscalls.
+ * SIOCSIFFLAGS, SIOCGIFMTU, SIOCSIFMTU, SIOCGIFHWADDR, SIOCSIFHWADDR). Control path only: each call allocates and makes a few syscalls.
  * Thread safe (no shared state).
  */
 public final class NetDevice {
@@ -69,6 +69,38 @@ public final class NetDevice {
             final MemorySegment ifr = ifreq(arena, name);
             ioctl(arena, name, Kernel.SIOCGIFMTU, ifr);
             return ifr.get(JAVA_INT, Kernel.IFR_MTU);
+        }
+    }
+
+    /**
+     * Sets the interface MTU.
+     *
+     * @param name the interface.
+     * @param mtu the MTU in bytes (L3).
+     */
+    public static void mtu(final String name, final int mtu) {
+        try (Arena arena = Arena.ofConfined()) {
+            final MemorySegment ifr = ifreq(arena, name);
+            ifr.set(JAVA_INT, Kernel.IFR_MTU, mtu);
+            ioctl(arena, name, Kernel.SIOCSIFMTU, ifr);
+        }
+    }
+
+    /**
+     * Sets the Ethernet hardware address.
+     *
+     * @param name the interface.
+     * @param mac the 6-byte address.
+     */
+    public static void macAddress(final String name, final byte[] mac) {
+        if (mac.length != 6) {
+            throw new IllegalArgumentException("a MAC address has 6 bytes, not " + mac.length);
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            final MemorySegment ifr = ifreq(arena, name);
+            ifr.set(JAVA_SHORT, Kernel.IFR_HWADDR_FAMILY, (short) Kernel.ARPHRD_ETHER);
+            MemorySegment.copy(mac, 0, ifr, JAVA_BYTE, Kernel.IFR_HWADDR_DATA, 6);
+            ioctl(arena, name, Kernel.SIOCSIFHWADDR, ifr);
         }
     }
 
