@@ -7,6 +7,7 @@ import io.asicemu.operator.ManagementHttpServer;
 import io.asicemu.operator.OperatorRedisServer;
 import io.asicemu.operator.PrometheusMetrics;
 import io.asicemu.operator.SnapshotCache;
+import io.asicemu.operator.SonicDatabases;
 import io.asicemu.operator.gnmi.GnmiServer;
 import io.asicemu.operator.gnmi.GnmiService;
 import io.asicemu.p4rt.adapter.PipelineCpuPortBackend;
@@ -23,6 +24,7 @@ import io.asicemu.pipeline.control.PipelineControl;
 import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.switchd.hostif.HostInterfaces;
 import io.asicemu.switchd.registers.RegisterMap;
+import io.asicemu.switchd.routing.Routing;
 import io.asicemu.tm.TmOptions;
 import io.asicemu.veth.LinuxSwitch;
 import io.asicemu.veth.afpacket.AfPacketConfig;
@@ -54,6 +56,9 @@ public final class LiveSwitch implements AutoCloseable {
     private final AutoCloseable packetInPoller;
     /** The ports' Linux netdevs for the switch's kernel (null with {@code --host-interfaces} off). */
     private final HostInterfaces hostInterfaces;
+
+    /** FRR and the FPM listener (null without routing); set once by {@link #start}. */
+    private Routing routing;
 
     private final P4RuntimeServer server;
     private final SwitchStatus status;
@@ -292,6 +297,10 @@ public final class LiveSwitch implements AutoCloseable {
         final SnapshotCache cache = new SnapshotCache(
                 SwitchSnapshots.source(sw, config::runningConfig, redisForms), views.maxSnapshotAge());
         cache.listeners(listeners);
+        final Routing routes = routing;
+        if (routes != null) {
+            cache.publish(SonicDatabases.APPL_DB, () -> routes.applDb().view());
+        }
         if (views.redis() != null) {
             configAccess = new RunningConfigAccess(sw.control(), config::runningConfig, redisForms, APPLY_TIMEOUT);
             // every change path of the live switch (a P4Runtime Write, a register write, a CONFIG_DB write) runs on
@@ -394,6 +403,7 @@ public final class LiveSwitch implements AutoCloseable {
      * @param views the Redis front and Prometheus metrics.
      * @param portConfig ring settings of the ports (the RX budget is divided among the configured ports).
      * @param hostInterfaces whether to make the ports' host interfaces (Linux netdevs for the switch's kernel).
+     * @param routing where FRR and the FPM listener run, or null: no routing (with routing, host interfaces are on).
      * @return the running switch.
      * @throws IOException if a port cannot be bound (nothing is left running).
      */
@@ -410,7 +420,8 @@ public final class LiveSwitch implements AutoCloseable {
             final boolean takeAddressedPorts,
             final OperatorViews views,
             final AfPacketConfig portConfig,
-            final boolean hostInterfaces)
+            final boolean hostInterfaces,
+            final Routing.Settings routing)
             throws IOException {
         if (deviceId < 1) {
             throw new IllegalArgumentException("the P4Runtime device id must be >= 1, not " + deviceId);
@@ -427,8 +438,13 @@ public final class LiveSwitch implements AutoCloseable {
                 p4runtimeOptions,
                 takeAddressedPorts,
                 portConfig,
-                hostInterfaces);
+                hostInterfaces || routing != null);
         try {
+            if (routing != null) {
+                // FRR peers through the host interfaces; its routes come back over FPM as the protocol writer's
+                s.routing = Routing.start(config, s.sw.control(), routing);
+                StartupTimeline.mark("routing");
+            }
             s.startOperatorViews(views);
         } catch (final IOException | RuntimeException e) {
             s.close();
@@ -508,6 +524,11 @@ public final class LiveSwitch implements AutoCloseable {
         return sw;
     }
 
+    /** @return FRR and the FPM listener, or null without routing. */
+    Routing routing() {
+        return routing;
+    }
+
     /** @return the host interfaces, or null when off. */
     HostInterfaces hostInterfaces() {
         return hostInterfaces;
@@ -534,6 +555,7 @@ public final class LiveSwitch implements AutoCloseable {
     public void close() {
         status.remove();
         sw.onPortsChanged(() -> {});
+        closeQuietly(routing); // FRR stops; the routes it wrote stay until the switch stops
         closeQuietly(heapCollector);
         closeQuietly(counters);
         closeQuietly(redis);

@@ -6,6 +6,8 @@ import io.asicemu.p4rt.service.ServerOptions;
 import io.asicemu.pipeline.config.ConfigCompiler;
 import io.asicemu.pipeline.config.ConfigDb;
 import io.asicemu.pipeline.table.PipelineSizing;
+import io.asicemu.switchd.routing.FrrConfig;
+import io.asicemu.switchd.routing.Routing;
 import io.asicemu.veth.afpacket.AfPacketConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -13,6 +15,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -60,6 +63,23 @@ final class RunCommand implements Callable<Integer> {
                     + "routing daemon on it) receives the trapped frames (ARP replies, IP to the switch, LLDP) and its "
                     + "frames leave the ports (needs /dev/net/tun; see the README for P4Runtime beside it)")
     private boolean hostInterfaces;
+
+    @Option(
+            names = "--frr-conf",
+            paramLabel = "FILE",
+            description = "run FRR with this frr.conf instead of the one rendered from CONFIG_DB (BGP_NEIGHBOR, "
+                    + "LOOPBACK_INTERFACE, DEVICE_METADATA bgp_asn); it needs 'fpm address 127.0.0.1' and "
+                    + "'no fpm use-next-hop-groups'. Routing (FRR, the FPM listener, host interfaces) runs when the "
+                    + "config has BGP_NEIGHBOR or this is given")
+    private Path frrConf;
+
+    @Option(
+            names = "--frr-run-dir",
+            paramLabel = "DIR",
+            defaultValue = "/var/run/frr",
+            description =
+                    "FRR's run directory: pid files, the daemons' sockets (vtysh --vty_socket); default: ${DEFAULT-VALUE}")
+    private Path frrRunDir;
 
     @Option(
             names = "--p4runtime-port",
@@ -441,7 +461,15 @@ final class RunCommand implements Callable<Integer> {
                 takeAddressedPorts,
                 operatorViews(),
                 AfPacketConfig.defaults().withRxFrames(rxRingFrames).withRxRingBudget(rxRingBudgetMib << 20),
-                hostInterfaces);
+                hostInterfaces,
+                Routing.wanted(db, frrConf)
+                        ? new Routing.Settings(
+                                frrRunDir,
+                                new InetSocketAddress("127.0.0.1", FrrConfig.FPM_PORT),
+                                List.of(),
+                                null,
+                                frrConf)
+                        : null);
     }
 
     /** The Redis front and Prometheus metrics from the options. */

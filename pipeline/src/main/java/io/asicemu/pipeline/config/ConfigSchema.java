@@ -51,7 +51,6 @@ public final class ConfigSchema {
             Map.entry("PORT", Set.of("speed", "index", "mtu", "admin_status")),
             Map.entry("INTERFACE", Set.of()),
             Map.entry("VLAN_INTERFACE", Set.of()),
-            Map.entry("LOOPBACK_INTERFACE", Set.of()),
             Map.entry("VLAN", Set.of("vlanid")),
             Map.entry("VLAN_MEMBER", Set.of("tagging_mode")),
             Map.entry("NEIGH", Set.of("neigh", "family")),
