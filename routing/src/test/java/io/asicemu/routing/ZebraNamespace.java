@@ -2,6 +2,8 @@ package io.asicemu.routing;
 
 import io.asicemu.testsupport.netns.Background;
 import io.asicemu.testsupport.netns.Commands;
+import io.asicemu.testsupport.netns.IpLinkNames;
+import io.asicemu.testsupport.netns.NamespacedThread;
 import io.asicemu.testsupport.netns.Netns;
 import io.asicemu.testsupport.netns.NetnsLab;
 import io.asicemu.testsupport.netns.Offloads;
@@ -11,9 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -77,7 +77,7 @@ final class ZebraNamespace implements AutoCloseable {
                         FpmServer.Settings.defaults()
                                 .withAddress(new InetSocketAddress("127.0.0.1", 0))
                                 .withGracePeriod(gracePeriod)
-                                .withInterfaceNames(new IpLinkNames(namespace)),
+                                .withInterfaceNames(new IpLinkNames(namespace)::nameOf),
                         sink));
         return server;
     }
@@ -149,33 +149,5 @@ final class ZebraNamespace implements AutoCloseable {
         }
         lab.close();
         Commands.runQuietly("rm", "-rf", frrDir.toString());
-    }
-
-    /** Interface names of a namespace, from {@code ip -n <ns> -o link} (this JVM's /sys shows the host's). */
-    private static final class IpLinkNames implements InterfaceNames {
-        private final String namespace;
-        private Map<Integer, String> names = Map.of();
-
-        IpLinkNames(final String namespace) {
-            this.namespace = namespace;
-        }
-
-        @Override
-        public String nameOf(final int ifindex) {
-            if (!names.containsKey(ifindex)) {
-                final Map<Integer, String> read = new HashMap<>();
-                final String links = Commands.run(Duration.ofSeconds(10), List.of("ip", "-n", namespace, "-o", "link"))
-                        .requireSuccess()
-                        .stdout();
-                for (final String line : links.split("\n")) {
-                    final String[] parts = line.split(": ");
-                    if (parts.length >= 2) {
-                        read.put(Integer.parseInt(parts[0].trim()), parts[1].split("@")[0].trim());
-                    }
-                }
-                names = read;
-            }
-            return names.get(ifindex);
-        }
     }
 }
