@@ -17,6 +17,7 @@ import io.asicemu.routing.RoutePrefix;
 import io.asicemu.routing.RouteSink;
 import io.asicemu.testsupport.netns.Background;
 import io.asicemu.testsupport.netns.Commands;
+import io.asicemu.testsupport.netns.FrrDaemons;
 import io.asicemu.testsupport.netns.IpLinkNames;
 import io.asicemu.testsupport.netns.NamespacedThread;
 import io.asicemu.testsupport.netns.Netns;
@@ -25,7 +26,6 @@ import io.asicemu.testsupport.netns.Offloads;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,9 +46,6 @@ import java.util.function.BooleanSupplier;
  * deletes the namespaces and directories. Needs root. Not thread safe: the caller's thread drives the data plane.
  */
 final class BgpFabric implements AutoCloseable {
-    static final Path ZEBRA = Path.of("/usr/lib/frr/zebra");
-    static final Path BGPD = Path.of("/usr/lib/frr/bgpd");
-
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One FRR instance: its namespace and its directory. */
@@ -72,19 +69,14 @@ final class BgpFabric implements AutoCloseable {
      * @param spineCount how many spines (each on Ethernet{4k}).
      */
     BgpFabric(final String leafConfig, final int spineCount) throws Exception {
-        for (final Path binary : List.of(ZEBRA, BGPD)) {
-            if (!Files.isExecutable(binary)) {
-                throw new IllegalStateException(binary + " is missing: Debian's frr (.ci/run installs it)");
-            }
-        }
+        FrrDaemons.requireInstalled(FrrDaemons.ZEBRA);
+        FrrDaemons.requireInstalled(FrrDaemons.BGPD);
         this.leafConfig = ConfigDb.parse(leafConfig);
         lab = NetnsLab.create();
         Pipeline created = null;
         ControlAgent agent = null;
         try {
-            root = Files.createTempDirectory(
-                    "asicemu-bgp-frr-",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+            root = FrrDaemons.directory(null, "asicemu-bgp-frr-");
             final Netns leafNs = lab.namespace("leaf");
             leaf = new Frr(leafNs, frrDir("leaf"));
             for (int k = 0; k < spineCount; k++) {
@@ -112,11 +104,7 @@ final class BgpFabric implements AutoCloseable {
     }
 
     private Path frrDir(final String name) throws Exception {
-        final Path dir = Files.createDirectory(
-                root.resolve(name), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
-        // the daemons drop to user frr: their pid files and sockets live in a directory frr owns
-        Commands.runOrFail("chown", "frr:frr", dir.toString());
-        return dir;
+        return FrrDaemons.directory(root, name);
     }
 
     /** The leaf's kernel interfaces as CONFIG_DB has them: the spine links' /31s, loopbacks on lo, host ports. */
@@ -181,6 +169,11 @@ final class BgpFabric implements AutoCloseable {
         return firstRouteNs.get();
     }
 
+    /** Forgets the first route's time: the next route the listener hands over sets it again. */
+    void resetFirstRoute() {
+        firstRouteNs.set(0);
+    }
+
     /** @return routes the listener handed to the sink (replacements). */
     long routesArrived() {
         return routesArrived.get();
@@ -194,9 +187,9 @@ final class BgpFabric implements AutoCloseable {
         final Frr spine = spine(number);
         final Path zebraConf = Files.writeString(spine.dir().resolve("zebra.conf"), "hostname spine" + number + "\n");
         final Path bgpd = Files.writeString(spine.dir().resolve("bgpd.conf"), bgpdConf);
-        startDaemon(spine, ZEBRA, zebraConf, lifetime);
+        startDaemon(spine, FrrDaemons.ZEBRA, zebraConf, lifetime);
         awaitFile(spine.dir().resolve("zserv.api"), Duration.ofSeconds(10));
-        startDaemon(spine, BGPD, bgpd, lifetime);
+        startDaemon(spine, FrrDaemons.BGPD, bgpd, lifetime);
     }
 
     /**
@@ -228,9 +221,9 @@ final class BgpFabric implements AutoCloseable {
                         sink));
         Files.writeString(leaf.dir().resolve("frr.conf"), FrrConfig.render(leafConfig));
         Files.writeString(leaf.dir().resolve("vtysh.conf"), "service integrated-vtysh-config\n");
-        startDaemon(leaf, ZEBRA, Path.of("/dev/null"), lifetime, "-M", "dplane_fpm_nl");
+        startDaemon(leaf, FrrDaemons.ZEBRA, Path.of("/dev/null"), lifetime, "-M", "dplane_fpm_nl");
         awaitFile(leaf.dir().resolve("zserv.api"), Duration.ofSeconds(10));
-        startDaemon(leaf, BGPD, Path.of("/dev/null"), lifetime);
+        startDaemon(leaf, FrrDaemons.BGPD, Path.of("/dev/null"), lifetime);
         awaitFile(leaf.dir().resolve("bgpd.vty"), Duration.ofSeconds(10));
         leaf.netns()
                 .exec(
@@ -246,27 +239,13 @@ final class BgpFabric implements AutoCloseable {
 
     private void startDaemon(
             final Frr frr, final Path binary, final Path conf, final Duration lifetime, final String... extra) {
-        final String name = binary.getFileName().toString();
-        final List<String> command = new ArrayList<>(List.of(
-                binary.toString(),
-                "-f",
-                conf.toString(),
-                "-i",
-                frr.dir().resolve(name + ".pid").toString(),
-                "-z",
-                frr.dir().resolve("zserv.api").toString(),
-                "--vty_socket",
-                frr.dir().toString(),
-                "-u",
-                "frr",
-                "-g",
-                "frr",
-                "--log",
-                "file:" + frr.dir().resolve(name + ".log")));
-        command.addAll(List.of(extra));
-        final Background daemon = frr.netns().start(lifetime, command.toArray(String[]::new));
+        final List<String> options =
+                new ArrayList<>(List.of("--log", "file:" + frr.dir().resolve(binary.getFileName() + ".log")));
+        options.addAll(List.of(extra));
+        final Background daemon = frr.netns()
+                .start(lifetime, FrrDaemons.command(binary, frr.dir(), conf, options.toArray(String[]::new)));
         if (!daemon.alive()) {
-            throw new IllegalStateException(name + " in " + frr.netns() + " did not start");
+            throw new IllegalStateException(binary + " in " + frr.netns() + " did not start");
         }
     }
 
@@ -282,16 +261,7 @@ final class BgpFabric implements AutoCloseable {
 
     /** Runs vtysh commands against an FRR instance's daemons, failing unless it exits 0; returns its output. */
     static String vtysh(final Frr frr, final String... commands) {
-        final List<String> command =
-                new ArrayList<>(List.of("vtysh", "--vty_socket", frr.dir().toString()));
-        for (final String line : commands) {
-            command.add("-c");
-            command.add(line);
-        }
-        return frr.netns()
-                .exec(Duration.ofSeconds(60), command.toArray(String[]::new))
-                .requireSuccess()
-                .stdout();
+        return FrrDaemons.vtysh(frr.dir(), commands);
     }
 
     /** @return the leaf's BGP sessions that are Established ({@code show bgp summary json}). */
