@@ -48,6 +48,45 @@ import java.util.function.BooleanSupplier;
 final class BgpFabric implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** A SONiC leaf's CONFIG_DB: two spine links (/31, the spine on the even address) and a hosts' subnet. */
+    static final String LEAF = """
+        {"DEVICE_METADATA": {"localhost": {"hostname": "leaf1", "bgp_asn": "65101", "mac": "02:00:00:00:01:01"}},
+         "PORT": {"Ethernet0": {"speed": "100000", "admin_status": "up"}, "Ethernet4": {"speed": "100000", "admin_status": "up"},
+                  "Ethernet8": {"speed": "100000", "admin_status": "up"}},
+         "INTERFACE": {"Ethernet0": {}, "Ethernet0|10.0.0.1/31": {}, "Ethernet4": {}, "Ethernet4|10.0.0.3/31": {},
+                       "Ethernet8": {}, "Ethernet8|192.168.1.1/24": {}},
+         "LOOPBACK_INTERFACE": {"Loopback0": {}, "Loopback0|10.1.0.1/32": {}},
+         "BGP_NEIGHBOR": {"10.0.0.0": {"asn": "65000", "name": "spine1"},
+                          "10.0.0.2": {"asn": "65000", "name": "spine2"}}}""";
+
+    /**
+     * A spine's bgpd.conf, as another vendor's router would be configured by hand: the shared prefix, one of its own
+     * and its loopback announced (no import check: they need not be in its routing table), connects retried every
+     * second, updates sent at once.
+     */
+    static String spineBgpd(final int number, final String... extraNetworks) {
+        final StringBuilder conf = new StringBuilder()
+                .append("hostname spine")
+                .append(number)
+                .append("\n!\nrouter bgp 65000\n bgp router-id 10.2.0.")
+                .append(number)
+                .append("\n no bgp ebgp-requires-policy\n no bgp network import-check\n neighbor 10.0.0.")
+                .append(2 * number - 1)
+                .append(" remote-as 65101\n neighbor 10.0.0.")
+                .append(2 * number - 1)
+                .append(" timers connect 1\n neighbor 10.0.0.")
+                .append(2 * number - 1)
+                .append(" advertisement-interval 0\n !\n address-family ipv4 unicast\n  network 10.2.0.")
+                .append(number)
+                .append("/32\n  network 10.200.0.0/24\n  network 10.20")
+                .append(number)
+                .append(".0.0/24\n");
+        for (final String network : extraNetworks) {
+            conf.append("  network ").append(network).append('\n');
+        }
+        return conf.append(" exit-address-family\n!\n").toString();
+    }
+
     /** One FRR instance: its namespace and its directory. */
     record Frr(Netns netns, Path dir) {}
 
@@ -61,6 +100,7 @@ final class BgpFabric implements AutoCloseable {
     private final ProtocolRouteWriter writer;
     private final AtomicLong firstRouteNs = new AtomicLong();
     private final AtomicLong routesArrived = new AtomicLong();
+    private final AtomicLong lastChangeNs = new AtomicLong();
     private FpmServer server;
 
     /**
@@ -174,6 +214,11 @@ final class BgpFabric implements AutoCloseable {
         firstRouteNs.set(0);
     }
 
+    /** @return System.nanoTime() when the listener last handed a route or a withdrawal to the sink. */
+    long lastChangeNs() {
+        return lastChangeNs.get();
+    }
+
     /** @return routes the listener handed to the sink (replacements). */
     long routesArrived() {
         return routesArrived.get();
@@ -190,6 +235,8 @@ final class BgpFabric implements AutoCloseable {
         startDaemon(spine, FrrDaemons.ZEBRA, zebraConf, lifetime);
         awaitFile(spine.dir().resolve("zserv.api"), Duration.ofSeconds(10));
         startDaemon(spine, FrrDaemons.BGPD, bgpd, lifetime);
+        // bgpd reads its whole config before it opens its vty socket (100k networks: seconds)
+        awaitFile(spine.dir().resolve("bgpd.vty"), Duration.ofMinutes(2));
     }
 
     /**
@@ -204,11 +251,13 @@ final class BgpFabric implements AutoCloseable {
                 firstRouteNs.compareAndSet(0, System.nanoTime());
                 routesArrived.incrementAndGet();
                 writer.replace(route);
+                lastChangeNs.set(System.nanoTime());
             }
 
             @Override
             public void withdraw(final RoutePrefix prefix) {
                 writer.withdraw(prefix);
+                lastChangeNs.set(System.nanoTime());
             }
         };
         final String namespace = leaf.netns().name();

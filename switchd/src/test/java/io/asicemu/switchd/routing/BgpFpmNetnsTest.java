@@ -25,55 +25,16 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(NetnsLabExtension.class)
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class BgpFpmNetnsTest {
-    /** A SONiC leaf's CONFIG_DB: two spine links (/31, the spine on the even address) and a hosts' subnet. */
-    static final String LEAF = """
-        {"DEVICE_METADATA": {"localhost": {"hostname": "leaf1", "bgp_asn": "65101", "mac": "02:00:00:00:01:01"}},
-         "PORT": {"Ethernet0": {"speed": "100000", "admin_status": "up"}, "Ethernet4": {"speed": "100000", "admin_status": "up"},
-                  "Ethernet8": {"speed": "100000", "admin_status": "up"}},
-         "INTERFACE": {"Ethernet0": {}, "Ethernet0|10.0.0.1/31": {}, "Ethernet4": {}, "Ethernet4|10.0.0.3/31": {},
-                       "Ethernet8": {}, "Ethernet8|192.168.1.1/24": {}},
-         "LOOPBACK_INTERFACE": {"Loopback0": {}, "Loopback0|10.1.0.1/32": {}},
-         "BGP_NEIGHBOR": {"10.0.0.0": {"asn": "65000", "name": "spine1"},
-                          "10.0.0.2": {"asn": "65000", "name": "spine2"}}}""";
-
     private static final Duration LIFETIME = Duration.ofSeconds(170);
     private static final Duration BOUND = Duration.ofSeconds(60);
     private static final List<String> BOTH_SPINES = List.of("10.0.0.0", "10.0.0.2");
 
-    /**
-     * A spine's bgpd.conf, as another vendor's router would be configured by hand: the shared prefix, one of its own
-     * and its loopback announced (no import check: they need not be in its routing table), connects retried every
-     * second, updates sent at once.
-     */
-    static String spineBgpd(final int number, final String... extraNetworks) {
-        final StringBuilder conf = new StringBuilder()
-                .append("hostname spine")
-                .append(number)
-                .append("\n!\nrouter bgp 65000\n bgp router-id 10.2.0.")
-                .append(number)
-                .append("\n no bgp ebgp-requires-policy\n no bgp network import-check\n neighbor 10.0.0.")
-                .append(2 * number - 1)
-                .append(" remote-as 65101\n neighbor 10.0.0.")
-                .append(2 * number - 1)
-                .append(" timers connect 1\n neighbor 10.0.0.")
-                .append(2 * number - 1)
-                .append(" advertisement-interval 0\n !\n address-family ipv4 unicast\n  network 10.2.0.")
-                .append(number)
-                .append("/32\n  network 10.200.0.0/24\n  network 10.20")
-                .append(number)
-                .append(".0.0/24\n");
-        for (final String network : extraNetworks) {
-            conf.append("  network ").append(network).append('\n');
-        }
-        return conf.append(" exit-address-family\n!\n").toString();
-    }
-
     @Test
     void shouldForwardWhatBgpChoseAndFollowASpineThatGoesAndComesBack() throws Exception {
-        try (BgpFabric fabric = new BgpFabric(LEAF, 2)) {
+        try (BgpFabric fabric = new BgpFabric(BgpFabric.LEAF, 2)) {
             for (int spine = 1; spine <= 2; spine++) {
                 fabric.spine(spine).netns().addAddress("lo", "10.2.0." + spine + "/32");
-                fabric.startSpine(spine, spineBgpd(spine), LIFETIME);
+                fabric.startSpine(spine, BgpFabric.spineBgpd(spine), LIFETIME);
             }
             final long startNs = System.nanoTime();
             fabric.startLeaf(LIFETIME);
