@@ -12,9 +12,6 @@ import io.asicemu.pipeline.table.PipelineSizing;
 import io.asicemu.pipeline.table.RouteTarget;
 import io.asicemu.pipeline.time.ManualClock;
 import io.asicemu.routing.FpmServer;
-import io.asicemu.routing.Route;
-import io.asicemu.routing.RoutePrefix;
-import io.asicemu.routing.RouteSink;
 import io.asicemu.testsupport.netns.Background;
 import io.asicemu.testsupport.netns.Commands;
 import io.asicemu.testsupport.netns.FrrDaemons;
@@ -30,7 +27,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -98,9 +94,7 @@ final class BgpFabric implements AutoCloseable {
     private final Pipeline pipeline;
     private final ControlAgent control;
     private final ProtocolRouteWriter writer;
-    private final AtomicLong firstRouteNs = new AtomicLong();
-    private final AtomicLong routesArrived = new AtomicLong();
-    private final AtomicLong lastChangeNs = new AtomicLong();
+    private final TimedRouteSink arrivals;
     private FpmServer server;
 
     /**
@@ -141,6 +135,7 @@ final class BgpFabric implements AutoCloseable {
         pipeline = created;
         control = agent;
         writer = new ProtocolRouteWriter(control);
+        arrivals = new TimedRouteSink(writer);
     }
 
     private Path frrDir(final String name) throws Exception {
@@ -188,40 +183,19 @@ final class BgpFabric implements AutoCloseable {
         }
     }
 
-    Netns leafNetns() {
-        return leaf.netns();
-    }
-
+    /** @return spine {@code number} (from 1). */
     Frr spine(final int number) {
         return spines.get(number - 1);
     }
 
+    /** @return the FPM listener's sink into the control model. */
     ProtocolRouteWriter writer() {
         return writer;
     }
 
-    FpmServer server() {
-        return server;
-    }
-
-    /** @return System.nanoTime() of the first route the listener handed to the sink, 0 before. */
-    long firstRouteNs() {
-        return firstRouteNs.get();
-    }
-
-    /** Forgets the first route's time: the next route the listener hands over sets it again. */
-    void resetFirstRoute() {
-        firstRouteNs.set(0);
-    }
-
-    /** @return System.nanoTime() when the listener last handed a route or a withdrawal to the sink. */
-    long lastChangeNs() {
-        return lastChangeNs.get();
-    }
-
-    /** @return routes the listener handed to the sink (replacements). */
-    long routesArrived() {
-        return routesArrived.get();
+    /** @return the routes as they leave the FPM listener, timed. */
+    TimedRouteSink arrivals() {
+        return arrivals;
     }
 
     /**
@@ -243,23 +217,10 @@ final class BgpFabric implements AutoCloseable {
      * Starts the leaf's FPM listener (127.0.0.1:{@link FrrConfig#FPM_PORT} of the leaf namespace), then zebra with
      * {@code dplane_fpm_nl} and bgpd with no config, then configures both with the frr.conf {@link FrrConfig#render}
      * makes of the leaf's CONFIG_DB, through {@code vtysh -b} (integrated config, as SONiC's bgpcfgd does).
+     *
+     * @return the listener (closed with the fabric).
      */
-    void startLeaf(final Duration lifetime) throws Exception {
-        final RouteSink sink = new RouteSink() {
-            @Override
-            public void replace(final Route route) {
-                firstRouteNs.compareAndSet(0, System.nanoTime());
-                routesArrived.incrementAndGet();
-                writer.replace(route);
-                lastChangeNs.set(System.nanoTime());
-            }
-
-            @Override
-            public void withdraw(final RoutePrefix prefix) {
-                writer.withdraw(prefix);
-                lastChangeNs.set(System.nanoTime());
-            }
-        };
+    FpmServer startLeaf(final Duration lifetime) throws Exception {
         final String namespace = leaf.netns().name();
         server = NamespacedThread.callIn(
                 namespace,
@@ -267,7 +228,7 @@ final class BgpFabric implements AutoCloseable {
                         FpmServer.Settings.defaults()
                                 .withAddress(new InetSocketAddress("127.0.0.1", FrrConfig.FPM_PORT))
                                 .withInterfaceNames(new IpLinkNames(namespace)::nameOf),
-                        sink));
+                        arrivals));
         Files.writeString(leaf.dir().resolve("frr.conf"), FrrConfig.render(leafConfig));
         Files.writeString(leaf.dir().resolve("vtysh.conf"), "service integrated-vtysh-config\n");
         startDaemon(leaf, FrrDaemons.ZEBRA, Path.of("/dev/null"), lifetime, "-M", "dplane_fpm_nl");
@@ -284,6 +245,7 @@ final class BgpFabric implements AutoCloseable {
                         leaf.dir().toString(),
                         "-b")
                 .requireSuccess();
+        return server;
     }
 
     private void startDaemon(

@@ -2,6 +2,7 @@ package io.asicemu.switchd.routing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.asicemu.routing.FpmServer;
 import io.asicemu.testsupport.netns.NetnsLabExtension;
 import java.time.Duration;
 import java.util.List;
@@ -37,7 +38,7 @@ class BgpFpmNetnsTest {
                 fabric.startSpine(spine, BgpFabric.spineBgpd(spine), LIFETIME);
             }
             final long startNs = System.nanoTime();
-            fabric.startLeaf(LIFETIME);
+            final FpmServer server = fabric.startLeaf(LIFETIME);
             final Duration established =
                     fabric.await("both sessions Established", () -> fabric.leafSessionsEstablished() == 2, BOUND);
             final Duration routed = fabric.awaitDataPath(
@@ -94,11 +95,11 @@ class BgpFpmNetnsTest {
                     established.toMillis(),
                     routed.toMillis(),
                     established.plus(routed).toMillis(),
-                    (fabric.firstRouteNs() - startNs) / 1_000_000,
+                    (fabric.arrivals().firstRouteNs() - startNs) / 1_000_000,
                     failoverFromShut.toMillis(),
                     failover.toMillis(),
                     restored.toMillis(),
-                    fabric.server().snapshot());
+                    server.snapshot());
         }
     }
 }

@@ -3,6 +3,7 @@ package io.asicemu.switchd.routing;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.asicemu.pipeline.table.ForwardingTables;
 import io.asicemu.pipeline.table.RouteTarget;
+import io.asicemu.routing.FpmServer;
 import io.asicemu.testsupport.netns.NetnsLab;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -44,12 +45,15 @@ final class BgpLoadMeasurement {
                             + " first check)%n",
                     routes, (System.nanoTime() - loadStartNs) / 1_000_000, loaded.toMillis());
 
-            fabric.startLeaf(lifetime);
+            final FpmServer server = fabric.startLeaf(lifetime);
             // the leaf's connected routes come first: let them pass, so the clock starts at BGP's first route
-            fabric.await("the leaf's connected routes at the listener", () -> fabric.routesArrived() >= 4, BOUND);
+            fabric.await(
+                    "the leaf's connected routes at the listener",
+                    () -> fabric.arrivals().routes() >= 4,
+                    BOUND);
             Thread.sleep(2_000);
             final long heapBefore = usedHeapAfterGc();
-            fabric.resetFirstRoute();
+            fabric.arrivals().restartClock();
             BgpFabric.vtysh(fabric.spine(1), "configure terminal", "router bgp 65000", "no neighbor 10.0.0.1 shutdown");
             final long openNs = System.nanoTime();
             final long base = fabric.writer().written();
@@ -58,8 +62,8 @@ final class BgpLoadMeasurement {
                     () -> fabric.writer().written() - base >= routes && forwarded(fabric, routes) == routes,
                     BOUND);
             final long doneNs = System.nanoTime();
-            final long firstNs = fabric.firstRouteNs();
-            final long lastAtListenerNs = fabric.lastChangeNs();
+            final long firstNs = fabric.arrivals().firstRouteNs();
+            final long lastAtListenerNs = fabric.arrivals().lastChangeNs();
             final long heapHeld = usedHeapAfterGc();
             System.out.printf(
                     "leaf: session opened -> first route at the listener %d ms -> all %d in the data path %d ms later"
@@ -80,7 +84,7 @@ final class BgpLoadMeasurement {
             BgpFabric.vtysh(fabric.spine(1), "configure terminal", "router bgp 65000", "neighbor 10.0.0.1 shutdown");
             fabric.awaitDataPath("none of the routes", () -> forwarded(fabric, routes) == 0, BOUND);
             final long emptyNs = System.nanoTime();
-            final long lastWithdrawalNs = fabric.lastChangeNs();
+            final long lastWithdrawalNs = fabric.arrivals().lastChangeNs();
             fabric.writer().awaitWritten();
             final long heapAfter = usedHeapAfterGc();
             System.out.printf(
@@ -92,8 +96,8 @@ final class BgpLoadMeasurement {
                     routes / ((emptyNs - shutNs) / 1e9),
                     (lastWithdrawalNs - shutNs) / 1_000_000,
                     heapAfter / 1e6,
-                    fabric.server().routesHeld(),
-                    fabric.server().snapshot());
+                    server.routesHeld(),
+                    server.snapshot());
         } finally {
             NetnsLab.closeAll();
         }
