@@ -26,17 +26,19 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
  * A leaf and its spines in network namespaces, the leaf programmed as asic-emu programs it: namespace {@code leaf}
  * with ports {@code Ethernet0}, {@code Ethernet4}, … (veth pairs to namespaces {@code spine1}, {@code spine2}, …, whose
- * end is {@code eth0}; the links are the /31s of CONFIG_DB's INTERFACE table, the spine on the even address), the leaf's
- * loopback addresses on {@code lo}, its other ports veth pairs to namespaces {@code h<n>} of their own; the leaf's FRR (zebra with {@code dplane_fpm_nl}, bgpd)
- * configured with {@link FrrConfig#render} through {@code vtysh -b}; the FPM listener on 127.0.0.1 of the leaf
- * namespace, its sink a {@link ProtocolRouteWriter} over a {@link ControlAgent} over an in-memory {@link Pipeline}
- * with the same CONFIG_DB, so the data path's route table shows what BGP chose. The spines run plain FRR (zebra, bgpd)
+ * end is {@code eth0}; the links are the /31s of CONFIG_DB's INTERFACE table, the spine on the even address), the
+ * leaf's loopback addresses on {@code lo}, its other ports veth pairs to namespaces {@code h<n>} of their own; the
+ * leaf's FRR (zebra with {@code dplane_fpm_nl}, bgpd) configured with {@link FrrConfig#render} through {@code vtysh
+ * -b}; the FPM listener on 127.0.0.1 of the leaf namespace, its sink a {@link ProtocolRouteWriter} over a {@link
+ * ControlAgent} over an in-memory {@link Pipeline} with the same CONFIG_DB, so the data path's route table shows what
+ * BGP chose. The spines run plain FRR (zebra, bgpd)
  * with their own daemon config files, as another vendor's nodes. Each FRR instance keeps its config, pid files and
  * sockets in its own directory that frr owns. Closing kills every daemon, stops the listener and the pipeline, and
  * deletes the namespaces and directories. Needs root. Not thread safe: the caller's thread drives the data plane.
@@ -119,7 +121,7 @@ final class BgpFabric implements AutoCloseable {
                 spines.add(new Frr(spine, frrDir("spine" + (k + 1))));
             }
             addressLeaf();
-            created = Pipeline.create(new ManualClock(0), PipelineSizing.defaults(), java.util.Map.of());
+            created = Pipeline.create(new ManualClock(0), PipelineSizing.defaults(), Map.of());
             SwitchConfig.of(created.control()).applyConfig(this.leafConfig);
             agent = ControlAgent.start(created.control(), "bgp-fabric-control");
         } catch (final Exception | Error e) {
@@ -280,7 +282,7 @@ final class BgpFabric implements AutoCloseable {
         return establishedIn(vtysh(leaf, "show bgp summary json"));
     }
 
-    static int establishedIn(final String summaryJson) throws Exception {
+    private static int establishedIn(final String summaryJson) throws Exception {
         final JsonNode peers = JSON.readTree(summaryJson).path("ipv4Unicast").path("peers");
         int established = 0;
         for (final JsonNode peer : peers) {
@@ -292,7 +294,7 @@ final class BgpFabric implements AutoCloseable {
     }
 
     /** @return the leaf's log lines of its FRR daemons, for a failure's message. */
-    String leafLogs() {
+    private String leafLogs() {
         final StringBuilder out = new StringBuilder();
         for (final String name : List.of("zebra.log", "bgpd.log")) {
             try {
