@@ -18,7 +18,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The real zebra (Debian's FRR, {@code -M dplane_fpm_nl}, configured as SONiC's templates do: {@code no fpm
  * use-next-hop-groups}) and staticd, in a network namespace of their own with two veth ports named as SONiC's, streaming
  * to the FPM listener. The listener's socket is opened in that namespace by the test thread (setns,
- * {@link NamespacedThread}), so zebra connects to 127.0.0.1 of its own namespace as it does in the appliance's
+ * {@link io.asicemu.testsupport.netns.NamespacedThread}), so zebra connects to 127.0.0.1 of its own namespace as it does in the appliance's
  * container; nothing of the host's addresses or routes is touched, and no forwarding process sits between them.
  */
 @Tag("netns")

@@ -2,18 +2,18 @@ package io.asicemu.routing;
 
 import io.asicemu.testsupport.netns.Background;
 import io.asicemu.testsupport.netns.Commands;
+import io.asicemu.testsupport.netns.FrrDaemons;
+import io.asicemu.testsupport.netns.IpLinkNames;
+import io.asicemu.testsupport.netns.NamespacedThread;
 import io.asicemu.testsupport.netns.Netns;
 import io.asicemu.testsupport.netns.NetnsLab;
 import io.asicemu.testsupport.netns.Offloads;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -24,9 +24,6 @@ import java.util.concurrent.TimeUnit;
  * directory. Needs root. Not thread safe.
  */
 final class ZebraNamespace implements AutoCloseable {
-    static final Path ZEBRA = Path.of("/usr/lib/frr/zebra");
-    static final Path STATICD = Path.of("/usr/lib/frr/staticd");
-
     private final NetnsLab lab;
     private final Netns router;
     private final Path frrDir;
@@ -34,9 +31,7 @@ final class ZebraNamespace implements AutoCloseable {
     private FpmServer server;
 
     ZebraNamespace() throws Exception {
-        if (!Files.isExecutable(ZEBRA)) {
-            throw new IllegalStateException(ZEBRA + " is missing: Debian's frr (.ci/run installs it)");
-        }
+        FrrDaemons.requireInstalled(FrrDaemons.ZEBRA);
         lab = NetnsLab.create();
         try {
             router = lab.namespace("rt");
@@ -52,11 +47,7 @@ final class ZebraNamespace implements AutoCloseable {
             neighbors.addAddress("n0", "10.0.1.2/24");
             neighbors.addAddress("n4", "10.0.2.2/24");
             neighbors.execOk("ip", "addr", "add", "2001:db8:1::2/64", "dev", "n0", "nodad");
-            // zebra drops to user frr: its pid files and sockets live in a directory frr owns
-            frrDir = Files.createTempDirectory(
-                    "asicemu-fpm-frr-",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
-            Commands.runOrFail("chown", "frr:frr", frrDir.toString());
+            frrDir = FrrDaemons.directory(null, "asicemu-fpm-frr-");
         } catch (final Exception | Error e) {
             lab.close();
             throw e;
@@ -77,7 +68,7 @@ final class ZebraNamespace implements AutoCloseable {
                         FpmServer.Settings.defaults()
                                 .withAddress(new InetSocketAddress("127.0.0.1", 0))
                                 .withGracePeriod(gracePeriod)
-                                .withInterfaceNames(new IpLinkNames(namespace)),
+                                .withInterfaceNames(new IpLinkNames(namespace)::nameOf),
                         sink));
         return server;
     }
@@ -93,7 +84,8 @@ final class ZebraNamespace implements AutoCloseable {
         final Path staticdConf = Files.writeString(frrDir.resolve("staticd.conf"), staticdConfig);
         final Path zserv = frrDir.resolve("zserv.api");
         Files.deleteIfExists(zserv); // a killed zebra's socket file
-        daemons.add(router.start(lifetime, daemon(ZEBRA, zebraConf, "-M", "dplane_fpm_nl")));
+        daemons.add(
+                router.start(lifetime, FrrDaemons.command(FrrDaemons.ZEBRA, frrDir, zebraConf, "-M", "dplane_fpm_nl")));
         // staticd started before zebra listens retries only after its reconnect delay
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!Files.exists(zserv) && System.nanoTime() < deadline) {
@@ -102,7 +94,7 @@ final class ZebraNamespace implements AutoCloseable {
         if (!Files.exists(zserv)) {
             throw new IllegalStateException("zebra did not open its API socket within 10 s");
         }
-        daemons.add(router.start(lifetime, daemon(STATICD, staticdConf)));
+        daemons.add(router.start(lifetime, FrrDaemons.command(FrrDaemons.STATICD, frrDir, staticdConf)));
     }
 
     /** Kills zebra and staticd with SIGKILL: zebra crashes, it does not say goodbye. */
@@ -115,30 +107,7 @@ final class ZebraNamespace implements AutoCloseable {
 
     /** Runs vtysh commands against the daemons (their vty sockets), failing unless it exits 0. */
     void vtysh(final String... commands) {
-        final List<String> command = new ArrayList<>(List.of("vtysh", "--vty_socket", frrDir.toString()));
-        for (final String line : commands) {
-            command.add("-c");
-            command.add(line);
-        }
-        Commands.run(Duration.ofSeconds(60), command).requireSuccess();
-    }
-
-    private String[] daemon(final Path binary, final Path conf, final String... extra) {
-        final String name = binary.getFileName().toString();
-        final List<String> command = new ArrayList<>(List.of(
-                binary.toString(),
-                "-f",
-                conf.toString(),
-                "-i",
-                frrDir.resolve(name + ".pid").toString(),
-                "-z",
-                frrDir.resolve("zserv.api").toString(),
-                "--vty_socket",
-                frrDir.toString(),
-                "-P",
-                "0"));
-        command.addAll(List.of(extra));
-        return command.toArray(String[]::new);
+        FrrDaemons.vtysh(frrDir, commands);
     }
 
     @Override
@@ -149,33 +118,5 @@ final class ZebraNamespace implements AutoCloseable {
         }
         lab.close();
         Commands.runQuietly("rm", "-rf", frrDir.toString());
-    }
-
-    /** Interface names of a namespace, from {@code ip -n <ns> -o link} (this JVM's /sys shows the host's). */
-    private static final class IpLinkNames implements InterfaceNames {
-        private final String namespace;
-        private Map<Integer, String> names = Map.of();
-
-        IpLinkNames(final String namespace) {
-            this.namespace = namespace;
-        }
-
-        @Override
-        public String nameOf(final int ifindex) {
-            if (!names.containsKey(ifindex)) {
-                final Map<Integer, String> read = new HashMap<>();
-                final String links = Commands.run(Duration.ofSeconds(10), List.of("ip", "-n", namespace, "-o", "link"))
-                        .requireSuccess()
-                        .stdout();
-                for (final String line : links.split("\n")) {
-                    final String[] parts = line.split(": ");
-                    if (parts.length >= 2) {
-                        read.put(Integer.parseInt(parts[0].trim()), parts[1].split("@")[0].trim());
-                    }
-                }
-                names = read;
-            }
-            return names.get(ifindex);
-        }
     }
 }

@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * Nothing is lost silently: a batch the model refuses is retried change by change, and each change it still refuses
  * (the route table or the next-hop table full, a next hop on an interface that is not a router interface) is counted
  * by reason and logged once per reason; the switch keeps forwarding what it holds. A withdrawal of a route the model
- * refused earlier is counted as such, not an error. Thread safe.
+ * refused earlier is counted as such, not an error. Routes through the switch's loopback or management interface (its
+ * own addresses, which zebra sends as connected routes) are not forwarded, as orchagent skips them. Thread safe.
  */
 public final class ProtocolRouteWriter implements RouteSink {
     /** Changes queued at most before the listener's thread waits for the control agent. */
@@ -47,6 +48,7 @@ public final class ProtocolRouteWriter implements RouteSink {
     private final AtomicLong withdrawn = new AtomicLong();
     private final AtomicLong batches = new AtomicLong();
     private final AtomicLong withdrawnUnrouted = new AtomicLong();
+    private final AtomicLong skippedOwn = new AtomicLong();
     private final Map<TableException.Code, AtomicLong> refused = new EnumMap<>(TableException.Code.class);
     private final Map<TableException.Code, Boolean> logged = new EnumMap<>(TableException.Code.class);
 
@@ -75,7 +77,25 @@ public final class ProtocolRouteWriter implements RouteSink {
      */
     @Override
     public void replace(final Route route) {
-        enqueue(new Change(prefix(route.prefix()), ApplDbRoutes.isManagementRoute(route) ? null : nextHops(route)));
+        if (ApplDbRoutes.isManagementRoute(route) || toSwitchItself(route)) {
+            // As SONiC's orchagent (routeorch: "skip route to management, docker, loopback"): the switch's own
+            // addresses are the configuration's local routes; a prefix that moved onto them leaves the route table.
+            skippedOwn.incrementAndGet();
+            enqueue(new Change(prefix(route.prefix()), null));
+            return;
+        }
+        enqueue(new Change(prefix(route.prefix()), nextHops(route)));
+    }
+
+    /** A route through the switch's loopback ({@code lo}, {@code Loopback<n>}) or management interface. */
+    static boolean toSwitchItself(final Route route) {
+        for (final NextHop h : route.nextHops()) {
+            final String name = h.interfaceName();
+            if (name.equals("lo") || name.startsWith("Loopback") || name.equals("eth0") || name.equals("docker0")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
@@ -111,6 +131,11 @@ public final class ProtocolRouteWriter implements RouteSink {
     /** @return withdrawals of routes the model held none for (it had refused them): not errors. */
     public long withdrawnUnrouted() {
         return withdrawnUnrouted.get();
+    }
+
+    /** @return routes through the switch's loopback or management interface, not forwarded (its own addresses). */
+    public long skippedOwn() {
+        return skippedOwn.get();
     }
 
     /** @return changes the control model refused, by its reason. */

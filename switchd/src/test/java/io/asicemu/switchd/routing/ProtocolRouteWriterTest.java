@@ -135,6 +135,20 @@ class ProtocolRouteWriterTest {
     }
 
     @Test
+    void shouldLeaveTheSwitchsOwnAddressesToTheConfigurationAsOrchagentDoes() throws Exception {
+        // zebra sends the loopback's connected route (10.1.0.1/32 dev Loopback0): the switch's own address
+        writer.replace(unicast("10.1.0.1/32", new NextHop(null, "Loopback0", 1)));
+        writer.replace(unicast("10.9.0.0/16", via("10.0.0.0", "Ethernet0")));
+        writer.replace(unicast("10.9.0.0/16", new NextHop(null, "lo", 1)));
+        writer.awaitWritten();
+        assertThat(writer.skippedOwn()).isEqualTo(2);
+        assertThat(writer.refused()).as("not an error").isEmpty();
+        assertThat(kind("10.9.0.1"))
+                .as("a prefix that moved onto the loopback leaves the table")
+                .isZero();
+    }
+
+    @Test
     void shouldTakeAPeersFullTableInFewBatches() throws Exception {
         final NextHop spine1 = via("10.0.0.0", "Ethernet0");
         final NextHop spine2 = via("10.0.0.2", "Ethernet4");

@@ -1,4 +1,4 @@
-package io.asicemu.routing;
+package io.asicemu.testsupport.netns;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -15,7 +15,7 @@ import java.util.concurrent.Callable;
  * (a listening socket: Netty's server channel is created on the caller's thread) stay in that namespace, and threads
  * started meanwhile (Netty's I/O thread, started when the channel registers) are born in it. Needs CAP_SYS_ADMIN.
  */
-final class NamespacedThread {
+public final class NamespacedThread {
     private static final int O_RDONLY_CLOEXEC = 0x80000;
     private static final int CLONE_NEWNET = 0x40000000;
     private static final Linker LINKER = Linker.nativeLinker();
@@ -30,7 +30,13 @@ final class NamespacedThread {
 
     private NamespacedThread() {}
 
-    static <T> T callIn(final String namespace, final Callable<T> action) throws Exception {
+    /**
+     * Runs {@code action} on this thread inside network namespace {@code namespace}, then returns the thread to its
+     * own namespace.
+     *
+     * @return what {@code action} returned.
+     */
+    public static <T> T callIn(final String namespace, final Callable<T> action) throws Exception {
         final int own = open("/proc/thread-self/ns/net");
         final int target = open("/run/netns/" + namespace);
         try {
