@@ -27,7 +27,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * FRR configured from its CONFIG_DB, and the FPM listener; a plain FRR router in {@code spine} (another vendor's node)
  * peers with it. The spine's loopback, learned over BGP and streamed by zebra over FPM, is in the emulated ASIC's
  * route table: h1's ping to it crosses the switch's data path both ways (the spine routes back over the host subnet
- * the leaf announces); APPL_DB shows the route as fpmsyncd writes it; stopping the switch stops FRR.
+ * the leaf announces with its loopback, never the peering link); APPL_DB shows the route as fpmsyncd writes it;
+ * stopping the switch stops FRR.
  */
 @Tag("netns")
 @ExtendWith(NetnsLabExtension.class)
@@ -137,7 +138,12 @@ class BgpLeafNetnsTest {
                         awaitVtysh(leaf, leafRun, "show ip route bgp", "10.2.0.1/32", Duration.ofSeconds(60), log);
                 final double bgpUpS = (System.nanoTime() - started) / 1e9;
                 assertThat(leafRoutes).contains("via 10.0.0.0");
-                awaitVtysh(spine, spineRun, "show ip route bgp", "192.168.1.0/24", Duration.ofSeconds(30), log);
+                final String spineRoutes =
+                        awaitVtysh(spine, spineRun, "show ip route bgp", "192.168.1.0/24", Duration.ofSeconds(30), log);
+                assertThat(spineRoutes)
+                        .as("the leaf announces its loopback and host subnet, not the link")
+                        .contains("10.1.0.1/32")
+                        .doesNotContain("10.0.0.0/31");
                 // the route streamed over FPM is in the data path: h1's ping to the spine's loopback crosses the switch
                 int replies = 0;
                 final long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
