@@ -29,7 +29,9 @@ final class HeldRoutes {
     private final GraceTimer timer;
     private final Duration gracePeriod;
     private final int maxRoutes;
-    private final Map<RoutePrefix, Route> held = new HashMap<>();
+    /** Replaced when it empties: a HashMap's table never shrinks, and a withdrawn full table is 100k slots. */
+    private Map<RoutePrefix, Route> held = new HashMap<>();
+
     private final Set<RoutePrefix> stale = new HashSet<>();
     private GraceTimer.Scheduled pendingGrace;
     private volatile int heldCount;
@@ -104,6 +106,9 @@ final class HeldRoutes {
         }
         sink.withdraw(prefix);
         held.remove(prefix);
+        if (held.isEmpty()) {
+            held = new HashMap<>();
+        }
         heldCount = held.size();
         fullLogged = false;
         counters.count(FpmCounters.Event.ROUTES_WITHDRAWN);
@@ -132,6 +137,9 @@ final class HeldRoutes {
                 continue;
             }
             held.remove(prefix);
+            if (held.isEmpty()) {
+                held = new HashMap<>();
+            }
             counters.count(FpmCounters.Event.ROUTES_WITHDRAWN_STALE);
         }
         heldCount = held.size();

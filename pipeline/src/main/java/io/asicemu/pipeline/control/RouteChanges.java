@@ -346,5 +346,11 @@ final class RouteChanges {
                 state.shadowedProtocolRoutes.remove(p);
             }
         });
+        if (!removedRoutes.isEmpty()) {
+            state.routes.compactIfSparse(); // a withdrawn full table gives its memory back
+        }
+        if (!withdrawnProtocolRoutes.isEmpty()) {
+            state.protocolRoutes.compactIfSparse();
+        }
     }
 }

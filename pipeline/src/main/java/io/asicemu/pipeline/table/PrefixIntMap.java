@@ -108,6 +108,23 @@ public final class PrefixIntMap extends AbstractMap<IpPrefix, Integer> {
         v6.clear();
     }
 
+    /**
+     * Gives memory back after mass removal (a peer withdrew its full table): a map filled to an eighth of its
+     * capacity or less, and larger than a few thousand slots, is rehashed to fit (Agrona's maps never shrink by
+     * themselves). Called by the control model after a batch, never per entry.
+     */
+    public void compactIfSparse() {
+        if (v4.capacity() > SPARSE_MIN_CAPACITY && v4.size() * 8 < v4.capacity()) {
+            v4.compact();
+        }
+        if (v6.capacity() > SPARSE_MIN_CAPACITY && v6.size() * 8 < v6.capacity()) {
+            v6.compact();
+        }
+    }
+
+    /** Below this capacity a sparse map is left alone (a few tens of kB). */
+    private static final int SPARSE_MIN_CAPACITY = 4096;
+
     @Override
     public boolean containsKey(final Object key) {
         return key instanceof IpPrefix p && getValue(p) != missingValue;

@@ -118,6 +118,9 @@ public final class RouteSlots {
         for (int i = free.size() - 1; i >= 0; i--) {
             release(free.getInt(i));
         }
+        if (!removed.isEmpty()) {
+            slots.compactIfSparse();
+        }
     }
 
     private void release(final int slot) {
