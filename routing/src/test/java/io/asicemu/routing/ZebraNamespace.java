@@ -2,7 +2,7 @@ package io.asicemu.routing;
 
 import io.asicemu.testsupport.netns.Background;
 import io.asicemu.testsupport.netns.Commands;
-import io.asicemu.testsupport.netns.FrrDaemons;
+import io.asicemu.testsupport.netns.FrrTestDaemons;
 import io.asicemu.testsupport.netns.IpLinkNames;
 import io.asicemu.testsupport.netns.NamespacedThread;
 import io.asicemu.testsupport.netns.Netns;
@@ -31,7 +31,7 @@ final class ZebraNamespace implements AutoCloseable {
     private FpmServer server;
 
     ZebraNamespace() throws Exception {
-        FrrDaemons.requireInstalled(FrrDaemons.ZEBRA);
+        FrrTestDaemons.requireInstalled(FrrTestDaemons.ZEBRA);
         lab = NetnsLab.create();
         try {
             router = lab.namespace("rt");
@@ -47,7 +47,7 @@ final class ZebraNamespace implements AutoCloseable {
             neighbors.addAddress("n0", "10.0.1.2/24");
             neighbors.addAddress("n4", "10.0.2.2/24");
             neighbors.execOk("ip", "addr", "add", "2001:db8:1::2/64", "dev", "n0", "nodad");
-            frrDir = FrrDaemons.directory(null, "asicemu-fpm-frr-");
+            frrDir = FrrTestDaemons.directory(null, "asicemu-fpm-frr-");
         } catch (final Exception | Error e) {
             lab.close();
             throw e;
@@ -84,8 +84,8 @@ final class ZebraNamespace implements AutoCloseable {
         final Path staticdConf = Files.writeString(frrDir.resolve("staticd.conf"), staticdConfig);
         final Path zserv = frrDir.resolve("zserv.api");
         Files.deleteIfExists(zserv); // a killed zebra's socket file
-        daemons.add(
-                router.start(lifetime, FrrDaemons.command(FrrDaemons.ZEBRA, frrDir, zebraConf, "-M", "dplane_fpm_nl")));
+        daemons.add(router.start(
+                lifetime, FrrTestDaemons.command(FrrTestDaemons.ZEBRA, frrDir, zebraConf, "-M", "dplane_fpm_nl")));
         // staticd started before zebra listens retries only after its reconnect delay
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!Files.exists(zserv) && System.nanoTime() < deadline) {
@@ -94,7 +94,7 @@ final class ZebraNamespace implements AutoCloseable {
         if (!Files.exists(zserv)) {
             throw new IllegalStateException("zebra did not open its API socket within 10 s");
         }
-        daemons.add(router.start(lifetime, FrrDaemons.command(FrrDaemons.STATICD, frrDir, staticdConf)));
+        daemons.add(router.start(lifetime, FrrTestDaemons.command(FrrTestDaemons.STATICD, frrDir, staticdConf)));
     }
 
     /** Kills zebra and staticd with SIGKILL: zebra crashes, it does not say goodbye. */
@@ -107,7 +107,7 @@ final class ZebraNamespace implements AutoCloseable {
 
     /** Runs vtysh commands against the daemons (their vty sockets), failing unless it exits 0. */
     void vtysh(final String... commands) {
-        FrrDaemons.vtysh(frrDir, commands);
+        FrrTestDaemons.vtysh(frrDir, commands);
     }
 
     @Override

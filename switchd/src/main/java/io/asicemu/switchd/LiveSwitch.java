@@ -524,11 +524,6 @@ public final class LiveSwitch implements AutoCloseable {
         return sw;
     }
 
-    /** @return FRR and the FPM listener, or null without routing. */
-    Routing routing() {
-        return routing;
-    }
-
     /** @return the host interfaces, or null when off. */
     HostInterfaces hostInterfaces() {
         return hostInterfaces;

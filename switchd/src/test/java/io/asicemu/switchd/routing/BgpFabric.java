@@ -14,7 +14,7 @@ import io.asicemu.pipeline.time.ManualClock;
 import io.asicemu.routing.FpmServer;
 import io.asicemu.testsupport.netns.Background;
 import io.asicemu.testsupport.netns.Commands;
-import io.asicemu.testsupport.netns.FrrDaemons;
+import io.asicemu.testsupport.netns.FrrTestDaemons;
 import io.asicemu.testsupport.netns.IpLinkNames;
 import io.asicemu.testsupport.netns.NamespacedThread;
 import io.asicemu.testsupport.netns.Netns;
@@ -105,14 +105,14 @@ final class BgpFabric implements AutoCloseable {
      * @param spineCount how many spines (each on Ethernet{4k}).
      */
     BgpFabric(final String leafConfig, final int spineCount) throws Exception {
-        FrrDaemons.requireInstalled(FrrDaemons.ZEBRA);
-        FrrDaemons.requireInstalled(FrrDaemons.BGPD);
+        FrrTestDaemons.requireInstalled(FrrTestDaemons.ZEBRA);
+        FrrTestDaemons.requireInstalled(FrrTestDaemons.BGPD);
         this.leafConfig = ConfigDb.parse(leafConfig);
         lab = NetnsLab.create();
         Pipeline created = null;
         ControlAgent agent = null;
         try {
-            root = FrrDaemons.directory(null, "asicemu-bgp-frr-");
+            root = FrrTestDaemons.directory(null, "asicemu-bgp-frr-");
             final Netns leafNs = lab.namespace("leaf");
             leaf = new Frr(leafNs, frrDir("leaf"));
             for (int k = 0; k < spineCount; k++) {
@@ -141,7 +141,7 @@ final class BgpFabric implements AutoCloseable {
     }
 
     private Path frrDir(final String name) throws Exception {
-        return FrrDaemons.directory(root, name);
+        return FrrTestDaemons.directory(root, name);
     }
 
     /** The leaf's kernel interfaces as CONFIG_DB has them: the spine links' /31s, loopbacks on lo, host ports. */
@@ -208,9 +208,9 @@ final class BgpFabric implements AutoCloseable {
         final Frr spine = spine(number);
         final Path zebraConf = Files.writeString(spine.dir().resolve("zebra.conf"), "hostname spine" + number + "\n");
         final Path bgpd = Files.writeString(spine.dir().resolve("bgpd.conf"), bgpdConf);
-        startDaemon(spine, FrrDaemons.ZEBRA, zebraConf, lifetime);
+        startDaemon(spine, FrrTestDaemons.ZEBRA, zebraConf, lifetime);
         awaitFile(spine.dir().resolve("zserv.api"), Duration.ofSeconds(10));
-        startDaemon(spine, FrrDaemons.BGPD, bgpd, lifetime);
+        startDaemon(spine, FrrTestDaemons.BGPD, bgpd, lifetime);
         // bgpd reads its whole config before it opens its vty socket (100k networks: seconds)
         awaitFile(spine.dir().resolve("bgpd.vty"), Duration.ofMinutes(2));
     }
@@ -233,9 +233,9 @@ final class BgpFabric implements AutoCloseable {
                         arrivals));
         Files.writeString(leaf.dir().resolve("frr.conf"), FrrConfig.render(leafConfig));
         Files.writeString(leaf.dir().resolve("vtysh.conf"), "service integrated-vtysh-config\n");
-        startDaemon(leaf, FrrDaemons.ZEBRA, Path.of("/dev/null"), lifetime, "-M", "dplane_fpm_nl");
+        startDaemon(leaf, FrrTestDaemons.ZEBRA, Path.of("/dev/null"), lifetime, "-M", "dplane_fpm_nl");
         awaitFile(leaf.dir().resolve("zserv.api"), Duration.ofSeconds(10));
-        startDaemon(leaf, FrrDaemons.BGPD, Path.of("/dev/null"), lifetime);
+        startDaemon(leaf, FrrTestDaemons.BGPD, Path.of("/dev/null"), lifetime);
         awaitFile(leaf.dir().resolve("bgpd.vty"), Duration.ofSeconds(10));
         leaf.netns()
                 .exec(
@@ -256,7 +256,7 @@ final class BgpFabric implements AutoCloseable {
                 new ArrayList<>(List.of("--log", "file:" + frr.dir().resolve(binary.getFileName() + ".log")));
         options.addAll(List.of(extra));
         final Background daemon = frr.netns()
-                .start(lifetime, FrrDaemons.command(binary, frr.dir(), conf, options.toArray(String[]::new)));
+                .start(lifetime, FrrTestDaemons.command(binary, frr.dir(), conf, options.toArray(String[]::new)));
         if (!daemon.alive()) {
             throw new IllegalStateException(binary + " in " + frr.netns() + " did not start");
         }
@@ -274,7 +274,7 @@ final class BgpFabric implements AutoCloseable {
 
     /** Runs vtysh commands against an FRR instance's daemons, failing unless it exits 0; returns its output. */
     static String vtysh(final Frr frr, final String... commands) {
-        return FrrDaemons.vtysh(frr.dir(), commands);
+        return FrrTestDaemons.vtysh(frr.dir(), commands);
     }
 
     /** @return the leaf's BGP sessions that are Established ({@code show bgp summary json}). */

@@ -11,9 +11,10 @@ import java.util.List;
 /**
  * Debian's FRR daemons as tests run them in a namespace: each instance keeps its config, pid files, zserv and vty
  * sockets in a directory of its own that user frr owns (the daemons drop to frr), and has no TCP vty ({@code -P 0}),
- * so instances never meet each other or the host's FRR. Stateless.
+ * so instances never meet each other or the host's FRR. The appliance's launcher is switchd's {@code
+ * routing.FrrDaemons}; this one also serves the routing module's tests, which cannot depend on switchd. Stateless.
  */
-public final class FrrDaemons {
+public final class FrrTestDaemons {
     /** zebra, the routing manager (the FPM client with {@code -M dplane_fpm_nl}). */
     public static final Path ZEBRA = Path.of("/usr/lib/frr/zebra");
 
@@ -23,7 +24,7 @@ public final class FrrDaemons {
     /** staticd. */
     public static final Path STATICD = Path.of("/usr/lib/frr/staticd");
 
-    private FrrDaemons() {}
+    private FrrTestDaemons() {}
 
     /** @throws IllegalStateException naming the package when {@code binary} is missing. */
     public static void requireInstalled(final Path binary) {
